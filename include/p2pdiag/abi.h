@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * p2pdiag sysfs ABI, version 1: names shared by the module, which writes
+ * them, and p2pdiag-check, which reads them.  Documented for people in
+ * include/p2pdiag/ABI.txt.  Plain C only: this header is compiled into the
+ * kernel module and into userspace.
+ */
+#ifndef P2PDIAG_ABI_H
+#define P2PDIAG_ABI_H
+
+#define P2PD_ABI_VERSION	1
+#define P2PD_SYSFS_ROOT		"/sys/kernel/p2pdiag"
+#define P2PD_KOBJ_NAME		"p2pdiag"
+
+/* Files in the root directory. */
+#define P2PD_FILE_ABI_VERSION	"abi_version"
+#define P2PD_FILE_GENERATION	"generation"
+#define P2PD_FILE_RESCAN	"rescan"
+#define P2PD_FILE_TOPOLOGY	"topology"
+#define P2PD_FILE_PAIRS		"pairs"
+#define P2PD_DIR_DEVICES	"devices"
+
+/*
+ * Per-function files under devices/<dddd:bb:dd.f>/; the same names are the
+ * keys of the topology file's key=value fields, in this order.
+ */
+#define P2PD_FIELD_ROLE			"role"
+#define P2PD_FIELD_PARENT		"parent"
+#define P2PD_FIELD_HOST_BRIDGE		"host_bridge"
+#define P2PD_FIELD_NUMA_NODE		"numa_node"
+#define P2PD_FIELD_VENDOR		"vendor"
+#define P2PD_FIELD_DEVICE		"device"
+#define P2PD_FIELD_CLASS		"class"
+#define P2PD_FIELD_ACS_CAP		"acs_cap"
+#define P2PD_FIELD_ACS_CTRL		"acs_ctrl"
+#define P2PD_FIELD_ACS			"acs"
+#define P2PD_FIELD_ATS			"ats"
+#define P2PD_FIELD_LINK_SPEED		"link_speed"
+#define P2PD_FIELD_LINK_WIDTH		"link_width"
+#define P2PD_FIELD_LINK_MAX_SPEED	"link_max_speed"
+#define P2PD_FIELD_LINK_MAX_WIDTH	"link_max_width"
+#define P2PD_FIELD_IOMMU_GROUP		"iommu_group"
+#define P2PD_FIELD_IOMMU_DOMAIN		"iommu_domain"
+#define P2PD_FIELD_P2P_ENDPOINT		"p2p_endpoint"
+
+/* Words used for absent and unreadable values. */
+#define P2PD_WORD_NONE		"none"
+#define P2PD_WORD_UNKNOWN	"unknown"
+
+/* Header line of the topology and pairs files. */
+#define P2PD_HEADER_PREFIX	"# p2pdiag abi="
+
+/* ACS capability/control bits (PCIe r6.0, 7.7.8): same in both registers. */
+#define P2PD_ACS_SV	0x0001	/* Source Validation */
+#define P2PD_ACS_TB	0x0002	/* Translation Blocking */
+#define P2PD_ACS_RR	0x0004	/* P2P Request Redirect */
+#define P2PD_ACS_CR	0x0008	/* P2P Completion Redirect */
+#define P2PD_ACS_UF	0x0010	/* Upstream Forwarding */
+#define P2PD_ACS_EC	0x0020	/* P2P Egress Control */
+#define P2PD_ACS_DT	0x0040	/* Direct Translated P2P */
+/* The bits that make the kernel's p2pdma treat a port as redirecting. */
+#define P2PD_ACS_REDIRECT_MASK	(P2PD_ACS_RR | P2PD_ACS_CR | P2PD_ACS_EC)
+
+/* Offsets inside the ACS extended capability (for fix lines). */
+#define P2PD_ACS_CAP_OFFSET	0x4
+#define P2PD_ACS_CTRL_OFFSET	0x6
+
+#endif /* P2PDIAG_ABI_H */

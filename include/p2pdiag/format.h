@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Text of the ABI: one function's field values, a topology line, a pairs
+ * line, the fix for a pair.  Built into the module (sysfs files) and into
+ * p2pdiag-check (libpci mode prints exactly what the module would), so the
+ * two can be compared byte for byte.
+ */
+#ifndef P2PDIAG_FORMAT_H
+#define P2PDIAG_FORMAT_H
+
+#include "model.h"
+#include "verdict.h"
+
+/*
+ * A bounded output buffer.  With p == 0 it only counts, so a caller can
+ * size an allocation with one pass and fill it with a second.  Output past
+ * size is dropped and remembered in overflow; len counts everything.
+ */
+struct p2pd_buf {
+	char *p;
+	unsigned long size;
+	unsigned long len;
+	int overflow;
+};
+
+/* One per-function field, in ABI order (the topology line's order). */
+enum p2pd_field {
+	P2PD_F_ROLE,
+	P2PD_F_PARENT,
+	P2PD_F_HOST_BRIDGE,
+	P2PD_F_NUMA_NODE,
+	P2PD_F_VENDOR,
+	P2PD_F_DEVICE,
+	P2PD_F_CLASS,
+	P2PD_F_ACS_CAP,
+	P2PD_F_ACS_CTRL,
+	P2PD_F_ACS,
+	P2PD_F_ATS,
+	P2PD_F_LINK_SPEED,
+	P2PD_F_LINK_WIDTH,
+	P2PD_F_LINK_MAX_SPEED,
+	P2PD_F_LINK_MAX_WIDTH,
+	P2PD_F_IOMMU_GROUP,
+	P2PD_F_IOMMU_DOMAIN,
+	P2PD_F_P2P_ENDPOINT,
+	P2PD_F_COUNT
+};
+
+/**
+ * p2pd_buf_init() - start writing into @p, which holds @size bytes.
+ * @b: the buffer
+ * @p: storage, or 0 to count only
+ * @size: bytes at @p
+ */
+void p2pd_buf_init(struct p2pd_buf *b, char *p, unsigned long size);
+
+/**
+ * p2pd_buf_terminate() - NUL-terminate what was written.
+ * @b: the buffer
+ *
+ * Return: 0, or -1 when the text did not fit (it is cut at size - 1).
+ */
+int p2pd_buf_terminate(struct p2pd_buf *b);
+
+void p2pd_put_str(struct p2pd_buf *b, const char *s);
+void p2pd_put_char(struct p2pd_buf *b, char c);
+void p2pd_put_udec(struct p2pd_buf *b, unsigned long v);
+void p2pd_put_dec(struct p2pd_buf *b, long v);
+/* lower-case hex with at least @digits digits, no prefix */
+void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits);
+/* "dddd:bb:dd.f" */
+void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr);
+/* "16.0" from 160 */
+void p2pd_put_speed(struct p2pd_buf *b, unsigned int tenths);
+/* "SrcValid+ TransBlk- ReqRedir+ ..." as lspci prints ACSCtl */
+void p2pd_put_acs_words(struct p2pd_buf *b, unsigned int ctrl);
+/* "RR+CR" as in blockers */
+void p2pd_put_acs_short(struct p2pd_buf *b, unsigned int bits);
+
+/**
+ * p2pd_field_name() - the file and key name of @field, or NULL.
+ * @field: the field
+ */
+const char *p2pd_field_name(enum p2pd_field field);
+
+/**
+ * p2pd_format_field() - the value of one field, as its sysfs file holds it
+ * (without the trailing newline).
+ * @b: output
+ * @f: the function
+ * @field: which value
+ */
+void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
+		       enum p2pd_field field);
+
+/**
+ * p2pd_format_topology() - the whole topology file: header and one line
+ * per function.
+ * @b: output
+ * @m: the model
+ */
+void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m);
+
+/**
+ * p2pd_format_fix() - the kernel parameter that removes @p's blockers, or
+ * "none".
+ * @b: output
+ * @m: the model
+ * @p: the judged pair
+ */
+void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
+		     const struct p2pd_pair *p);
+
+/**
+ * p2pd_format_pair() - one line of the pairs file, with its newline.
+ * @b: output
+ * @m: the model
+ * @p: the judged pair
+ */
+void p2pd_format_pair(struct p2pd_buf *b, const struct p2pd_model *m,
+		      const struct p2pd_pair *p);
+
+/**
+ * p2pd_format_pairs() - the whole pairs file: header and every pair of P2P
+ * endpoints, judged.
+ * @b: output
+ * @m: the model
+ */
+void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m);
+
+#endif /* P2PDIAG_FORMAT_H */

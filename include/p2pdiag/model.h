@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The snapshot model: what p2pdiag knows about one PCI function, as plain
+ * values.  The kernel module fills it from struct pci_dev during a walk,
+ * p2pdiag-check fills it from libpci or from the module's topology file;
+ * the verdict engine reads nothing else.  No kernel or libc types here.
+ *
+ * A PCI address is packed into one unsigned int:
+ *
+ *   31            16 15      8 7     3 2   0
+ *   +---------------+---------+-------+-----+
+ *   |    domain     |   bus   |  dev  | fn  |
+ *   +---------------+---------+-------+-----+
+ *
+ * and a host bridge (root bus) as domain << 8 | bus.
+ */
+#ifndef P2PDIAG_MODEL_H
+#define P2PDIAG_MODEL_H
+
+#define P2PD_ADDR(dom, bus, dev, fn) \
+	(((unsigned int)(dom) << 16) | ((unsigned int)(bus) << 8) | \
+	 ((unsigned int)(dev) << 3) | (unsigned int)(fn))
+#define P2PD_ADDR_DOMAIN(a)	(((a) >> 16) & 0xffff)
+#define P2PD_ADDR_BUS(a)	(((a) >> 8) & 0xff)
+#define P2PD_ADDR_DEV(a)	(((a) >> 3) & 0x1f)
+#define P2PD_ADDR_FN(a)		((a) & 0x7)
+#define P2PD_ADDR_DEVFN(a)	((a) & 0xff)
+#define P2PD_HOST_BRIDGE(dom, bus) (((unsigned int)(dom) << 8) | (bus))
+#define P2PD_NO_INDEX		(-1)
+
+/* "dddd:bb:dd.f" plus NUL. */
+#define P2PD_ADDR_STRLEN	13
+
+/* Port types and header kinds; the names are the ABI's role words. */
+enum p2pd_role {
+	P2PD_ROLE_ROOT_PORT,
+	P2PD_ROLE_UPSTREAM_PORT,
+	P2PD_ROLE_DOWNSTREAM_PORT,
+	P2PD_ROLE_ENDPOINT,
+	P2PD_ROLE_LEGACY_ENDPOINT,
+	P2PD_ROLE_RC_ENDPOINT,
+	P2PD_ROLE_RC_EVENT_COLLECTOR,
+	P2PD_ROLE_PCIE_TO_PCI_BRIDGE,
+	P2PD_ROLE_PCI_TO_PCIE_BRIDGE,
+	P2PD_ROLE_PCI_BRIDGE,
+	P2PD_ROLE_PCI_DEVICE,
+	P2PD_ROLE_COUNT
+};
+
+/* Whether an optional register set was read. */
+enum p2pd_state {
+	P2PD_ABSENT,	/* capability not present: "none" */
+	P2PD_PRESENT,	/* read and decoded */
+	P2PD_UNKNOWN,	/* read failed (removed device, all-ones): "unknown" */
+};
+
+enum p2pd_iommu_domain {
+	P2PD_IOMMU_NONE,	/* no IOMMU group */
+	P2PD_IOMMU_TRANSLATED,	/* DMA or DMA-FQ default domain */
+	P2PD_IOMMU_IDENTITY,	/* passthrough */
+	P2PD_IOMMU_BLOCKED,
+	P2PD_IOMMU_UNKNOWN,
+	P2PD_IOMMU_COUNT
+};
+
+/* One PCIe link as seen from a function's own Link Status/Capabilities. */
+struct p2pd_link {
+	enum p2pd_state state;		/* ABSENT for non-PCIe functions */
+	unsigned int speed;		/* current, in 0.1 GT/s (160 = 16.0) */
+	unsigned int width;		/* current lanes */
+	unsigned int max_speed;		/* capability, 0.1 GT/s */
+	unsigned int max_width;
+};
+
+/* One PCI function. */
+struct p2pd_function {
+	unsigned int addr;		/* P2PD_ADDR() */
+	unsigned int parent;		/* upstream bridge address if has_parent */
+	int has_parent;			/* 0: on a root bus */
+	unsigned int host_bridge;	/* P2PD_HOST_BRIDGE() of its root bus */
+	int numa_node;			/* -1 unknown */
+	unsigned int vendor;
+	unsigned int device;
+	unsigned int class_code;	/* 24 bits: base, sub, prog-if */
+	enum p2pd_role role;
+	int is_pcie;
+	int cfg_error;			/* config reads failed: values unknown */
+
+	enum p2pd_state acs;
+	unsigned int acs_cap;
+	unsigned int acs_ctrl;
+
+	enum p2pd_state ats;		/* ABSENT: no ATS capability */
+	int ats_enabled;
+	unsigned int ats_stu;
+	enum p2pd_state pri;
+	int pri_enabled;
+	enum p2pd_state pasid;
+	int pasid_enabled;
+
+	struct p2pd_link link;
+
+	int iommu_group;		/* -1: none */
+	enum p2pd_iommu_domain iommu_domain;
+
+	int p2p_endpoint;		/* counts in pairs */
+};
+
+/* What the host CPU means for routing (the kernel's cpu_supports_p2pdma()). */
+#define P2PD_CPU_AMD		0x1	/* vendor AuthenticAMD or HygonGenuine */
+#define P2PD_CPU_ROUTES_P2P	0x2	/* AMD family >= 0x17: every host bridge routes P2P */
+
+/*
+ * A snapshot.  fn[] is sorted by addr (the engine looks functions up by
+ * binary search) and owned by whoever filled it.
+ */
+struct p2pd_model {
+	struct p2pd_function *fn;
+	unsigned int nr_fn;
+	unsigned int cpu_flags;
+	unsigned long generation;
+};
+
+#endif /* P2PDIAG_MODEL_H */

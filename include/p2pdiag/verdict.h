@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The verdict engine's interface: a snapshot model in, one judgement per
+ * unordered pair of P2P endpoints out.  The same source (kmod/verdict.c)
+ * is built into the kernel module and into p2pdiag-check.
+ */
+#ifndef P2PDIAG_VERDICT_H
+#define P2PDIAG_VERDICT_H
+
+#include "model.h"
+
+/* nvidia-smi topo -m / NVML common-ancestor levels, nearest first. */
+enum p2pd_class {
+	P2PD_CLASS_PIX,		/* at most one PCIe switch */
+	P2PD_CLASS_PXB,		/* several switches, no host bridge */
+	P2PD_CLASS_PHB,		/* through one host bridge */
+	P2PD_CLASS_NODE,	/* between host bridges of one NUMA node */
+	P2PD_CLASS_SYS,		/* across NUMA nodes */
+	P2PD_CLASS_COUNT
+};
+
+/* The kernel's enum pci_p2pdma_map_type, as pci_p2pdma_distance() decides. */
+enum p2pd_map {
+	P2PD_MAP_BUS_ADDR,
+	P2PD_MAP_THRU_HOST_BRIDGE,
+	P2PD_MAP_NOT_SUPPORTED,
+	P2PD_MAP_COUNT
+};
+
+enum p2pd_verdict {
+	P2PD_VERDICT_OK,	 /* direct through switches, nothing redirects */
+	P2PD_VERDICT_HOST,	 /* through a host bridge that routes P2P */
+	P2PD_VERDICT_REDIRECTED, /* ACS sends it up to a root complex that routes P2P */
+	P2PD_VERDICT_BLOCKED,	 /* nothing on the way routes it: expect failure */
+	P2PD_VERDICT_UNKNOWN,	 /* see p2pd_pair.missing */
+	P2PD_VERDICT_COUNT
+};
+
+enum p2pd_common {
+	P2PD_COMMON_BRIDGE,	/* a bridge above both: p2pd_pair.common */
+	P2PD_COMMON_HOST,	/* same root bus, different root ports */
+	P2PD_COMMON_NONE,	/* different host bridges */
+};
+
+/* p2pd_pair.notes */
+#define P2PD_NOTE_IOMMU_A	0x01	/* a sits in a translated IOMMU domain */
+#define P2PD_NOTE_IOMMU_B	0x02
+#define P2PD_NOTE_ATS_A		0x04	/* ATS enabled on a */
+#define P2PD_NOTE_ATS_B		0x08
+#define P2PD_NOTE_DIRECT_TRANS	0x10	/* every redirecting port has DirectTrans+ */
+#define P2PD_NOTE_SAME_DEVICE	0x20	/* two functions of one device */
+
+/* p2pd_pair.missing: why the verdict is unknown */
+#define P2PD_MISSING_ACS	0x01	/* a port's ACS control could not be read */
+#define P2PD_MISSING_PARENT	0x02	/* an upstream bridge is not in the snapshot */
+#define P2PD_MISSING_HOST	0x04	/* the root bus has no function to identify it */
+#define P2PD_MISSING_DEPTH	0x08	/* the hierarchy is deeper than P2PD_MAX_DEPTH */
+
+#define P2PD_MAX_DEPTH		32
+#define P2PD_MAX_PATH		(2 * P2PD_MAX_DEPTH)
+
+/* The judgement of one unordered pair.  Indices refer to model->fn[]. */
+struct p2pd_pair {
+	int a, b;
+	/* bridges from a up to the common point and down to b (a, b excluded) */
+	int path[P2PD_MAX_PATH];
+	unsigned int path_len;
+	enum p2pd_common common_kind;
+	int common;			/* index, P2PD_NO_INDEX unless BRIDGE */
+	enum p2pd_class cls;
+	enum p2pd_map map;
+	int distance;			/* pci_p2pdma_distance() hops */
+	/* functions whose ACS control redirects (RR, CR or EC), in path order */
+	int blocker[P2PD_MAX_PATH];
+	unsigned int nr_blockers;
+	int host_blocks;		/* the host-bridge test failed */
+	int host_fn;			/* first function of a's root bus, or NO_INDEX */
+	int host_fn_b;			/* the same for b when on another root bus */
+	struct p2pd_link bottleneck;	/* slowest link on the path */
+	int bottleneck_fn;		/* whose link it is, or NO_INDEX */
+	int degraded;			/* some link on the path is below its max */
+	int nccl_p2p;
+	unsigned int notes;		/* P2PD_NOTE_* */
+	enum p2pd_verdict verdict;
+	unsigned int missing;		/* P2PD_MISSING_* */
+};
+
+/**
+ * p2pd_model_find() - index of the function at @addr, or P2PD_NO_INDEX.
+ * @m: a model whose fn[] is sorted by address
+ * @addr: P2PD_ADDR() of the function
+ */
+int p2pd_model_find(const struct p2pd_model *m, unsigned int addr);
+
+/**
+ * p2pd_model_check() - check that a model is usable by the engine.
+ * @m: the model
+ *
+ * Return: 0, or -1 when fn[] is not strictly sorted by address.
+ */
+int p2pd_model_check(const struct p2pd_model *m);
+
+/**
+ * p2pd_next_pair() - step through the unordered pairs of P2P endpoints.
+ * @m: the model
+ * @a: in/out: start with P2PD_NO_INDEX
+ * @b: in/out
+ *
+ * Return: 1 with the next pair in *a < *b, 0 when there are no more.
+ */
+int p2pd_next_pair(const struct p2pd_model *m, int *a, int *b);
+
+/**
+ * p2pd_count_pairs() - number of unordered pairs of P2P endpoints.
+ * @m: the model
+ */
+unsigned long p2pd_count_pairs(const struct p2pd_model *m);
+
+/**
+ * p2pd_judge() - judge one pair of functions.
+ * @m: the model
+ * @a: index of one function
+ * @b: index of the other, a != b
+ * @out: the judgement
+ *
+ * Return: 0, or -1 when an index is out of range or a == b.
+ */
+int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *out);
+
+/* Names used in the ABI and the reports; NULL when out of range. */
+const char *p2pd_role_name(enum p2pd_role role);
+const char *p2pd_class_name(enum p2pd_class cls);
+const char *p2pd_map_name(enum p2pd_map map);
+const char *p2pd_verdict_name(enum p2pd_verdict verdict);
+const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain);
+
+#endif /* P2PDIAG_VERDICT_H */
