@@ -112,6 +112,35 @@ void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
 		     const struct p2pd_pair *p);
 
 /**
+ * p2pd_format_config_acs() - the same fix in the pci=config_acs= form
+ * (clears RR, CR and EC on each redirecting port, leaves the rest), or
+ * "none".
+ * @b: output
+ * @m: the model
+ * @p: the judged pair
+ */
+void p2pd_format_config_acs(struct p2pd_buf *b, const struct p2pd_model *m,
+			    const struct p2pd_pair *p);
+
+/**
+ * p2pd_format_setpci() - the runtime command that clears the redirect bits
+ * of one port: "setpci -s <addr> ECAP_ACS+0x6.w=<value>".
+ * @b: output
+ * @f: the port
+ */
+void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f);
+
+/**
+ * p2pd_format_blockers() - "addr:RR+CR,..." for the redirecting ports,
+ * "addr:HB" for a root bus whose host bridge does not route P2P, or "none".
+ * @b: output
+ * @m: the model
+ * @p: the judged pair
+ */
+void p2pd_format_blockers(struct p2pd_buf *b, const struct p2pd_model *m,
+			  const struct p2pd_pair *p);
+
+/**
  * p2pd_format_pair() - one line of the pairs file, with its newline.
  * @b: output
  * @m: the model

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Thin wrapper: the module is built by Kbuild, the tool by userspace/Makefile,
+# the tests by tests/.  Everything else lives in those places.
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+all: module-if-headers userspace
+
+# The running kernel may have no headers (a container, a kernel without
+# module support): then only the tool is built, and we say so.
+module-if-headers:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) modules; \
+	else echo "p2pdiag: no kernel headers at $(KDIR); building the tool only (libpci mode)"; fi
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+install: userspace
+	$(MAKE) -C userspace install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+clean:
+	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+	$(MAKE) -C tests clean
+
+test:
+	$(MAKE) -C tests run
+
+test-unit:
+	$(MAKE) -C tests unit
+
+test-vm:
+	$(MAKE) -C tests vm TOPO=$(TOPO) KERNEL=$(KERNEL)
+
+.PHONY: all module-if-headers modules userspace install clean test test-unit test-vm

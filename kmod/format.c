@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text of p2pdiag's sysfs ABI, version 1: field values, the topology
+ * and pairs files, and the fixes.  Freestanding C shared by the module
+ * (which serves these texts) and p2pdiag-check (which prints the same
+ * texts in libpci mode, so the two can be compared byte for byte).
+ */
+#include "p2pdiag/format.h"
+#include "p2pdiag/abi.h"
+
+void p2pd_buf_init(struct p2pd_buf *b, char *p, unsigned long size)
+{
+	b->p = p;
+	b->size = p ? size : 0;
+	b->len = 0;
+	b->overflow = 0;
+}
+
+int p2pd_buf_terminate(struct p2pd_buf *b)
+{
+	if (!b->p || !b->size)
+		return b->overflow ? -1 : 0;
+	if (b->len < b->size) {
+		b->p[b->len] = 0;
+		return b->overflow ? -1 : 0;
+	}
+	b->p[b->size - 1] = 0;
+	b->overflow = 1;
+	return -1;
+}
+
+void p2pd_put_char(struct p2pd_buf *b, char c)
+{
+	if (b->len < b->size)
+		b->p[b->len] = c;
+	else if (b->p)
+		b->overflow = 1;
+	b->len++;
+}
+
+void p2pd_put_str(struct p2pd_buf *b, const char *s)
+{
+	while (s && *s)
+		p2pd_put_char(b, *s++);
+}
+
+void p2pd_put_udec(struct p2pd_buf *b, unsigned long v)
+{
+	char digits[24];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		p2pd_put_char(b, digits[--n]);
+}
+
+void p2pd_put_dec(struct p2pd_buf *b, long v)
+{
+	if (v < 0) {
+		p2pd_put_char(b, '-');
+		p2pd_put_udec(b, 0ul - (unsigned long)v);
+	} else {
+		p2pd_put_udec(b, (unsigned long)v);
+	}
+}
+
+void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits)
+{
+	static const char hex[] = "0123456789abcdef";
+	char out[16];
+	unsigned int n = 0;
+
+	do {
+		out[n++] = hex[v & 0xf];
+		v >>= 4;
+	} while (v && n < sizeof(out));
+	while (n < digits && n < sizeof(out))
+		out[n++] = '0';
+	while (n)
+		p2pd_put_char(b, out[--n]);
+}
+
+void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr)
+{
+	p2pd_put_hex(b, P2PD_ADDR_DOMAIN(addr), 4);
+	p2pd_put_char(b, ':');
+	p2pd_put_hex(b, P2PD_ADDR_BUS(addr), 2);
+	p2pd_put_char(b, ':');
+	p2pd_put_hex(b, P2PD_ADDR_DEV(addr), 2);
+	p2pd_put_char(b, '.');
+	p2pd_put_hex(b, P2PD_ADDR_FN(addr), 1);
+}
+
+static void put_host_bridge(struct p2pd_buf *b, unsigned int host_bridge)
+{
+	p2pd_put_hex(b, (host_bridge >> 8) & 0xffff, 4);
+	p2pd_put_char(b, ':');
+	p2pd_put_hex(b, host_bridge & 0xff, 2);
+}
+
+void p2pd_put_speed(struct p2pd_buf *b, unsigned int tenths)
+{
+	p2pd_put_udec(b, tenths / 10);
+	p2pd_put_char(b, '.');
+	p2pd_put_udec(b, tenths % 10);
+}
+
+static const struct acs_bit_name {
+	unsigned int bit;
+	const char *word;	/* lspci's ACSCtl word */
+	const char *abbrev;	/* the blockers list's */
+} acs_bit_names[] = {
+	{ P2PD_ACS_SV, "SrcValid", "SV" },
+	{ P2PD_ACS_TB, "TransBlk", "TB" },
+	{ P2PD_ACS_RR, "ReqRedir", "RR" },
+	{ P2PD_ACS_CR, "CmpltRedir", "CR" },
+	{ P2PD_ACS_UF, "UpstreamFwd", "UF" },
+	{ P2PD_ACS_EC, "EgressCtrl", "EC" },
+	{ P2PD_ACS_DT, "DirectTrans", "DT" },
+};
+
+#define NR_ACS_BITS (sizeof(acs_bit_names) / sizeof(acs_bit_names[0]))
+
+void p2pd_put_acs_words(struct p2pd_buf *b, unsigned int ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_ACS_BITS; i++) {
+		if (i)
+			p2pd_put_char(b, ' ');
+		p2pd_put_str(b, acs_bit_names[i].word);
+		p2pd_put_char(b, ctrl & acs_bit_names[i].bit ? '+' : '-');
+	}
+}
+
+void p2pd_put_acs_short(struct p2pd_buf *b, unsigned int bits)
+{
+	unsigned int i;
+	int first = 1;
+
+	for (i = 0; i < NR_ACS_BITS; i++) {
+		if (!(bits & acs_bit_names[i].bit))
+			continue;
+		if (!first)
+			p2pd_put_char(b, '+');
+		p2pd_put_str(b, acs_bit_names[i].abbrev);
+		first = 0;
+	}
+}
+
+static const char *const field_names[P2PD_F_COUNT] = {
+	[P2PD_F_ROLE] = P2PD_FIELD_ROLE,
+	[P2PD_F_PARENT] = P2PD_FIELD_PARENT,
+	[P2PD_F_HOST_BRIDGE] = P2PD_FIELD_HOST_BRIDGE,
+	[P2PD_F_NUMA_NODE] = P2PD_FIELD_NUMA_NODE,
+	[P2PD_F_VENDOR] = P2PD_FIELD_VENDOR,
+	[P2PD_F_DEVICE] = P2PD_FIELD_DEVICE,
+	[P2PD_F_CLASS] = P2PD_FIELD_CLASS,
+	[P2PD_F_ACS_CAP] = P2PD_FIELD_ACS_CAP,
+	[P2PD_F_ACS_CTRL] = P2PD_FIELD_ACS_CTRL,
+	[P2PD_F_ACS] = P2PD_FIELD_ACS,
+	[P2PD_F_ATS] = P2PD_FIELD_ATS,
+	[P2PD_F_LINK_SPEED] = P2PD_FIELD_LINK_SPEED,
+	[P2PD_F_LINK_WIDTH] = P2PD_FIELD_LINK_WIDTH,
+	[P2PD_F_LINK_MAX_SPEED] = P2PD_FIELD_LINK_MAX_SPEED,
+	[P2PD_F_LINK_MAX_WIDTH] = P2PD_FIELD_LINK_MAX_WIDTH,
+	[P2PD_F_IOMMU_GROUP] = P2PD_FIELD_IOMMU_GROUP,
+	[P2PD_F_IOMMU_DOMAIN] = P2PD_FIELD_IOMMU_DOMAIN,
+	[P2PD_F_P2P_ENDPOINT] = P2PD_FIELD_P2P_ENDPOINT,
+};
+
+const char *p2pd_field_name(enum p2pd_field field)
+{
+	return (unsigned int)field < P2PD_F_COUNT ? field_names[field] : 0;
+}
+
+/* "none" or "unknown" for a value that was not read; 0 when it was. */
+static const char *absent_word(enum p2pd_state state)
+{
+	if (state == P2PD_ABSENT)
+		return P2PD_WORD_NONE;
+	if (state == P2PD_UNKNOWN)
+		return P2PD_WORD_UNKNOWN;
+	return 0;
+}
+
+static void put_acs_field(struct p2pd_buf *b, const struct p2pd_function *f,
+			  enum p2pd_field field)
+{
+	const char *word = absent_word(f->acs);
+
+	if (word) {
+		p2pd_put_str(b, word);
+		return;
+	}
+	if (field == P2PD_F_ACS) {
+		p2pd_put_acs_words(b, f->acs_ctrl);
+		return;
+	}
+	p2pd_put_str(b, "0x");
+	p2pd_put_hex(b, field == P2PD_F_ACS_CAP ? f->acs_cap : f->acs_ctrl, 4);
+}
+
+static void put_ats_field(struct p2pd_buf *b, const struct p2pd_function *f)
+{
+	const char *word = absent_word(f->ats);
+
+	if (word) {
+		p2pd_put_str(b, word);
+	} else if (!f->ats_enabled) {
+		p2pd_put_str(b, "disabled");
+	} else {
+		p2pd_put_str(b, "enabled stu=");
+		p2pd_put_udec(b, f->ats_stu);
+	}
+}
+
+static void put_link_field(struct p2pd_buf *b, const struct p2pd_function *f,
+			   enum p2pd_field field)
+{
+	const char *word = absent_word(f->link.state);
+
+	if (word) {
+		p2pd_put_str(b, word);
+		return;
+	}
+	switch (field) {
+	case P2PD_F_LINK_SPEED:
+		p2pd_put_speed(b, f->link.speed);
+		break;
+	case P2PD_F_LINK_WIDTH:
+		p2pd_put_udec(b, f->link.width);
+		break;
+	case P2PD_F_LINK_MAX_SPEED:
+		p2pd_put_speed(b, f->link.max_speed);
+		break;
+	default:
+		p2pd_put_udec(b, f->link.max_width);
+		break;
+	}
+}
+
+void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
+		       enum p2pd_field field)
+{
+	switch (field) {
+	case P2PD_F_ROLE:
+		p2pd_put_str(b, p2pd_role_name(f->role));
+		break;
+	case P2PD_F_PARENT:
+		if (f->has_parent)
+			p2pd_put_addr(b, f->parent);
+		else
+			p2pd_put_str(b, P2PD_WORD_NONE);
+		break;
+	case P2PD_F_HOST_BRIDGE:
+		put_host_bridge(b, f->host_bridge);
+		break;
+	case P2PD_F_NUMA_NODE:
+		p2pd_put_dec(b, f->numa_node);
+		break;
+	case P2PD_F_VENDOR:
+		p2pd_put_str(b, "0x");
+		p2pd_put_hex(b, f->vendor, 4);
+		break;
+	case P2PD_F_DEVICE:
+		p2pd_put_str(b, "0x");
+		p2pd_put_hex(b, f->device, 4);
+		break;
+	case P2PD_F_CLASS:
+		p2pd_put_str(b, "0x");
+		p2pd_put_hex(b, f->class_code, 6);
+		break;
+	case P2PD_F_ACS_CAP:
+	case P2PD_F_ACS_CTRL:
+	case P2PD_F_ACS:
+		put_acs_field(b, f, field);
+		break;
+	case P2PD_F_ATS:
+		put_ats_field(b, f);
+		break;
+	case P2PD_F_LINK_SPEED:
+	case P2PD_F_LINK_WIDTH:
+	case P2PD_F_LINK_MAX_SPEED:
+	case P2PD_F_LINK_MAX_WIDTH:
+		put_link_field(b, f, field);
+		break;
+	case P2PD_F_IOMMU_GROUP:
+		if (f->iommu_group < 0)
+			p2pd_put_str(b, P2PD_WORD_NONE);
+		else
+			p2pd_put_dec(b, f->iommu_group);
+		break;
+	case P2PD_F_IOMMU_DOMAIN:
+		p2pd_put_str(b, p2pd_iommu_domain_name(f->iommu_domain));
+		break;
+	case P2PD_F_P2P_ENDPOINT:
+		p2pd_put_char(b, f->p2p_endpoint ? '1' : '0');
+		break;
+	default:
+		break;
+	}
+}
+
+/* A field value inside a topology line: spaces become "\x20". */
+static void put_escaped_field(struct p2pd_buf *b,
+			      const struct p2pd_function *f,
+			      enum p2pd_field field)
+{
+	char tmp[160];
+	struct p2pd_buf t;
+	unsigned long i;
+
+	p2pd_buf_init(&t, tmp, sizeof(tmp));
+	p2pd_format_field(&t, f, field);
+	p2pd_buf_terminate(&t);
+	for (i = 0; tmp[i]; i++) {
+		if (tmp[i] == ' ')
+			p2pd_put_str(b, "\\x20");
+		else
+			p2pd_put_char(b, tmp[i]);
+	}
+}
+
+static void put_header(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	p2pd_put_str(b, P2PD_HEADER_PREFIX);
+	p2pd_put_udec(b, P2PD_ABI_VERSION);
+	p2pd_put_str(b, " generation=");
+	p2pd_put_udec(b, m->generation);
+}
+
+static const char *cpu_word(unsigned int cpu_flags)
+{
+	if (cpu_flags & P2PD_CPU_ROUTES_P2P)
+		return "amd_zen";
+	if (cpu_flags & P2PD_CPU_AMD)
+		return "amd";
+	return "other";
+}
+
+void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	unsigned int i;
+	int field;
+
+	put_header(b, m);
+	p2pd_put_str(b, " functions=");
+	p2pd_put_udec(b, m->nr_fn);
+	/* re-judging a saved topology needs the host-bridge fact */
+	p2pd_put_str(b, " cpu=");
+	p2pd_put_str(b, cpu_word(m->cpu_flags));
+	p2pd_put_char(b, '\n');
+
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *f = &m->fn[i];
+
+		p2pd_put_str(b, "addr=");
+		p2pd_put_addr(b, f->addr);
+		for (field = 0; field < P2PD_F_COUNT; field++) {
+			p2pd_put_char(b, ' ');
+			p2pd_put_str(b, p2pd_field_name(field));
+			p2pd_put_char(b, '=');
+			put_escaped_field(b, f, field);
+		}
+		p2pd_put_char(b, '\n');
+	}
+}
+
+/*
+ * Clearing ACS redirect only helps where it leaves a direct path: under a
+ * common bridge, or towards a host bridge that routes P2P.
+ */
+static int acs_fix_applies(const struct p2pd_pair *p)
+{
+	return p->nr_blockers &&
+	       (p->common_kind == P2PD_COMMON_BRIDGE || !p->host_blocks);
+}
+
+void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
+		     const struct p2pd_pair *p)
+{
+	unsigned int i;
+
+	if (!acs_fix_applies(p)) {
+		p2pd_put_str(b, P2PD_WORD_NONE);
+		return;
+	}
+	p2pd_put_str(b, "pci=disable_acs_redir=");
+	for (i = 0; i < p->nr_blockers; i++) {
+		if (i)
+			p2pd_put_char(b, ';');
+		p2pd_put_addr(b, m->fn[p->blocker[i]].addr);
+	}
+}
+
+void p2pd_format_config_acs(struct p2pd_buf *b, const struct p2pd_model *m,
+			    const struct p2pd_pair *p)
+{
+	unsigned int i;
+
+	if (!acs_fix_applies(p)) {
+		p2pd_put_str(b, P2PD_WORD_NONE);
+		return;
+	}
+	/* flags from DT (left) to SV (right): clear EC, CR, RR; keep others */
+	p2pd_put_str(b, "pci=config_acs=");
+	for (i = 0; i < p->nr_blockers; i++) {
+		if (i)
+			p2pd_put_char(b, ';');
+		p2pd_put_str(b, "x0x00xx@");
+		p2pd_put_addr(b, m->fn[p->blocker[i]].addr);
+	}
+}
+
+void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f)
+{
+	p2pd_put_str(b, "setpci -s ");
+	p2pd_put_addr(b, f->addr);
+	p2pd_put_str(b, " ECAP_ACS+0x6.w=");
+	p2pd_put_hex(b, f->acs_ctrl & ~(unsigned int)P2PD_ACS_REDIRECT_MASK, 4);
+}
+
+static void put_host_blocker(struct p2pd_buf *b, const struct p2pd_model *m,
+			     int host_fn, unsigned int host_bridge)
+{
+	if (host_fn != P2PD_NO_INDEX)
+		p2pd_put_addr(b, m->fn[host_fn].addr);
+	else
+		put_host_bridge(b, host_bridge);
+	p2pd_put_str(b, ":HB");
+}
+
+void p2pd_format_blockers(struct p2pd_buf *b, const struct p2pd_model *m,
+			  const struct p2pd_pair *p)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+	unsigned int i;
+
+	if (!p->nr_blockers && !p->host_blocks) {
+		p2pd_put_str(b, P2PD_WORD_NONE);
+		return;
+	}
+	for (i = 0; i < p->nr_blockers; i++) {
+		const struct p2pd_function *f = &m->fn[p->blocker[i]];
+
+		if (i)
+			p2pd_put_char(b, ',');
+		p2pd_put_addr(b, f->addr);
+		p2pd_put_char(b, ':');
+		p2pd_put_acs_short(b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+	}
+	if (!p->host_blocks)
+		return;
+	if (p->nr_blockers)
+		p2pd_put_char(b, ',');
+	put_host_blocker(b, m, p->host_fn, fa->host_bridge);
+	if (fa->host_bridge != fb->host_bridge) {
+		p2pd_put_char(b, ',');
+		put_host_blocker(b, m, p->host_fn_b, fb->host_bridge);
+	}
+}
+
+static void put_common(struct p2pd_buf *b, const struct p2pd_model *m,
+		       const struct p2pd_pair *p)
+{
+	if (p->common_kind == P2PD_COMMON_BRIDGE)
+		p2pd_put_addr(b, m->fn[p->common].addr);
+	else if (p->common_kind == P2PD_COMMON_HOST)
+		p2pd_put_str(b, "host");
+	else
+		p2pd_put_str(b, P2PD_WORD_NONE);
+}
+
+static void put_bottleneck(struct p2pd_buf *b, const struct p2pd_pair *p)
+{
+	if (p->bottleneck_fn == P2PD_NO_INDEX) {
+		p2pd_put_str(b, P2PD_WORD_NONE);
+		return;
+	}
+	p2pd_put_speed(b, p->bottleneck.speed);
+	p2pd_put_char(b, 'x');
+	p2pd_put_udec(b, p->bottleneck.width);
+}
+
+void p2pd_format_pair(struct p2pd_buf *b, const struct p2pd_model *m,
+		      const struct p2pd_pair *p)
+{
+	p2pd_put_str(b, "a=");
+	p2pd_put_addr(b, m->fn[p->a].addr);
+	p2pd_put_str(b, " b=");
+	p2pd_put_addr(b, m->fn[p->b].addr);
+	p2pd_put_str(b, " class=");
+	p2pd_put_str(b, p2pd_class_name(p->cls));
+	p2pd_put_str(b, " verdict=");
+	p2pd_put_str(b, p2pd_verdict_name(p->verdict));
+	p2pd_put_str(b, " map=");
+	p2pd_put_str(b, p2pd_map_name(p->map));
+	p2pd_put_str(b, " distance=");
+	p2pd_put_dec(b, p->distance);
+	p2pd_put_str(b, " common=");
+	put_common(b, m, p);
+	p2pd_put_str(b, " blockers=");
+	p2pd_format_blockers(b, m, p);
+	p2pd_put_str(b, " bottleneck=");
+	put_bottleneck(b, p);
+	p2pd_put_str(b, " degraded=");
+	p2pd_put_char(b, p->degraded ? '1' : '0');
+	p2pd_put_str(b, " nccl_p2p=");
+	p2pd_put_char(b, p->nccl_p2p ? '1' : '0');
+	p2pd_put_str(b, " fix=");
+	p2pd_format_fix(b, m, p);
+	p2pd_put_char(b, '\n');
+}
+
+void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	struct p2pd_pair pair;
+	int a = P2PD_NO_INDEX, bi = P2PD_NO_INDEX;
+
+	put_header(b, m);
+	p2pd_put_str(b, " pairs=");
+	p2pd_put_udec(b, p2pd_count_pairs(m));
+	p2pd_put_char(b, '\n');
+	while (p2pd_next_pair(m, &a, &bi))
+		if (!p2pd_judge(m, a, bi, &pair))
+			p2pd_format_pair(b, m, &pair);
+}

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The p2pdiag verdict engine: for a pair of PCI functions in a snapshot
+ * model, the path between them, the class nvidia-smi would give it, the map
+ * type and distance the kernel's pci_p2pdma_distance() would compute, what
+ * breaks the direct path, and the verdict.
+ *
+ * Freestanding C over include/p2pdiag/model.h: the same object code is
+ * built into p2pdiag.ko and into p2pdiag-check, so the module and the tool
+ * cannot disagree about a pair.  No allocation, no library calls.
+ *
+ * The map/distance rules follow drivers/pci/p2pdma.c as in Linux 6.1 to
+ * 6.12 (calc_map_type_and_dist):
+ *
+ *        common upstream bridge (checked for ACS, counted once)
+ *          /                       \
+ *     bridge  (checked)           bridge  (checked)
+ *        |                           |
+ *        a    (checked itself)       b    (checked itself)
+ *
+ * A port "redirects" when its ACS Control has RR, CR or EC set.  A pair
+ * with a common bridge and no redirecting port maps by bus address; any
+ * other pair goes to the host-bridge test: an AMD Zen (family >= 0x17) CPU
+ * passes, otherwise the first function of each root bus must be on the
+ * kernel's whitelist.
+ */
+#include "p2pdiag/verdict.h"
+#include "p2pdiag/abi.h"
+
+/* PCI class codes (base << 8 | sub) that matter here. */
+#define CLASS_BASE(c)		(((c) >> 16) & 0xff)
+#define VENDOR_NVIDIA		0x10de
+#define VENDOR_INTEL		0x8086
+#define VENDOR_GOOGLE		0x1ae0
+#define ANY_DEVICE		0xffffffffu
+
+/* The kernel's pci_p2pdma_whitelist (union of 6.1 .. 6.12 and newer). */
+static const struct host_bridge_entry {
+	unsigned int vendor;
+	unsigned int device;
+	int same_host_bridge;	/* REQ_SAME_HOST_BRIDGE */
+} host_bridge_whitelist[] = {
+	/* Intel Xeon E5 / Core i7 (Sandy Bridge-EP) */
+	{ VENDOR_INTEL, 0x3c00, 1 },
+	{ VENDOR_INTEL, 0x3c01, 1 },
+	/* Intel Xeon E7 v3 / E5 v3 (Haswell-EP) */
+	{ VENDOR_INTEL, 0x2f00, 1 },
+	{ VENDOR_INTEL, 0x2f01, 1 },
+	/* Intel Skylake-E: the host bridge and root ports A to D */
+	{ VENDOR_INTEL, 0x2030, 0 },
+	{ VENDOR_INTEL, 0x2031, 0 },
+	{ VENDOR_INTEL, 0x2032, 0 },
+	{ VENDOR_INTEL, 0x2033, 0 },
+	{ VENDOR_INTEL, 0x2020, 0 },
+	/* Intel Ice Lake-SP */
+	{ VENDOR_INTEL, 0x09a2, 0 },
+	/* Intel DSA, IAA and QAT accelerators on their own root buses */
+	{ VENDOR_INTEL, 0x0b25, 0 },
+	{ VENDOR_INTEL, 0x0cfe, 0 },
+	{ VENDOR_INTEL, 0x11fb, 0 },
+	{ VENDOR_INTEL, 0x1212, 0 },
+	{ VENDOR_INTEL, 0x1216, 0 },
+	{ VENDOR_INTEL, 0x4940, 0 },
+	{ VENDOR_INTEL, 0x4942, 0 },
+	{ VENDOR_INTEL, 0x4944, 0 },
+	{ VENDOR_INTEL, 0x4946, 0 },
+	{ VENDOR_INTEL, 0x4948, 0 },
+	/* Google SoCs */
+	{ VENDOR_GOOGLE, ANY_DEVICE, 0 },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+int p2pd_model_find(const struct p2pd_model *m, unsigned int addr)
+{
+	unsigned int lo = 0, hi = m->nr_fn;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (m->fn[mid].addr == addr)
+			return (int)mid;
+		if (m->fn[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return P2PD_NO_INDEX;
+}
+
+int p2pd_model_check(const struct p2pd_model *m)
+{
+	unsigned int i;
+
+	if (m->nr_fn && !m->fn)
+		return -1;
+	for (i = 1; i < m->nr_fn; i++)
+		if (m->fn[i - 1].addr >= m->fn[i].addr)
+			return -1;
+	return 0;
+}
+
+int p2pd_next_pair(const struct p2pd_model *m, int *a, int *b)
+{
+	int n = (int)m->nr_fn;
+	int i = *a, j = *b;
+
+	if (i == P2PD_NO_INDEX) {
+		i = -1;
+		j = n;
+	}
+	for (;;) {
+		/* advance b within a's row, else move a on */
+		for (j = j + 1; i >= 0 && j < n; j++)
+			if (m->fn[j].p2p_endpoint)
+				break;
+		if (i >= 0 && j < n)
+			break;
+		for (i = i + 1; i < n; i++)
+			if (m->fn[i].p2p_endpoint)
+				break;
+		if (i >= n)
+			return 0;
+		j = i;
+	}
+	*a = i;
+	*b = j;
+	return 1;
+}
+
+unsigned long p2pd_count_pairs(const struct p2pd_model *m)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->nr_fn; i++)
+		n += m->fn[i].p2p_endpoint ? 1 : 0;
+	return n < 2 ? 0 : n * (n - 1) / 2;
+}
+
+/*
+ * Collect @idx and its upstream bridges into @chain, nearest first.
+ * Returns the length; sets @missing when the chain is cut short.
+ */
+static unsigned int upstream_chain(const struct p2pd_model *m, int idx,
+				   int *chain, unsigned int *missing)
+{
+	unsigned int len = 0;
+
+	while (idx != P2PD_NO_INDEX) {
+		const struct p2pd_function *f = &m->fn[idx];
+
+		if (len == P2PD_MAX_DEPTH) {
+			*missing |= P2PD_MISSING_DEPTH;
+			break;
+		}
+		chain[len++] = idx;
+		if (!f->has_parent)
+			break;
+		idx = p2pd_model_find(m, f->parent);
+		if (idx == P2PD_NO_INDEX)
+			*missing |= P2PD_MISSING_PARENT;
+	}
+	return len;
+}
+
+/* The kernel's pci_bridge_has_acs_redir(), on the snapshot's values. */
+static unsigned int acs_redirect_bits(const struct p2pd_function *f)
+{
+	if (f->acs != P2PD_PRESENT)
+		return 0;
+	return f->acs_ctrl & P2PD_ACS_REDIRECT_MASK;
+}
+
+/*
+ * The function the kernel's pci_host_bridge_dev() would look at: the first
+ * device on the root bus, if it is devfn 00.0 or a root port.  Functions
+ * sit in address order, and so do the root bus's devices in its list.
+ */
+static int host_bridge_function(const struct p2pd_model *m,
+				unsigned int host_bridge, int *root_bus_empty)
+{
+	unsigned int i;
+
+	*root_bus_empty = 1;
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *f = &m->fn[i];
+
+		if (f->has_parent || f->host_bridge != host_bridge)
+			continue;
+		*root_bus_empty = 0;
+		if (P2PD_ADDR_DEVFN(f->addr) == 0 ||
+		    f->role == P2PD_ROLE_ROOT_PORT)
+			return (int)i;
+		return P2PD_NO_INDEX;
+	}
+	return P2PD_NO_INDEX;
+}
+
+static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
+			      int same_host_bridge)
+{
+	const struct p2pd_function *f;
+	unsigned int i;
+
+	if (host_fn == P2PD_NO_INDEX)
+		return 0;
+	f = &m->fn[host_fn];
+	for (i = 0; i < ARRAY_LEN(host_bridge_whitelist); i++) {
+		const struct host_bridge_entry *e = &host_bridge_whitelist[i];
+
+		if (f->vendor != e->vendor)
+			continue;
+		if (e->device != ANY_DEVICE && f->device != e->device)
+			continue;
+		return !e->same_host_bridge || same_host_bridge;
+	}
+	return 0;
+}
+
+/* Raw per-direction link rate in MB/s, for comparing links. */
+static unsigned long link_rate(unsigned int speed, unsigned int width)
+{
+	unsigned long raw = (unsigned long)speed * width * 100 / 8;
+
+	if (speed <= 50)		/* 2.5 and 5 GT/s: 8b/10b */
+		return raw * 8 / 10;
+	if (speed <= 320)		/* 8 to 32 GT/s: 128b/130b */
+		return raw * 128 / 130;
+	return raw * 242 / 256;		/* 64 GT/s: FLIT mode */
+}
+
+static void consider_link(const struct p2pd_model *m, int idx,
+			  struct p2pd_pair *p, unsigned long *best)
+{
+	const struct p2pd_link *l = &m->fn[idx].link;
+	unsigned long rate;
+
+	if (l->state != P2PD_PRESENT || !l->speed || !l->width)
+		return;
+	if ((l->max_speed && l->speed < l->max_speed) ||
+	    (l->max_width && l->width < l->max_width))
+		p->degraded = 1;
+	rate = link_rate(l->speed, l->width);
+	if (p->bottleneck_fn == P2PD_NO_INDEX || rate < *best) {
+		*best = rate;
+		p->bottleneck = *l;
+		p->bottleneck_fn = idx;
+	}
+}
+
+static int is_nvidia_gpu(const struct p2pd_function *f)
+{
+	return f->vendor == VENDOR_NVIDIA && CLASS_BASE(f->class_code) == 0x03;
+}
+
+static unsigned int count_nvidia_gpus(const struct p2pd_model *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_fn; i++)
+		n += is_nvidia_gpu(&m->fn[i]) ? 1 : 0;
+	return n;
+}
+
+/* Switches on the path: each has one upstream port; PCI bridges count too. */
+static unsigned int switches_on_path(const struct p2pd_model *m,
+				     const struct p2pd_pair *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->path_len; i++) {
+		switch (m->fn[p->path[i]].role) {
+		case P2PD_ROLE_UPSTREAM_PORT:
+		case P2PD_ROLE_PCI_BRIDGE:
+		case P2PD_ROLE_PCIE_TO_PCI_BRIDGE:
+		case P2PD_ROLE_PCI_TO_PCIE_BRIDGE:
+			n++;
+			break;
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+static enum p2pd_class pair_class(const struct p2pd_model *m,
+				  const struct p2pd_pair *p)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+
+	switch (p->common_kind) {
+	case P2PD_COMMON_BRIDGE:
+		return switches_on_path(m, p) <= 1 ? P2PD_CLASS_PIX :
+						     P2PD_CLASS_PXB;
+	case P2PD_COMMON_HOST:
+		return P2PD_CLASS_PHB;
+	default:
+		return fa->numa_node == fb->numa_node ? P2PD_CLASS_NODE :
+							P2PD_CLASS_SYS;
+	}
+}
+
+/* NCCL's default P2P level: PXB, or SYS on AMD with at most two GPUs. */
+static int nccl_would_use_p2p(const struct p2pd_model *m,
+			      const struct p2pd_pair *p)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+	int gpu_a = is_nvidia_gpu(fa), gpu_b = is_nvidia_gpu(fb);
+
+	if (!gpu_a && !gpu_b)
+		return 0;
+	if (p->cls <= P2PD_CLASS_PXB)
+		return 1;
+	return gpu_a && gpu_b && (m->cpu_flags & P2PD_CPU_AMD) &&
+	       count_nvidia_gpus(m) <= 2;
+}
+
+static void add_blocker(const struct p2pd_model *m, int idx,
+			struct p2pd_pair *p, unsigned int *dt_all)
+{
+	const struct p2pd_function *f = &m->fn[idx];
+
+	if (f->acs == P2PD_UNKNOWN) {
+		p->missing |= P2PD_MISSING_ACS;
+		return;
+	}
+	if (!acs_redirect_bits(f))
+		return;
+	if (p->nr_blockers < P2PD_MAX_PATH)
+		p->blocker[p->nr_blockers++] = idx;
+	if (!(f->acs_ctrl & P2PD_ACS_DT))
+		*dt_all = 0;
+}
+
+static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+	int same = fa->host_bridge == fb->host_bridge;
+	int empty_a, empty_b = 0, routes;
+
+	p->host_fn = host_bridge_function(m, fa->host_bridge, &empty_a);
+	if (!same)
+		p->host_fn_b = host_bridge_function(m, fb->host_bridge,
+						    &empty_b);
+	if (empty_a || empty_b)
+		p->missing |= P2PD_MISSING_HOST;
+
+	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
+		routes = 1;
+	else if (same)
+		routes = host_bridge_listed(m, p->host_fn, 1);
+	else
+		routes = host_bridge_listed(m, p->host_fn, 0) &&
+			 host_bridge_listed(m, p->host_fn_b, 0);
+
+	p->map = routes ? P2PD_MAP_THRU_HOST_BRIDGE : P2PD_MAP_NOT_SUPPORTED;
+	p->host_blocks = !routes;
+}
+
+static void fill_notes(const struct p2pd_model *m, struct p2pd_pair *p,
+		       unsigned int dt_all)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+
+	if (fa->iommu_domain == P2PD_IOMMU_TRANSLATED)
+		p->notes |= P2PD_NOTE_IOMMU_A;
+	if (fb->iommu_domain == P2PD_IOMMU_TRANSLATED)
+		p->notes |= P2PD_NOTE_IOMMU_B;
+	if (fa->ats == P2PD_PRESENT && fa->ats_enabled)
+		p->notes |= P2PD_NOTE_ATS_A;
+	if (fb->ats == P2PD_PRESENT && fb->ats_enabled)
+		p->notes |= P2PD_NOTE_ATS_B;
+	if (p->nr_blockers && dt_all)
+		p->notes |= P2PD_NOTE_DIRECT_TRANS;
+	if ((fa->addr & ~7u) == (fb->addr & ~7u))
+		p->notes |= P2PD_NOTE_SAME_DEVICE;
+}
+
+static enum p2pd_verdict pair_verdict(const struct p2pd_pair *p)
+{
+	if (p->missing)
+		return P2PD_VERDICT_UNKNOWN;
+	if (p->map == P2PD_MAP_NOT_SUPPORTED)
+		return P2PD_VERDICT_BLOCKED;
+	if (p->nr_blockers)
+		return P2PD_VERDICT_REDIRECTED;
+	if (p->map == P2PD_MAP_THRU_HOST_BRIDGE)
+		return P2PD_VERDICT_HOST;
+	return P2PD_VERDICT_OK;
+}
+
+int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
+{
+	int chain_a[P2PD_MAX_DEPTH], chain_b[P2PD_MAX_DEPTH];
+	unsigned int len_a, len_b, i, j = 0, k, dt_all = 1;
+	unsigned long best = 0;
+	int found = 0;
+
+	if (a < 0 || b < 0 || a == b || (unsigned int)a >= m->nr_fn ||
+	    (unsigned int)b >= m->nr_fn)
+		return -1;
+
+	*p = (struct p2pd_pair){ 0 };
+	p->a = a;
+	p->b = b;
+	p->common = P2PD_NO_INDEX;
+	p->host_fn = P2PD_NO_INDEX;
+	p->host_fn_b = P2PD_NO_INDEX;
+	p->bottleneck_fn = P2PD_NO_INDEX;
+
+	len_a = upstream_chain(m, a, chain_a, &p->missing);
+	len_b = upstream_chain(m, b, chain_b, &p->missing);
+
+	/* Lowest common upstream bridge: nearest to a first, as the kernel. */
+	for (i = 0; i < len_a && !found; i++)
+		for (j = 0; j < len_b; j++)
+			if (chain_a[i] == chain_b[j]) {
+				found = 1;
+				break;
+			}
+
+	if (found) {
+		i--;		/* undo the outer loop's last increment */
+		p->common_kind = P2PD_COMMON_BRIDGE;
+		p->common = chain_a[i];
+		p->distance = (int)(i + j);
+		for (k = 1; k <= i; k++)
+			p->path[p->path_len++] = chain_a[k];
+		for (k = j; k-- > 1;)
+			p->path[p->path_len++] = chain_b[k];
+		/* a's side up to and including the common bridge, b's below */
+		for (k = 0; k <= i; k++)
+			add_blocker(m, chain_a[k], p, &dt_all);
+		for (k = 0; k < j; k++)
+			add_blocker(m, chain_b[k], p, &dt_all);
+		for (k = 0; k < i; k++)
+			consider_link(m, chain_a[k], p, &best);
+		for (k = 0; k < j; k++)
+			consider_link(m, chain_b[k], p, &best);
+	} else {
+		i = len_a;
+		j = len_b;
+		p->common_kind = m->fn[a].host_bridge == m->fn[b].host_bridge ?
+				 P2PD_COMMON_HOST : P2PD_COMMON_NONE;
+		p->distance = (int)(len_a + len_b);
+		for (k = 1; k < len_a; k++)
+			p->path[p->path_len++] = chain_a[k];
+		for (k = len_b; k-- > 1;)
+			p->path[p->path_len++] = chain_b[k];
+		/*
+		 * The kernel does not weigh ACS here (the root complex is
+		 * on the way anyway), but redirecting ports still send the
+		 * traffic through the IOMMU: name them.
+		 */
+		for (k = 0; k < len_a; k++) {
+			add_blocker(m, chain_a[k], p, &dt_all);
+			consider_link(m, chain_a[k], p, &best);
+		}
+		for (k = 0; k < len_b; k++) {
+			add_blocker(m, chain_b[k], p, &dt_all);
+			consider_link(m, chain_b[k], p, &best);
+		}
+	}
+
+	if (found && !p->nr_blockers)
+		p->map = P2PD_MAP_BUS_ADDR;
+	else
+		judge_host_bridge(m, p);
+
+	p->cls = pair_class(m, p);
+	p->nccl_p2p = nccl_would_use_p2p(m, p);
+	fill_notes(m, p, dt_all);
+	p->verdict = pair_verdict(p);
+	return 0;
+}
+
+static const char *const role_names[P2PD_ROLE_COUNT] = {
+	[P2PD_ROLE_ROOT_PORT] = "root_port",
+	[P2PD_ROLE_UPSTREAM_PORT] = "upstream_port",
+	[P2PD_ROLE_DOWNSTREAM_PORT] = "downstream_port",
+	[P2PD_ROLE_ENDPOINT] = "endpoint",
+	[P2PD_ROLE_LEGACY_ENDPOINT] = "legacy_endpoint",
+	[P2PD_ROLE_RC_ENDPOINT] = "rc_endpoint",
+	[P2PD_ROLE_RC_EVENT_COLLECTOR] = "rc_event_collector",
+	[P2PD_ROLE_PCIE_TO_PCI_BRIDGE] = "pcie_to_pci_bridge",
+	[P2PD_ROLE_PCI_TO_PCIE_BRIDGE] = "pci_to_pcie_bridge",
+	[P2PD_ROLE_PCI_BRIDGE] = "pci_bridge",
+	[P2PD_ROLE_PCI_DEVICE] = "pci_device",
+};
+
+static const char *const class_names[P2PD_CLASS_COUNT] = {
+	"PIX", "PXB", "PHB", "NODE", "SYS",
+};
+
+static const char *const map_names[P2PD_MAP_COUNT] = {
+	"bus_addr", "thru_host_bridge", "not_supported",
+};
+
+static const char *const verdict_names[P2PD_VERDICT_COUNT] = {
+	"ok", "host", "redirected", "blocked", "unknown",
+};
+
+static const char *const iommu_domain_names[P2PD_IOMMU_COUNT] = {
+	[P2PD_IOMMU_NONE] = "none",
+	[P2PD_IOMMU_TRANSLATED] = "translated",
+	[P2PD_IOMMU_IDENTITY] = "identity",
+	[P2PD_IOMMU_BLOCKED] = "blocked",
+	[P2PD_IOMMU_UNKNOWN] = "unknown",
+};
+
+const char *p2pd_role_name(enum p2pd_role role)
+{
+	return (unsigned int)role < P2PD_ROLE_COUNT ? role_names[role] : 0;
+}
+
+const char *p2pd_class_name(enum p2pd_class cls)
+{
+	return (unsigned int)cls < P2PD_CLASS_COUNT ? class_names[cls] : 0;
+}
+
+const char *p2pd_map_name(enum p2pd_map map)
+{
+	return (unsigned int)map < P2PD_MAP_COUNT ? map_names[map] : 0;
+}
+
+const char *p2pd_verdict_name(enum p2pd_verdict verdict)
+{
+	return (unsigned int)verdict < P2PD_VERDICT_COUNT ?
+	       verdict_names[verdict] : 0;
+}
+
+const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain)
+{
+	return (unsigned int)domain < P2PD_IOMMU_COUNT ?
+	       iommu_domain_names[domain] : 0;
+}
