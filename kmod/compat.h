@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels p2pdiag builds against, as a named
+ * feature macro.  This is the only file that looks at LINUX_VERSION_CODE;
+ * the rest of the module tests the P2PD_HAVE_* names.
+ *
+ * Built and checked against 6.1 (bookworm), 6.12 (bookworm-backports) and
+ * the newest kernel in Debian unstable (make compat-check).
+ */
+#ifndef P2PDIAG_COMPAT_H
+#define P2PDIAG_COMPAT_H
+
+#include <linux/kconfig.h>
+#include <linux/version.h>
+
+/*
+ * The const bin_attribute transition.  6.13 added read_new() and
+ * attribute_group.bin_attrs_new, which take a const struct bin_attribute,
+ * beside the old non-const read() and bin_attrs.  6.18 finished it: read()
+ * and bin_attrs themselves are const and the _new names are gone.
+ *
+ * P2PD_HAVE_CONST_BIN_ATTR	callbacks get a const struct bin_attribute *
+ * P2PD_HAVE_BIN_ATTR_NEW	the const forms are named read_new/bin_attrs_new
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define P2PD_HAVE_CONST_BIN_ATTR	1
+#else
+#define P2PD_HAVE_CONST_BIN_ATTR	0
+#endif
+
+#if P2PD_HAVE_CONST_BIN_ATTR && LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+#define P2PD_HAVE_BIN_ATTR_NEW		1
+#else
+#define P2PD_HAVE_BIN_ATTR_NEW		0
+#endif
+
+/* The qualifier of the attribute argument of a bin_attribute callback. */
+#if P2PD_HAVE_CONST_BIN_ATTR
+#define P2PD_BIN_ATTR_CONST		const
+#else
+#define P2PD_BIN_ATTR_CONST
+#endif
+
+/*
+ * Designators for the read callback and a group's binary attribute list,
+ * with the type the list has under that name.
+ */
+#if P2PD_HAVE_BIN_ATTR_NEW
+#define P2PD_BIN_ATTR_READ		read_new
+#define P2PD_GROUP_BIN_ATTRS		bin_attrs_new
+#else
+#define P2PD_BIN_ATTR_READ		read
+#define P2PD_GROUP_BIN_ATTRS		bin_attrs
+#endif
+
+/*
+ * pci_p2pdma_distance_many() gives a real answer only where the kernel was
+ * built with CONFIG_PCI_P2PDMA (not Debian's 6.1 and 6.12; unstable has it).
+ */
+#define P2PD_HAVE_P2PDMA		IS_ENABLED(CONFIG_PCI_P2PDMA)
+
+#endif /* P2PDIAG_COMPAT_H */

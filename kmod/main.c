@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * p2pdiag: publish the live PCIe tree and a per-pair peer-to-peer verdict
+ * in /sys/kernel/p2pdiag.  Read-only: it never writes config space.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include <p2pdiag/abi.h>
+#include "p2pdiag.h"
+
+static char *endpoints = "p2p";
+module_param(endpoints, charp, 0444);
+MODULE_PARM_DESC(endpoints,
+		 "which endpoints are paired: \"p2p\" (display, network, NVMe, accelerators, co-processors; default) or \"all\"");
+
+static int __init p2pd_init(void)
+{
+	bool all_endpoints;
+	int ret;
+
+	if (!strcmp(endpoints, "all")) {
+		all_endpoints = true;
+	} else if (!strcmp(endpoints, "p2p")) {
+		all_endpoints = false;
+	} else {
+		pr_err("endpoints=%s: expected \"p2p\" or \"all\"\n", endpoints);
+		return -EINVAL;
+	}
+
+	ret = p2pd_sysfs_init();
+	if (ret)
+		return ret;
+	ret = p2pd_snapshot_init(all_endpoints);
+	if (ret)
+		goto sysfs_exit;
+	ret = p2pd_sysfs_publish();
+	if (ret)
+		goto snapshot_exit;
+	pr_info("ABI %d at %s\n", P2PD_ABI_VERSION, P2PD_SYSFS_ROOT);
+	return 0;
+
+snapshot_exit:
+	p2pd_snapshot_exit();
+sysfs_exit:
+	p2pd_sysfs_exit();
+	return ret;
+}
+
+static void __exit p2pd_exit(void)
+{
+	/* Files first: a rescan write in flight still needs the snapshots. */
+	p2pd_sysfs_unpublish();
+	p2pd_snapshot_exit();
+	p2pd_sysfs_exit();
+}
+
+module_init(p2pd_init);
+module_exit(p2pd_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("PCIe peer-to-peer path diagnostics in /sys/kernel/p2pdiag");
+MODULE_VERSION(P2PD_MODULE_VERSION);

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Interfaces between the module's own files: main.c starts and stops,
+ * walk.c reads the PCI tree into a model, snapshot.c turns models into
+ * published snapshots, sysfs.c shows them.
+ */
+#ifndef P2PDIAG_KMOD_H
+#define P2PDIAG_KMOD_H
+
+#include <linux/types.h>
+#include <p2pdiag/model.h>
+
+/* An immutable, published view of the PCI tree and its texts. */
+struct p2pd_snapshot {
+	struct p2pd_model model;
+	char *topology;			/* the topology file */
+	size_t topology_len;
+	char *pairs;			/* the pairs file */
+	size_t pairs_len;
+};
+
+/* walk.c */
+int p2pd_walk(struct p2pd_model *m, bool all_endpoints);
+void p2pd_model_release(struct p2pd_model *m);
+
+/* crosscheck.c */
+void p2pd_crosscheck_p2pdma(const struct p2pd_model *m);
+
+/* snapshot.c */
+int p2pd_snapshot_init(bool all_endpoints);
+void p2pd_snapshot_exit(void);
+int p2pd_rescan(void);
+const struct p2pd_snapshot *p2pd_snapshot_current(void);
+
+/* sysfs.c */
+int p2pd_sysfs_init(void);
+int p2pd_sysfs_publish(void);
+void p2pd_sysfs_unpublish(void);
+void p2pd_sysfs_exit(void);
+
+/*
+ * The devices/ directory follows the snapshots: before a snapshot is
+ * published every function in it gets a directory (prepare), afterwards
+ * the directories of functions that are gone are removed (commit).  Called
+ * only with the rebuild lock held.
+ */
+struct p2pd_dir;
+struct p2pd_dirs {
+	struct p2pd_dir *dir;
+	unsigned int nr;
+};
+
+int p2pd_devices_prepare(const struct p2pd_model *m, struct p2pd_dirs *next);
+void p2pd_devices_commit(struct p2pd_dirs *next);
+void p2pd_devices_remove_all(void);
+
+#endif /* P2PDIAG_KMOD_H */

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshots: build, publish, retire.
+ *
+ * A snapshot is immutable once published.  Readers (sysfs show and read
+ * callbacks) look at the current one inside an RCU read-side section and
+ * never touch hardware; the rebuild that replaces it frees the old one
+ * after a grace period.
+ *
+ * Rebuilds are triggered on load, by PCI bus events and by writes to
+ * rescan.  The bus notifier runs with the PCI core's locks held, so it only
+ * counts the request and queues a work item; the work item and rescan
+ * writers rebuild under one mutex.  Triggers coalesce: every trigger bumps
+ * a request counter, a rebuild records the count it started at, and a
+ * trigger already covered by a rebuild that started after it is done.
+ */
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <p2pdiag/format.h>
+#include "p2pdiag.h"
+
+static struct p2pd_snapshot __rcu *p2pd_current;
+
+/* Serialises rebuilds; also guards the devices/ directory list. */
+static DEFINE_MUTEX(p2pd_rebuild_lock);
+/* Triggers so far; the notifier bumps it without any lock. */
+static atomic_long_t p2pd_requested = ATOMIC_LONG_INIT(0);
+/* The request count the last successful rebuild started from. */
+static long p2pd_served;
+static unsigned long p2pd_generation;
+static bool p2pd_all_endpoints;
+
+static void p2pd_rebuild_work_fn(struct work_struct *work);
+static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
+
+static void p2pd_snapshot_free(struct p2pd_snapshot *s)
+{
+	if (!s)
+		return;
+	kvfree(s->pairs);
+	kvfree(s->topology);
+	p2pd_model_release(&s->model);
+	kfree(s);
+}
+
+/*
+ * Format one text with a counting pass and a filling pass; @fmt is
+ * p2pd_format_topology or p2pd_format_pairs.
+ */
+static int p2pd_format_text(const struct p2pd_model *m,
+			    void (*fmt)(struct p2pd_buf *b,
+					const struct p2pd_model *m),
+			    char **text, size_t *len)
+{
+	struct p2pd_buf b;
+	char *p;
+
+	p2pd_buf_init(&b, NULL, 0);
+	fmt(&b, m);
+	p = kvmalloc(b.len + 1, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p2pd_buf_init(&b, p, b.len + 1);
+	fmt(&b, m);
+	/* The model did not change between the passes: it must fit. */
+	if (WARN_ON_ONCE(p2pd_buf_terminate(&b))) {
+		kvfree(p);
+		return -EOVERFLOW;
+	}
+	*text = p;
+	*len = b.len;
+	return 0;
+}
+
+static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation)
+{
+	struct p2pd_snapshot *s;
+	int ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	ret = p2pd_walk(&s->model, p2pd_all_endpoints);
+	if (ret)
+		goto free_snapshot;
+	s->model.generation = generation;
+	ret = p2pd_format_text(&s->model, p2pd_format_topology, &s->topology,
+			       &s->topology_len);
+	if (ret)
+		goto free_snapshot;
+	ret = p2pd_format_text(&s->model, p2pd_format_pairs, &s->pairs,
+			       &s->pairs_len);
+	if (ret)
+		goto free_snapshot;
+	return s;
+
+free_snapshot:
+	p2pd_snapshot_free(s);
+	return ERR_PTR(ret);
+}
+
+static int p2pd_rebuild_locked(void)
+{
+	struct p2pd_snapshot *s, *old;
+	struct p2pd_dirs next;
+	int dirs_ret;
+
+	lockdep_assert_held(&p2pd_rebuild_lock);
+	s = p2pd_snapshot_build(p2pd_generation + 1);
+	if (IS_ERR(s)) {
+		pr_warn("rebuild failed (%ld), keeping generation %lu\n",
+			PTR_ERR(s), p2pd_generation);
+		return PTR_ERR(s);
+	}
+	/*
+	 * Directories for new functions go up before the snapshot that has
+	 * them, so a reader who saw generation N finds N's directories.
+	 */
+	dirs_ret = p2pd_devices_prepare(&s->model, &next);
+	p2pd_generation++;
+	old = rcu_replace_pointer(p2pd_current, s,
+				  lockdep_is_held(&p2pd_rebuild_lock));
+	/* Directories of gone functions show -ENODEV now; remove them. */
+	if (!dirs_ret)
+		p2pd_devices_commit(&next);
+	else
+		pr_warn("devices/ not updated (%d)\n", dirs_ret);
+	synchronize_rcu();
+	p2pd_snapshot_free(old);
+	return 0;
+}
+
+/*
+ * Rebuild unless a rebuild that started at or after request @want has
+ * finished already.
+ */
+static int p2pd_rebuild_covering(long want, bool killable)
+{
+	long start;
+	int ret = 0;
+
+	if (killable) {
+		if (mutex_lock_killable(&p2pd_rebuild_lock))
+			return -EINTR;
+	} else {
+		mutex_lock(&p2pd_rebuild_lock);
+	}
+	if (p2pd_served - want < 0) {
+		start = atomic_long_read(&p2pd_requested);
+		ret = p2pd_rebuild_locked();
+		if (!ret)
+			p2pd_served = start;
+	}
+	mutex_unlock(&p2pd_rebuild_lock);
+	return ret;
+}
+
+static void p2pd_rebuild_work_fn(struct work_struct *work)
+{
+	p2pd_rebuild_covering(atomic_long_read(&p2pd_requested), false);
+}
+
+static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	switch (action) {
+	case BUS_NOTIFY_ADD_DEVICE:
+	case BUS_NOTIFY_DEL_DEVICE:
+	case BUS_NOTIFY_REMOVED_DEVICE:
+	/* Binding can move a function into another IOMMU domain (VFIO). */
+	case BUS_NOTIFY_BOUND_DRIVER:
+	case BUS_NOTIFY_UNBOUND_DRIVER:
+		/*
+		 * The PCI core may hold the rescan/remove lock here, which the
+		 * walk takes: only ask for a rebuild.
+		 */
+		atomic_long_inc(&p2pd_requested);
+		schedule_work(&p2pd_rebuild_work);
+		return NOTIFY_OK;
+	default:
+		return NOTIFY_DONE;
+	}
+}
+
+static struct notifier_block p2pd_pci_nb = {
+	.notifier_call = p2pd_pci_notify,
+};
+
+/**
+ * p2pd_snapshot_current() - the snapshot readers see now.
+ *
+ * Context: inside rcu_read_lock(); the snapshot stays valid until the
+ * matching rcu_read_unlock().
+ * Return: the snapshot, or NULL before the first one is published.
+ */
+const struct p2pd_snapshot *p2pd_snapshot_current(void)
+{
+	return rcu_dereference(p2pd_current);
+}
+
+/**
+ * p2pd_rescan() - rebuild now, for a write to rescan.
+ *
+ * Returns once a rebuild that started after the call has finished; a
+ * concurrent rebuild that started after the call counts.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINTR when killed while waiting, or the rebuild's error.
+ */
+int p2pd_rescan(void)
+{
+	return p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested),
+				     true);
+}
+
+/**
+ * p2pd_snapshot_init() - publish the first snapshot and follow PCI events.
+ * @all_endpoints: count every endpoint as a P2P endpoint
+ *
+ * The notifier is registered before the first walk, so a function added
+ * meanwhile is in that walk or triggers another.
+ *
+ * Return: 0 or a negative errno; on error nothing is left registered.
+ */
+int p2pd_snapshot_init(bool all_endpoints)
+{
+	int ret;
+
+	p2pd_all_endpoints = all_endpoints;
+	ret = bus_register_notifier(&pci_bus_type, &p2pd_pci_nb);
+	if (ret)
+		return ret;
+	ret = p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested),
+				    false);
+	if (ret)
+		goto unregister_notifier;
+	return 0;
+
+unregister_notifier:
+	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
+	cancel_work_sync(&p2pd_rebuild_work);
+	p2pd_devices_remove_all();
+	return ret;
+}
+
+/**
+ * p2pd_snapshot_exit() - stop following PCI events and free the snapshot.
+ *
+ * Context: after the sysfs files that read snapshots or trigger rebuilds
+ * are gone, so nothing can queue work or look at the snapshot any more.
+ */
+void p2pd_snapshot_exit(void)
+{
+	struct p2pd_snapshot *s;
+
+	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
+	cancel_work_sync(&p2pd_rebuild_work);
+
+	mutex_lock(&p2pd_rebuild_lock);
+	p2pd_devices_remove_all();
+	s = rcu_replace_pointer(p2pd_current, NULL,
+				lockdep_is_held(&p2pd_rebuild_lock));
+	mutex_unlock(&p2pd_rebuild_lock);
+	synchronize_rcu();
+	p2pd_snapshot_free(s);
+}

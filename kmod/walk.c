@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Walk the PCI tree into a struct p2pd_model: plain values and addresses,
+ * never a struct pci_dev pointer.  Every reference taken is dropped before
+ * the walk returns, and config space is only ever read.
+ */
+#include <linux/bitfield.h>
+#include <linux/iommu.h>
+#include <linux/mm.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#endif
+
+#include <p2pdiag/verdict.h>
+#include "compat.h"
+#include "p2pdiag.h"
+
+static unsigned int p2pd_addr_of(const struct pci_dev *pdev)
+{
+	return P2PD_ADDR(pci_domain_nr(pdev->bus), pdev->bus->number,
+			 PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
+}
+
+static enum p2pd_role p2pd_role_of(struct pci_dev *pdev)
+{
+	if (pci_is_pcie(pdev)) {
+		switch (pci_pcie_type(pdev)) {
+		case PCI_EXP_TYPE_ENDPOINT:
+			return P2PD_ROLE_ENDPOINT;
+		case PCI_EXP_TYPE_LEG_END:
+			return P2PD_ROLE_LEGACY_ENDPOINT;
+		case PCI_EXP_TYPE_ROOT_PORT:
+			return P2PD_ROLE_ROOT_PORT;
+		case PCI_EXP_TYPE_UPSTREAM:
+			return P2PD_ROLE_UPSTREAM_PORT;
+		case PCI_EXP_TYPE_DOWNSTREAM:
+			return P2PD_ROLE_DOWNSTREAM_PORT;
+		case PCI_EXP_TYPE_PCI_BRIDGE:
+			return P2PD_ROLE_PCIE_TO_PCI_BRIDGE;
+		case PCI_EXP_TYPE_PCIE_BRIDGE:
+			return P2PD_ROLE_PCI_TO_PCIE_BRIDGE;
+		case PCI_EXP_TYPE_RC_END:
+			return P2PD_ROLE_RC_ENDPOINT;
+		case PCI_EXP_TYPE_RC_EC:
+			return P2PD_ROLE_RC_EVENT_COLLECTOR;
+		}
+		/* A reserved port type: fall back to the header type. */
+	}
+	if (pdev->hdr_type == PCI_HEADER_TYPE_NORMAL)
+		return P2PD_ROLE_PCI_DEVICE;
+	return P2PD_ROLE_PCI_BRIDGE;
+}
+
+static bool p2pd_role_is_endpoint(enum p2pd_role role)
+{
+	return role == P2PD_ROLE_ENDPOINT ||
+	       role == P2PD_ROLE_LEGACY_ENDPOINT ||
+	       role == P2PD_ROLE_RC_ENDPOINT ||
+	       role == P2PD_ROLE_PCI_DEVICE;
+}
+
+/*
+ * Class codes that do peer traffic.  pci_ids.h has NVMe only with its
+ * prog-if and lacks the accelerator base class before 6.2, so say them here.
+ */
+#define P2PD_CLASS_NVME			0x0108	/* base and sub-class */
+#define P2PD_BASE_CLASS_ACCELERATOR	0x12
+
+static bool p2pd_class_is_p2p(unsigned int class_code)
+{
+	unsigned int base = class_code >> 16;
+	unsigned int base_sub = class_code >> 8;
+
+	return base == PCI_BASE_CLASS_DISPLAY ||
+	       base == PCI_BASE_CLASS_NETWORK ||
+	       base_sub == P2PD_CLASS_NVME ||
+	       base == P2PD_BASE_CLASS_ACCELERATOR ||
+	       base_sub == PCI_CLASS_PROCESSOR_CO;
+}
+
+/* Link speed code of LNKSTA/LNKCAP in 0.1 GT/s; 0 for reserved codes. */
+static unsigned int p2pd_speed_tenths(unsigned int code)
+{
+	static const unsigned int tenths[] = {
+		[1] = 25, [2] = 50, [3] = 80, [4] = 160, [5] = 320, [6] = 640,
+	};
+
+	return code < ARRAY_SIZE(tenths) ? tenths[code] : 0;
+}
+
+static bool p2pd_read_word(struct pci_dev *pdev, int where, u16 *val)
+{
+	return !pci_read_config_word(pdev, where, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+static bool p2pd_read_dword(struct pci_dev *pdev, int where, u32 *val)
+{
+	return !pci_read_config_dword(pdev, where, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+/* Whether the function still answers config reads at all. */
+static bool p2pd_responds(struct pci_dev *pdev)
+{
+	u32 id;
+
+	return p2pd_read_dword(pdev, PCI_VENDOR_ID, &id);
+}
+
+static void p2pd_read_acs(struct pci_dev *pdev, struct p2pd_function *f)
+{
+	u16 cap, ctrl;
+
+	if (!pdev->acs_cap) {
+		f->acs = P2PD_ABSENT;
+		return;
+	}
+	if (!p2pd_read_word(pdev, pdev->acs_cap + PCI_ACS_CAP, &cap) ||
+	    !p2pd_read_word(pdev, pdev->acs_cap + PCI_ACS_CTRL, &ctrl)) {
+		f->acs = P2PD_UNKNOWN;
+		return;
+	}
+	f->acs = P2PD_PRESENT;
+	f->acs_cap = cap;
+	f->acs_ctrl = ctrl;
+}
+
+/*
+ * Read the control word of extended capability @id at @ctrl_off.  Return
+ * the state; *ctrl is valid when it is P2PD_PRESENT.
+ */
+static enum p2pd_state p2pd_read_ext_ctrl(struct pci_dev *pdev, int id,
+					  int ctrl_off, u16 *ctrl)
+{
+	u16 pos = pci_find_ext_capability(pdev, id);
+
+	if (!pos)
+		return P2PD_ABSENT;
+	if (!p2pd_read_word(pdev, pos + ctrl_off, ctrl))
+		return P2PD_UNKNOWN;
+	return P2PD_PRESENT;
+}
+
+static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
+				    struct p2pd_function *f)
+{
+	u16 ctrl;
+
+	f->ats = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_ATS, PCI_ATS_CTRL,
+				    &ctrl);
+	if (f->ats == P2PD_PRESENT) {
+		f->ats_enabled = !!(ctrl & PCI_ATS_CTRL_ENABLE);
+		/* The raw field, as lspci prints it; the unit is 4 KiB << stu. */
+		f->ats_stu = PCI_ATS_CTRL_STU(ctrl);
+	}
+
+	f->pri = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_PRI, PCI_PRI_CTRL,
+				    &ctrl);
+	if (f->pri == P2PD_PRESENT)
+		f->pri_enabled = !!(ctrl & PCI_PRI_CTRL_ENABLE);
+
+	f->pasid = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_PASID,
+				      PCI_PASID_CTRL, &ctrl);
+	if (f->pasid == P2PD_PRESENT)
+		f->pasid_enabled = !!(ctrl & PCI_PASID_CTRL_ENABLE);
+}
+
+static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
+{
+	struct p2pd_link *link = &f->link;
+	u16 sta;
+	u32 cap;
+
+	/* Root complex integrated functions have no link registers. */
+	if (!pci_is_pcie(pdev) || f->role == P2PD_ROLE_RC_ENDPOINT ||
+	    f->role == P2PD_ROLE_RC_EVENT_COLLECTOR) {
+		link->state = P2PD_ABSENT;
+		return;
+	}
+	if (pcie_capability_read_word(pdev, PCI_EXP_LNKSTA, &sta) ||
+	    PCI_POSSIBLE_ERROR(sta) ||
+	    pcie_capability_read_dword(pdev, PCI_EXP_LNKCAP, &cap) ||
+	    PCI_POSSIBLE_ERROR(cap)) {
+		link->state = P2PD_UNKNOWN;
+		return;
+	}
+	link->state = P2PD_PRESENT;
+	link->speed = p2pd_speed_tenths(sta & PCI_EXP_LNKSTA_CLS);
+	link->width = FIELD_GET(PCI_EXP_LNKSTA_NLW, sta);
+	link->max_speed = p2pd_speed_tenths(cap & PCI_EXP_LNKCAP_SLS);
+	link->max_width = FIELD_GET(PCI_EXP_LNKCAP_MLW, cap);
+}
+
+/* What the function's current domain does to its DMA. */
+static enum p2pd_iommu_domain p2pd_domain_kind(unsigned int type)
+{
+	switch (type) {
+	case IOMMU_DOMAIN_DMA:
+	case IOMMU_DOMAIN_DMA_FQ:
+	case IOMMU_DOMAIN_UNMANAGED:	/* VFIO and friends: paging too */
+		return P2PD_IOMMU_TRANSLATED;
+	case IOMMU_DOMAIN_IDENTITY:
+		return P2PD_IOMMU_IDENTITY;
+	case IOMMU_DOMAIN_BLOCKED:
+		return P2PD_IOMMU_BLOCKED;
+	default:
+		return P2PD_IOMMU_UNKNOWN;
+	}
+}
+
+static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
+{
+	struct iommu_group *group = iommu_group_get(&pdev->dev);
+	struct iommu_domain *domain;
+
+	if (!group) {
+		f->iommu_group = -1;
+		f->iommu_domain = P2PD_IOMMU_NONE;
+		return;
+	}
+	f->iommu_group = iommu_group_id(group);
+	iommu_group_put(group);
+
+	domain = iommu_get_domain_for_dev(&pdev->dev);
+	f->iommu_domain = domain ? p2pd_domain_kind(domain->type) :
+				   P2PD_IOMMU_NONE;
+}
+
+/* Mark every value that came from config space as unreadable. */
+static void p2pd_mark_unknown(struct p2pd_function *f)
+{
+	f->cfg_error = 1;
+	f->acs = P2PD_UNKNOWN;
+	f->ats = P2PD_UNKNOWN;
+	f->pri = P2PD_UNKNOWN;
+	f->pasid = P2PD_UNKNOWN;
+	if (f->link.state != P2PD_ABSENT)
+		f->link.state = P2PD_UNKNOWN;
+}
+
+static void p2pd_read_function(struct pci_dev *pdev, struct p2pd_function *f,
+			       bool all_endpoints)
+{
+	struct pci_bus *root = pdev->bus;
+	struct pci_dev *up = pci_upstream_bridge(pdev);
+
+	while (!pci_is_root_bus(root))
+		root = root->parent;
+
+	f->addr = p2pd_addr_of(pdev);
+	f->has_parent = !!up;
+	f->parent = up ? p2pd_addr_of(up) : 0;
+	f->host_bridge = P2PD_HOST_BRIDGE(pci_domain_nr(root), root->number);
+	f->numa_node = dev_to_node(&pdev->dev);
+	/* Identity as enumerated: cached by the PCI core, valid after removal. */
+	f->vendor = pdev->vendor;
+	f->device = pdev->device;
+	f->class_code = pdev->class;
+	f->role = p2pd_role_of(pdev);
+	f->is_pcie = pci_is_pcie(pdev);
+	f->p2p_endpoint = p2pd_role_is_endpoint(f->role) &&
+			  (all_endpoints || p2pd_class_is_p2p(pdev->class));
+	p2pd_read_iommu(pdev, f);
+
+	if (!p2pd_responds(pdev)) {
+		f->link.state = f->is_pcie ? P2PD_UNKNOWN : P2PD_ABSENT;
+		p2pd_mark_unknown(f);
+		return;
+	}
+	p2pd_read_acs(pdev, f);
+	p2pd_read_ats_pri_pasid(pdev, f);
+	p2pd_read_link(pdev, f);
+
+	/*
+	 * A function that stopped answering half way may have made a
+	 * capability search come back empty: "none" would then be a lie.
+	 */
+	if (!p2pd_responds(pdev))
+		p2pd_mark_unknown(f);
+}
+
+static unsigned int p2pd_cpu_flags(void)
+{
+	unsigned int flags = 0;
+
+#ifdef CONFIG_X86
+	/* The kernel's cpu_supports_p2pdma(): Zen and newer route P2P. */
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
+	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
+		flags |= P2PD_CPU_AMD;
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+	    boot_cpu_data.x86 >= 0x17)
+		flags |= P2PD_CPU_ROUTES_P2P;
+#endif
+	return flags;
+}
+
+static int p2pd_cmp_addr(const void *a, const void *b)
+{
+	const struct p2pd_function *fa = a, *fb = b;
+
+	if (fa->addr != fb->addr)
+		return fa->addr < fb->addr ? -1 : 1;
+	return 0;
+}
+
+/**
+ * p2pd_walk() - read every PCI function into a model.
+ * @m: filled in; release with p2pd_model_release()
+ * @all_endpoints: count every endpoint as a P2P endpoint, not only the
+ *	classes that do peer traffic
+ *
+ * Holds the PCI rescan/remove lock for the walk, so the tree stands still
+ * and every struct pci_dev seen stays valid; no pointer to one survives it.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -ENOMEM, or -EIO when the result is not a valid model.
+ */
+int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
+{
+	struct pci_dev *pdev = NULL;
+	struct p2pd_function *fn;
+	unsigned int nr = 0, i = 0;
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_flags = p2pd_cpu_flags();
+
+	pci_lock_rescan_remove();
+	for_each_pci_dev(pdev)
+		nr++;
+	fn = kvcalloc(max(nr, 1U), sizeof(*fn), GFP_KERNEL);
+	if (!fn) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	/*
+	 * Virtual functions are added without the rescan lock, so the count
+	 * may have moved: stop at the array's end, dropping the reference
+	 * for_each_pci_dev() holds on the function it stopped at.
+	 */
+	for_each_pci_dev(pdev) {
+		if (i == nr) {
+			pci_dev_put(pdev);
+			break;
+		}
+		p2pd_read_function(pdev, &fn[i++], all_endpoints);
+	}
+	m->fn = fn;
+	m->nr_fn = i;
+	sort(m->fn, m->nr_fn, sizeof(*m->fn), p2pd_cmp_addr, NULL);
+	if (p2pd_model_check(m)) {
+		pr_err("walk produced duplicate addresses\n");
+		ret = -EIO;
+		goto free_fn;
+	}
+	p2pd_crosscheck_p2pdma(m);
+	pci_unlock_rescan_remove();
+	return 0;
+
+free_fn:
+	kvfree(fn);
+	memset(m, 0, sizeof(*m));
+unlock:
+	pci_unlock_rescan_remove();
+	return ret;
+}
+
+/**
+ * p2pd_model_release() - free what p2pd_walk() allocated.
+ * @m: the model; emptied
+ */
+void p2pd_model_release(struct p2pd_model *m)
+{
+	kvfree(m->fn);
+	m->fn = NULL;
+	m->nr_fn = 0;
+}
