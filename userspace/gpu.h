@@ -13,6 +13,7 @@
 
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96
+#define GPU_MAX_NVLINKS	18		/* NVML_NVLINK_MAX_LINKS */
 
 /* Why a GPU-side step could not run: distinct, so reports can say which. */
 enum gpu_status {
@@ -68,7 +69,17 @@ struct gpu_device {
 	struct gpu_link_reading link;
 	struct gpu_counters before, after;
 	unsigned int nvlinks_active;
+	/* P2PD_ADDR() of the far end of each active NVLink, 0 when down. */
+	unsigned int nvlink_remote[GPU_MAX_NVLINKS];
 	struct gpu_figure h2d, d2h, bidir_h2d, bidir_d2h, local, latency_h2d;
+	/*
+	 * latency_h2d is the per-copy cost of small copy-engine copies;
+	 * latency_chase is one dependent load by the GPU from pinned host
+	 * memory (pointer chase), the figure nvbandwidth calls
+	 * host_device_latency_sm.  Both in microseconds.
+	 */
+	struct gpu_figure latency_chase;
+	size_t local_bytes;		/* device-local copy size (> L2) */
 };
 
 /* NVML's nvmlGpuP2PStatus_t, per capability. */
@@ -119,6 +130,16 @@ struct gpu_state {
 	unsigned int nr_pairs;
 	struct gpu_pair *pair;		/* nr_dev * (nr_dev - 1), malloc'd */
 	struct gpu_exchange exchange;
+	/*
+	 * How the measuring ended: GPU_TIMEOUT when the deadline passed,
+	 * GPU_FAILED when a call failed or the measuring process died.
+	 * stuck_step names what was running ("p2p 0000:17:00.0 ->
+	 * 0000:18:00.0"); stuck_pair/stuck_dev index it, or -1.
+	 */
+	enum gpu_status measure;
+	char stuck_step[96];
+	int stuck_pair, stuck_dev;
+	double probe_s, measure_s;	/* wall time of each step */
 };
 
 /* Load the libraries, enumerate GPUs, read attributes.  Never fails hard. */

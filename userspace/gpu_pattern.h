@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data pattern every measured copy carries.  Word i of a buffer filled
+ * with seed s holds gpu_pattern_word(s, i).  The GPU kernels in
+ * gpu_kernels.c compute the same function in PTX, and the CI test double
+ * of libcuda (tests/doubles/) in C: all three must agree, so the function
+ * lives here and nowhere else in C.
+ *
+ * A hash of the index rather than a counter, so that a copy landing at the
+ * wrong offset, a stale buffer and a partial copy all read as wrong words.
+ */
+#ifndef P2PDIAG_GPU_PATTERN_H
+#define P2PDIAG_GPU_PATTERN_H
+
+#include <stdint.h>
+
+#define GPU_PATTERN_GOLDEN	0x9E3779B1U
+#define GPU_PATTERN_MUL1	0x7FEB352DU
+#define GPU_PATTERN_MUL2	0x846CA68BU
+/* The destination is pre-filled with seed ^ this: a copy that never landed
+ * leaves exactly that pattern behind ("stale"). */
+#define GPU_PATTERN_STALE_XOR	0x5A5A5A5AU
+
+static inline uint32_t gpu_pattern_word(uint32_t seed, uint64_t index)
+{
+	uint32_t x = ((uint32_t)index * GPU_PATTERN_GOLDEN) ^ seed;
+
+	x ^= x >> 16;
+	x *= GPU_PATTERN_MUL1;
+	x ^= x >> 15;
+	x *= GPU_PATTERN_MUL2;
+	x ^= x >> 16;
+	return x;
+}
+
+/* What the check kernel counts, in this order, one 32-bit counter each. */
+enum gpu_check_counter {
+	GPU_CHECK_ZEROS,
+	GPU_CHECK_ONES,
+	GPU_CHECK_STALE,
+	GPU_CHECK_OTHER,
+	GPU_CHECK_COUNTERS
+};
+
+#endif /* P2PDIAG_GPU_PATTERN_H */
