@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's pair decision, written plainly from its rules (see
+ * kernel_oracle.h).  Only facts are taken from the kernel: which registers
+ * count, the walk order, the distance arithmetic, the whitelist entries.
+ */
+#include "p2pdiag/abi.h"
+#include "kernel_oracle.h"
+
+/* Linux 6.1 and 6.12: vendor, device, needs both ends on one host bridge */
+static const struct {
+	unsigned int vendor, device;
+	int same_only;
+} whitelist[] = {
+	{ 0x8086, 0x3c00, 1 }, { 0x8086, 0x3c01, 1 },	/* Xeon E5 */
+	{ 0x8086, 0x2f00, 1 }, { 0x8086, 0x2f01, 1 },	/* Xeon E5 v3 */
+	{ 0x8086, 0x2030, 0 }, { 0x8086, 0x2031, 0 },	/* Skylake-E */
+	{ 0x8086, 0x2032, 0 }, { 0x8086, 0x2033, 0 },
+	{ 0x8086, 0x2020, 0 }, { 0x8086, 0x09a2, 0 },
+};
+
+int oracle_whitelisted(unsigned int vendor, unsigned int device,
+		       int same_host_bridge)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(whitelist) / sizeof(whitelist[0]); i++)
+		if (whitelist[i].vendor == vendor &&
+		    whitelist[i].device == device)
+			return !whitelist[i].same_only || same_host_bridge;
+	return 0;
+}
+
+/* pci_upstream_bridge(): -1 on a root bus; -2 when the parent is missing */
+static int upstream(const struct p2pd_model *m, int i)
+{
+	int p;
+
+	if (!m->fn[i].has_parent)
+		return -1;
+	p = p2pd_model_find(m, m->fn[i].parent);
+	return p == P2PD_NO_INDEX ? -2 : p;
+}
+
+/* pci_bridge_has_acs_redir(); -1 when the control register is unreadable */
+static int redirects(const struct p2pd_function *f)
+{
+	if (f->acs == P2PD_UNKNOWN)
+		return -1;
+	return f->acs == P2PD_PRESENT &&
+	       (f->acs_ctrl & (P2PD_ACS_RR | P2PD_ACS_CR | P2PD_ACS_EC));
+}
+
+/*
+ * pci_host_bridge_dev(): the first device in the root bus's list (lowest
+ * devfn), used only when it is 00.0 or a root port.
+ */
+static int root_bus_device(const struct p2pd_model *m, unsigned int hb)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *f = &m->fn[i];
+
+		if (f->has_parent || f->host_bridge != hb)
+			continue;
+		if ((f->addr & 0xff) == 0 || f->role == P2PD_ROLE_ROOT_PORT)
+			return (int)i;
+		return -1;
+	}
+	return -1;
+}
+
+static int host_listed(const struct p2pd_model *m, unsigned int hb, int same)
+{
+	int r = root_bus_device(m, hb);
+
+	return r >= 0 && oracle_whitelisted(m->fn[r].vendor, m->fn[r].device,
+					    same);
+}
+
+enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
+			 int *dist, int *usable)
+{
+	int a = provider, bb, dist_a = 0, dist_b = 0, redirect = 0, r;
+	unsigned int hb_a = m->fn[provider].host_bridge;
+	unsigned int hb_b = m->fn[client].host_bridge;
+	int common = 0, routes;
+
+	*usable = 1;
+	while (a >= 0) {
+		dist_b = 0;
+		r = redirects(&m->fn[a]);
+		if (r < 0)
+			*usable = 0;
+		redirect |= r > 0;
+		for (bb = client; bb >= 0; bb = upstream(m, bb), dist_b++) {
+			if (bb == a) {
+				common = 1;
+				break;
+			}
+		}
+		if (bb == -2)
+			*usable = 0;
+		if (common)
+			break;
+		a = upstream(m, a);
+		dist_a++;
+	}
+	if (a == -2)
+		*usable = 0;
+	*dist = dist_a + dist_b;
+
+	if (common) {
+		/* the client's side, below the common bridge */
+		for (bb = client; bb != a; bb = upstream(m, bb)) {
+			r = redirects(&m->fn[bb]);
+			if (r < 0)
+				*usable = 0;
+			redirect |= r > 0;
+		}
+		if (!redirect)
+			return P2PD_MAP_BUS_ADDR;
+	}
+	/* no common bridge, or ACS sends it up: the host bridge decides */
+	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
+		routes = 1;
+	else if (hb_a == hb_b)
+		routes = host_listed(m, hb_a, 1);
+	else
+		routes = host_listed(m, hb_a, 0) && host_listed(m, hb_b, 0);
+	return routes ? P2PD_MAP_THRU_HOST_BRIDGE : P2PD_MAP_NOT_SUPPORTED;
+}

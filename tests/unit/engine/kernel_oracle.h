@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A second, deliberately naive statement of how Linux's p2pdma decides a
+ * pair (drivers/pci/p2pdma.c, calc_map_type_and_dist() in 6.1 and 6.12):
+ * step from the provider up one bridge at a time and, at each step, search
+ * the client's whole chain for it.  The engine finds the same answer its
+ * own way; the tests require the two to agree on every pair.
+ */
+#ifndef P2PD_TEST_KERNEL_ORACLE_H
+#define P2PD_TEST_KERNEL_ORACLE_H
+
+#include "p2pdiag/model.h"
+#include "p2pdiag/verdict.h"
+
+/*
+ * oracle_map() - map type and distance for provider @a and client @b
+ * (indices into @m->fn), as the kernel would compute them, with a port
+ * whose ACS control could not be read treated as the engine's "unknown":
+ * the caller skips pairs whose chains are incomplete or unreadable.
+ * Return: the map; *dist the distance; *usable 0 when the oracle cannot
+ * judge (a parent missing from the model, an unreadable ACS control).
+ */
+enum p2pd_map oracle_map(const struct p2pd_model *m, int a, int b, int *dist,
+			 int *usable);
+
+/* Whether the 6.1/6.12 kernel's whitelist lists this root-bus device. */
+int oracle_whitelisted(unsigned int vendor, unsigned int device,
+		       int same_host_bridge);
+
+#endif /* P2PD_TEST_KERNEL_ORACLE_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixture runner.  A fixture is a topology file as the module writes it
+ * (comment lines "# ..." allowed after the header, for sources) plus
+ * expectation lines:
+ *
+ *   expect <a> <b> key=value ...
+ *
+ * with any keys of the pairs line (class verdict map distance common
+ * blockers bottleneck degraded nccl_p2p fix) and path, missing, notes,
+ * config_acs.  For every fixture:
+ *   - it parses, and formatting the model gives back the fixture's
+ *     topology byte for byte (comments dropped), which parses to the same
+ *     model (the golden round trip);
+ *   - every pair of P2P endpoints has an expectation, and each expectation
+ *     holds;
+ *   - every pair agrees with the kernel oracle and the engine invariants.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2pdiag/format.h"
+#include "p2pdiag/verdict.h"
+#include "ktap.h"
+#include "model_util.h"
+#include "pair_checks.h"
+#include "topology_parse.h"
+
+#define MAX_EXPECT	512
+#define LINE_MAX_LEN	2048
+
+struct expect {
+	unsigned int a, b;
+	int ia, ib;
+	char *kv;		/* "key=value key=value" */
+	unsigned int line;
+	int used;
+};
+
+struct fixture {
+	const char *name;
+	char *topo;		/* the topology part, as read */
+	size_t topo_len;
+	char *canon;		/* the topology part without comments */
+	struct expect ex[MAX_EXPECT];
+	unsigned int nr_ex;
+};
+
+static struct ktap k;
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int parse_addr_word(const char *s, unsigned int *out)
+{
+	unsigned int d, b, dev, fn;
+	char tail;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1u%c", &d, &b, &dev, &fn, &tail) != 4 ||
+	    dev > 31 || fn > 7)
+		return -1;
+	*out = P2PD_ADDR(d, b, dev, fn);
+	return 0;
+}
+
+/* Split the file into topology text, canonical text and expectations. */
+static int load_fixture(const char *path, struct fixture *fx, char *why,
+			size_t whylen)
+{
+	size_t len, tl = 0, cl = 0;
+	char *text = read_file(path, &len), *line, *save = NULL;
+	unsigned int lineno = 0;
+
+	memset(fx, 0, sizeof(*fx));
+	fx->name = base_name(path);
+	if (!text) {
+		snprintf(why, whylen, "cannot read %s", path);
+		return -1;
+	}
+	fx->topo = malloc(len + 1);
+	fx->canon = malloc(len + 1);
+	if (!fx->topo || !fx->canon) {
+		free(text);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		lineno++;
+		if (!strncmp(line, "expect ", 7)) {
+			struct expect *e = &fx->ex[fx->nr_ex];
+			char a[32], b[32];
+			int off = 0;
+
+			if (fx->nr_ex == MAX_EXPECT ||
+			    sscanf(line + 7, "%31s %31s %n", a, b, &off) < 2 ||
+			    parse_addr_word(a, &e->a) ||
+			    parse_addr_word(b, &e->b) || e->a >= e->b) {
+				snprintf(why, whylen,
+					 "%s:%u: bad expect line (addresses, a < b)",
+					 fx->name, lineno);
+				free(text);
+				return -1;
+			}
+			e->kv = strdup(line + 7 + off);
+			e->line = lineno;
+			fx->nr_ex++;
+			continue;
+		}
+		memcpy(fx->topo + tl, line, n);
+		tl += n;
+		fx->topo[tl++] = '\n';
+		if (lineno > 1 && (line[0] == '#' || !n))
+			continue;
+		memcpy(fx->canon + cl, line, n);
+		cl += n;
+		fx->canon[cl++] = '\n';
+	}
+	fx->topo[tl] = 0;
+	fx->canon[cl] = 0;
+	fx->topo_len = tl;
+	free(text);
+	return 0;
+}
+
+static void free_fixture(struct fixture *fx)
+{
+	unsigned int i;
+
+	for (i = 0; i < fx->nr_ex; i++)
+		free(fx->ex[i].kv);
+	free(fx->topo);
+	free(fx->canon);
+}
+
+/* The value of @key in a "k=v k=v" line, copied into @out; -1 if absent. */
+static int lookup(const char *line, const char *key, char *out, size_t outlen)
+{
+	size_t kl = strlen(key);
+	const char *s = line;
+
+	while (s && *s) {
+		while (*s == ' ')
+			s++;
+		if (!strncmp(s, key, kl) && s[kl] == '=') {
+			size_t n = strcspn(s + kl + 1, " ");
+
+			if (n >= outlen)
+				n = outlen - 1;
+			memcpy(out, s + kl + 1, n);
+			out[n] = 0;
+			return 0;
+		}
+		s = strchr(s, ' ');
+	}
+	return -1;
+}
+
+static void put_flags(char *out, size_t outlen, unsigned int v,
+		      const char *const *names, unsigned int n)
+{
+	unsigned int i;
+	size_t l = 0;
+
+	out[0] = 0;
+	for (i = 0; i < n; i++)
+		if (v & (1u << i))
+			l += (size_t)snprintf(out + l, outlen - l, "%s%s",
+					      l ? "+" : "", names[i]);
+	if (!l)
+		snprintf(out, outlen, "none");
+}
+
+/* Values the pairs line does not carry, for expectations. */
+static int extra_value(const struct p2pd_model *m, const struct p2pd_pair *p,
+		       const char *key, char *out, size_t outlen)
+{
+	static const char *const notes[] = {
+		"iommu_a", "iommu_b", "ats_a", "ats_b", "direct_trans",
+		"same_device",
+	};
+	static const char *const missing[] = {
+		"acs", "parent", "host", "depth",
+	};
+	struct p2pd_buf b;
+	unsigned int i;
+	size_t l = 0;
+
+	if (!strcmp(key, "path")) {
+		out[0] = 0;
+		for (i = 0; i < p->path_len; i++) {
+			char a[P2PD_ADDR_STRLEN];
+
+			addr_str(m->fn[p->path[i]].addr, a);
+			l += (size_t)snprintf(out + l, outlen - l, "%s%s",
+					      i ? "," : "", a);
+		}
+		if (!p->path_len)
+			snprintf(out, outlen, "none");
+		return 0;
+	}
+	if (!strcmp(key, "notes")) {
+		put_flags(out, outlen, p->notes, notes, 6);
+		return 0;
+	}
+	if (!strcmp(key, "missing")) {
+		put_flags(out, outlen, p->missing, missing, 4);
+		return 0;
+	}
+	if (!strcmp(key, "config_acs")) {
+		p2pd_buf_init(&b, out, outlen);
+		p2pd_format_config_acs(&b, m, p);
+		p2pd_buf_terminate(&b);
+		return 0;
+	}
+	return -1;
+}
+
+/* Each key=value of @e against the judged pair. */
+static void check_expect(const struct fixture *fx, const struct p2pd_model *m,
+			 struct expect *e, const struct p2pd_pair *p)
+{
+	char line[LINE_MAX_LEN], got[LINE_MAX_LEN], why[LINE_MAX_LEN * 2];
+	char *kv = strdup(e->kv), *tok, *save = NULL;
+	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+	int ok = 1;
+	size_t wl = 0;
+
+	format_pair_line(m, p, line, sizeof(line));
+	why[0] = 0;
+	for (tok = strtok_r(kv, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq) {
+			ok = 0;
+			wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
+					       "[%s is not key=value] ", tok);
+			continue;
+		}
+		*eq = 0;
+		if (lookup(line, tok, got, sizeof(got)) &&
+		    extra_value(m, p, tok, got, sizeof(got))) {
+			ok = 0;
+			wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
+					       "[unknown key %s] ", tok);
+			continue;
+		}
+		if (strcmp(got, eq + 1)) {
+			ok = 0;
+			wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
+					       "[%s: want %s got %s] ", tok,
+					       eq + 1, got);
+		}
+	}
+	free(kv);
+	if (!ok && wl < sizeof(why))
+		snprintf(why + wl, sizeof(why) - wl, "\n# pairs line: %s",
+			 line);
+	addr_str(e->a, a);
+	addr_str(e->b, b);
+	ktap_result(&k, ok, why, "%s:%u %s %s", fx->name, e->line, a, b);
+}
+
+static void run_fixture(const char *path)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	struct p2pd_model m, m2;
+	char why[1024], err[256];
+	char *again = NULL;
+	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
+	unsigned int i, pairs = 0, bad_pairs = 0, uncovered = 0;
+
+	if (!fx)
+		abort();
+	if (load_fixture(path, fx, why, sizeof(why))) {
+		ktap_result(&k, 0, why, "%s: loads", base_name(path));
+		free_fixture(fx);
+		free(fx);
+		return;
+	}
+	if (!ktap_result(&k, !topo_parse(fx->topo, fx->topo_len, &m, err,
+					 sizeof(err)),
+			 err, "%s: parses", fx->name))
+		goto out;
+
+	/* golden: the formatter writes the fixture back, byte for byte */
+	again = format_topology(&m);
+	if (again && strcmp(again, fx->canon)) {
+		size_t i0 = 0;
+		unsigned int ln = 1;
+
+		while (again[i0] && again[i0] == fx->canon[i0]) {
+			ln += again[i0] == '\n';
+			i0++;
+		}
+		snprintf(why, sizeof(why),
+			 "formatted text differs at canonical line %u: \"%.60s\" vs fixture \"%.60s\"",
+			 ln, again + i0, fx->canon + i0);
+	} else {
+		why[0] = 0;
+	}
+	ktap_result(&k, again && !why[0], why,
+		    "%s: p2pd_format_topology() gives the fixture back",
+		    fx->name);
+	why[0] = 0;
+	if (again && !topo_parse(again, strlen(again), &m2, err, sizeof(err))) {
+		model_equal(&m, &m2, why, sizeof(why));
+		topo_free(&m2);
+	} else {
+		snprintf(why, sizeof(why), "re-parse: %s", err);
+	}
+	ktap_result(&k, !why[0], why, "%s: round trip gives the same model",
+		    fx->name);
+
+	/* every pair: the oracle, the invariants, and an expectation */
+	why[0] = 0;
+	while (p2pd_next_pair(&m, &a, &b)) {
+		struct p2pd_pair p;
+		char w[512];
+		int found = 0;
+
+		pairs++;
+		if (check_pair(&m, a, b, &p, w, sizeof(w))) {
+			char sa[P2PD_ADDR_STRLEN], sb[P2PD_ADDR_STRLEN];
+
+			addr_str(m.fn[a].addr, sa);
+			addr_str(m.fn[b].addr, sb);
+			if (!bad_pairs++)
+				snprintf(why, sizeof(why), "%s %s: %s", sa, sb,
+					 w);
+		}
+		for (i = 0; i < fx->nr_ex; i++) {
+			struct expect *e = &fx->ex[i];
+
+			if (e->a != m.fn[a].addr || e->b != m.fn[b].addr)
+				continue;
+			found = 1;
+			e->used = 1;
+			check_expect(fx, &m, e, &p);
+		}
+		if (!found && !uncovered++) {
+			char sa[P2PD_ADDR_STRLEN], sb[P2PD_ADDR_STRLEN];
+
+			addr_str(m.fn[a].addr, sa);
+			addr_str(m.fn[b].addr, sb);
+			printf("# %s: no expectation for %s %s\n", fx->name,
+			       sa, sb);
+		}
+	}
+	ktap_result(&k, !bad_pairs, why,
+		    "%s: %u pairs agree with the kernel oracle and invariants",
+		    fx->name, pairs);
+	snprintf(why, sizeof(why), "%u of %u pairs have no expect line",
+		 uncovered, pairs);
+	ktap_result(&k, !uncovered && pairs == p2pd_count_pairs(&m), why,
+		    "%s: every pair has an expectation", fx->name);
+	why[0] = 0;
+	for (i = 0; i < fx->nr_ex; i++)
+		if (!fx->ex[i].used) {
+			snprintf(why, sizeof(why),
+				 "line %u names a pair that is not a pair of P2P endpoints",
+				 fx->ex[i].line);
+			break;
+		}
+	ktap_result(&k, !why[0], why, "%s: every expectation names a pair",
+		    fx->name);
+	topo_free(&m);
+out:
+	free(again);
+	free_fixture(fx);
+	free(fx);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	ktap_start("engine-fixtures");
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s fixture...\n", argv[0]);
+		return 2;
+	}
+	for (i = 1; i < argc; i++)
+		run_fixture(argv[i]);
+	return ktap_finish(&k);
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo_parse(): what it accepts, what it refuses and what it says.  Every
+ * input is passed in a buffer of exactly its length (no NUL after it), so
+ * the sanitizer build catches any read past the end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2pdiag/abi.h"
+#include "ktap.h"
+#include "model_util.h"
+#include "topology_parse.h"
+
+static struct ktap k;
+
+#define HDR1 "# p2pdiag abi=1 generation=5 functions=1\n"
+#define HDR2 "# p2pdiag abi=1 generation=5 functions=2\n"
+
+/* A root port and a GPU below it, all fields valid. */
+#define RP "addr=0000:00:01.0 role=root_port parent=none host_bridge=0000:00 " \
+	"numa_node=0 vendor=0x8086 device=0x2030 class=0x060400 " \
+	"acs_cap=0x005f acs_ctrl=0x001d acs=SrcValid+\\x20TransBlk-\\x20" \
+	"ReqRedir+\\x20CmpltRedir+\\x20UpstreamFwd+\\x20EgressCtrl-\\x20" \
+	"DirectTrans- ats=none link_speed=16.0 link_width=16 " \
+	"link_max_speed=16.0 link_max_width=16 iommu_group=3 " \
+	"iommu_domain=translated p2p_endpoint=0"
+#define GPU_HEAD "addr=0000:01:00.0 role=endpoint parent=0000:00:01.0 "
+#define GPU_TAIL "host_bridge=0000:00 numa_node=-1 vendor=0x10de " \
+	"device=0x2330 class=0x030200 acs_cap=none acs_ctrl=none acs=none " \
+	"ats=enabled\\x20stu=5 link_speed=2.5 link_width=16 " \
+	"link_max_speed=32.0 link_max_width=16 iommu_group=none " \
+	"iommu_domain=identity p2p_endpoint=1"
+#define GPU GPU_HEAD GPU_TAIL
+
+/* Parse @text (copied to an unterminated buffer); 0 on success. */
+static int parse(const char *text, struct p2pd_model *m, char *err,
+		 size_t errlen)
+{
+	size_t n = strlen(text);
+	char *buf = malloc(n ? n : 1);
+	int r;
+
+	if (!buf)
+		abort();
+	memcpy(buf, text, n);
+	r = topo_parse(buf, n, m, err, errlen);
+	free(buf);
+	return r;
+}
+
+static void accepts(const char *name, const char *text)
+{
+	struct p2pd_model m;
+	char err[256] = "";
+	int r = parse(text, &m, err, sizeof(err));
+
+	ktap_result(&k, r == 0, err, "accepts %s", name);
+	if (!r)
+		topo_free(&m);
+}
+
+/* Refused, with @needle in the message (and the model left empty). */
+static void refuses(const char *name, const char *text, const char *needle)
+{
+	struct p2pd_model m = { 0 };
+	char err[256] = "", why[512];
+	int r = parse(text, &m, err, sizeof(err));
+
+	snprintf(why, sizeof(why), "rc %d, message \"%s\", wanted \"%s\"", r,
+		 err, needle);
+	ktap_result(&k, r == -1 && strstr(err, needle) && !m.fn && !m.nr_fn,
+		    why, "refuses %s", name);
+	if (!r)
+		topo_free(&m);
+}
+
+static void values(void)
+{
+	struct p2pd_model m;
+	struct topo_header h;
+	char err[256] = "";
+	const char *t = "# p2pdiag abi=1 generation=42 functions=2 cpu=amd_zen\n"
+			GPU "\n" RP "\n";
+	const struct p2pd_function *rp, *gpu;
+	int ok;
+
+	if (topo_parse_ex(t, strlen(t), &m, &h, err, sizeof(err))) {
+		ktap_result(&k, 0, err, "decodes every field");
+		return;
+	}
+	rp = &m.fn[0];
+	gpu = &m.fn[1];
+	ok = m.nr_fn == 2 && m.generation == 42 &&
+	     m.cpu_flags == (P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P) &&
+	     h.cpu_known && h.abi == 1 && h.functions == 2 &&
+	     rp->addr == P2PD_ADDR(0, 0, 1, 0) && !rp->has_parent &&
+	     rp->role == P2PD_ROLE_ROOT_PORT && rp->acs == P2PD_PRESENT &&
+	     rp->acs_cap == 0x5f && rp->acs_ctrl == 0x1d &&
+	     rp->iommu_group == 3 && rp->iommu_domain == P2PD_IOMMU_TRANSLATED &&
+	     rp->ats == P2PD_ABSENT && rp->is_pcie && !rp->cfg_error &&
+	     gpu->addr == P2PD_ADDR(0, 1, 0, 0) && gpu->has_parent &&
+	     gpu->parent == rp->addr && gpu->host_bridge == 0 &&
+	     gpu->numa_node == -1 && gpu->vendor == 0x10de &&
+	     gpu->device == 0x2330 && gpu->class_code == 0x030200 &&
+	     gpu->acs == P2PD_ABSENT && gpu->ats == P2PD_PRESENT &&
+	     gpu->ats_enabled && gpu->ats_stu == 5 &&
+	     gpu->link.state == P2PD_PRESENT && gpu->link.speed == 25 &&
+	     gpu->link.width == 16 && gpu->link.max_speed == 320 &&
+	     gpu->link.max_width == 16 && gpu->iommu_group == -1 &&
+	     gpu->iommu_domain == P2PD_IOMMU_IDENTITY && gpu->p2p_endpoint;
+	ktap_result(&k, ok, "a value was decoded wrongly",
+		    "decodes every field (and sorts by address)");
+	topo_free(&m);
+
+	t = HDR1 "addr=0000:00:00.0 role=pci_device parent=none "
+	    "host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x29c0 "
+	    "class=0x060000 acs_cap=unknown acs_ctrl=unknown acs=unknown "
+	    "ats=unknown link_speed=unknown link_width=unknown "
+	    "link_max_speed=unknown link_max_width=unknown iommu_group=none "
+	    "iommu_domain=unknown p2p_endpoint=0\n";
+	if (topo_parse_ex(t, strlen(t), &m, &h, err, sizeof(err))) {
+		ktap_result(&k, 0, err, "maps unknown and none words");
+		return;
+	}
+	ok = m.fn[0].acs == P2PD_UNKNOWN && m.fn[0].ats == P2PD_UNKNOWN &&
+	     m.fn[0].link.state == P2PD_UNKNOWN && m.fn[0].cfg_error &&
+	     !m.fn[0].is_pcie && m.fn[0].iommu_domain == P2PD_IOMMU_UNKNOWN &&
+	     !h.cpu_known && m.cpu_flags == 0;
+	ktap_result(&k, ok, "state words decoded wrongly",
+		    "maps unknown to P2PD_UNKNOWN, no cpu= to cpu_flags 0");
+	topo_free(&m);
+}
+
+static void too_many(void)
+{
+	char hdr[128];
+
+	snprintf(hdr, sizeof(hdr), "# p2pdiag abi=1 generation=1 functions=%d\n",
+		 TOPO_MAX_FUNCTIONS + 1);
+	refuses("functions= above the limit", hdr, "more than");
+}
+
+static void long_line(void)
+{
+	size_t n = TOPO_MAX_LINE + 200;
+	char *t = malloc(strlen(HDR1) + n + 2);
+
+	if (!t)
+		abort();
+	strcpy(t, HDR1);
+	memset(t + strlen(HDR1), 'x', n);
+	t[strlen(HDR1) + n] = '\n';
+	t[strlen(HDR1) + n + 1] = 0;
+	refuses("a line over the bound", t, "line 2: longer than");
+	free(t);
+}
+
+static void embedded_nul(void)
+{
+	static const char t[] = HDR1 RP "\0junk\n";
+	struct p2pd_model m;
+	char err[256] = "";
+	int r = topo_parse(t, sizeof(t) - 1, &m, err, sizeof(err));
+
+	ktap_result(&k, r == -1 && strstr(err, "NUL"), err,
+		    "refuses a NUL byte inside a line");
+	if (!r)
+		topo_free(&m);
+}
+
+static void free_empty(void)
+{
+	struct p2pd_model m = { 0 };
+
+	topo_free(&m);
+	topo_free(NULL);
+	ktap_result(&k, !m.fn && !m.nr_fn, NULL, "topo_free() of empty is safe");
+}
+
+int main(void)
+{
+	ktap_start("topology-parse");
+
+	accepts("a header and two functions", HDR2 RP "\n" GPU "\n");
+	accepts("no functions", "# p2pdiag abi=1 generation=0 functions=0\n");
+	accepts("a missing final newline", HDR1 RP);
+	accepts("CRLF line ends", "# p2pdiag abi=1 generation=5 functions=1\r\n"
+		RP "\r\n");
+	accepts("comment and blank lines", HDR1 "# saved on host x\n\n" RP "\n");
+	accepts("unknown field keys (newer module)",
+		HDR1 RP " future_field=whatever\n");
+	accepts("unknown header keys", "# p2pdiag abi=1 generation=5 "
+		"functions=1 kernel=6.12 cpu=other\n" RP "\n");
+	accepts("header keys in another order",
+		"# p2pdiag abi=1 functions=1 cpu=amd generation=5\n" RP "\n");
+	accepts("a parent missing from the file (the engine's unknown)",
+		HDR1 GPU "\n");
+	accepts("upper-case hex", HDR1 "addr=0000:0A:1F.7 role=endpoint "
+		"parent=0000:00:01.0 host_bridge=0000:00 numa_node=0 "
+		"vendor=0x10DE device=0x2330 class=0x030200 acs_cap=none "
+		"acs_ctrl=none acs=none ats=disabled link_speed=none "
+		"link_width=none link_max_speed=none link_max_width=none "
+		"iommu_group=0 iommu_domain=none p2p_endpoint=1\n");
+	values();
+
+	refuses("empty input", "", "empty input");
+	refuses("a missing header", RP "\n", "line 1: not a p2pdiag topology");
+	refuses("another abi", "# p2pdiag abi=2 generation=1 functions=0\n",
+		"knows abi=1 only");
+	refuses("a pairs file", "# p2pdiag abi=1 generation=1 pairs=0\n",
+		"pairs file");
+	refuses("a header without functions=",
+		"# p2pdiag abi=1 generation=1\n", "no functions=");
+	refuses("a header without generation=",
+		"# p2pdiag abi=1 functions=0\n", "no generation=");
+	refuses("a repeated header key",
+		"# p2pdiag abi=1 generation=1 generation=2 functions=0\n",
+		"repeats generation");
+	refuses("a bad cpu word", "# p2pdiag abi=1 generation=1 functions=0 "
+		"cpu=intel\n", "expected amd_zen, amd or other");
+	refuses("functions= larger than the lines", HDR2 RP "\n",
+		"functions=2 but 1 function lines follow");
+	refuses("functions= smaller than the lines", HDR1 RP "\n" GPU "\n",
+		"functions=1 but 2");
+	too_many();
+	refuses("a duplicate address", HDR2 RP "\n" RP "\n",
+		"line 3: duplicate address 0000:00:01.0 (first on line 2)");
+	refuses("a line not starting with addr=", HDR1 "role=endpoint\n",
+		"line 2: a function line starts with addr=");
+	refuses("a token without =", HDR1 RP " junk\n", "is not key=value");
+	refuses("a short address", HDR1 "addr=0000:00:01 role=endpoint\n",
+		"is not a dddd:bb:dd.f address");
+	refuses("a five-digit domain", HDR1 "addr=10000:00:01.0\n",
+		"is not a dddd:bb:dd.f address");
+	refuses("device number above 1f", HDR1 "addr=0000:00:20.0\n",
+		"is not a dddd:bb:dd.f address");
+	refuses("function number above 7", HDR1 "addr=0000:00:01.8\n",
+		"is not a dddd:bb:dd.f address");
+	refuses("a missing field", HDR1 GPU_HEAD "host_bridge=0000:00\n",
+		"numa_node= is missing");
+	refuses("a repeated field", HDR1 RP " role=endpoint\n",
+		"role= appears twice");
+	refuses("two addr= on a line", HDR1 RP " addr=0000:00:02.0\n",
+		"two addr=");
+	refuses("an unknown role", HDR1 "addr=0000:00:01.0 role=switch\n",
+		"role=switch is not a valid value");
+	refuses("a vendor without 0x", HDR2 RP "\n" GPU_HEAD
+		"host_bridge=0000:00 numa_node=0 vendor=10de\n",
+		"vendor=10de is not a valid value");
+	refuses("a short class", HDR1 "addr=0000:00:01.0 class=0x0302\n",
+		"class=0x0302 is not a valid value");
+	refuses("a negative NUMA node below -1",
+		HDR1 "addr=0000:00:01.0 numa_node=-2\n", "numa_node=-2");
+	refuses("a link speed without decimals",
+		HDR1 "addr=0000:00:01.0 link_speed=16\n", "link_speed=16 ");
+	refuses("a link width over 32",
+		HDR1 "addr=0000:00:01.0 link_width=64\n", "link_width=64 ");
+	refuses("link fields half unknown",
+		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
+		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x2030 "
+		"class=0x060400 acs_cap=none acs_ctrl=none acs=none ats=none "
+		"link_speed=unknown link_width=16 link_max_speed=16.0 "
+		"link_max_width=16 iommu_group=3 iommu_domain=translated "
+		"p2p_endpoint=0\n", "link fields disagree");
+	refuses("ACS words that contradict acs_ctrl",
+		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
+		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x2030 "
+		"class=0x060400 acs_cap=0x005f acs_ctrl=0x0000 "
+		"acs=SrcValid+\\x20TransBlk-\\x20ReqRedir+\\x20CmpltRedir+"
+		"\\x20UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans- ats=none "
+		"link_speed=16.0 link_width=16 link_max_speed=16.0 "
+		"link_max_width=16 iommu_group=3 iommu_domain=translated "
+		"p2p_endpoint=0\n", "do not match acs_ctrl=0x0000");
+	refuses("ACS words missing a bit",
+		HDR1 "addr=0000:00:01.0 acs=SrcValid+\\x20TransBlk-\n",
+		"acs=SrcValid+ TransBlk- is not a valid value");
+	refuses("acs_cap none with acs_ctrl given",
+		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
+		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x2030 "
+		"class=0x060400 acs_cap=none acs_ctrl=0x001d acs=none "
+		"ats=none link_speed=none link_width=none link_max_speed=none "
+		"link_max_width=none iommu_group=3 iommu_domain=translated "
+		"p2p_endpoint=0\n", "disagree on whether ACS was read");
+	refuses("a bad escape", HDR1 "addr=0000:00:01.0 acs=a\\y20b\n",
+		"bad escape");
+	refuses("an escape cut short", HDR1 "addr=0000:00:01.0 acs=a\\x2\n",
+		"bad escape");
+	refuses("an ATS STU over 31", HDR1 "addr=0000:00:01.0 "
+		"ats=enabled\\x20stu=32\n", "ats=enabled stu=32");
+	refuses("p2p_endpoint=2", HDR1 "addr=0000:00:01.0 p2p_endpoint=2\n",
+		"p2p_endpoint=2");
+	refuses("a root-bus function naming another host bridge",
+		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
+		"host_bridge=0000:40 numa_node=0 vendor=0x8086 device=0x2030 "
+		"class=0x060400 acs_cap=none acs_ctrl=none acs=none ats=none "
+		"link_speed=none link_width=none link_max_speed=none "
+		"link_max_width=none iommu_group=3 iommu_domain=translated "
+		"p2p_endpoint=0\n", "host_bridge is not the function's own bus");
+	refuses("a parent on the same bus (a loop would be possible)",
+		HDR1 "addr=0000:01:00.0 role=endpoint parent=0000:01:00.1 "
+		GPU_TAIL "\n", "parent must be on a lower bus");
+	refuses("a child whose host bridge differs from its parent's",
+		HDR2 RP "\n" "addr=0000:41:00.0 role=endpoint "
+		"parent=0000:00:01.0 host_bridge=0000:40 numa_node=0 "
+		"vendor=0x10de device=0x2330 class=0x030200 acs_cap=none "
+		"acs_ctrl=none acs=none ats=none link_speed=none "
+		"link_width=none link_max_speed=none link_max_width=none "
+		"iommu_group=none iommu_domain=none p2p_endpoint=1\n"
+		"", "line 3: host_bridge differs from its parent's (line 2)");
+	embedded_nul();
+	long_line();
+	free_empty();
+	return ktap_finish(&k);
+}
