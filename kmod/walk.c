@@ -113,14 +113,20 @@ static bool p2pd_responds(struct pci_dev *pdev)
 
 static void p2pd_read_acs(struct pci_dev *pdev, struct p2pd_function *f)
 {
+	/*
+	 * Walk the list rather than trust pdev->acs_cap, which the PCI core
+	 * caches at enumeration: the lab's ACS overlay (tests/acs_overlay)
+	 * adds the capability later, and the snapshot is of config space.
+	 */
+	u16 pos = pci_find_ext_capability(pdev, PCI_EXT_CAP_ID_ACS);
 	u16 cap, ctrl;
 
-	if (!pdev->acs_cap) {
+	if (!pos) {
 		f->acs = P2PD_ABSENT;
 		return;
 	}
-	if (!p2pd_read_word(pdev, pdev->acs_cap + PCI_ACS_CAP, &cap) ||
-	    !p2pd_read_word(pdev, pdev->acs_cap + PCI_ACS_CTRL, &ctrl)) {
+	if (!p2pd_read_word(pdev, pos + PCI_ACS_CAP, &cap) ||
+	    !p2pd_read_word(pdev, pos + PCI_ACS_CTRL, &ctrl)) {
 		f->acs = P2PD_UNKNOWN;
 		return;
 	}
