@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A finding: one thing the run learned that a person should act on or
+ * know, with a stable code (scripts and tests match on it), the numbers
+ * behind it in the message, and the fix.  Severity decides the exit status.
+ */
+#ifndef P2PDIAG_FINDINGS_H
+#define P2PDIAG_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum finding_severity {
+	SEV_INFO,	/* worth knowing; exit status 0 */
+	SEV_WARNING,	/* slower or riskier than it should be; exit status 1 */
+	SEV_ERROR,	/* P2P broken: blocked, fake, corrupt, hung; exit status 2 */
+};
+
+#define FINDING_CODE_LEN 48
+
+struct finding {
+	enum finding_severity severity;
+	char code[FINDING_CODE_LEN];
+	char *message;
+	char *fix;		/* NULL when there is nothing to change */
+	bool has_pair;
+	unsigned int a, b;	/* P2PD_ADDR() of the pair, when has_pair */
+};
+
+struct findings {
+	struct finding *item;
+	size_t nr, cap;
+	bool oom;		/* an allocation failed: some were lost */
+};
+
+/*
+ * findings_add() - record a finding.  @a, @b: the pair's addresses, or
+ * both FINDING_NO_ADDR.  @fix may be NULL.  The message is printf-style.
+ * Returns 0, or -1 when memory ran out (remembered in f->oom).
+ */
+#define FINDING_NO_ADDR 0xffffffffu
+int findings_add(struct findings *f, enum finding_severity sev,
+		 const char *code, unsigned int a, unsigned int b,
+		 const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+void findings_free(struct findings *f);
+/* How many findings carry @code (tests and the baseline use it). */
+size_t findings_count_code(const struct findings *f, const char *code);
+enum finding_severity findings_worst(const struct findings *f);
+const char *finding_severity_name(enum finding_severity s);
+
+/* Exit statuses, documented in --help and README.md. */
+#define EXIT_ALL_GOOD		0
+#define EXIT_WARNINGS		1
+#define EXIT_P2P_BROKEN		2
+#define EXIT_USAGE		3
+
+/* 0, 1 or 2 from the worst finding (info counts as good). */
+int findings_exit_status(const struct findings *f);
+
+#endif /* P2PDIAG_FINDINGS_H */

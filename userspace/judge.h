@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Judgement: the engine's pairs and the GPU side's figures in, findings
+ * out.  Also the expected-bandwidth model, which the reports print next
+ * to the measured figures.
+ */
+#ifndef P2PDIAG_JUDGE_H
+#define P2PDIAG_JUDGE_H
+
+#include <stddef.h>
+
+#include "check.h"
+
+/*
+ * Expected bandwidth per direction: PCIe raw rate x encoding (8b/10b up to
+ * 5 GT/s, 128b/130b up to 32 GT/s, FLIT at 64 GT/s) x protocol efficiency
+ * (TLP and DLLP overhead at a 256-byte max payload).  NVLink: links x the
+ * per-link rate of NVLink 2 to 4 x an efficiency measured on HGX systems.
+ */
+#define JUDGE_PCIE_EFFICIENCY		0.89
+#define JUDGE_NVLINK_GBS_PER_LINK	25.0
+#define JUDGE_NVLINK_EFFICIENCY		0.85
+/* P2P no faster than this times host staging is not real P2P. */
+#define JUDGE_FAKE_P2P_MARGIN		1.10
+/* Both directions at once, in all, no faster than this times one: a hairpin. */
+#define JUDGE_HAIRPIN_MARGIN		1.15
+/* A GPU this far below the median of identical GPUs is an outlier. */
+#define JUDGE_SIBLING_MARGIN		0.90
+
+/* All findings from the topology: blockers, IOMMU/ATS notes, links. */
+void judge_topology(struct check_run *r);
+/* All findings from the GPU side (r->gpu may be NULL: nothing to do). */
+void judge_gpus(struct check_run *r);
+
+/* GB/s per direction of a PCIe link; 0 when unknown. */
+double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);
+/* Expected GB/s of src -> dst for a GPU pair, 0 when unknown. */
+double judge_expected_pair_gbs(const struct check_run *r,
+			       const struct gpu_pair *gp);
+/* Expected GB/s between host memory and GPU @g, 0 when unknown. */
+double judge_expected_host_gbs(const struct check_run *r, unsigned int g);
+
+/* Index into r->pair of the pair of functions @fa, @fb, or -1. */
+int judge_pair_index(const struct check_run *r, int fa, int fb);
+/* Model index of GPU @g, or P2PD_NO_INDEX. */
+int judge_gpu_function(const struct check_run *r, unsigned int g);
+/* The ordered GPU pair src -> dst, or NULL. */
+const struct gpu_pair *judge_gpu_pair(const struct gpu_state *st,
+				      int src, int dst);
+/* "GPU", "NIC", "NVMe", "accelerator" or "device", from the class. */
+const char *judge_kind(const struct p2pd_function *f);
+/*
+ * judge_pair_fix() - the whole fix for a pair's blockers: the kernel
+ * parameter, its config_acs form, the runtime setpci lines with their
+ * warning, and firmware setting names.  Empty when nothing to fix.
+ */
+void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
+		    char *buf, size_t len);
+/* Whether @addr passes the --pairs filter (always, without one). */
+int judge_selected(const struct options *o, unsigned int addr);
+
+#endif /* P2PDIAG_JUDGE_H */

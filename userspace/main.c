@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * p2pdiag-check: one command that tells a bring-up engineer, for every
+ * pair of GPUs, NICs and NVMe drives, whether P2P is really direct, how
+ * fast it is against what the links allow, whether the data arrives
+ * intact, and what to change when it does not.
+ *
+ * main() only orchestrates: options, the topology source (module, libpci,
+ * or a saved file), the verdict engine, the GPU side, judgement, reports,
+ * and the exit status (0 good, 1 warnings, 2 P2P broken, 3 usage or
+ * environment error).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "check.h"
+#include "findings.h"
+#include "gpu.h"
+#include "judge.h"
+#include "options.h"
+#include "pciaddr.h"
+#include "report.h"
+#include "source_pci.h"
+#include "source_sysfs.h"
+#include "topology_parse.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/format.h"
+
+#define CPUINFO_PATH "/proc/cpuinfo"
+
+static void die_usage(const char *msg)
+{
+	fprintf(stderr, "p2pdiag-check: %s\n", msg);
+}
+
+static void progress(const char *what)
+{
+	fprintf(stderr, "p2pdiag-check: measuring %s\n", what);
+}
+
+/* The topology the run judges, and the second one --cross-check reads. */
+struct sources {
+	struct sysfs_snapshot module;
+	int have_module;
+	struct p2pd_model pci;
+	int have_pci;
+	struct p2pd_model file;
+	int have_file;
+};
+
+/* A whole text through the shared formatter, malloc'd. */
+static char *format_alloc(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
+			  const struct p2pd_model *m, size_t *len)
+{
+	struct p2pd_buf b;
+	char *s;
+
+	p2pd_buf_init(&b, NULL, 0);
+	fn(&b, m);
+	s = malloc(b.len + 1);
+	if (!s)
+		return NULL;
+	p2pd_buf_init(&b, s, b.len + 1);
+	fn(&b, m);
+	p2pd_buf_terminate(&b);
+	*len = b.len;
+	return s;
+}
+
+/* The first line where two texts differ, for a message. */
+static void first_difference(const char *x, const char *y, char *out, size_t len)
+{
+	unsigned int line = 1;
+	const char *lx = x, *ly = y;
+
+	while (*x && *x == *y) {
+		if (*x == '\n') {
+			line++;
+			lx = x + 1;
+			ly = y + 1;
+		}
+		x++;
+		y++;
+	}
+	snprintf(out, len, "line %u: module '%.*s', libpci '%.*s'", line,
+		 (int)strcspn(lx, "\n"), lx, (int)strcspn(ly, "\n"), ly);
+}
+
+static int read_topology_file(const char *path, struct p2pd_model *m,
+			      int *cpu_known, char *err, size_t errlen)
+{
+	struct topo_header hdr;
+	char perr[256];
+	char *text;
+	size_t len;
+
+	if (sysfs_read_table(path, &text, &len)) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+		return -1;
+	}
+	if (topo_parse_ex(text, len, m, &hdr, perr, sizeof(perr))) {
+		snprintf(err, errlen, "%s: %s", path, perr);
+		free(text);
+		return -1;
+	}
+	*cpu_known = hdr.cpu_known;
+	free(text);
+	return 0;
+}
+
+/* --cross-check: the module's files against libpci's reading. */
+static void cross_check(struct check_run *r, const char *root,
+			const struct sysfs_snapshot *mod, struct p2pd_model *pci)
+{
+	const struct p2pd_model *mm = &mod->model;
+	unsigned int i = 0, j = 0;
+	char *text;
+	size_t len;
+
+	while (i < mm->nr_fn || j < pci->nr_fn) {
+		unsigned int am = i < mm->nr_fn ? mm->fn[i].addr : UINT_MAX;
+		unsigned int ap = j < pci->nr_fn ? pci->fn[j].addr : UINT_MAX;
+		char a[P2PD_ADDR_STRLEN], diff[1024] = "";
+		size_t used = 0;
+		int field;
+
+		if (am != ap) {
+			unsigned int only = am < ap ? am : ap;
+
+			pciaddr_format(a, only);
+			findings_add(&r->findings, SEV_WARNING, "cross-check-mismatch",
+				     only, FINDING_NO_ADDR, NULL,
+				     "function %s is in the %s snapshot only", a,
+				     am < ap ? "module's" : "libpci");
+			if (am < ap)
+				i++;
+			else
+				j++;
+			continue;
+		}
+		pciaddr_format(a, am);
+		for (field = 0; field < P2PD_F_COUNT; field++) {
+			char path[PATH_MAX], have[160], want[160];
+			struct p2pd_buf b;
+
+			snprintf(path, sizeof(path), "%s/%s/%s/%s", root,
+				 P2PD_DIR_DEVICES, a, p2pd_field_name(field));
+			if (sysfs_read_value(path, have, sizeof(have))) {
+				/* no per-function file: the topology line */
+				p2pd_buf_init(&b, have, sizeof(have));
+				p2pd_format_field(&b, &mm->fn[i], field);
+				p2pd_buf_terminate(&b);
+			}
+			p2pd_buf_init(&b, want, sizeof(want));
+			p2pd_format_field(&b, &pci->fn[j], field);
+			p2pd_buf_terminate(&b);
+			if (strcmp(have, want) && used < sizeof(diff))
+				used += (size_t)snprintf(diff + used, sizeof(diff) - used,
+							 "%s%s module '%s' libpci '%s'",
+							 used ? "; " : "",
+							 p2pd_field_name(field), have, want);
+		}
+		if (used)
+			findings_add(&r->findings, SEV_WARNING, "cross-check-mismatch",
+				     am, FINDING_NO_ADDR,
+				     "report it with both readings: the module or the libpci walk misreads this function",
+				     "%s: %s", a, diff);
+		i++;
+		j++;
+	}
+
+	/* the pairs text, byte for byte, as the module would write it */
+	pci->generation = mod->generation;
+	text = format_alloc(p2pd_format_pairs, pci, &len);
+	if (!text) {
+		r->findings.oom = true;
+		return;
+	}
+	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
+		char where[1024];
+
+		first_difference(mod->pairs, text, where, sizeof(where));
+		findings_add(&r->findings, SEV_WARNING, "cross-check-pairs",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "the module's pairs file and the same engine over libpci's reading differ: %s",
+			     where);
+	}
+	free(text);
+}
+
+/* The module's own pairs against the tool's engine on the module's topology. */
+static void engine_self_check(struct check_run *r, const struct sysfs_snapshot *mod)
+{
+	size_t len;
+	char *text = format_alloc(p2pd_format_pairs, &mod->model, &len);
+	char where[1024];
+
+	if (!text) {
+		r->findings.oom = true;
+		return;
+	}
+	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
+		first_difference(mod->pairs, text, where, sizeof(where));
+		findings_add(&r->findings, SEV_WARNING, "engine-mismatch",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR,
+			     "install the module and the tool from the same p2pdiag version",
+			     "the module's pairs differ from this tool's verdict engine on the module's own topology (%s): they were built from different versions",
+			     where);
+	}
+	free(text);
+}
+
+static int judge_all_pairs(struct check_run *r, const struct options *o,
+			   char *err, size_t errlen)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned long n = p2pd_count_pairs(m);
+	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
+	unsigned int i;
+
+	for (i = 0; i < o->nr_pairs; i++) {
+		int idx = p2pd_model_find(m, o->pairs[i]);
+
+		if (idx == P2PD_NO_INDEX || !m->fn[idx].p2p_endpoint) {
+			char text[P2PD_ADDR_STRLEN];
+
+			snprintf(err, errlen,
+				 "--pairs: %s is not a P2P endpoint of the topology",
+				 pciaddr_format(text, o->pairs[i]));
+			return -1;
+		}
+	}
+	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
+	if (!r->pair) {
+		snprintf(err, errlen, "out of memory for %lu pairs", n);
+		return -1;
+	}
+	while (p2pd_next_pair(m, &a, &b)) {
+		if (!judge_selected(o, m->fn[a].addr) || !judge_selected(o, m->fn[b].addr))
+			continue;
+		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs]))
+			r->nr_pairs++;
+	}
+	return 0;
+}
+
+static int choose_source(struct check_run *r, const struct options *o,
+			 struct sources *s, char *err, size_t errlen)
+{
+	const char *root = o->sysfs_root ? o->sysfs_root : P2PD_SYSFS_ROOT;
+	unsigned int cpu = 0;
+	int cpu_ok, module_loaded = sysfs_module_present(root);
+	int want_module, want_pci;
+
+	cpu_ok = !cpu_flags_from_cpuinfo(o->cpuinfo ? o->cpuinfo : CPUINFO_PATH, &cpu);
+	if (!cpu_ok && o->cpuinfo) {
+		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
+			 strerror(errno));
+		return -1;
+	}
+
+	if (o->topology_file) {
+		int cpu_known = 0;
+
+		if (read_topology_file(o->topology_file, &s->file, &cpu_known,
+				       err, errlen))
+			return -1;
+		s->have_file = 1;
+		if (o->cpuinfo || !cpu_known)
+			s->file.cpu_flags = cpu;
+		r->model = &s->file;
+		r->source = "file";
+		snprintf(r->source_detail, sizeof(r->source_detail),
+			 "saved topology %s, host CPU from %s", o->topology_file,
+			 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
+			 "this machine's " CPUINFO_PATH);
+		return 0;
+	}
+
+	want_module = o->source == SOURCE_MODULE || o->cross_check ||
+		      (o->source == SOURCE_AUTO && !o->pci_dump && module_loaded);
+	want_pci = o->source == SOURCE_PCI || o->cross_check || !want_module;
+	if (o->cross_check && !module_loaded) {
+		snprintf(err, errlen,
+			 "--cross-check needs the p2pdiag module: %s/%s does not exist",
+			 root, P2PD_FILE_ABI_VERSION);
+		return -1;
+	}
+	if (want_module) {
+		if (sysfs_snapshot_read(root, &s->module, err, errlen))
+			return -1;
+		s->have_module = 1;
+		r->model = &s->module.model;
+		r->source = "module";
+		snprintf(r->source_detail, sizeof(r->source_detail),
+			 "%s, read in %u attempt%s", root, s->module.attempts,
+			 s->module.attempts == 1 ? "" : "s");
+	}
+	if (want_pci) {
+		s->pci.cpu_flags = cpu;
+		if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
+			return -1;
+		s->have_pci = 1;
+		if (!want_module) {
+			r->model = &s->pci;
+			r->source = "pci";
+			if (o->pci_dump)
+				snprintf(r->source_detail, sizeof(r->source_detail),
+					 "libpci reading the dump %s, host CPU from %s",
+					 o->pci_dump, o->cpuinfo ? o->cpuinfo :
+					 "this machine's " CPUINFO_PATH);
+			else
+				snprintf(r->source_detail, sizeof(r->source_detail),
+					 "libpci walk of this machine; %s",
+					 module_loaded ? "--source=pci asked for it" :
+					 "the p2pdiag module is not loaded");
+		}
+	}
+	if (!cpu_ok && !s->have_module)
+		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "cannot read %s: host bridges judged as on a non-AMD CPU",
+			     CPUINFO_PATH);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct check_run run = { 0 };
+	struct sources src = { 0 };
+	struct gpu_state *gpu = NULL;
+	struct gpu_options gopt = { 0 };
+	struct options opt;
+	char err[1024];
+	int status = EXIT_USAGE;
+
+	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
+		die_usage(err);
+		return EXIT_USAGE;
+	}
+	if (opt.help) {
+		options_usage(stdout);
+		return EXIT_ALL_GOOD;
+	}
+	if (opt.version) {
+		printf("p2pdiag-check %s (sysfs ABI %d, JSON schema %d)\n",
+		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);
+		return EXIT_ALL_GOOD;
+	}
+	run.opt = &opt;
+	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
+	    judge_all_pairs(&run, &opt, err, sizeof(err))) {
+		die_usage(err);
+		goto out;
+	}
+	if (src.have_module)
+		engine_self_check(&run, &src.module);
+	if (opt.cross_check)
+		cross_check(&run, opt.sysfs_root ? opt.sysfs_root : P2PD_SYSFS_ROOT,
+			    &src.module, &src.pci);
+
+	/* A saved topology or dump is another machine: its GPUs are not here. */
+	gopt.no_cuda = opt.no_cuda || opt.topology_file || opt.pci_dump;
+	gopt.quick = opt.quick;
+	gopt.size = opt.size;
+	gopt.iterations = opt.iterations;
+	gopt.timeout_s = opt.timeout_s;
+	gopt.only_pairs = opt.nr_pairs ? opt.pairs : NULL;
+	gopt.nr_only_pairs = opt.nr_pairs;
+	gopt.progress = progress;
+	gpu = calloc(1, sizeof(*gpu));
+	if (!gpu) {
+		die_usage("out of memory");
+		goto out;
+	}
+	gpu_probe(gpu, &gopt);
+	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
+		gpu_measure(gpu, &gopt);
+		run.gpu_measured = true;
+	}
+	run.gpu = gpu;
+
+	judge_topology(&run);
+	judge_gpus(&run);
+	if (opt.baseline == BASELINE_CHECK &&
+	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
+		die_usage(err);
+		goto out;
+	}
+
+	status = findings_exit_status(&run.findings);
+	if (opt.json) {
+		if (report_json_print(stdout, &run)) {
+			die_usage("cannot write the JSON report to stdout");
+			status = EXIT_USAGE;
+		}
+	} else {
+		report_text(stdout, &run, !opt.no_color && isatty(STDOUT_FILENO) &&
+					  !getenv("NO_COLOR"));
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		die_usage("cannot write the report to stdout");
+		status = EXIT_USAGE;
+	}
+	if (opt.prometheus &&
+	    report_prom_write(opt.prometheus, &run, status, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	if (opt.baseline == BASELINE_SAVE &&
+	    baseline_save(opt.baseline_file, &run, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+out:
+	if (gpu) {
+		gpu_release(gpu);
+		free(gpu);
+	}
+	free(run.pair);
+	findings_free(&run.findings);
+	if (src.have_module)
+		sysfs_snapshot_free(&src.module);
+	if (src.have_pci)
+		pci_source_free(&src.pci);
+	if (src.have_file)
+		topo_free(&src.file);
+	return status;
+}

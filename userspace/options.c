@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command-line parsing.  Every value is checked here, so the rest of the
+ * tool can trust struct options; a bad value is a usage error (exit 3)
+ * with a sentence that names the option and what it accepts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "pciaddr.h"
+#include "p2pdiag/model.h"
+
+enum {
+	OPT_SOURCE = 256, OPT_CROSS_CHECK, OPT_JSON, OPT_PROMETHEUS,
+	OPT_BASELINE, OPT_SIZE, OPT_ITERATIONS, OPT_QUICK, OPT_PAIRS,
+	OPT_NO_CUDA, OPT_TIMEOUT, OPT_MIN_RATIO, OPT_TOLERANCE,
+	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
+	OPT_NO_COLOR, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "pairs", required_argument, NULL, OPT_PAIRS },
+	{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
+	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "topology-file", required_argument, NULL, OPT_TOPOLOGY_FILE },
+	{ "pci-dump", required_argument, NULL, OPT_PCI_DUMP },
+	{ "cpuinfo", required_argument, NULL, OPT_CPUINFO },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs(
+"Usage: p2pdiag-check [OPTION]...\n"
+"Check GPU, NIC and NVMe peer-to-peer paths: PCIe topology, ACS, IOMMU,\n"
+"CUDA and NVML attributes, and measured, verified bandwidth.\n"
+"\n"
+"Topology source:\n"
+"  --source=auto|module|pci  auto (default): /sys/kernel/p2pdiag when the\n"
+"                            module is loaded, else a libpci walk\n"
+"  --cross-check             read both sources and report every difference\n"
+"  --topology-file FILE      judge a saved topology file (offline analysis)\n"
+"  --pci-dump FILE           judge a saved `lspci -xxxx` dump (offline)\n"
+"  --cpuinfo FILE            that server's /proc/cpuinfo (offline analysis)\n"
+"  --sysfs-root DIR          read DIR instead of /sys/kernel/p2pdiag\n"
+"\n"
+"Measurements:\n"
+"  --quick                   topology and attributes only, no copies\n"
+"  --no-cuda                 do not load CUDA or NVML\n"
+"  --size BYTES              bytes per bandwidth copy, K/M/G suffixes\n"
+"                            (default 64M)\n"
+"  --iterations N            samples per figure, at least 3 (default 5)\n"
+"  --pairs A,B[,...]         only pairs among these PCI addresses\n"
+"  --timeout SECONDS         deadline for the copies (default 60)\n"
+"\n"
+"Judgement and output:\n"
+"  --min-ratio R             measured/expected below R is low (default 0.85)\n"
+"  --tolerance T             baseline bandwidth tolerance (default 0.10)\n"
+"  --json                    JSON report (schema 1, see SCHEMA.md)\n"
+"  --prometheus FILE         node_exporter textfile, written atomically\n"
+"  --baseline save FILE      save this run as a known-good baseline\n"
+"  --baseline check FILE     compare this run with a saved baseline\n"
+"  --no-color                never colour the report\n"
+"  -h, --help                this text\n"
+"  --version                 the version\n"
+"\n"
+"Exit status:\n"
+"  0  all good (information only)\n"
+"  1  warnings only (slow, degraded, risky, baseline drift)\n"
+"  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
+"  3  usage or environment error (bad option, unreadable source)\n",
+	      out);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*v) ? 0 : -1;
+}
+
+static int parse_uint(const char *s, unsigned long long max,
+		      unsigned long long *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && !errno && *v <= max ? 0 : -1;
+}
+
+/* "64M" -> 67108864; binary suffixes, as dd and nvbandwidth take them. */
+static int parse_size(const char *s, size_t *out)
+{
+	unsigned long long v, mul = 1;
+	char num[32];
+	size_t n = strlen(s);
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'k': case 'K':
+		mul = 1ULL << 10;
+		break;
+	case 'm': case 'M':
+		mul = 1ULL << 20;
+		break;
+	case 'g': case 'G':
+		mul = 1ULL << 30;
+		break;
+	default:
+		break;
+	}
+	if (mul != 1)
+		num[n - 1] = '\0';
+	if (parse_uint(num, (1ULL << 40) / mul, &v) || !v)
+		return -1;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+static int parse_pairs(const char *arg, struct options *o, char *err,
+		       size_t errlen)
+{
+	char buf[1024], *tok, *save = NULL;
+	unsigned int i;
+
+	if (strlen(arg) >= sizeof(buf))
+		return fail(err, errlen, "--pairs: list too long");
+	strcpy(buf, arg);
+	o->nr_pairs = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned int a;
+
+		if (pciaddr_parse(tok, &a))
+			return fail(err, errlen,
+				    "--pairs: '%s' is not a PCI address (dddd:bb:dd.f or bb:dd.f)",
+				    tok);
+		for (i = 0; i < o->nr_pairs; i++)
+			if (o->pairs[i] == a)
+				return fail(err, errlen,
+					    "--pairs: '%s' is listed twice", tok);
+		if (o->nr_pairs == OPT_MAX_PAIRS)
+			return fail(err, errlen,
+				    "--pairs: at most %d addresses", OPT_MAX_PAIRS);
+		o->pairs[o->nr_pairs++] = a;
+	}
+	if (o->nr_pairs < 2)
+		return fail(err, errlen,
+			    "--pairs: give at least two PCI addresses, e.g. --pairs 0000:1b:00.0,0000:1c:00.0");
+	return 0;
+}
+
+void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->source = SOURCE_AUTO;
+	o->size = OPT_DEFAULT_SIZE;
+	o->iterations = OPT_DEFAULT_ITERATIONS;
+	o->timeout_s = OPT_DEFAULT_TIMEOUT_S;
+	o->min_ratio = OPT_DEFAULT_MIN_RATIO;
+	o->tolerance = OPT_DEFAULT_TOLERANCE;
+}
+
+int options_parse(int argc, char **argv, struct options *o,
+		  char *err, size_t errlen)
+{
+	unsigned long long u;
+	int c;
+
+	options_defaults(o);
+	opterr = 0;		/* we word the errors ourselves */
+	optind = 0;		/* full reset: the tests parse many times */
+	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "auto"))
+				o->source = SOURCE_AUTO;
+			else if (!strcmp(optarg, "module"))
+				o->source = SOURCE_MODULE;
+			else if (!strcmp(optarg, "pci"))
+				o->source = SOURCE_PCI;
+			else
+				return fail(err, errlen,
+					    "--source: '%s' is not auto, module or pci",
+					    optarg);
+			break;
+		case OPT_CROSS_CHECK:
+			o->cross_check = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_PROMETHEUS:
+			if (!*optarg)
+				return fail(err, errlen, "--prometheus: empty file name");
+			o->prometheus = optarg;
+			break;
+		case OPT_BASELINE:
+			if (!strcmp(optarg, "save"))
+				o->baseline = BASELINE_SAVE;
+			else if (!strcmp(optarg, "check"))
+				o->baseline = BASELINE_CHECK;
+			else
+				return fail(err, errlen,
+					    "--baseline: '%s' is not save or check (usage: --baseline save|check FILE)",
+					    optarg);
+			if (optind >= argc || !*argv[optind] ||
+			    argv[optind][0] == '-')
+				return fail(err, errlen,
+					    "--baseline %s: missing FILE", optarg);
+			o->baseline_file = argv[optind++];
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &o->size))
+				return fail(err, errlen,
+					    "--size: '%s' is not a positive size in bytes (K, M, G suffixes; at most 1T)",
+					    optarg);
+			break;
+		case OPT_ITERATIONS:
+			if (parse_uint(optarg, 1000, &u) || u < 3)
+				return fail(err, errlen,
+					    "--iterations: '%s' is not a whole number from 3 to 1000",
+					    optarg);
+			o->iterations = (unsigned int)u;
+			break;
+		case OPT_QUICK:
+			o->quick = true;
+			break;
+		case OPT_PAIRS:
+			if (parse_pairs(optarg, o, err, errlen))
+				return -1;
+			break;
+		case OPT_NO_CUDA:
+			o->no_cuda = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_double(optarg, &o->timeout_s) ||
+			    o->timeout_s < 1 || o->timeout_s > 86400)
+				return fail(err, errlen,
+					    "--timeout: '%s' is not a number of seconds from 1 to 86400",
+					    optarg);
+			break;
+		case OPT_MIN_RATIO:
+			if (parse_double(optarg, &o->min_ratio) ||
+			    o->min_ratio <= 0 || o->min_ratio > 1)
+				return fail(err, errlen,
+					    "--min-ratio: '%s' is not a number in (0, 1]",
+					    optarg);
+			break;
+		case OPT_TOLERANCE:
+			if (parse_double(optarg, &o->tolerance) ||
+			    o->tolerance < 0 || o->tolerance >= 1)
+				return fail(err, errlen,
+					    "--tolerance: '%s' is not a number in [0, 1)",
+					    optarg);
+			break;
+		case OPT_SYSFS_ROOT:
+			o->sysfs_root = optarg;
+			break;
+		case OPT_TOPOLOGY_FILE:
+			o->topology_file = optarg;
+			break;
+		case OPT_PCI_DUMP:
+			o->pci_dump = optarg;
+			break;
+		case OPT_CPUINFO:
+			o->cpuinfo = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case OPT_VERSION:
+			o->version = true;
+			break;
+		case ':':
+			return fail(err, errlen, "option '%s' needs a value",
+				    argv[optind - 1]);
+		default:
+			return fail(err, errlen, "unknown option '%s' (see --help)",
+				    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s' (see --help)",
+			    argv[optind]);
+	if (o->topology_file && o->pci_dump)
+		return fail(err, errlen,
+			    "--topology-file and --pci-dump each name the topology: give one");
+	if (o->topology_file && o->source != SOURCE_AUTO)
+		return fail(err, errlen,
+			    "--source cannot be combined with --topology-file");
+	if (o->pci_dump && o->source == SOURCE_MODULE)
+		return fail(err, errlen,
+			    "--pci-dump is read with libpci: it cannot be --source=module");
+	if (o->cross_check && o->topology_file)
+		return fail(err, errlen,
+			    "--cross-check compares the module with libpci: a topology file is neither");
+	if (o->cross_check && o->source != SOURCE_AUTO)
+		return fail(err, errlen,
+			    "--cross-check reads both sources: do not combine it with --source");
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command line of p2pdiag-check, parsed with getopt_long into plain
+ * values.  Kept apart from main.c so the unit tests can feed it argv.
+ */
+#ifndef P2PDIAG_OPTIONS_H
+#define P2PDIAG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum source_kind {
+	SOURCE_AUTO,	/* module when loaded, else libpci */
+	SOURCE_MODULE,	/* /sys/kernel/p2pdiag */
+	SOURCE_PCI,	/* libpci walk of this machine (or of --pci-dump) */
+};
+
+enum baseline_mode { BASELINE_NONE, BASELINE_SAVE, BASELINE_CHECK };
+
+#define OPT_MAX_PAIRS 64
+
+struct options {
+	enum source_kind source;
+	bool cross_check, json, quick, no_cuda, help, version, no_color;
+	const char *prometheus;		/* --prometheus FILE */
+	enum baseline_mode baseline;
+	const char *baseline_file;
+	size_t size;			/* bytes per bandwidth copy */
+	unsigned int iterations;
+	double timeout_s, min_ratio, tolerance;
+	unsigned int pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
+	unsigned int nr_pairs;
+	const char *sysfs_root;		/* --sysfs-root: a fake p2pdiag tree */
+	const char *topology_file;	/* --topology-file: offline analysis */
+	const char *pci_dump;		/* --pci-dump: lspci -xxxx output */
+	const char *cpuinfo;		/* --cpuinfo: that server's /proc/cpuinfo */
+};
+
+#define OPT_DEFAULT_SIZE	(64UL << 20)
+#define OPT_DEFAULT_ITERATIONS	5
+#define OPT_DEFAULT_TIMEOUT_S	60.0
+#define OPT_DEFAULT_MIN_RATIO	0.85
+#define OPT_DEFAULT_TOLERANCE	0.10
+
+void options_defaults(struct options *o);
+
+/*
+ * options_parse() - fill @o from @argc/@argv.
+ * Return: 0, or -1 with a one-line reason in @err.
+ */
+int options_parse(int argc, char **argv, struct options *o,
+		  char *err, size_t errlen);
+
+void options_usage(FILE *out);
+
+#endif /* P2PDIAG_OPTIONS_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* PCI addresses as people type and read them: "dddd:bb:dd.f". */
+#ifndef P2PDIAG_PCIADDR_H
+#define P2PDIAG_PCIADDR_H
+
+#include "p2pdiag/model.h"
+
+/*
+ * pciaddr_parse() - "dddd:bb:dd.f" or "bb:dd.f" (domain 0) to P2PD_ADDR().
+ * Return: 0, or -1 when @s is not exactly such an address.
+ */
+int pciaddr_parse(const char *s, unsigned int *addr);
+
+/* @addr as "dddd:bb:dd.f" into @buf; returns @buf. */
+char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned int addr);
+
+#endif /* P2PDIAG_PCIADDR_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The three outputs of a run: the human report, JSON (schema 1, see
+ * SCHEMA.md) and the node_exporter textfile.  They only read the run.
+ */
+#ifndef P2PDIAG_REPORT_H
+#define P2PDIAG_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "check.h"
+
+#define REPORT_SCHEMA 1
+
+struct json_object;
+
+/* The human report; @colour only when stdout is a terminal. */
+void report_text(FILE *out, const struct check_run *r, bool colour);
+
+/* The JSON document of schema 1 (caller puts it); NULL when out of memory. */
+struct json_object *report_json_build(const struct check_run *r);
+/* Print it to @out.  Return: 0, or -1 when it could not be written. */
+int report_json_print(FILE *out, const struct check_run *r);
+
+/*
+ * report_prom_write() - the node_exporter textfile @path, written to
+ * "@path.tmp" and renamed over @path, so the collector never reads half.
+ * Return: 0, or -1 with the reason in @err.
+ */
+int report_prom_write(const char *path, const struct check_run *r,
+		      int exit_status, char *err, size_t errlen);
+
+/* "1.0.0": the version of the tool, from the build. */
+const char *report_version(void);
+
+#endif /* P2PDIAG_REPORT_H */

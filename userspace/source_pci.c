@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libpci -> struct p2pd_model.
+ *
+ * Reads the same registers the module reads through the kernel's helpers:
+ * the PCIe capability (port type, Link Capabilities and Status), and the
+ * ACS, ATS, PRI and PASID extended capabilities.  A register that reads as
+ * all ones (removed device, config space cut short) is "unknown", never
+ * decoded: an all-ones ACS control would otherwise look like every
+ * redirect bit set.
+ *
+ * libpci reports fatal errors through a callback that must not return;
+ * we turn them into an error return with setjmp/longjmp, so a broken dump
+ * file is a clear message and exit status 3, not exit(1) from the library.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pci/pci.h>
+
+#include "source_pci.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/verdict.h"
+
+#define CFG_STD_END		0x40	/* unprivileged readers see only this */
+#define CFG_EXT_START		0x100
+#define MAX_CHAIN		256	/* parent walk bound: a bad dump can loop */
+
+static int pci_role_is_endpoint(int role)
+{
+	return role == P2PD_ROLE_ENDPOINT || role == P2PD_ROLE_LEGACY_ENDPOINT ||
+	       role == P2PD_ROLE_RC_ENDPOINT || role == P2PD_ROLE_PCI_DEVICE;
+}
+
+/* Fields of registers not spelled out in every libpci header. */
+#define ACS_CAP_REG		P2PD_ACS_CAP_OFFSET
+#define ACS_CTRL_REG		P2PD_ACS_CTRL_OFFSET
+#define ATS_CTRL_REG		0x06
+#define ATS_CTRL_ENABLE		0x8000
+#define ATS_CTRL_STU		0x001f
+#define PRI_CTRL_REG		0x04
+#define PRI_CTRL_ENABLE		0x0001
+#define PASID_CTRL_REG		0x06
+#define PASID_CTRL_ENABLE	0x0001
+#define LNK_SPEED		0x000f
+#define LNK_WIDTH		0x03f0
+#define LNK_WIDTH_SHIFT		4
+
+#define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
+
+static jmp_buf pci_fatal;
+static char pci_fatal_msg[256];
+
+static void __attribute__((noreturn)) on_pci_error(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_fatal_msg, sizeof(pci_fatal_msg), msg, ap);
+	va_end(ap);
+	longjmp(pci_fatal, 1);
+}
+
+/* libpci warns about odd dump lines and unreadable ids: not our findings. */
+static void on_pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+int pci_role_from_pcie_type(unsigned int type)
+{
+	switch (type) {
+	case 0x0: return P2PD_ROLE_ENDPOINT;
+	case 0x1: return P2PD_ROLE_LEGACY_ENDPOINT;
+	case 0x4: return P2PD_ROLE_ROOT_PORT;
+	case 0x5: return P2PD_ROLE_UPSTREAM_PORT;
+	case 0x6: return P2PD_ROLE_DOWNSTREAM_PORT;
+	case 0x7: return P2PD_ROLE_PCIE_TO_PCI_BRIDGE;
+	case 0x8: return P2PD_ROLE_PCI_TO_PCIE_BRIDGE;
+	case 0x9: return P2PD_ROLE_RC_ENDPOINT;
+	case 0xa: return P2PD_ROLE_RC_EVENT_COLLECTOR;
+	default: return P2PD_ROLE_PCI_DEVICE;
+	}
+}
+
+/*
+ * The classes issue 2 names: display and 3D (0x03), network including
+ * InfiniBand (0x02), NVMe (0x0108), processing accelerators (0x12) and
+ * co-processors (0x0b40).
+ */
+int pci_class_is_p2p_endpoint(unsigned int class_code)
+{
+	unsigned int base = (class_code >> 16) & 0xff;
+	unsigned int sub = (class_code >> 8) & 0xffff;
+
+	return base == 0x03 || base == 0x02 || base == 0x12 ||
+	       sub == 0x0108 || sub == 0x0b40;
+}
+
+unsigned int pci_link_speed_tenths(unsigned int code)
+{
+	static const unsigned int tenths[] = { 0, 25, 50, 80, 160, 320, 640, 1280 };
+
+	return code < sizeof(tenths) / sizeof(tenths[0]) ? tenths[code] : 0;
+}
+
+/* Root complex integrated functions have no link registers. */
+static int pcie_type_has_link(unsigned int type)
+{
+	return type != 0x9 && type != 0xa;
+}
+
+static int readable(struct pci_dev *d, int pos, unsigned int len)
+{
+	u8 buf[4];
+
+	return len <= sizeof(buf) && pci_read_block(d, pos, buf, (int)len);
+}
+
+static void read_link(struct pci_dev *d, unsigned int exp, unsigned int type,
+		      struct p2pd_function *f)
+{
+	u32 cap;
+	u16 sta;
+
+	if (!pcie_type_has_link(type)) {
+		f->link.state = P2PD_ABSENT;
+		return;
+	}
+	cap = pci_read_long(d, (int)exp + PCI_EXP_LNKCAP);
+	sta = pci_read_word(d, (int)exp + PCI_EXP_LNKSTA);
+	if (cap == 0xffffffffu || sta == 0xffff) {
+		f->link.state = P2PD_UNKNOWN;
+		return;
+	}
+	f->link.state = P2PD_PRESENT;
+	f->link.speed = pci_link_speed_tenths(sta & LNK_SPEED);
+	f->link.width = (sta & LNK_WIDTH) >> LNK_WIDTH_SHIFT;
+	f->link.max_speed = pci_link_speed_tenths(cap & LNK_SPEED);
+	f->link.max_width = (cap & LNK_WIDTH) >> LNK_WIDTH_SHIFT;
+}
+
+/* ACS, ATS, PRI, PASID: absent, present, or unknown when unreadable. */
+static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
+{
+	struct pci_cap *c;
+	u16 v, w;
+
+	if (!readable(d, CFG_EXT_START, 4) ||
+	    pci_read_long(d, CFG_EXT_START) == 0xffffffffu) {
+		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
+		return;
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_ACS, PCI_CAP_EXTENDED);
+	if (c) {
+		v = pci_read_word(d, (int)c->addr + ACS_CAP_REG);
+		w = pci_read_word(d, (int)c->addr + ACS_CTRL_REG);
+		if (v == 0xffff || w == 0xffff) {
+			f->acs = P2PD_UNKNOWN;
+		} else {
+			f->acs = P2PD_PRESENT;
+			f->acs_cap = v;
+			f->acs_ctrl = w;
+		}
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_ATS, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + ATS_CTRL_REG);
+		if (w == 0xffff) {
+			f->ats = P2PD_UNKNOWN;
+		} else {
+			f->ats = P2PD_PRESENT;
+			f->ats_enabled = !!(w & ATS_CTRL_ENABLE);
+			f->ats_stu = w & ATS_CTRL_STU;
+		}
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_PRI, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + PRI_CTRL_REG);
+		f->pri = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
+		f->pri_enabled = w != 0xffff && (w & PRI_CTRL_ENABLE);
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_PASID, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + PASID_CTRL_REG);
+		f->pasid = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
+		f->pasid_enabled = w != 0xffff && (w & PASID_CTRL_ENABLE);
+	}
+}
+
+/* The default domain type of an IOMMU group, in the ABI's words. */
+static enum p2pd_iommu_domain iommu_domain_of(const char *group)
+{
+	char path[PATH_MAX], type[32] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), IOMMU_GROUPS_DIR "/%s/type", group);
+	fp = fopen(path, "re");
+	if (!fp)
+		return P2PD_IOMMU_UNKNOWN;
+	if (!fgets(type, sizeof(type), fp))
+		type[0] = '\0';
+	fclose(fp);
+	type[strcspn(type, "\n")] = '\0';
+	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
+	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
+	    !strcmp(type, "unmanaged"))
+		return P2PD_IOMMU_TRANSLATED;
+	if (!strcmp(type, "identity"))
+		return P2PD_IOMMU_IDENTITY;
+	if (!strcmp(type, "blocked"))
+		return P2PD_IOMMU_BLOCKED;
+	return P2PD_IOMMU_UNKNOWN;
+}
+
+/* One function; returns 0 when config space beyond the header was readable. */
+static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
+{
+	unsigned int filled, flags;
+	struct pci_cap *exp;
+	char *group;
+	u8 hdr;
+
+	memset(f, 0, sizeof(*f));
+	flags = PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS |
+		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE |
+		PCI_FILL_IOMMU_GROUP | PCI_FILL_PARENT;
+	filled = (unsigned int)pci_fill_info(d, (int)flags);
+
+	f->addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus, d->dev,
+			    d->func);
+	f->numa_node = (filled & PCI_FILL_NUMA_NODE) ? d->numa_node : -1;
+	f->iommu_group = -1;
+	f->iommu_domain = P2PD_IOMMU_NONE;
+	f->acs = f->ats = f->pri = f->pasid = P2PD_ABSENT;
+	f->link.state = P2PD_ABSENT;
+	f->vendor = d->vendor_id;
+	f->device = d->device_id;
+	f->class_code = ((unsigned int)d->device_class << 8) |
+			pci_read_byte(d, PCI_CLASS_PROG);
+	hdr = pci_read_byte(d, PCI_HEADER_TYPE) & 0x7f;
+	/* As the module: a header other than type 0 is some kind of bridge. */
+	f->role = hdr == PCI_HEADER_TYPE_NORMAL ? P2PD_ROLE_PCI_DEVICE :
+						 P2PD_ROLE_PCI_BRIDGE;
+
+	if (live && (filled & PCI_FILL_IOMMU_GROUP)) {
+		group = pci_get_string_property(d, PCI_FILL_IOMMU_GROUP);
+		if (group && *group) {
+			char *end;
+			long g = strtol(group, &end, 10);
+
+			if (!*end && g >= 0 && g <= INT_MAX) {
+				f->iommu_group = (int)g;
+				f->iommu_domain = iommu_domain_of(group);
+			}
+		}
+	}
+
+	if (pci_read_word(d, PCI_VENDOR_ID) == 0xffff ||
+	    !readable(d, CFG_STD_END, 4)) {
+		/* Gone, or only the header is readable: nothing decoded. */
+		f->cfg_error = 1;
+		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
+		f->p2p_endpoint = hdr == PCI_HEADER_TYPE_NORMAL &&
+				  pci_class_is_p2p_endpoint(f->class_code);
+		return -1;
+	}
+
+	exp = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	if (exp) {
+		unsigned int type;
+		u16 flags16 = pci_read_word(d, (int)exp->addr + PCI_EXP_FLAGS);
+
+		f->is_pcie = 1;
+		type = (flags16 & PCI_EXP_FLAGS_TYPE) >> 4;
+		/* A reserved port type keeps the header-type role, as the module. */
+		if (pci_role_from_pcie_type(type) != P2PD_ROLE_PCI_DEVICE)
+			f->role = pci_role_from_pcie_type(type);
+		read_link(d, exp->addr, type, f);
+		read_ext_caps(d, f);
+	}
+	f->p2p_endpoint = pci_role_is_endpoint(f->role) &&
+			  pci_class_is_p2p_endpoint(f->class_code);
+	return 0;
+}
+
+static int cmp_fn(const void *x, const void *y)
+{
+	const struct p2pd_function *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Parents: libpci's sysfs back-end knows them (PCI_FILL_PARENT); the dump
+ * back-end does not, so a bridge whose secondary bus is the function's
+ * bus is its parent, which is what the kernel's bus->self is.
+ */
+static void link_parents(struct pci_access *pacc, struct p2pd_model *m)
+{
+	struct pci_dev *d;
+	unsigned int i = 0;
+
+	for (d = pacc->devices; d; d = d->next, i++) {
+		struct p2pd_function *f;
+		unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
+					      d->bus, d->dev, d->func);
+		int idx = p2pd_model_find(m, addr);
+		struct pci_dev *p = d->parent, *q;
+
+		if (idx == P2PD_NO_INDEX)
+			continue;
+		f = &m->fn[idx];
+		if (!p) {
+			for (q = pacc->devices; q; q = q->next) {
+				if (q == d || q->domain != d->domain ||
+				    (pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f) !=
+				    PCI_HEADER_TYPE_BRIDGE)
+					continue;
+				if (pci_read_byte(q, PCI_SECONDARY_BUS) == d->bus &&
+				    q->bus != d->bus) {
+					p = q;
+					break;
+				}
+			}
+		}
+		if (p) {
+			f->has_parent = 1;
+			f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
+					      p->bus, p->dev, p->func);
+		}
+	}
+	(void)i;
+}
+
+/* The root bus each function hangs under: the top of its parent chain. */
+static void find_host_bridges(struct p2pd_model *m)
+{
+	unsigned int i, steps;
+
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *top = &m->fn[i];
+
+		for (steps = 0; top->has_parent && steps < MAX_CHAIN; steps++) {
+			int up = p2pd_model_find(m, top->parent);
+
+			if (up == P2PD_NO_INDEX)
+				break;
+			top = &m->fn[up];
+		}
+		if (top->has_parent) {
+			/* Parent outside the snapshot: its bus is the best we know. */
+			m->fn[i].host_bridge = P2PD_HOST_BRIDGE(
+				P2PD_ADDR_DOMAIN(top->parent),
+				P2PD_ADDR_BUS(top->parent));
+		} else {
+			m->fn[i].host_bridge = P2PD_HOST_BRIDGE(
+				P2PD_ADDR_DOMAIN(top->addr),
+				P2PD_ADDR_BUS(top->addr));
+		}
+	}
+}
+
+/* Everything that may end in a libpci error: run under pci_source_read's setjmp. */
+static int walk(struct pci_access *pacc, const char *dump_file,
+		struct p2pd_model *m, char *err, size_t errlen)
+{
+	unsigned int n = 0, readable_fns = 0, i = 0;
+	struct pci_dev *d;
+
+	if (dump_file) {
+		pacc->method = PCI_ACCESS_DUMP;
+		if (pci_set_param(pacc, "dump.name", (char *)dump_file)) {
+			snprintf(err, errlen, "libpci has no dump back-end");
+			return -1;
+		}
+	}
+	pci_init(pacc);
+	pci_scan_bus(pacc);
+
+	for (d = pacc->devices; d; d = d->next)
+		n++;
+	if (!n) {
+		if (dump_file)
+			snprintf(err, errlen,
+				 "%s holds no PCI functions (expected `lspci -xxxx` output)",
+				 dump_file);
+		else
+			snprintf(err, errlen, "libpci found no PCI functions");
+		return -1;
+	}
+	/* in the model at once, so a libpci error mid-walk frees it */
+	m->fn = calloc(n, sizeof(*m->fn));
+	if (!m->fn) {
+		snprintf(err, errlen, "out of memory for %u functions", n);
+		return -1;
+	}
+	for (d = pacc->devices; d; d = d->next)
+		if (!fill_function(d, !dump_file, &m->fn[i++]))
+			readable_fns++;
+	if (!readable_fns) {
+		if (dump_file)
+			snprintf(err, errlen,
+				 "%s holds only the first 64 bytes of config space: capture it with `lspci -xxxx` as root",
+				 dump_file);
+		else
+			snprintf(err, errlen,
+				 "PCI config space past the first 64 bytes is readable by root only: run as root, or load the p2pdiag module");
+		return -1;
+	}
+	qsort(m->fn, n, sizeof(*m->fn), cmp_fn);
+	m->nr_fn = n;
+	if (p2pd_model_check(m)) {
+		snprintf(err, errlen,
+			 "two PCI functions share an address (PCI domains wider than 16 bits are not supported)");
+		return -1;
+	}
+	link_parents(pacc, m);
+	find_host_bridges(m);
+	return 0;
+}
+
+int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen)
+{
+	struct pci_access *volatile pacc = NULL;
+	unsigned int cpu = m->cpu_flags;
+	volatile int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_flags = cpu;
+	if (setjmp(pci_fatal)) {
+		snprintf(err, errlen, "libpci: %s", pci_fatal_msg);
+		goto out;
+	}
+	pacc = pci_alloc();
+	pacc->error = on_pci_error;
+	pacc->warning = on_pci_quiet;
+	pacc->debug = on_pci_quiet;
+	pacc->numeric_ids = 1;
+	rc = walk(pacc, dump_file, m, err, errlen);
+out:
+	if (pacc && !setjmp(pci_fatal))
+		pci_cleanup(pacc);
+	if (rc) {
+		free(m->fn);
+		memset(m, 0, sizeof(*m));
+		m->cpu_flags = cpu;
+	}
+	return rc;
+}
+
+void pci_source_free(struct p2pd_model *m)
+{
+	free(m->fn);
+	m->fn = NULL;
+	m->nr_fn = 0;
+}
+
+int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
+{
+	char line[512];
+	int family = -1, amd = 0, hygon = 0;
+	FILE *fp = fopen(path, "re");
+
+	*flags = 0;
+	if (!fp)
+		return -1;
+	/* The first processor's block is enough: sockets match. */
+	while (fgets(line, sizeof(line), fp)) {
+		char *colon = strchr(line, ':'), *v;
+
+		if (line[0] == '\n' && (amd || hygon || family >= 0))
+			break;
+		if (!colon)
+			continue;
+		for (v = colon + 1; isspace((unsigned char)*v); v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "vendor_id", 9)) {
+			amd = !strcmp(v, "AuthenticAMD");
+			hygon = !strcmp(v, "HygonGenuine");
+		} else if (!strncmp(line, "cpu family", 10)) {
+			family = atoi(v);
+		}
+	}
+	fclose(fp);
+	if (amd || hygon)
+		*flags |= P2PD_CPU_AMD;
+	/* Only AuthenticAMD: the kernel tests X86_VENDOR_AMD, not Hygon. */
+	if (amd && family >= 0x17)
+		*flags |= P2PD_CPU_ROUTES_P2P;
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The libpci source: walk PCI config space into the snapshot model, the
+ * same model the module fills, so the same verdict engine judges it.
+ */
+#ifndef P2PDIAG_SOURCE_PCI_H
+#define P2PDIAG_SOURCE_PCI_H
+
+#include <stddef.h>
+
+#include "p2pdiag/model.h"
+
+/*
+ * pci_source_read() - fill @m from this machine's PCI functions, or from
+ * an `lspci -x...` dump file when @dump_file is not NULL (libpci's dump
+ * back-end: no NUMA, IOMMU or parent facts, parents come from bridges'
+ * secondary bus numbers).  @m->cpu_flags is left alone.
+ * Return: 0, or -1 with the reason in @err; @m is then empty.
+ */
+int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen);
+
+/* Free what pci_source_read() allocated in @m. */
+void pci_source_free(struct p2pd_model *m);
+
+/*
+ * cpu_flags_from_cpuinfo() - P2PD_CPU_* from a /proc/cpuinfo text file:
+ * AMD or Hygon vendor, and whether an AMD CPU is family 0x17 (Zen) or
+ * newer, which the kernel trusts to route P2P through any host bridge.
+ * Return: 0, or -1 when @path cannot be read.
+ */
+int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags);
+
+/* P2PD_ROLE_* from a PCIe capability's device/port type field. */
+int pci_role_from_pcie_type(unsigned int type);
+
+/* Whether a function of @class_code (24 bits) is a P2P endpoint. */
+int pci_class_is_p2p_endpoint(unsigned int class_code);
+
+/* 0.1 GT/s from a Link Capabilities/Status speed code; 0 if unknown. */
+unsigned int pci_link_speed_tenths(unsigned int code);
+
+#endif /* P2PDIAG_SOURCE_PCI_H */

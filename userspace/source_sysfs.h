@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module source: read /sys/kernel/p2pdiag (ABI version 1) into the
+ * snapshot model, keeping the module's own pairs text for comparison.
+ */
+#ifndef P2PDIAG_SOURCE_SYSFS_H
+#define P2PDIAG_SOURCE_SYSFS_H
+
+#include <stddef.h>
+
+#include "p2pdiag/model.h"
+
+struct sysfs_snapshot {
+	struct p2pd_model model;	/* parsed from topology */
+	char *topology;			/* the files as read, NUL-terminated */
+	size_t topology_len;
+	char *pairs;
+	size_t pairs_len;
+	unsigned long generation;
+	unsigned int attempts;		/* reads it took to get a stable one */
+};
+
+#define SYSFS_MAX_ATTEMPTS	5
+#define SYSFS_VALUE_MAX		4096		/* one-value files */
+#define SYSFS_TABLE_MAX		(64UL << 20)	/* topology, pairs */
+
+/* Whether @root/abi_version exists (the module is loaded). */
+int sysfs_module_present(const char *root);
+
+/*
+ * sysfs_snapshot_read() - abi_version, then generation, topology, pairs
+ * and generation again; read again (at most SYSFS_MAX_ATTEMPTS times)
+ * while the generation moves.
+ * Return: 0, or -1 with the reason in @err.
+ */
+int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
+			char *err, size_t errlen);
+void sysfs_snapshot_free(struct sysfs_snapshot *s);
+
+/*
+ * sysfs_read_value() - one bounded read() of a one-value file into @buf,
+ * without the trailing newline.
+ * Return: 0, or -1 with errno set (EFBIG when it did not fit).
+ */
+int sysfs_read_value(const char *path, char *buf, size_t cap);
+
+/*
+ * sysfs_read_table() - a whole topology or pairs file: read() to the end
+ * (a binary attribute hands out at most a page per call), at most
+ * SYSFS_TABLE_MAX bytes, NUL-terminated, in a malloc'd *@out.
+ * Return: 0, or -1 with errno set.
+ */
+int sysfs_read_table(const char *path, char **out, size_t *len);
+
+/*
+ * sysfs_header_generation() - the generation in a "# p2pdiag abi=1
+ * generation=<n> ..." header line.  Return: 0, or -1 when malformed or
+ * of another ABI version.
+ */
+int sysfs_header_generation(const char *text, size_t len, unsigned long *gen);
+
+#endif /* P2PDIAG_SOURCE_SYSFS_H */
