@@ -38,4 +38,19 @@ test-unit:
 test-vm:
 	$(MAKE) -C tests vm TOPO=$(TOPO) KERNEL=$(KERNEL)
 
+# Module checks; the logic lives in kmod/scripts/.
+# check: W=1 + sparse against CHECK_RELEASES (default: every installed tree).
+check:
+	kmod/scripts/check $(CHECK_RELEASES)
+
+style:
+	kmod/scripts/style
+
+compat-check:
+	kmod/scripts/compat-check
+
+dkms-install:
+	kmod/scripts/dkms-install $(KERNELRELEASE)
+
 .PHONY: all module-if-headers modules userspace install clean test test-unit test-vm
+.PHONY: check style compat-check dkms-install
