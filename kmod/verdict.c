@@ -463,7 +463,12 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 		}
 	}
 
-	if (found && !p->nr_blockers)
+	/*
+	 * An unreadable ACS control reads as all-ones in the kernel
+	 * (PCI_SET_ERROR_RESPONSE), which has RR, CR and EC set: there it
+	 * redirects, so the map goes to the host-bridge test as well.
+	 */
+	if (found && !p->nr_blockers && !(p->missing & P2PD_MISSING_ACS))
 		p->map = P2PD_MAP_BUS_ADDR;
 	else
 		judge_host_bridge(m, p);
