@@ -42,11 +42,17 @@ static int upstream(const struct p2pd_model *m, int i)
 	return p == P2PD_NO_INDEX ? -2 : p;
 }
 
-/* pci_bridge_has_acs_redir(); -1 when the control register is unreadable */
-static int redirects(const struct p2pd_function *f)
+/*
+ * pci_bridge_has_acs_redir().  A port that does not answer reads as
+ * all-ones (pci_read_config_word() sets PCI_SET_ERROR_RESPONSE), and
+ * all-ones has RR, CR and EC set: to the kernel it redirects.
+ */
+static int redirects(const struct p2pd_function *f, int *unreadable)
 {
-	if (f->acs == P2PD_UNKNOWN)
-		return -1;
+	if (f->acs == P2PD_UNKNOWN) {
+		*unreadable = 1;
+		return 1;
+	}
 	return f->acs == P2PD_PRESENT &&
 	       (f->acs_ctrl & (P2PD_ACS_RR | P2PD_ACS_CR | P2PD_ACS_EC));
 }
@@ -80,7 +86,7 @@ static int host_listed(const struct p2pd_model *m, unsigned int hb, int same)
 }
 
 enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
-			 int *dist, int *usable)
+			 int *dist, int *usable, int *unreadable)
 {
 	int a = provider, bb, dist_a = 0, dist_b = 0, redirect = 0, r;
 	unsigned int hb_a = m->fn[provider].host_bridge;
@@ -88,12 +94,11 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 	int common = 0, routes;
 
 	*usable = 1;
+	*unreadable = 0;
 	while (a >= 0) {
 		dist_b = 0;
-		r = redirects(&m->fn[a]);
-		if (r < 0)
-			*usable = 0;
-		redirect |= r > 0;
+		r = redirects(&m->fn[a], unreadable);
+		redirect |= r;
 		for (bb = client; bb >= 0; bb = upstream(m, bb), dist_b++) {
 			if (bb == a) {
 				common = 1;
@@ -114,10 +119,8 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 	if (common) {
 		/* the client's side, below the common bridge */
 		for (bb = client; bb != a; bb = upstream(m, bb)) {
-			r = redirects(&m->fn[bb]);
-			if (r < 0)
-				*usable = 0;
-			redirect |= r > 0;
+			r = redirects(&m->fn[bb], unreadable);
+			redirect |= r;
 		}
 		if (!redirect)
 			return P2PD_MAP_BUS_ADDR;

@@ -14,14 +14,14 @@
 
 /*
  * oracle_map() - map type and distance for provider @a and client @b
- * (indices into @m->fn), as the kernel would compute them, with a port
- * whose ACS control could not be read treated as the engine's "unknown":
- * the caller skips pairs whose chains are incomplete or unreadable.
+ * (indices into @m->fn), as the kernel would compute them.  A port whose
+ * ACS control could not be read counts as redirecting, as the kernel's
+ * all-ones read does, and sets *unreadable.
  * Return: the map; *dist the distance; *usable 0 when the oracle cannot
- * judge (a parent missing from the model, an unreadable ACS control).
+ * judge (a parent missing from the model).
  */
 enum p2pd_map oracle_map(const struct p2pd_model *m, int a, int b, int *dist,
-			 int *usable);
+			 int *usable, int *unreadable);
 
 /* Whether the 6.1/6.12 kernel's whitelist lists this root-bus device. */
 int oracle_whitelisted(unsigned int vendor, unsigned int device,

@@ -42,7 +42,7 @@ int check_pair(const struct p2pd_model *m, int a, int b,
 {
 	struct p2pd_pair q;
 	enum p2pd_map k_ab, k_ba;
-	int d_ab, d_ba, u_ab, u_ba;
+	int d_ab, d_ba, u_ab, u_ba, r_ab, r_ba;
 	unsigned int i;
 
 	if (p2pd_judge(m, a, b, p) || p2pd_judge(m, b, a, &q))
@@ -51,11 +51,14 @@ int check_pair(const struct p2pd_model *m, int a, int b,
 		FAIL("pair indices not echoed");
 
 	/* the kernel, both ways round (provider a / provider b) */
-	k_ab = oracle_map(m, a, b, &d_ab, &u_ab);
-	k_ba = oracle_map(m, b, a, &d_ba, &u_ba);
+	k_ab = oracle_map(m, a, b, &d_ab, &u_ab, &r_ab);
+	k_ba = oracle_map(m, b, a, &d_ba, &u_ba, &r_ba);
 	if (u_ab && u_ba) {
-		if (p->missing)
+		if (p->missing & ~(unsigned int)P2PD_MISSING_ACS)
 			FAIL("engine says missing=0x%x, kernel walk is complete",
+			     p->missing);
+		if ((r_ab || r_ba) && !(p->missing & P2PD_MISSING_ACS))
+			FAIL("an unreadable ACS control on the path, engine missing=0x%x",
 			     p->missing);
 		if (p->map != k_ab)
 			FAIL("map %s, kernel %s", p2pd_map_name(p->map),
@@ -66,8 +69,8 @@ int check_pair(const struct p2pd_model *m, int a, int b,
 			FAIL("reversed pair: map %s distance %d, kernel %s %d",
 			     p2pd_map_name(q.map), q.distance,
 			     p2pd_map_name(k_ba), d_ba);
-	} else if (!p->missing) {
-		FAIL("kernel walk incomplete or unreadable, engine missing=0");
+	} else if (!(p->missing & P2PD_MISSING_PARENT)) {
+		FAIL("a parent is missing, engine missing=0x%x", p->missing);
 	}
 
 	/* symmetric answers */

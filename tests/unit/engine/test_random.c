@@ -52,8 +52,8 @@ int main(int argc, char **argv)
 					addr_str(m.fn[a].addr, sa);
 					addr_str(m.fn[b].addr, sb);
 					snprintf(first_pair, sizeof(first_pair),
-						 "tree seed %llu (replay: test_random 1 %llu, tree 0 uses seed*1000003), pair %s %s: %s",
-						 s, seed, sa, sb, why);
+						 "tree %lu (replay: test_random %lu %llu), pair %s %s: %s",
+						 t, t + 1, seed, sa, sb, why);
 				}
 			}
 			unknown += p.verdict == P2PD_VERDICT_UNKNOWN;
