@@ -18,6 +18,10 @@ module-if-headers:
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# What DKMS runs between builds: the module only, no tool or tests needed.
+modules-clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
 userspace:
 	$(MAKE) -C userspace
 
@@ -53,4 +57,4 @@ dkms-install:
 	kmod/scripts/dkms-install $(KERNELRELEASE)
 
 .PHONY: all module-if-headers modules userspace install clean test test-unit test-vm
-.PHONY: check style compat-check dkms-install
+.PHONY: modules-clean check style compat-check dkms-install
