@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest helpers shared by /init and the checks: KTAP lines on the results
+# port (never the console), and the independent view of a PCI function
+# (config space decoded by decode-config.awk plus what the PCI core itself
+# shows in /sys/bus/pci), which the module's values are held against.
+
+RESULTS=${RESULTS:-/dev/ttyS1}
+KTAP_COUNT=/run/lab/ktap.count
+DECODED=/run/lab/decoded
+P2PD=/sys/kernel/p2pdiag
+PCI=/sys/bus/pci/devices
+
+ktap_diag() {
+	echo "# $*" >> "$RESULTS"
+}
+
+# ktap_result "ok"|"not ok" name [directive]
+ktap_result() {
+	local n
+	n=$(( $(cat "$KTAP_COUNT" 2>/dev/null || echo 0) + 1 ))
+	echo "$n" > "$KTAP_COUNT"
+	echo "$1 $n $2${3:+ # $3}" >> "$RESULTS"
+}
+
+ktap_plan() {
+	echo "1..$(cat "$KTAP_COUNT" 2>/dev/null || echo 0)" >> "$RESULTS"
+}
+
+# check name expected actual: expected may be a shell glob ("enabled stu=*").
+check() {
+	# shellcheck disable=SC2254 # the expectation is a pattern on purpose
+	case "$3" in
+	$2)	ktap_result ok "$1" ;;
+	*)	ktap_diag "$1: expected '$2', got '$3'"
+		ktap_result "not ok" "$1" ;;
+	esac
+}
+
+have_module() {
+	[ -d "$P2PD" ]
+}
+
+uptime_cs() {	# centiseconds since boot
+	local up
+	read -r up _ < /proc/uptime
+	echo $(( ${up%.*} * 100 + 1${up#*.} - 100 ))
+}
+
+# What the PCI core says about where a function hangs, from its sysfs path.
+pci_parent() {
+	local up
+	up=$(readlink -f "$PCI/$1")
+	up=${up%/*}
+	up=${up##*/}
+	case "$up" in
+	pci*)	echo none ;;
+	*)	echo "$up" ;;
+	esac
+}
+
+pci_host_bridge() {
+	local p
+	p=$(readlink -f "$PCI/$1")
+	p=${p#/sys/devices/}
+	p=${p%%/*}
+	echo "${p#pci}"
+}
+
+iommu_group() {
+	local g
+	if [ -e "$PCI/$1/iommu_group" ]; then
+		g=$(readlink -f "$PCI/$1/iommu_group")
+		echo "${g##*/}"
+	else
+		echo none
+	fi
+}
+
+iommu_domain() {
+	local group type
+	group=$(iommu_group "$1")
+	[ "$group" = none ] && { echo none; return; }
+	{ read -r type < "/sys/kernel/iommu_groups/$group/type"; } 2>/dev/null
+	case "$type" in
+	DMA|DMA-FQ)	echo translated ;;
+	identity)	echo identity ;;
+	blocked)	echo blocked ;;
+	*)		echo "unknown" ;;
+	esac
+}
+
+# The classes issue 2 counts as P2P endpoints (display, network, NVMe,
+# processing accelerators, co-processors), for endpoint-type functions.
+p2p_endpoint() {
+	local class=$1 role=$2
+	case "$role" in
+	endpoint|legacy_endpoint|rc_endpoint|pci_device) ;;
+	*) echo 0; return ;;
+	esac
+	case "$class" in
+	0x03????|0x02????|0x010802|0x12????|0x0b40??) echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# decode_function addr: fill $DECODED/<addr> with key=value lines.
+decode_function() {
+	local a=$1 f=$DECODED/$1 class role
+	mkdir -p "$DECODED"
+	od -A n -t x1 -v "$PCI/$a/config" | awk -f /lab/decode-config.awk > "$f"
+	class=$(decoded "$a" class)
+	role=$(decoded "$a" role)
+	{
+		echo "parent=$(pci_parent "$a")"
+		echo "host_bridge=$(pci_host_bridge "$a")"
+		echo "numa_node=$(read -r n < "$PCI/$a/numa_node" && echo "$n" || echo -1)"
+		echo "iommu_group=$(iommu_group "$a")"
+		echo "iommu_domain=$(iommu_domain "$a")"
+		echo "p2p_endpoint=$(p2p_endpoint "$class" "$role")"
+	} >> "$f"
+}
+
+# decoded addr key: one value of the independent view ("" if not decoded).
+# Shell builtins only: every exec costs milliseconds under TCG.
+decoded() {
+	local key value
+	[ -f "$DECODED/$1" ] || decode_function "$1"
+	while IFS== read -r key value; do
+		[ "$key" = "$2" ] && { echo "$value"; return; }
+	done < "$DECODED/$1"
+}
+
+# module_value addr key: the module's file, or "<missing>".
+module_value() {
+	local value
+	{ IFS= read -r value < "$P2PD/devices/$1/$2"; } 2>/dev/null || value="<missing>"
+	echo "$value"
+}
