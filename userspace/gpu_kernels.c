@@ -10,7 +10,7 @@
  *               queues its copies behind one, and the host releases them all
  *               with one store.  The timeout keeps a lost release from
  *               holding the GPU.
- *   p2pd_fill   buf[i] = gpu_pattern_word(seed, i)       (gpu_pattern.h)
+ *   p2pd_fill   buf[i] = gpu_pattern_word(seed, i) ^ xor  (gpu_pattern.h)
  *   p2pd_check  counts words that differ from that pattern, by kind
  *   p2pd_chase  one thread follows a pointer chain: dependent loads, so the
  *               time per step is the load latency
@@ -35,7 +35,9 @@
 	"	xor.b32 " out ", " out ", %t;\n" \
 	"	mul.lo.u32 " out ", " out ", " STR(GPU_PATTERN_MUL2) ";\n" \
 	"	shr.u32 %t, " out ", 16;\n" \
-	"	xor.b32 " out ", " out ", %t;\n"
+	"	xor.b32 " out ", " out ", %t;\n" \
+	"	or.b32 " out ", " out ", 1;\n" \
+	"	and.b32 " out ", " out ", 0x7fffffff;\n"
 
 /* %i = global thread index, %stride = total threads (grid-stride loop). */
 #define PTX_GRID_STRIDE \
@@ -78,18 +80,21 @@ const char gpu_kernels_ptx[] =
 	"	ret;\n"
 	"}\n"
 	"\n"
-	".visible .entry p2pd_fill(.param .u64 p_buf, .param .u64 p_n, .param .u32 p_seed)\n"
+	".visible .entry p2pd_fill(.param .u64 p_buf, .param .u64 p_n, .param .u32 p_seed, .param .u32 p_xor)\n"
 	"{\n"
 	PTX_GRID_REGS
+	"	.reg .b32 %mask;\n"
 	"	ld.param.u64 %buf, [p_buf];\n"
 	"	ld.param.u64 %n, [p_n];\n"
 	"	ld.param.u32 %seed, [p_seed];\n"
+	"	ld.param.u32 %mask, [p_xor];\n"
 	PTX_GRID_STRIDE
 	"FILL_LOOP:\n"
 	"	setp.ge.u64 %p, %i, %n;\n"
 	"	@%p bra FILL_DONE;\n"
 	"	cvt.u32.u64 %idx, %i;\n"
 	PTX_PATTERN("%w", "%idx", "%seed")
+	"	xor.b32 %w, %w, %mask;\n"
 	"	shl.b64 %a, %i, 2;\n"
 	"	add.u64 %a, %buf, %a;\n"
 	"	st.u32 [%a], %w;\n"
@@ -108,7 +113,6 @@ const char gpu_kernels_ptx[] =
 	"	ld.param.u64 %n, [p_n];\n"
 	"	ld.param.u32 %seed, [p_seed];\n"
 	"	ld.param.u64 %out, [p_out];\n"
-	"	xor.b32 %stale, %seed, " STR(GPU_PATTERN_STALE_XOR) ";\n"
 	"	mov.u32 %cz, 0;\n"
 	"	mov.u32 %co, 0;\n"
 	"	mov.u32 %cs, 0;\n"
@@ -128,8 +132,8 @@ const char gpu_kernels_ptx[] =
 	"	@%p bra CHECK_ZERO;\n"
 	"	setp.eq.u32 %p, %w, 0xffffffff;\n"
 	"	@%p bra CHECK_ONES;\n"
-	PTX_PATTERN("%e", "%idx", "%stale")
-	"	setp.eq.u32 %p, %w, %e;\n"
+	"	xor.b32 %stale, %e, " STR(GPU_PATTERN_STALE_XOR) ";\n"
+	"	setp.eq.u32 %p, %w, %stale;\n"
 	"	@%p bra CHECK_STALE;\n"
 	"	add.u32 %cx, %cx, 1;\n"
 	"	bra CHECK_NEXT;\n"

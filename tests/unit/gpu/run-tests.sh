@@ -1,0 +1,317 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The GPU side against the test doubles: every documented failure mode of
+# CUDA and NVML, and what gpu_state must say about it.  Each case runs
+# gpu-state with the doubles on LD_LIBRARY_PATH, configured through FAKE_*
+# variables (tests/doubles/fake_cuda.c and fake_nvml.c document them), and
+# checks its key=value output and exit status.
+#
+# Needs: GPU_STATE (the binary), DOUBLES (the doubles' folder), HAVE_CUDA.
+set -u
+
+GPU_STATE=${GPU_STATE:?}
+DOUBLES=${DOUBLES:?}
+HAVE_CUDA=${HAVE_CUDA:-1}
+SMALL="--size 1048576 --timeout 10"
+EMPTY=$(mktemp -d)
+trap 'rm -rf "$EMPTY"' EXIT
+
+n=0 passed=0 failed=0 skipped=0
+out= rc= took=
+
+# run_case ENV... -- ARGS...: run gpu-state; sets $out, $rc, $took (s).
+run_case() {
+	local envs=() libs="$DOUBLES/cuda:$DOUBLES/nvml"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		case $1 in
+		LIBS=*) libs=${1#LIBS=} ;;
+		*) envs+=("$1") ;;
+		esac
+		shift
+	done
+	shift
+	local t0=$(date +%s%N)
+	out=$(env -u FAKE_GPUS "${envs[@]}" LD_LIBRARY_PATH="$libs" \
+		"$GPU_STATE" "$@" 2>&1)
+	rc=$?
+	took=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+# Assertions record the first failure in $why.
+why=
+has() { grep -qxF -- "$1" <<<"$out" || why=${why:-"missing line: $1"}; }
+has_re() { grep -qE -- "$1" <<<"$out" || why=${why:-"no line matching: $1"}; }
+lacks_re() { ! grep -qE -- "$1" <<<"$out" || why=${why:-"unexpected line: $1"}; }
+status() { [ "$rc" = "$1" ] || why=${why:-"exit status $rc, expected $1"}; }
+faster_than() { [ "$took" -lt "$1" ] || why=${why:-"took $took ms, limit $1"}; }
+value() { sed -n "s/^$1=\([0-9.]*\).*/\1/p" <<<"$out" | head -1; }
+# ratio_in KEY_A KEY_B LO HI: LO <= A/B <= HI
+ratio_in() {
+	local a b
+	a=$(value "$1") b=$(value "$2")
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		why=${why:-"no figure $1 or $2"}
+		return
+	fi
+	awk -v a="$a" -v b="$b" -v lo="$3" -v hi="$4" \
+		'BEGIN { r = a / b; exit !(r >= lo && r <= hi) }' ||
+		why=${why:-"$1/$2 = $a/$b outside [$3, $4]"}
+}
+
+finish() {
+	n=$((n + 1))
+	if [ -z "$why" ]; then
+		echo "ok $n $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n $1 # $why"
+		sed 's/^/#   /' <<<"$out" | head -40
+		failed=$((failed + 1))
+	fi
+	why=
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+	skipped=$((skipped + 1))
+}
+
+echo "KTAP version 1"
+
+if [ "$HAVE_CUDA" != 1 ]; then
+	run_case -- $SMALL
+	has "cuda=not-built"; has "measure=not-built"; status 1
+	has_re "^error=.*without CUDA support"
+	finish "built without cuda.h: every step says not-built"
+	run_case -- --no-cuda
+	has "cuda=skipped"; status 0
+	finish "built without cuda.h: --no-cuda is skipped, not an error"
+	echo "$passed passed, $failed failed, 0 skipped"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+# --- the libraries and their entry points -------------------------------
+
+if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+	skip "libcuda.so.1 absent" "a real libcuda.so.1 is installed here"
+else
+	run_case LIBS="$EMPTY" -- $SMALL
+	has "cuda=no-library"; has "measure=skipped"; status 1
+	has_re "^error=dlopen libcuda.so.1: "
+	finish "libcuda.so.1 absent: no-library, named"
+fi
+
+run_case FAKE_CUDA_MISSING=cuDeviceGetP2PAttribute -- $SMALL
+has "cuda=no-symbol"; status 1
+has "error=libcuda.so.1: entry point cuDeviceGetP2PAttribute not found"
+finish "probing entry point missing: no-symbol, named"
+
+run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- $SMALL
+has "cuda=ok"; has "measure=no-symbol"; status 1
+has "error=libcuda.so.1: entry point cuMemcpyPeerAsync not found"
+has_re "^pair0-1.cuda=can_access 1 "
+finish "measuring entry point missing: attributes still read, measure no-symbol"
+
+run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- $SMALL --quick
+has "cuda=ok"; has "measure=skipped"; status 0
+finish "measuring entry point missing is no error under --quick"
+
+run_case FAKE_CUDA_INIT=fail -- $SMALL
+has "cuda=init-failed"; has "nvml=skipped"; status 1
+has "error=cuInit: CUDA_ERROR_UNKNOWN"
+finish "cuInit failing: init-failed with the error name"
+
+run_case FAKE_CUDA_INIT=nodevice -- $SMALL
+has "cuda=no-device"; status 1
+finish "cuInit CUDA_ERROR_NO_DEVICE: no-device"
+
+run_case FAKE_GPUS=0 -- $SMALL
+has "cuda=no-device"; has "nr_dev=0"; status 1
+finish "no devices: no-device"
+
+# --- a healthy pair ---------------------------------------------------------
+
+run_case -- $SMALL
+has "cuda=ok"; has "nvml=ok"; has "measure=ok"; status 0
+has "nr_dev=2"; has "nr_pairs=2"
+has "dev0.addr=0000:10:00.0"; has "dev1.addr=0000:11:00.0"
+has "driver_version=13000"; has "nvml_driver=999.99-fake"
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 6 atomics 1 nvlinks 0"
+has "dev0.link=gen5 x16 load=gen5 x16 max=gen5 x16"
+lacks_re "verify=(not-run|zeros|ones|stale|partial)"
+for f in h2d d2h bidir_h2d bidir_d2h local latency_h2d latency_chase; do
+	has_re "^dev1\.$f=[0-9.]+ min=[0-9.]+ max=[0-9.]+ samples=3 verify=ok$"
+done
+for f in p2p p2p_bidir staged latency_p2p latency_staged; do
+	has_re "^pair1-0\.$f=[0-9.]+ .* samples=3 verify=ok$"
+done
+has_re "^exchange\.4096=p2p [0-9.]+ staged [0-9.]+$"
+has_re "^exchange\.1048576=p2p "
+# 1 MiB at 55 GB/s plus the double's 2 us per copy: 49.8 GB/s.
+ratio_in dev0.h2d dev0.d2h 0.99 1.01
+awk -v v="$(value dev0.h2d)" 'BEGIN { exit !(v > 49 && v < 51) }' ||
+	why=${why:-"dev0.h2d $(value dev0.h2d) is not the double's 49.8 GB/s"}
+ratio_in pair0-1.p2p pair0-1.staged 2 4
+ratio_in pair0-1.latency_staged pair0-1.latency_p2p 4.9 5.1
+finish "healthy pair: every figure measured, verified and consistent"
+
+run_case -- $SMALL --iterations 5
+has_re "^dev0\.h2d=.* samples=5 verify=ok$"
+finish "--iterations sets the number of samples"
+
+run_case -- $SMALL --iterations 1
+has_re "^dev0\.h2d=.* samples=3 verify=ok$"
+finish "fewer than 3 samples are raised to 3"
+
+run_case -- --size 1000 --timeout 10
+has "measure=failed"; has_re "^error=--size 1000 is below"; status 1
+finish "--size below 4 KiB is refused with a clear error"
+
+# --- copies that never complete ---------------------------------------------
+
+run_case FAKE_CUDA_HANG=p2p -- --size 1048576 --timeout 2
+has "measure=timeout"; status 1
+has "stuck=p2p 0000:10:00.0 -> 0000:11:00.0"
+has "pair0-1.status=timeout"; has "pair1-0.status=ok"
+has_re "^error=no completion within the 2 s deadline: p2p 0000:10:00.0 -> 0000:11:00.0$"
+has_re "^dev0\.h2d=.* verify=ok$"; has_re "^pair0-1\.staged=.* verify=ok$"
+faster_than 5000
+finish "P2P copy never completes: timeout naming the pair, earlier figures kept"
+
+run_case FAKE_CUDA_HANG=h2d -- --size 1048576 --timeout 1
+has "measure=timeout"; has "stuck=host to device 0000:10:00.0"; status 1
+faster_than 4000
+finish "host-to-device copy never completes: timeout naming the GPU"
+
+run_case FAKE_CUDA_HANG_CALL=cuMemcpyPeerAsync -- --size 1048576 --timeout 1
+has "measure=timeout"; has "pair0-1.status=timeout"; status 1
+has_re "^error=staged 0000:10:00.0 -> 0000:11:00.0 did not complete within 1 s: the watchdog ended it$"
+faster_than 10000
+finish "driver call that never returns: the watchdog kills the worker"
+
+run_case FAKE_CUDA_HANG_CALL=cuInit -- --timeout 1
+has "cuda=timeout"; has "nvml=skipped"; has "measure=skipped"; status 1
+has_re "^error=cuInit and device probing did not complete within 1 s"
+faster_than 5000
+finish "cuInit that never returns: probe ends as timeout"
+
+run_case FAKE_CUDA_CRASH_CALL=cuLaunchKernel -- $SMALL
+has "measure=failed"; status 1
+has "error=the GPU worker process died during host to device 0000:10:00.0"
+finish "driver crash during a copy: failed, the tool survives"
+
+# --- corrupted data ---------------------------------------------------------
+
+for kind in zeros ones stale partial; do
+	run_case FAKE_CUDA_CORRUPT=$kind -- $SMALL
+	has "measure=ok"
+	has_re "^pair0-1\.p2p=.* verify=$kind$"
+	has_re "^pair0-1\.p2p_bidir=.* verify=$kind$"
+	has_re "^pair0-1\.staged=.* verify=ok$"
+	has_re "^dev0\.h2d=.* verify=ok$"
+	finish "P2P writes land as $kind: classified $kind, staged copies ok"
+done
+
+run_case FAKE_CUDA_CORRUPT=zeros FAKE_CUDA_CORRUPT_KIND=d2h -- $SMALL
+has_re "^dev0\.d2h=.* verify=zeros$"
+# The check counters travel back device to host as well: a broken way back
+# must read as broken, never as "no errors".
+lacks_re "^dev0\..*verify=ok$"
+finish "device-to-host corruption: caught, also on the counters' way back"
+
+# --- the facts behind the judge's findings --------------------------------
+
+run_case FAKE_CUDA_BW_P2P=20 FAKE_CUDA_LAT_US=0.2 -- $SMALL
+ratio_in pair0-1.p2p pair0-1.staged 0.9 1.1
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+finish "fake P2P: peer access allowed, P2P as slow as staged"
+
+run_case FAKE_CUDA_NO_PEER=0-1,1-0 -- $SMALL
+has "pair0-1.cuda=can_access 0 perf_rank 0 access 0 atomics 0 array 0"
+lacks_re "^pair0-1\.p2p="; has_re "^pair0-1\.staged=.* verify=ok$"
+has "measure=ok"; status 0
+finish "CUDA refuses peer access: staged measured, no P2P attempted"
+
+run_case FAKE_CUDA_NO_PEER=0-1 -- $SMALL
+has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
+lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
+finish "one-way peer access: only the allowed direction is measured"
+
+run_case FAKE_GPUS=1 FAKE_NVML_LOAD_GEN=3 FAKE_NVML_LOAD_WIDTH=8 -- $SMALL
+has "dev0.link=gen5 x16 load=gen3 x8 max=gen5 x16"
+finish "link degraded under load: the loaded reading differs from idle"
+
+run_case FAKE_GPUS=4 FAKE_CUDA_DEV_SCALE=2:0.8 -- $SMALL
+ratio_in dev2.h2d dev0.h2d 0.75 0.85
+ratio_in dev2.d2h dev1.d2h 0.75 0.85
+ratio_in dev3.h2d dev0.h2d 0.99 1.01
+has "nr_pairs=12"
+finish "sibling outlier: one GPU of four 20% slower to the host"
+
+run_case FAKE_CUDA_BIDIR=1 -- $SMALL
+ratio_in pair0-1.p2p_bidir pair0-1.p2p 0.99 1.01
+finish "one-way equal to two-way per direction is measured as such"
+
+run_case FAKE_CUDA_BIDIR=0.5 -- $SMALL
+ratio_in dev0.bidir_h2d dev0.h2d 0.45 0.55
+ratio_in pair0-1.p2p_bidir pair0-1.p2p 0.45 0.55
+finish "concurrent copies share the link: both-ways figures per direction"
+
+# --- NVML -------------------------------------------------------------------
+
+run_case LIBS="$DOUBLES/cuda" -- $SMALL
+if ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then
+	why=
+	skip "libnvidia-ml.so.1 absent" "a real one is installed here"
+else
+	has "cuda=ok"; has "nvml=no-library"; has "measure=ok"; status 0
+	lacks_re "^dev0\.link="; lacks_re "^pair0-1\.nvml="
+	finish "libnvidia-ml.so.1 absent: CUDA figures still measured"
+fi
+
+run_case FAKE_NVML_INIT=fail -- $SMALL
+has "cuda=ok"; has "nvml=init-failed"; has "measure=ok"
+finish "nvmlInit failing: init-failed, CUDA side unaffected"
+
+run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- $SMALL --quick
+has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
+has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 1 atomics 1 nvlinks 4"
+finish "NVLink: active links counted and matched to the far GPU"
+
+run_case FAKE_NVML_P2P=3 FAKE_NVML_TOPO=50 -- $SMALL --quick
+has "pair1-0.nvml=topo 50 read 4 write 4 nvlink 6 atomics 4 nvlinks 0"
+finish "NVML P2P status and common ancestor passed through"
+
+run_case FAKE_NVML_REPLAY_DELTA=3 FAKE_GPUS=1 -- $SMALL
+has_re "^dev0\.counters=replay 0->3 "
+finish "PCIe replay counter read before and after the run"
+
+# --- options ----------------------------------------------------------------
+
+run_case -- --quick
+has "cuda=ok"; has "measure=skipped"; status 0
+has_re "^pair0-1\.cuda="; lacks_re "^dev0\.h2d="
+finish "--quick: attributes only, nothing copied"
+
+run_case -- --no-cuda
+has "cuda=skipped"; has "nvml=skipped"; has "measure=skipped"; has "nr_dev=0"
+status 0
+finish "--no-cuda: the libraries are not even opened"
+
+run_case FAKE_GPUS=3 -- $SMALL --pairs 0000:10:00.0,0000:11:00.0
+has_re "^dev0\.h2d="; lacks_re "^dev2\.h2d="
+has_re "^pair0-1\.p2p="; lacks_re "^pair0-2\.p2p="; lacks_re "^pair2-1\.staged="
+has_re "^pair0-2\.cuda=can_access 1 "
+finish "--pairs limits measuring to the named GPUs, attributes for all"
+
+run_case FAKE_GPU_BUSIDS=0001:81:00.0,0001:c1:00.0 -- $SMALL --quick
+has "dev0.addr=0001:81:00.0"; has "dev1.addr=0001:c1:00.0"
+has_re "^dev1\.link=gen5"
+finish "PCI domains and buses pass through CUDA and NVML lookups"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
