@@ -195,7 +195,11 @@ TEST(acs_control_change_follows)
 	snprintf(cap_s, sizeof(cap_s), "%s", fn.value[ST_ACS_CAP]);
 	cap = strtoul(cap_s, NULL, 16);
 	orig = strtoul(fn.value[ST_ACS_CTRL], NULL, 16);
-	flipped = (orig ^ P2PD_ACS_REDIRECT_MASK) & cap & 0x7f;
+	/* redirecting -> not redirecting, or the other way, then back */
+	if (orig & P2PD_ACS_REDIRECT_MASK)
+		flipped = orig & ~P2PD_ACS_REDIRECT_MASK;
+	else
+		flipped = (orig | P2PD_ACS_RR | P2PD_ACS_CR) & cap & 0x7f;
 	ASSERT_NE(orig, flipped) {
 		TH_LOG("%s: capability %s has no redirect bits to change", port, cap_s);
 	}
