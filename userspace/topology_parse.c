@@ -63,6 +63,22 @@ static int fail(struct parser *p, unsigned int line, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * Up to 40 bytes of @s for an error message, with anything but printable
+ * ASCII shown as '?' (the input may be any bytes at all).
+ */
+static const char *shown(const char *s, size_t n, char out[44])
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 40 && s[i]; i++)
+		out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	if (i == 40 && i < n && s[i])
+		out[i++] = '.', out[i++] = '.';
+	out[i] = 0;
+	return out;
+}
+
 /* ---- value syntax ------------------------------------------------------ */
 
 static int hex_digit(char c)
@@ -314,7 +330,7 @@ typedef int (*token_fn)(struct parser *p, void *ctx, const char *key,
 static int for_each_token(struct parser *p, char *line, token_fn fn,
 			  void *ctx)
 {
-	char value[TOPO_MAX_LINE + 1];
+	char value[TOPO_MAX_LINE + 1], buf[44];
 	char *s = line;
 
 	while (*s) {
@@ -329,11 +345,12 @@ static int for_each_token(struct parser *p, char *line, token_fn fn,
 			end++;
 		eq = memchr(s, '=', (size_t)(end - s));
 		if (!eq || eq == s)
-			return fail(p, p->line, "\"%.*s\" is not key=value",
-				    (int)(end - s > 40 ? 40 : end - s), s);
+			return fail(p, p->line, "\"%s\" is not key=value",
+				    shown(s, (size_t)(end - s), buf));
 		*eq = 0;
 		if (unescape(eq + 1, (size_t)(end - eq - 1), value))
-			return fail(p, p->line, "%s: bad escape in value", s);
+			return fail(p, p->line, "%s: bad escape in value",
+				    shown(s, (size_t)(eq - s), buf));
 		if (*end)
 			*end++ = 0;
 		if (fn(p, ctx, s, value))
@@ -357,6 +374,7 @@ static int header_token(struct parser *p, void *ctx, const char *key,
 	struct header_ctx *h = ctx;
 	unsigned long v;
 	unsigned int bit;
+	char buf[44];
 
 	if (!strcmp(key, "abi"))
 		bit = 1;
@@ -377,7 +395,8 @@ static int header_token(struct parser *p, void *ctx, const char *key,
 	switch (bit) {
 	case 1:
 		if (parse_udec(value, UINT_MAX, &v))
-			return fail(p, p->line, "abi=%s is not a number", value);
+			return fail(p, p->line, "abi=%s is not a number",
+				    shown(value, strlen(value), buf));
 		if (v != P2PD_ABI_VERSION)
 			return fail(p, p->line,
 				    "abi=%lu: this reader knows abi=%d only",
@@ -387,13 +406,13 @@ static int header_token(struct parser *p, void *ctx, const char *key,
 	case 2:
 		if (parse_udec(value, ULONG_MAX, &v))
 			return fail(p, p->line, "generation=%s is not a number",
-				    value);
+				    shown(value, strlen(value), buf));
 		h->hdr->generation = v;
 		break;
 	case 4:
 		if (parse_udec(value, UINT_MAX, &v))
 			return fail(p, p->line, "functions=%s is not a number",
-				    value);
+				    shown(value, strlen(value), buf));
 		if (v > TOPO_MAX_FUNCTIONS)
 			return fail(p, p->line,
 				    "functions=%lu: more than the %d this reader accepts",
@@ -410,7 +429,7 @@ static int header_token(struct parser *p, void *ctx, const char *key,
 		else
 			return fail(p, p->line,
 				    "cpu=%s: expected amd_zen, amd or other",
-				    value);
+				    shown(value, strlen(value), buf));
 		h->hdr->cpu_known = 1;
 		break;
 	}
@@ -428,7 +447,8 @@ static int parse_header(struct parser *p, char *line, struct topo_header *hdr,
 		return fail(p, p->line,
 			    "not a p2pdiag topology file: the first line must start with \"%s\"",
 			    P2PD_HEADER_PREFIX);
-	if (for_each_token(p, line + sizeof(prefix) - 5, header_token, &h))
+	/* tokens from "abi=" on: the prefix without its last four bytes */
+	if (for_each_token(p, line + sizeof(prefix) - 1 - 4, header_token, &h))
 		return -1;
 	if (!(h.seen & 2))
 		return fail(p, p->line, "header has no generation=");
@@ -458,7 +478,10 @@ static int field_index(const char *key)
 
 static int bad_value(struct parser *p, const char *key, const char *value)
 {
-	return fail(p, p->line, "%s=%.60s is not a valid value", key, value);
+	char buf[44];
+
+	return fail(p, p->line, "%s=%s is not a valid value", key,
+		    shown(value, strlen(value), buf));
 }
 
 static int parse_role(const char *s, enum p2pd_role *out)
@@ -527,17 +550,18 @@ static int fn_token(struct parser *p, void *ctx, const char *key,
 	struct p2pd_function *f = c->f;
 	struct line_fields *lf = &c->lf;
 	unsigned long v;
+	char buf[44];
 	int field;
 
 	if (!c->have_addr) {
 		if (strcmp(key, "addr"))
 			return fail(p, p->line,
 				    "a function line starts with addr=, not %s=",
-				    key);
+				    shown(key, strlen(key), buf));
 		if (parse_addr(value, &f->addr))
 			return fail(p, p->line,
-				    "addr=%.40s is not a dddd:bb:dd.f address",
-				    value);
+				    "addr=%s is not a dddd:bb:dd.f address",
+				    shown(value, strlen(value), buf));
 		c->have_addr = 1;
 		return 0;
 	}
@@ -547,7 +571,7 @@ static int fn_token(struct parser *p, void *ctx, const char *key,
 	if (field < 0)
 		return 0;	/* a newer module's field */
 	if (lf->seen & (1u << field))
-		return fail(p, p->line, "%s= appears twice", key);
+		return fail(p, p->line, "%s= appears twice", key);	/* a known name */
 	lf->seen |= 1u << field;
 
 	switch ((enum p2pd_field)field) {

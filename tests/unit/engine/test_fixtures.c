@@ -269,6 +269,42 @@ static void check_expect(const struct fixture *fx, const struct p2pd_model *m,
 	ktap_result(&k, ok, why, "%s:%u %s %s", fx->name, e->line, a, b);
 }
 
+/* The whole pairs file: its header, and one line per pair in order. */
+static void check_pairs_file(const struct fixture *fx,
+			     const struct p2pd_model *m)
+{
+	char head[128], why[256] = "";
+	struct p2pd_buf b;
+	char *text, *line, *save = NULL;
+	unsigned long lines = 0, want = p2pd_count_pairs(m);
+
+	p2pd_buf_init(&b, NULL, 0);
+	p2pd_format_pairs(&b, m);
+	text = malloc(b.len + 1);
+	if (!text)
+		abort();
+	p2pd_buf_init(&b, text, b.len + 1);
+	p2pd_format_pairs(&b, m);
+	p2pd_buf_terminate(&b);
+	snprintf(head, sizeof(head), "# p2pdiag abi=1 generation=%lu pairs=%lu",
+		 m->generation, want);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), lines++) {
+		if (!lines && strcmp(line, head))
+			snprintf(why, sizeof(why), "header \"%s\", want \"%s\"",
+				 line, head);
+		if (lines && strncmp(line, "a=", 2) && !why[0])
+			snprintf(why, sizeof(why), "line %lu is not a pair",
+				 lines + 1);
+	}
+	if (!why[0] && lines != want + 1)
+		snprintf(why, sizeof(why), "%lu lines for %lu pairs", lines,
+			 want);
+	ktap_result(&k, !why[0], why, "%s: pairs file has its header and %lu lines",
+		    fx->name, want);
+	free(text);
+}
+
 static void run_fixture(const char *path)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
@@ -372,6 +408,7 @@ static void run_fixture(const char *path)
 		}
 	ktap_result(&k, !why[0], why, "%s: every expectation names a pair",
 		    fx->name);
+	check_pairs_file(fx, &m);
 	topo_free(&m);
 out:
 	free(again);

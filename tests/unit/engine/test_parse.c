@@ -309,6 +309,12 @@ int main(void)
 		"link_width=none link_max_speed=none link_max_width=none "
 		"iommu_group=none iommu_domain=none p2p_endpoint=1\n"
 		"", "line 3: host_bridge differs from its parent's (line 2)");
+	refuses("control bytes, shown as ? in the message",
+		HDR1 "addr=0000:00:01.0 role=\x01\x7f\xff\n",
+		"role=??? is not a valid value");
+	refuses("an escaped control byte, shown as ?",
+		HDR1 "addr=0000:00:01.0 role=a\\x1bb\n",
+		"role=a?b is not a valid value");
 	embedded_nul();
 	long_line();
 	free_empty();

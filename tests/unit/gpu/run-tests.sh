@@ -8,6 +8,9 @@
 # checks its key=value output and exit status.
 #
 # Needs: GPU_STATE (the binary), DOUBLES (the doubles' folder), HAVE_CUDA.
+# With P2PDIAG (p2pdiag-check) and MKSYSFS (mksysfs.c) it also runs
+# p2pdiag-check end to end on fixture topologies whose GPUs the doubles
+# play, and checks the findings and exit status each failure must give.
 set -u
 
 GPU_STATE=${GPU_STATE:?}
@@ -33,7 +36,7 @@ run_case() {
 	shift
 	local t0=$(date +%s%N)
 	out=$(env -u FAKE_GPUS "${envs[@]}" LD_LIBRARY_PATH="$libs" \
-		"$GPU_STATE" "$@" 2>&1)
+		"${PROG:-$GPU_STATE}" "$@" 2>&1)
 	rc=$?
 	took=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
@@ -312,6 +315,113 @@ run_case FAKE_GPU_BUSIDS=0001:81:00.0,0001:c1:00.0 -- $SMALL --quick
 has "dev0.addr=0001:81:00.0"; has "dev1.addr=0001:c1:00.0"
 has_re "^dev1\.link=gen5"
 finish "PCI domains and buses pass through CUDA and NVML lookups"
+
+# --- p2pdiag-check end to end: findings and exit status ------------------
+
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
+P2PDIAG=${P2PDIAG:-}
+MKSYSFS=${MKSYSFS:-}
+if [ -z "$P2PDIAG" ] || [ ! -x "$P2PDIAG" ] || [ ! -x "$MKSYSFS" ]; then
+	skip "p2pdiag-check end to end" "no p2pdiag-check or mksysfs built"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+# A machine per fixture, as the module would publish it.
+for f in 01-dual-socket-cascaded-switches 02-eight-gpu-four-switches \
+	 09-switch-dsp-redirect; do
+	mkdir -p "$EMPTY/$f"
+	"$MKSYSFS" "$FIXTURES/$f.topo" "$EMPTY/$f" ||
+		{ echo "# mksysfs $f failed"; exit 1; }
+done
+# check FIXTURE GPU_ADDRS ENV... -- ARGS: p2pdiag-check on that machine
+check() {
+	local fixture=$1 envs=(FAKE_GPU_BUSIDS="$2")
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	PROG=$P2PDIAG run_case "${envs[@]}" -- --source=module \
+		--sysfs-root "$EMPTY/$fixture" --no-color --size 1M --timeout 10 "$@"
+}
+finding() { has_re "^  $1 +$2\$"; }
+no_findings() { lacks_re "^  (error|warning) "; }
+# Two GPUs under one switch, verdict ok; two more behind the host bridge.
+SW="0000:03:00.0,0000:04:00.0"
+FOUR="0000:03:00.0,0000:04:00.0,0000:09:00.0,0000:0a:00.0"
+P2PDIAG_OPTS=(FAKE_CUDA_LAT_US=0.2)
+
+check 02-eight-gpu-four-switches $SW --
+status 0; no_findings; has_re "^CUDA: ok .*2 GPU"
+finish "p2pdiag-check, healthy switch pair: no findings, exit 0"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG=p2p -- --timeout 2
+status 2; finding error copy-timeout
+has_re "0000:03:00.0.*0000:04:00.0"
+faster_than 6000
+finish "p2pdiag-check, copy never completes: copy-timeout naming the pair, exit 2"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuMemcpyPeerAsync -- \
+	--timeout 1
+status 2; finding error copy-timeout
+faster_than 10000
+finish "p2pdiag-check, driver call never returns: watchdog, copy-timeout, exit 2"
+
+for kind in zeros ones stale partial; do
+	check 02-eight-gpu-four-switches $SW FAKE_CUDA_CORRUPT=$kind --
+	status 2; finding error data-corrupt
+	finish "p2pdiag-check, P2P data lands as $kind: data-corrupt, exit 2"
+done
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_BW_P2P=20 "${P2PDIAG_OPTS[@]}" --
+status 2; finding error fake-p2p
+finish "p2pdiag-check, P2P as slow as staged: fake-p2p, exit 2"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_NO_PEER=0-1,1-0 --
+status 1; finding warning contradiction-ok-but-cuda-refuses
+finish "p2pdiag-check, topology ok but CUDA refuses: contradiction, exit 1"
+
+check 09-switch-dsp-redirect 0000:02:00.0,0000:1b:00.0 --
+status 2; finding error contradiction-redirected-but-cuda-ok
+finish "p2pdiag-check, ACS redirect but CUDA allows P2P: contradiction, exit 2"
+
+check 01-dual-socket-cascaded-switches 0000:04:00.0,0000:83:00.0 -- --quick
+status 2; finding error contradiction-blocked-but-cuda-ok
+finish "p2pdiag-check, blocked path but CUDA allows P2P: contradiction, exit 2"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_LOAD_WIDTH=8 --
+status 1; finding warning link-degraded
+finish "p2pdiag-check, link narrower under load: link-degraded, exit 1"
+
+check 02-eight-gpu-four-switches $FOUR FAKE_GPUS=4 FAKE_CUDA_DEV_SCALE=2:0.8 --
+status 1; finding warning sibling-outlier
+has_re "GPU 0000:09:00.0 .* below the median"
+lacks_re "GPU 0000:0(3|4|a):00.0 .* below the median"
+finish "p2pdiag-check, one GPU 20% slow: sibling-outlier naming it, exit 1"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_BIDIR=0.5 --
+status 1; finding warning hairpin
+finish "p2pdiag-check, two-way no faster than one-way: hairpin, exit 1"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_REPLAY_DELTA=200 --
+status 1; finding warning pcie-replay
+finish "p2pdiag-check, replay counter rising: pcie-replay, exit 1"
+
+check 02-eight-gpu-four-switches $SW LIBS="$EMPTY" --
+if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+	why=
+	skip "p2pdiag-check, no driver" "a real libcuda.so.1 is installed here"
+else
+	status 0; has_re "^CUDA: no-library"; no_findings
+	finish "p2pdiag-check, no driver installed: said so, exit 0"
+fi
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_INIT=fail --
+has_re "^CUDA: init-failed"; has_re "cuInit: CUDA_ERROR_UNKNOWN"; status 1
+finish "p2pdiag-check, cuInit failing: said with the error name, exit 1"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judgement: topology findings from the engine's pairs, and GPU findings
+ * from a hand-filled struct gpu_state: each finding the issue names, with
+ * its severity and the exit status it leads to.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_util.h"
+#include "judge.h"
+#include "p2pdiag/verdict.h"
+
+void test_judge(struct ktap *k);
+
+static struct gpu_figure figure(double v)
+{
+	struct gpu_figure f = { 0 };
+
+	f.valid = true;
+	f.median = f.min = f.max = v;
+	f.samples = 3;
+	f.verify = VERIFY_OK;
+	return f;
+}
+
+/* Three GPUs at 03/04/05:00.0, all six ordered pairs, healthy figures. */
+static struct gpu_state *gpus(void)
+{
+	struct gpu_state *st = calloc(1, sizeof(*st));
+	unsigned int i, s, d;
+
+	if (!st)
+		abort();
+	st->cuda = st->nvml = GPU_OK;
+	st->stuck_pair = st->stuck_dev = -1;
+	st->nr_dev = 3;
+	for (i = 0; i < 3; i++) {
+		struct gpu_device *g = &st->dev[i];
+
+		g->ordinal = (int)i;
+		g->pci_addr = P2PD_ADDR(0, 3 + i, 0, 0);
+		strcpy(g->name, "NVIDIA H100 PCIe");
+		g->h2d = g->d2h = figure(25.0);
+		g->link = (struct gpu_link_reading){ true, 1, 16, 4, 16, 4, 16 };
+	}
+	st->pair = calloc(6, sizeof(*st->pair));
+	if (!st->pair)
+		abort();
+	for (s = 0; s < 3; s++)
+		for (d = 0; d < 3; d++) {
+			struct gpu_pair *p;
+
+			if (s == d)
+				continue;
+			p = &st->pair[st->nr_pairs++];
+			p->src = (int)s;
+			p->dst = (int)d;
+			p->cuda_valid = true;
+			p->can_access = 1;
+			p->p2p = figure(26.0);
+			p->p2p_bidir = figure(25.0);	/* this direction's share */
+			p->staged = figure(12.0);
+		}
+	return st;
+}
+
+static struct gpu_pair *pair(struct gpu_state *st, int s, int d)
+{
+	return (struct gpu_pair *)judge_gpu_pair(st, s, d);
+}
+
+struct fixture {
+	struct p2pd_model m;
+	struct options o;
+	struct check_run r;
+	struct gpu_state *st;
+};
+
+static void setup(struct fixture *f, unsigned int dsp_acs, unsigned int host_vendor)
+{
+	switch_model(&f->m, dsp_acs, host_vendor);
+	options_defaults(&f->o);
+	judge_run(&f->r, &f->m, &f->o);
+	f->st = gpus();
+	f->r.gpu = f->st;
+	f->r.gpu_measured = true;
+}
+
+static void teardown(struct fixture *f)
+{
+	findings_free(&f->r.findings);
+	free(f->r.pair);
+	free(f->st->pair);
+	free(f->st);
+	free(f->m.fn);
+}
+
+static void run_all(struct fixture *f)
+{
+	judge_topology(&f->r);
+	judge_gpus(&f->r);
+}
+
+static size_t count(const struct fixture *f, const char *code)
+{
+	return findings_count_code(&f->r.findings, code);
+}
+
+static const struct finding *find(const struct fixture *f, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < f->r.findings.nr; i++)
+		if (!strcmp(f->r.findings.item[i].code, code))
+			return &f->r.findings.item[i];
+	return NULL;
+}
+
+static void expect_only(struct ktap *k, struct fixture *f, const char *code,
+			enum finding_severity sev, int exit_status, const char *what)
+{
+	const struct finding *it = find(f, code);
+	char why[512];
+
+	snprintf(why, sizeof(why), "%zu findings, first '%s': %s", f->r.findings.nr,
+		 f->r.findings.nr ? f->r.findings.item[0].code : "",
+		 f->r.findings.nr ? f->r.findings.item[0].message : "");
+	ktap_result(k, it && it->severity == sev &&
+		       findings_exit_status(&f->r.findings) == exit_status, why,
+		    "judge: %s -> %s (%s, exit %d)", what, code,
+		    finding_severity_name(sev), exit_status);
+}
+
+void test_judge(struct ktap *k)
+{
+	struct fixture f;
+	const struct finding *it;
+
+	/* healthy: no findings at all */
+	setup(&f, 0, 0x8086);
+	run_all(&f);
+	ktap_result(k, f.r.findings.nr == 0 && findings_exit_status(&f.r.findings) == 0,
+		    f.r.findings.nr ? f.r.findings.item[0].message : NULL,
+		    "judge: a healthy switch with fast, verified P2P has no findings (exit 0)");
+	CHECK(k, judge_expected_host_gbs(&f.r, 0) > 27.5 && judge_expected_host_gbs(&f.r, 0) < 28.5,
+	      "judge: expected Gen4 x16 = 16 GT/s x 16 x 128/130 / 8 x 0.89 = 28.0 GB/s");
+	teardown(&f);
+
+	/* ACS redirect under the switch, whitelisted host bridge: redirected */
+	setup(&f, 0x001d, 0x8086);
+	judge_topology(&f.r);
+	it = find(&f, "acs-redirect");
+	ktap_result(k, it && it->severity == SEV_WARNING && it->fix &&
+		       strstr(it->fix, "pci=disable_acs_redir=0000:02:08.0;0000:02:10.0") &&
+		       strstr(it->fix, "setpci -s 0000:02:08.0 ECAP_ACS+0x6.w=0011") &&
+		       strstr(it->fix, "lost at reboot") && !strstr(it->fix, "noacs") &&
+		       !strstr(it->fix, "iommu=pt") && strstr(it->message, "RR+CR"),
+		    it ? it->fix : "no acs-redirect finding",
+		    "judge: ACS 0x1d on the downstream ports -> acs-redirect with the kernel parameter and setpci lines");
+	CHECK(k, count(&f, "acs-redirect") == 3, "judge: one acs-redirect per GPU pair (3)");
+	judge_gpus(&f.r);
+	expect_only(k, &f, "contradiction-redirected-but-cuda-ok", SEV_WARNING, 1,
+		    "redirected pair, CUDA says peer access works");
+	teardown(&f);
+
+	/* ACS redirect and a host bridge that does not route P2P: blocked */
+	setup(&f, 0x001d, 0x1022);
+	run_all(&f);
+	expect_only(k, &f, "acs-redirect", SEV_ERROR, 2,
+		    "redirect to a host bridge that does not route P2P");
+	expect_only(k, &f, "contradiction-blocked-but-cuda-ok", SEV_ERROR, 2,
+		    "blocked pair, CUDA says peer access works");
+	teardown(&f);
+
+	/* topology ok, CUDA refuses */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 1, 2)->can_access = 0;
+	run_all(&f);
+	expect_only(k, &f, "contradiction-ok-but-cuda-refuses", SEV_WARNING, 1,
+		    "direct path, CUDA refuses peer access");
+	teardown(&f);
+
+	/* fake P2P: no faster than staging */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 0, 1)->p2p = figure(12.5);
+	pair(f.st, 0, 1)->staged = figure(12.0);
+	run_all(&f);
+	expect_only(k, &f, "fake-p2p", SEV_ERROR, 2, "P2P 12.5 GB/s vs staged 12.0 GB/s");
+	CHECK(k, count(&f, "bw-low") == 1, "judge: ... and bw-low for the same copy");
+	teardown(&f);
+
+	/* corrupt data while CUDA says OK: data-corrupt and fake-p2p */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 0, 2)->p2p.verify = VERIFY_ZEROS;
+	run_all(&f);
+	it = find(&f, "data-corrupt");
+	ktap_result(k, it && it->severity == SEV_ERROR && strstr(it->message, "dropped") &&
+		       count(&f, "fake-p2p") == 1 && findings_exit_status(&f.r.findings) == 2,
+		    it ? it->message : "none", "judge: zeros after a P2P copy -> data-corrupt (writes dropped) and fake-p2p, exit 2");
+	teardown(&f);
+
+	/* all ones */
+	setup(&f, 0, 0x8086);
+	f.st->dev[1].h2d.verify = VERIFY_ONES;
+	run_all(&f);
+	it = find(&f, "data-corrupt");
+	ktap_result(k, it && strstr(it->message, "unsupported request") && count(&f, "fake-p2p") == 0,
+		    it ? it->message : "none", "judge: all ones in a host copy -> data-corrupt (unsupported request), not fake-p2p");
+	teardown(&f);
+
+	/* low bandwidth */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 2, 0)->p2p = figure(20.0);	/* 20 / 28.0 = 0.71 */
+	run_all(&f);
+	it = find(&f, "bw-low");
+	expect_only(k, &f, "bw-low", SEV_WARNING, 1, "P2P 20.0 of 28.0 GB/s");
+	CHECK(k, it && it->has_pair && it->a == P2PD_ADDR(0, 5, 0, 0) && it->b == P2PD_ADDR(0, 3, 0, 0),
+	      "judge: bw-low names the pair src, dst");
+	f.o.min_ratio = 0.7;
+	findings_free(&f.r.findings);
+	run_all(&f);
+	CHECK(k, count(&f, "bw-low") == 0, "judge: --min-ratio 0.7 accepts 0.71");
+	teardown(&f);
+
+	/* hairpin: both ways at once no more than one way */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 0, 1)->p2p_bidir = figure(13.0);
+	pair(f.st, 1, 0)->p2p_bidir = figure(13.0);
+	run_all(&f);
+	expect_only(k, &f, "hairpin", SEV_WARNING, 1, "one way 26, both ways 13 + 13");
+	teardown(&f);
+
+	/* sibling outlier */
+	setup(&f, 0, 0x8086);
+	f.st->dev[2].h2d = figure(21.0);	/* median 25: 16% below */
+	run_all(&f);
+	it = find(&f, "sibling-outlier");
+	expect_only(k, &f, "sibling-outlier", SEV_WARNING, 1, "one GPU 16% below its two siblings");
+	CHECK(k, it && it->a == P2PD_ADDR(0, 5, 0, 0), "judge: the outlier named is 05:00.0");
+	f.st->dev[2].h2d = figure(23.0);	/* 8% below: fine */
+	findings_free(&f.r.findings);
+	run_all(&f);
+	CHECK(k, count(&f, "sibling-outlier") == 0, "judge: 8%% below the median is no outlier");
+	teardown(&f);
+
+	/* link degraded under load */
+	setup(&f, 0, 0x8086);
+	f.st->dev[0].link.gen_load = 3;
+	run_all(&f);
+	expect_only(k, &f, "link-degraded", SEV_WARNING, 1, "Gen3 under load on a Gen4 link");
+	teardown(&f);
+
+	/* lanes missing in the topology */
+	setup(&f, 0, 0x8086);
+	f.m.fn[7].link.width = 8;
+	run_all(&f);
+	it = find(&f, "link-degraded");
+	ktap_result(k, it && strstr(it->message, "x8 of x16"), it ? it->message : "none",
+		    "judge: a GPU link trained x8 of x16 -> link-degraded");
+	teardown(&f);
+
+	/* a copy that hung */
+	setup(&f, 0x001d, 0x1022);
+	f.st->measure = GPU_TIMEOUT;
+	f.st->stuck_pair = 0;
+	snprintf(f.st->stuck_step, sizeof(f.st->stuck_step), "p2p 0000:03:00.0 -> 0000:04:00.0");
+	pair(f.st, 0, 1)->status = GPU_TIMEOUT;
+	run_all(&f);
+	it = find(&f, "copy-timeout");
+	ktap_result(k, it && it->severity == SEV_ERROR && count(&f, "copy-timeout") == 1 &&
+		       strstr(it->message, "0000:03:00.0 -> 0000:04:00.0") &&
+		       strstr(it->message, "ACS redirect"),
+		    it ? it->message : "none",
+		    "judge: the watchdog's timeout -> one copy-timeout naming the pair and ACS redirect");
+	teardown(&f);
+
+	/* counters */
+	setup(&f, 0, 0x8086);
+	f.st->dev[0].before = (struct gpu_counters){ true, 10, 0, 0, 0 };
+	f.st->dev[0].after = (struct gpu_counters){ true, 50, 0, 0, 1 };
+	run_all(&f);
+	CHECK(k, count(&f, "pcie-replay") == 1 && count(&f, "xid") == 1,
+	      "judge: replay counter and Xid rising during the run are reported");
+	teardown(&f);
+
+	/* library states */
+	setup(&f, 0, 0x8086);
+	f.st->cuda = GPU_NO_LIBRARY;
+	f.st->nvml = GPU_NO_LIBRARY;
+	f.st->nr_dev = 0;
+	f.st->nr_pairs = 0;
+	run_all(&f);
+	expect_only(k, &f, "cuda-absent", SEV_INFO, 0, "no libcuda.so.1");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.st->cuda = GPU_INIT_FAILED;
+	snprintf(f.st->error, sizeof(f.st->error), "cuInit: CUDA_ERROR_UNKNOWN");
+	f.st->nr_dev = 0;
+	f.st->nr_pairs = 0;
+	run_all(&f);
+	it = find(&f, "cuda-init-failed");
+	expect_only(k, &f, "cuda-init-failed", SEV_WARNING, 1, "cuInit failing");
+	CHECK(k, it && strstr(it->message, "CUDA_ERROR_UNKNOWN"), "judge: ... with the error name");
+	teardown(&f);
+
+	/* NVLink pairs are judged on NVLink: no PCIe contradiction */
+	setup(&f, 0x001d, 0x1022);
+	pair(f.st, 0, 1)->nvlinks = 18;
+	pair(f.st, 1, 0)->nvlinks = 18;
+	pair(f.st, 0, 1)->p2p = figure(380.0);
+	run_all(&f);
+	CHECK(k, count(&f, "contradiction-blocked-but-cuda-ok") == 2 &&
+		 judge_expected_pair_gbs(&f.r, pair(f.st, 0, 1)) > 380 &&
+		 judge_expected_pair_gbs(&f.r, pair(f.st, 0, 1)) < 384,
+	      "judge: an NVLink pair (18 links, 382.5 GB/s expected) is not a PCIe contradiction");
+	teardown(&f);
+
+	/* --pairs limits what is judged */
+	setup(&f, 0, 0x8086);
+	f.o.nr_pairs = 2;
+	f.o.pairs[0] = P2PD_ADDR(0, 3, 0, 0);
+	f.o.pairs[1] = P2PD_ADDR(0, 4, 0, 0);
+	pair(f.st, 1, 2)->p2p = figure(5.0);
+	run_all(&f);
+	CHECK(k, count(&f, "bw-low") == 0, "judge: --pairs leaves other pairs unjudged");
+	teardown(&f);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of p2pdiag-check's own code (options, sources, judgement,
+ * reports).  Usage: test_tool FIXTURES_DIR
+ *                   test_tool --make-tree DIR ok|redirect|blocked
+ * The second form writes a fake /sys/kernel/p2pdiag for the CLI tests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_util.h"
+
+void test_options(struct ktap *k);
+void test_sources(struct ktap *k, const char *fixtures);
+void test_judge(struct ktap *k);
+void test_reports(struct ktap *k);
+
+static int make_tree(const char *dir, const char *kind)
+{
+	struct p2pd_model m;
+	int rc;
+
+	if (!strcmp(kind, "ok"))
+		switch_model(&m, 0, 0x8086);
+	else if (!strcmp(kind, "redirect"))
+		switch_model(&m, 0x001d, 0x8086);
+	else if (!strcmp(kind, "blocked"))
+		switch_model(&m, 0x001d, 0x1022);
+	else
+		return 2;
+	rc = make_sysfs_tree(dir, &m, "1\n");
+	free(m.fn);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ktap k = { 0 };
+
+	if (argc == 4 && !strcmp(argv[1], "--make-tree"))
+		return make_tree(argv[2], argv[3]);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s FIXTURES_DIR | --make-tree DIR ok|redirect|blocked\n",
+			argv[0]);
+		return 2;
+	}
+	ktap_start("p2pdiag-check");
+	test_options(&k);
+	test_sources(&k, argv[1]);
+	test_judge(&k);
+	test_reports(&k);
+	return ktap_finish(&k);
+}

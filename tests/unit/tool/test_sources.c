@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The two topology sources: fake /sys/kernel/p2pdiag trees (good, wrong
+ * ABI, missing and truncated files, a generation that moves while it is
+ * read), and libpci's dump back-end over a hand-written config dump.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool_util.h"
+#include "source_pci.h"
+#include "source_sysfs.h"
+#include "topology_parse.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/format.h"
+#include "p2pdiag/verdict.h"
+
+void test_sources(struct ktap *k, const char *fixtures);
+
+/*
+ * A snapshot that changes while it is read.  generation, topology and pairs
+ * are FIFOs, and a thread serves them in the order the reader opens them,
+ * one script step per open, as a module rebuilding between the reads would.
+ * Each step is its own open of its own file, so the steps cannot run into
+ * each other; the writer never blocks for long (non-blocking opens, a
+ * deadline), so a reader that strays from the script fails, not hangs.
+ */
+struct step {
+	const char *file;
+	const char *text;
+};
+
+struct feeder {
+	const char *dir;
+	const struct step *steps;
+	unsigned int nr, served;
+};
+
+static int open_writer(const char *path, int deadline_ms)
+{
+	int fd, waited;
+
+	for (waited = 0; waited < deadline_ms; waited++) {
+		fd = open(path, O_WRONLY | O_NONBLOCK);
+		if (fd >= 0)
+			return fd;
+		if (errno != ENXIO)
+			return -1;
+		usleep(1000);
+	}
+	return -1;
+}
+
+static void *feed(void *arg)
+{
+	static const char *const files[] = { P2PD_FILE_GENERATION,
+		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
+	struct feeder *f = arg;
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < f->nr; i++) {
+		const char *t = f->steps[i].text;
+		size_t left = strlen(t);
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", f->dir, f->steps[i].file);
+		fd = open_writer(path, 5000);
+		if (fd < 0)
+			break;
+		fcntl(fd, F_SETFL, 0);		/* blocking writes from here */
+		while (left) {
+			ssize_t n = write(fd, t, left);
+
+			if (n <= 0)
+				break;
+			t += n;
+			left -= (size_t)n;
+		}
+		close(fd);
+		f->served++;
+	}
+	/* release a reader still waiting in open(): it sees EOF */
+	for (i = 0; i < 3; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", f->dir, files[i]);
+		fd = open(path, O_WRONLY | O_NONBLOCK);
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
+static char *file_text(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return read_whole(path, NULL);
+}
+
+/* Replace "generation=<from> " in @text (same number of digits). */
+static void regenerate(char *text, unsigned long from, unsigned long to)
+{
+	char old[64], new[64], *at;
+
+	snprintf(old, sizeof(old), "generation=%lu ", from);
+	snprintf(new, sizeof(new), "generation=%lu ", to);
+	at = text ? strstr(text, old) : NULL;
+	if (at && strlen(old) == strlen(new))
+		memcpy(at, new, strlen(new));
+}
+
+static int make_fifos(const char *dir)
+{
+	static const char *const files[] = { P2PD_FILE_GENERATION,
+		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+		if (mkfifo(path, 0600))
+			return -1;
+	}
+	return 0;
+}
+
+static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
+{
+	char *dir = make_tmpdir(), err[512], *topo, *pairs;
+	struct step steps[4 * SYSFS_MAX_ATTEMPTS];
+	static const char *const gens[] = { "1\n", "2\n", "3\n", "4\n", "5\n",
+					    "6\n", "7\n", "8\n", "9\n", "10\n" };
+	struct feeder f = { dir, steps, 0, 0 };
+	struct sysfs_snapshot s;
+	pthread_t th;
+	unsigned int i;
+	int rc;
+
+	make_sysfs_tree(dir, m, "1\n");
+	topo = file_text(dir, P2PD_FILE_TOPOLOGY);
+	pairs = file_text(dir, P2PD_FILE_PAIRS);
+	/* the module rebuilt (generation 7 -> 8) between the first two reads */
+	regenerate(topo, 7, 8);
+	regenerate(pairs, 7, 8);
+	if (!topo || !pairs || make_fifos(dir)) {
+		ktap_result(k, 0, strerror(errno), "sysfs: generation moves mid-read (setup)");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, i ? "8\n" : "7\n" };
+		steps[f.nr++] = (struct step){ P2PD_FILE_TOPOLOGY, topo };
+		steps[f.nr++] = (struct step){ P2PD_FILE_PAIRS, pairs };
+		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, "8\n" };
+	}
+	pthread_create(&th, NULL, feed, &f);
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	pthread_join(th, NULL);
+	ktap_result(k, !rc && s.attempts == 2 && s.generation == 8 && f.served == 8,
+		    err, "sysfs: a generation that changes mid-read is read again (2 attempts, generation 8)");
+	if (!rc)
+		sysfs_snapshot_free(&s);
+
+	/* it never settles: every read of generation says another number */
+	f.nr = f.served = 0;
+	for (i = 0; i < SYSFS_MAX_ATTEMPTS; i++) {
+		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, gens[2 * i] };
+		steps[f.nr++] = (struct step){ P2PD_FILE_TOPOLOGY, topo };
+		steps[f.nr++] = (struct step){ P2PD_FILE_PAIRS, pairs };
+		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, gens[2 * i + 1] };
+	}
+	pthread_create(&th, NULL, feed, &f);
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	pthread_join(th, NULL);
+	ktap_result(k, rc == -1 && strstr(err, "changed while it was read") &&
+		       f.served == 4 * SYSFS_MAX_ATTEMPTS, err,
+		    "sysfs: a generation that never settles gives up after %d reads with a clear error",
+		    SYSFS_MAX_ATTEMPTS);
+out:
+	free(topo);
+	free(pairs);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void sysfs_tests(struct ktap *k)
+{
+	struct p2pd_model m;
+	struct sysfs_snapshot s;
+	char *dir, path[PATH_MAX], err[512], *pairs;
+	size_t len;
+	int rc;
+
+	switch_model(&m, 0, 0x8086);
+	dir = make_tmpdir();
+	make_sysfs_tree(dir, &m, "1\n");
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/pairs", dir);
+	pairs = read_whole(path, &len);
+	ktap_result(k, !rc && s.attempts == 1 && s.generation == 7 &&
+		       s.model.nr_fn == m.nr_fn && pairs && s.pairs_len == len &&
+		       !memcmp(s.pairs, pairs, len) &&
+		       !p2pd_model_check(&s.model) &&
+		       s.model.fn[8].p2p_endpoint,
+		    err, "sysfs: a good tree reads in one attempt, model and pairs intact");
+	if (!rc)
+		sysfs_snapshot_free(&s);
+	free(pairs);
+	CHECK(k, sysfs_module_present(dir), "sysfs: abi_version present means the module is loaded");
+
+	/* wrong ABI version */
+	snprintf(path, sizeof(path), "%s/abi_version", dir);
+	write_file(path, "2\n", 2);
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "ABI version '2'"), err,
+		    "sysfs: abi_version 2 is refused, naming both versions");
+	write_file(path, "1\n", 2);
+
+	/* truncated topology: cut in the middle of a line */
+	snprintf(path, sizeof(path), "%s/topology", dir);
+	{
+		char *t = read_whole(path, &len);
+
+		write_file(path, t, len / 2);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "topology"), err,
+			    "sysfs: a truncated topology file is an error, not a smaller tree");
+		write_file(path, t, 10);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "header"), err,
+			    "sysfs: a topology file cut inside its header is an error");
+		write_file(path, t, len);
+		free(t);
+	}
+
+	/* missing pairs */
+	snprintf(path, sizeof(path), "%s/pairs", dir);
+	unlink(path);
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "pairs") && strstr(err, "No such file"), err,
+		    "sysfs: a missing pairs file is an error naming it");
+
+	/* generation file with junk */
+	snprintf(path, sizeof(path), "%s/generation", dir);
+	write_file(path, "7x\n", 3);
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "generation"), err,
+		    "sysfs: a generation that is not a number is an error");
+
+	/* one bounded read: a value longer than the buffer is refused */
+	{
+		char big[SYSFS_VALUE_MAX + 10], val[64];
+
+		memset(big, '1', sizeof(big));
+		write_file(path, big, sizeof(big));
+		rc = sysfs_read_value(path, val, sizeof(val));
+		ktap_result(k, rc == -1 && errno == EFBIG, NULL,
+			    "sysfs: a value longer than its buffer is EFBIG, not cut short");
+	}
+	remove_tree(dir);
+	free(dir);
+
+	dir = make_tmpdir();
+	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "module loaded"), err,
+		    "sysfs: an empty directory says the module is not loaded");
+	CHECK(k, !sysfs_module_present(dir), "sysfs: no abi_version, no module");
+	remove_tree(dir);
+	free(dir);
+
+	{
+		unsigned long g;
+
+		CHECK(k, !sysfs_header_generation("# p2pdiag abi=1 generation=42 pairs=3\n", 38, &g) &&
+			 g == 42 &&
+			 sysfs_header_generation("# p2pdiag abi=2 generation=42 pairs=3\n", 38, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=1 generation= pairs=3\n", 36, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=1 generation=99999999999999999999999 x\n", 52, &g),
+		      "sysfs: header generation parsed; other ABI, empty and overflowing numbers refused");
+	}
+	sysfs_moving_generation(k, &m);
+	free(m.fn);
+}
+
+static int idx_of(const struct p2pd_model *m, unsigned int bus, unsigned int dev,
+		  unsigned int fn)
+{
+	return p2pd_model_find(m, P2PD_ADDR(0, bus, dev, fn));
+}
+
+static void pci_dump_tests(struct ktap *k, const char *fixtures)
+{
+	char dump[PATH_MAX], err[512];
+	struct p2pd_model m = { 0 };
+	struct p2pd_pair p;
+	int rp, gpu, nic, hb, rc;
+
+	snprintf(dump, sizeof(dump), "%s/amd-rootports-acs.lspci", fixtures);
+	m.cpu_flags = P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P;
+	rc = pci_source_read(dump, &m, err, sizeof(err));
+	if (!ktap_result(k, !rc && m.nr_fn == 5, err, "pci: the dump reads as 5 functions"))
+		return;
+	rp = idx_of(&m, 0, 1, 1);
+	gpu = idx_of(&m, 1, 0, 0);
+	nic = idx_of(&m, 2, 0, 0);
+	hb = idx_of(&m, 0, 0, 0);
+	CHECK(k, rp >= 0 && m.fn[rp].role == P2PD_ROLE_ROOT_PORT &&
+		 m.fn[rp].acs == P2PD_PRESENT && m.fn[rp].acs_cap == 0x005f &&
+		 m.fn[rp].acs_ctrl == 0x001d && !m.fn[rp].has_parent,
+	      "pci: root port 00:01.1 has ACS cap 0x005f, ctrl 0x001d, no parent");
+	CHECK(k, gpu >= 0 && m.fn[gpu].has_parent &&
+		 m.fn[gpu].parent == P2PD_ADDR(0, 0, 1, 1) &&
+		 m.fn[gpu].host_bridge == P2PD_HOST_BRIDGE(0, 0) &&
+		 m.fn[gpu].class_code == 0x030200 && m.fn[gpu].vendor == 0x10de &&
+		 m.fn[gpu].role == P2PD_ROLE_ENDPOINT && m.fn[gpu].p2p_endpoint,
+	      "pci: the GPU hangs under 00:01.1 (parent from the bridge's secondary bus)");
+	CHECK(k, gpu >= 0 && m.fn[gpu].link.state == P2PD_PRESENT &&
+		 m.fn[gpu].link.speed == 25 && m.fn[gpu].link.width == 16 &&
+		 m.fn[gpu].link.max_speed == 160 && m.fn[gpu].link.max_width == 16,
+	      "pci: GPU link 2.5 GT/s x16 of 16.0 GT/s x16");
+	CHECK(k, gpu >= 0 && m.fn[gpu].acs == P2PD_ABSENT && m.fn[gpu].ats == P2PD_ABSENT,
+	      "pci: readable extended space without ACS/ATS reads as absent");
+	CHECK(k, nic >= 0 && m.fn[nic].ats == P2PD_PRESENT && m.fn[nic].ats_enabled &&
+		 m.fn[nic].ats_stu == 0 && m.fn[nic].p2p_endpoint,
+	      "pci: the NIC's ATS is enabled");
+	CHECK(k, hb >= 0 && m.fn[hb].role == P2PD_ROLE_PCI_DEVICE && !m.fn[hb].is_pcie &&
+		 !m.fn[hb].p2p_endpoint && m.fn[hb].numa_node == -1,
+	      "pci: the host bridge is a plain PCI function, not an endpoint; NUMA unknown in a dump");
+	CHECK(k, p2pd_count_pairs(&m) == 1 && !p2pd_judge(&m, gpu, nic, &p) &&
+		 p.cls == P2PD_CLASS_PHB && p.nr_blockers == 2 &&
+		 p.verdict == P2PD_VERDICT_REDIRECTED,
+	      "pci: on AMD Zen the GPU-NIC pair is PHB, redirected by two root ports");
+	m.cpu_flags = 0;
+	CHECK(k, !p2pd_judge(&m, gpu, nic, &p) && p.verdict == P2PD_VERDICT_BLOCKED &&
+		 p.host_blocks,
+	      "pci: on another CPU the AMD root complex is not on the list: blocked");
+	pci_source_free(&m);
+}
+
+/* Variants of the dump written on the fly: cut short, all ones. */
+static void pci_dump_bad(struct ktap *k, const char *fixtures)
+{
+	char src[PATH_MAX], *dir = make_tmpdir(), path[PATH_MAX], err[512];
+	struct p2pd_model m = { 0 };
+	char *text, *at;
+	size_t len;
+	int rc, rp;
+
+	snprintf(src, sizeof(src), "%s/amd-rootports-acs.lspci", fixtures);
+	text = read_whole(src, &len);
+
+	/* ACS control reads as ffff: a removed or broken port */
+	at = text ? strstr(text, "100: 0d 00 01 00 5f 00 1d 00") : NULL;
+	if (at) {
+		memcpy(at + strlen("100: 0d 00 01 00 5f 00 "), "ff ff", 5);
+		snprintf(path, sizeof(path), "%s/ones.lspci", dir);
+		write_file(path, text, len);
+		rc = pci_source_read(path, &m, err, sizeof(err));
+		rp = rc ? -1 : idx_of(&m, 0, 1, 1);
+		ktap_result(k, !rc && rp >= 0 && m.fn[rp].acs == P2PD_UNKNOWN, err,
+			    "pci: an all-ones ACS control is unknown, not every bit set");
+		if (!rc) {
+			struct p2pd_pair p;
+
+			CHECK(k, !p2pd_judge(&m, idx_of(&m, 1, 0, 0), idx_of(&m, 2, 0, 0), &p) &&
+				 p.verdict == P2PD_VERDICT_UNKNOWN && (p.missing & P2PD_MISSING_ACS),
+			      "pci: so the pair's verdict is unknown (ACS missing)");
+			pci_source_free(&m);
+		}
+	} else {
+		ktap_result(k, 0, "fixture changed", "pci: all-ones ACS control");
+	}
+
+	/* lspci -x: only the first 64 bytes of every function */
+	snprintf(path, sizeof(path), "%s/short.lspci", dir);
+	{
+		static const char short_dump[] =
+			"00:00.0 Host bridge: x\n"
+			"00: 22 10 80 14 06 00 10 00 00 00 00 06 00 00 00 00\n"
+			"10: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
+			"20: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
+			"30: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n\n";
+
+		write_file(path, short_dump, sizeof(short_dump) - 1);
+	}
+	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "lspci -xxxx"), err,
+		    "pci: a 64-byte dump is refused, asking for lspci -xxxx");
+
+	snprintf(path, sizeof(path), "%s/empty.lspci", dir);
+	write_file(path, "nothing here\n", 13);
+	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "no PCI functions"), err,
+		    "pci: a file without functions is refused");
+
+	snprintf(path, sizeof(path), "%s/absent.lspci", dir);
+	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "libpci"), err,
+		    "pci: a missing dump is libpci's error, returned instead of exit()");
+	rc = pci_source_read(src, &m, err, sizeof(err));
+	ktap_result(k, !rc && m.nr_fn == 5, err,
+		    "pci: libpci still works after a fatal error was caught");
+	if (!rc)
+		pci_source_free(&m);
+	free(text);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void cpuinfo_tests(struct ktap *k)
+{
+	char *dir = make_tmpdir(), path[PATH_MAX];
+	unsigned int flags = 99;
+	static const struct {
+		const char *text;
+		unsigned int flags;
+		const char *name;
+	} cases[] = {
+		{ "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n", P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P, "AMD family 0x19 (Zen 3)" },
+		{ "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\n\n", P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P, "AMD family 0x17 (Zen)" },
+		{ "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 21\n\n", P2PD_CPU_AMD, "AMD family 0x15 (before Zen)" },
+		{ "processor\t: 0\nvendor_id\t: HygonGenuine\ncpu family\t: 24\n\n", P2PD_CPU_AMD, "Hygon family 0x18" },
+		{ "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n", 0, "Intel" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s/cpuinfo%u", dir, i);
+		write_file(path, cases[i].text, strlen(cases[i].text));
+		CHECK(k, !cpu_flags_from_cpuinfo(path, &flags) && flags == cases[i].flags,
+		      "cpuinfo: %s", cases[i].name);
+	}
+	snprintf(path, sizeof(path), "%s/none", dir);
+	CHECK(k, cpu_flags_from_cpuinfo(path, &flags) == -1 && flags == 0,
+	      "cpuinfo: an unreadable file is an error and no flags");
+	remove_tree(dir);
+	free(dir);
+}
+
+void test_sources(struct ktap *k, const char *fixtures)
+{
+	sysfs_tests(k);
+	pci_dump_tests(k, fixtures);
+	pci_dump_bad(k, fixtures);
+	cpuinfo_tests(k);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the p2pdiag-check unit tests: a small PCIe tree built in
+ * code, fake /sys/kernel/p2pdiag trees in a temporary directory, files.
+ */
+#ifndef P2PD_TOOL_UTIL_H
+#define P2PD_TOOL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ktap.h"
+#include "check.h"
+#include "p2pdiag/model.h"
+
+#define CHECK(k, cond, ...) ktap_result((k), !!(cond), #cond, __VA_ARGS__)
+
+/*
+ * The switch tree the judgement tests use (Intel Skylake-SP host bridge
+ * 8086:2020, on the kernel's P2PDMA list):
+ *
+ *   00:00.0 host bridge    00:01.0 root port (Gen4 x16) -> bus 01
+ *   01:00.0 switch upstream port -> bus 02
+ *   02:08.0 / 02:10.0 / 02:18.0 downstream ports (ACS ctrl @dsp_acs)
+ *   03:00.0 / 04:00.0 / 05:00.0 GPUs 10de:2330, Gen4 x16
+ *
+ * @host_vendor replaces the host bridge's vendor (0x1022: not listed).
+ * Free with free(m->fn).
+ */
+void switch_model(struct p2pd_model *m, unsigned int dsp_acs,
+		  unsigned int host_vendor);
+
+/* A fresh empty directory under $TMPDIR; the path is malloc'd. */
+char *make_tmpdir(void);
+/* rm -r @dir (best effort). */
+void remove_tree(const char *dir);
+int write_file(const char *path, const char *text, size_t len);
+char *read_whole(const char *path, size_t *len);
+
+/*
+ * A fake /sys/kernel/p2pdiag under @dir from @m: abi_version, generation,
+ * topology and pairs in the module's formats (p2pd_format_*), and
+ * devices/<addr>/<field> files.  @abi replaces abi_version's text.
+ */
+int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
+		    const char *abi);
+
+/* Judge every pair of @m into a run (r->pair malloc'd). */
+void judge_run(struct check_run *r, const struct p2pd_model *m,
+	       const struct options *o);
+
+#endif /* P2PD_TOOL_UTIL_H */
