@@ -308,7 +308,8 @@ EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 {
 	hook("cuDeviceGetName");
-	snprintf(name, (size_t)len, "Fake GPU %d", d);
+	(void)d;	/* one model: the GPUs are siblings */
+	snprintf(name, (size_t)len, "Fake GPU");
 	return CUDA_SUCCESS;
 }
 
