@@ -336,7 +336,9 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 		if (p->nr_blockers) {
 			add(&t, ": ACS on ");
 			describe_blockers(m, p, &t);
-			add(&t, " sends their peer traffic up to the root complex");
+			add(&t, p->common_kind == P2PD_COMMON_BRIDGE ?
+			    " sends their peer traffic up to the root complex instead of across the common bridge" :
+			    " redirects their peer requests to the root complex's IOMMU (the path crosses the root complex anyway)");
 			if (p->host_blocks) {
 				add(&t, ", and ");
 				describe_host(m, p, &t);

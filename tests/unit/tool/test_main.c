@@ -2,7 +2,7 @@
 /*
  * Unit tests of p2pdiag-check's own code (options, sources, judgement,
  * reports).  Usage: test_tool FIXTURES_DIR
- *                   test_tool --make-tree DIR ok|redirect|blocked
+ *                   test_tool --make-tree DIR ok|redirect|blocked|dump:FILE
  * The second form writes a fake /sys/kernel/p2pdiag for the CLI tests.
  */
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tool_util.h"
+#include "source_pci.h"
 
 void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);
@@ -18,9 +19,22 @@ void test_reports(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
-	struct p2pd_model m;
+	struct p2pd_model m = { 0 };
+	char err[512];
 	int rc;
 
+	if (!strncmp(kind, "dump:", 5)) {
+		/* the tree the module would publish for this dump on AMD Zen */
+		m.cpu_flags = P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P;
+		if (pci_source_read(kind + 5, &m, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		m.generation = 3;
+		rc = make_sysfs_tree(dir, &m, "1\n");
+		pci_source_free(&m);
+		return rc ? 1 : 0;
+	}
 	if (!strcmp(kind, "ok"))
 		switch_model(&m, 0, 0x8086);
 	else if (!strcmp(kind, "redirect"))

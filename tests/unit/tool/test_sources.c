@@ -28,8 +28,9 @@ void test_sources(struct ktap *k, const char *fixtures);
  * A snapshot that changes while it is read.  generation, topology and pairs
  * are FIFOs, and a thread serves them in the order the reader opens them,
  * one script step per open, as a module rebuilding between the reads would.
- * Each step is its own open of its own file, so the steps cannot run into
- * each other; the writer never blocks for long (non-blocking opens, a
+ * Each step gets a FIFO of its own (a fresh one is renamed over the name
+ * once the reader has opened the last), so steps cannot run into each
+ * other; the writer never blocks for long (non-blocking opens, a
  * deadline), so a reader that strays from the script fails, not hangs.
  */
 struct step {
@@ -63,7 +64,7 @@ static void *feed(void *arg)
 	static const char *const files[] = { P2PD_FILE_GENERATION,
 		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
 	struct feeder *f = arg;
-	char path[PATH_MAX];
+	char path[PATH_MAX], fresh[PATH_MAX + 8];
 	unsigned int i;
 
 	for (i = 0; i < f->nr; i++) {
@@ -74,6 +75,14 @@ static void *feed(void *arg)
 		snprintf(path, sizeof(path), "%s/%s", f->dir, f->steps[i].file);
 		fd = open_writer(path, 5000);
 		if (fd < 0)
+			break;
+		/*
+		 * The reader has this FIFO open: put a fresh one in its place
+		 * now, so its next open of the file is the next step's and
+		 * cannot share this one's pipe.
+		 */
+		snprintf(fresh, sizeof(fresh), "%s.next", path);
+		if (mkfifo(fresh, 0600) || rename(fresh, path))
 			break;
 		fcntl(fd, F_SETFL, 0);		/* blocking writes from here */
 		while (left) {

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# p2pdiag-check's command line end to end, without GPUs: options, sources
+# (fake sysfs trees, a libpci dump, saved topologies), outputs and exit
+# statuses.  Usage: test_cli.sh P2PDIAG_CHECK TEST_TOOL FIXTURES
+set -u
+bin=$1 tool=$2 fix=$3
+n=0 failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-tool-cli-XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+dump=$fix/amd-rootports-acs.lspci
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n' >"$tmp/cpu-amd"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n' >"$tmp/cpu-intel"
+
+result() { # result OK NAME [WHY]
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -n "${3:-}" ] && echo "# $3" | head -c 600 && echo
+	fi
+}
+
+# run CMD...: sets rc, out, err
+run() {
+	out=$("$@" 2>"$tmp/stderr"); rc=$?
+	err=$(cat "$tmp/stderr")
+}
+
+expect_rc() { # expect_rc WANT NAME CMD...
+	local want=$1 name=$2
+	shift 2
+	run "$@"
+	[ "$rc" = "$want" ] && result 1 "$name" || result 0 "$name" "exit $rc, want $want: $err"
+}
+
+json_get() { # json_get EXPR: python expression over d, from $out
+	python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print($1)" <<<"$out" 2>&1
+}
+
+for t in ok redirect blocked; do
+	mkdir -p "$tmp/$t" && "$tool" --make-tree "$tmp/$t" $t || echo "# cannot make tree $t"
+done
+
+expect_rc 0 "cli: --help exits 0" "$bin" --help
+case $out in *"Exit status"*"3  usage"*) result 1 "cli: --help documents the exit statuses";;
+	*) result 0 "cli: --help documents the exit statuses";; esac
+expect_rc 0 "cli: --version exits 0" "$bin" --version
+expect_rc 3 "cli: an unknown option exits 3" "$bin" --frobnicate
+case $err in *"unknown option '--frobnicate'"*) result 1 "cli: ... and says which";;
+	*) result 0 "cli: ... and says which" "$err";; esac
+expect_rc 3 "cli: --iterations 1 exits 3" "$bin" --iterations 1
+
+expect_rc 0 "cli: a clean switch tree exits 0" "$bin" --sysfs-root "$tmp/ok" --no-cuda
+case $out in *"source: module ($tmp/ok, read in 1 attempt)"*) result 1 "cli: the report names the module source";;
+	*) result 0 "cli: the report names the module source" "$(head -3 <<<"$out")";; esac
+expect_rc 1 "cli: ACS redirect under the switch exits 1" "$bin" --sysfs-root "$tmp/redirect" --no-cuda
+expect_rc 2 "cli: a blocked pair exits 2" "$bin" --sysfs-root "$tmp/blocked" --no-cuda
+case $out in *"verdict=blocked"*"error   acs-redirect"*) result 1 "cli: ... with the verdict and the finding";;
+	*) result 0 "cli: ... with the verdict and the finding";; esac
+expect_rc 2 "cli: --quick still judges the topology" "$bin" --sysfs-root "$tmp/blocked" --quick
+
+mkdir -p "$tmp/empty"
+expect_rc 3 "cli: --source=module without the module exits 3" "$bin" --source=module --sysfs-root "$tmp/empty" --no-cuda
+case $err in *"module loaded"*) result 1 "cli: ... saying the module is not loaded";;
+	*) result 0 "cli: ... saying the module is not loaded" "$err";; esac
+cp -r "$tmp/ok" "$tmp/abi2" && echo 2 >"$tmp/abi2/abi_version"
+expect_rc 3 "cli: abi_version 2 exits 3" "$bin" --sysfs-root "$tmp/abi2" --no-cuda
+cp -r "$tmp/ok" "$tmp/trunc" && head -c 300 "$tmp/ok/topology" >"$tmp/trunc/topology"
+expect_rc 3 "cli: a truncated topology exits 3" "$bin" --sysfs-root "$tmp/trunc" --no-cuda
+
+expect_rc 1 "cli: libpci dump, AMD Zen: redirected, exits 1" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd"
+expect_rc 2 "cli: libpci dump, Intel CPU: blocked, exits 2" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel"
+expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
+expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
+
+expect_rc 2 "cli: --topology-file judges a saved topology" "$bin" --topology-file "$tmp/blocked/topology"
+case $out in *"source: file"*) result 1 "cli: ... and says so";; *) result 0 "cli: ... and says so";; esac
+expect_rc 3 "cli: a missing topology file exits 3" "$bin" --topology-file "$tmp/none"
+head -c 2000 /dev/urandom >"$tmp/garbage"
+expect_rc 3 "cli: a garbage topology file exits 3" "$bin" --topology-file "$tmp/garbage"
+
+run "$bin" --sysfs-root "$tmp/redirect" --no-cuda --json
+v=$(json_get 'd["schema"], d["source"], d["generation"], len(d["pairs"]), d["summary"]["exit_status"], sorted({f["code"] for f in d["findings"]})')
+[ "$rc" = 1 ] && [ "$v" = "1 module 7 3 1 ['acs-redirect']" ] && result 1 "cli: --json is schema 1 with pairs and findings" ||
+	result 0 "cli: --json is schema 1 with pairs and findings" "rc $rc: $v"
+
+run "$bin" --sysfs-root "$tmp/blocked" --no-cuda --json --pairs 0000:03:00.0,04:00.0
+v=$(json_get 'len(d["pairs"]), d["pairs"][0]["a"], d["pairs"][0]["b"]')
+[ "$v" = "1 0000:03:00.0 0000:04:00.0" ] && result 1 "cli: --pairs judges only the pairs asked for" ||
+	result 0 "cli: --pairs judges only the pairs asked for" "$v"
+expect_rc 3 "cli: --pairs naming a function not in the topology exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --pairs 03:00.0,0a:00.0
+
+expect_rc 1 "cli: --prometheus writes the textfile" "$bin" --sysfs-root "$tmp/redirect" --no-cuda --prometheus "$tmp/p2p.prom"
+grep -qx 'p2pdiag_exit_status 1' "$tmp/p2p.prom" 2>/dev/null && [ ! -e "$tmp/p2p.prom.tmp" ] &&
+	result 1 "cli: ... with the exit status and no .tmp left" || result 0 "cli: ... with the exit status and no .tmp left"
+expect_rc 3 "cli: --prometheus into a missing directory exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --prometheus "$tmp/no/dir/p.prom"
+
+expect_rc 1 "cli: --baseline save" "$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline save "$tmp/base.json"
+run "$bin" --sysfs-root "$tmp/redirect" --no-cuda --json --baseline check "$tmp/base.json"
+v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("baseline")]')
+[ "$rc" = 1 ] && [ "$v" = "[]" ] && result 1 "cli: --baseline check of the same server finds nothing" ||
+	result 0 "cli: --baseline check of the same server finds nothing" "rc $rc $v"
+run "$bin" --sysfs-root "$tmp/blocked" --no-cuda --json --baseline check "$tmp/base.json"
+v=$(json_get 'sorted({f["code"] for f in d["findings"] if f["code"].startswith("baseline")})')
+[ "$rc" = 2 ] && [ "$v" = "['baseline-device', 'baseline-verdict']" ] &&
+	result 1 "cli: --baseline check of a server gone blocked finds device and verdict changes" ||
+	result 0 "cli: --baseline check of a server gone blocked finds device and verdict changes" "rc $rc $v"
+echo '{"schema": 1}' >"$tmp/bad.json"
+expect_rc 3 "cli: a file that is not a baseline exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --baseline check "$tmp/bad.json"
+
+mkdir -p "$tmp/same" && "$tool" --make-tree "$tmp/same" "dump:$dump"
+run "$bin" --cross-check --sysfs-root "$tmp/same" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
+v=$(json_get 'sorted({f["code"] for f in d["findings"]})')
+[ "$rc" = 1 ] && [ "$v" = "['acs-redirect', 'link-slow-idle']" ] &&
+	result 1 "cli: --cross-check of agreeing sources adds no finding" ||
+	result 0 "cli: --cross-check of agreeing sources adds no finding" "rc $rc $v $err"
+sed -i 's/^0x001d$/0x0000/' "$tmp/same/devices/0000:00:01.1/acs_ctrl"
+sed -i '2,$s/ verdict=redirected / verdict=ok /' "$tmp/same/pairs"
+run "$bin" --cross-check --sysfs-root "$tmp/same" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
+v=$(json_get 'sorted({f["code"] for f in d["findings"] if f["code"].startswith("cross") or f["code"].startswith("engine")})')
+m=$(json_get '[f["message"] for f in d["findings"] if f["code"]=="cross-check-mismatch"]')
+[ "$v" = "['cross-check-mismatch', 'cross-check-pairs', 'engine-mismatch']" ] &&
+	case $m in *"acs_ctrl module '0x0000' libpci '0x001d'"*) true;; *) false;; esac &&
+	result 1 "cli: --cross-check reports a differing field and differing pairs" ||
+	result 0 "cli: --cross-check reports a differing field and differing pairs" "$v $m"
+expect_rc 3 "cli: --cross-check without the module exits 3" "$bin" --cross-check --sysfs-root "$tmp/empty" --no-cuda
+
+echo "# cli: $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
