@@ -287,7 +287,7 @@ static bool run_sample(struct meas *m, struct lane *lanes, unsigned int n)
 {
 	unsigned int i, k;
 	uint64_t gate_ns;
-	double released;
+	double released, left;
 
 	for (i = 0; i < n; i++) {
 		struct lane *l = &lanes[i];
@@ -301,7 +301,9 @@ static bool run_sample(struct meas *m, struct lane *lanes, unsigned int n)
 	if (!wait_idle(m))
 		return false;
 
-	gate_ns = (uint64_t)((m->deadline - gpu_now()) * 1e9);
+	/* The gate gives up when the run's deadline passes (never < 1 ms). */
+	left = m->deadline - gpu_now();
+	gate_ns = (uint64_t)((left > 1e-3 ? left : 1e-3) * 1e9);
 	*m->flag = 0;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (i = 0; i < n; i++) {

@@ -177,8 +177,9 @@ static void collect(struct gpu_state *st)
 		free(pairs);
 		return;
 	}
+	/* nr_pairs is fixed by the probe: later calls reuse the array. */
 	if (!pairs)
-		pairs = calloc(GPU_MAX * (GPU_MAX - 1), sizeof(*pairs));
+		pairs = calloc(n, sizeof(*pairs));
 	if (!pairs) {
 		st->nr_pairs = 0;
 		return;
