@@ -233,7 +233,8 @@ static struct p2pd_function *new_fn(struct gen *g, unsigned int bus,
 	return f;
 }
 
-static void add_endpoints(struct gen *g, unsigned int bus, int parent)
+static void add_endpoints(struct gen *g, unsigned int bus, unsigned int dev,
+			  int parent)
 {
 	static const struct {
 		unsigned int vendor, class_code;
@@ -246,7 +247,7 @@ static void add_endpoints(struct gen *g, unsigned int bus, int parent)
 
 	for (i = 0; i < nfn; i++) {
 		struct p2pd_function *f =
-			new_fn(g, bus, 0, i, parent, P2PD_ROLE_ENDPOINT);
+			new_fn(g, bus, dev, i, parent, P2PD_ROLE_ENDPOINT);
 		unsigned int k = rnd(g->rs, 6);
 
 		f->vendor = kinds[k].vendor;
@@ -296,11 +297,11 @@ static void add_below(struct gen *g, int parent, int depth)
 		br = (int)g->nr - 1;
 		if (g->next_bus < g->bus_limit) {
 			inner = g->next_bus++;
-			add_endpoints(g, inner, br);
+			add_endpoints(g, inner, 0, br);
 			g->fn[g->nr - 1].role = P2PD_ROLE_PCI_DEVICE;
 		}
 	} else {
-		add_endpoints(g, bus, parent);
+		add_endpoints(g, bus, 0, parent);
 	}
 }
 
@@ -329,8 +330,12 @@ static void add_root_bus(struct gen *g, unsigned int bus)
 		f->vendor = host_ids[k].vendor;
 		f->device = host_ids[k].device;
 	} else if (first == 1) {
-		/* an endpoint first (a VM's flat root bus) */
-		add_endpoints(g, bus, -1);
+		/*
+		 * an endpoint first (a VM's flat root bus), at 00.0 or at
+		 * 02.0: then the root bus has no function the kernel's
+		 * pci_host_bridge_dev() would take
+		 */
+		add_endpoints(g, bus, rnd(g->rs, 2) ? 0 : 2, -1);
 		for (i = 0; i < g->nr; i++)
 			if (g->fn[i].host_bridge == g->host_bridge &&
 			    !g->fn[i].has_parent)
