@@ -343,8 +343,10 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 				add(&t, ", and ");
 				describe_host(m, p, &t);
 				add(&t, " does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
-			} else {
+			} else if (p->common_kind == P2PD_COMMON_BRIDGE) {
 				add(&t, ", which routes it: it works, slower, and through the IOMMU where that translates");
+			} else {
+				add(&t, ", which routes it: it works, translated by the IOMMU where that is on");
 			}
 		} else {
 			add(&t, ": the path crosses ");
@@ -354,7 +356,10 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 		judge_pair_fix(r, p, fix, sizeof(fix));
 		findings_add(&r->findings,
 			     p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR : SEV_WARNING,
-			     p->nr_blockers ? "acs-redirect" : "host-bridge-no-p2p",
+			     /* named for what the fix changes */
+			     p->nr_blockers && (p->common_kind == P2PD_COMMON_BRIDGE ||
+						!p->host_blocks) ?
+			     "acs-redirect" : "host-bridge-no-p2p",
 			     fa, fb, fix, "%s", msg);
 		break;
 	case P2PD_VERDICT_UNKNOWN:
@@ -450,7 +455,7 @@ static void judge_links(struct check_run *r)
 		speed_str(max, sizeof(max), max_speed);
 		if (max_width && f->link.width < max_width) {
 			findings_add(&r->findings, SEV_WARNING, "link-degraded",
-				     FINDING_NO_ADDR, FINDING_NO_ADDR,
+				     f->addr, FINDING_NO_ADDR,
 				     "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting",
 				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
 				     addr_str(up->addr), judge_kind(f), addr_str(f->addr),
@@ -458,13 +463,13 @@ static void judge_links(struct check_run *r)
 		} else if (max_speed && f->link.speed < max_speed) {
 			if (link_to_gpu(m, (int)i))
 				findings_add(&r->findings, SEV_INFO, "link-slow-idle",
-					     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+					     f->addr, FINDING_NO_ADDR, NULL,
 					     "link %s - GPU %s runs at %s of %s GT/s x%u at idle: GPUs lower their link speed when idle; the copies read it again under load",
 					     addr_str(up->addr), addr_str(f->addr), cur,
 					     max, f->link.width);
 			else
 				findings_add(&r->findings, SEV_WARNING, "link-degraded",
-					     FINDING_NO_ADDR, FINDING_NO_ADDR,
+					     f->addr, FINDING_NO_ADDR,
 					     "check the slot, riser, retimers and the BIOS PCIe speed setting",
 					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
 					     addr_str(up->addr), judge_kind(f), addr_str(f->addr),

@@ -30,6 +30,13 @@ static void label(FILE *f, const char *s)
 	}
 }
 
+/* Findings that would print as the same series (same labels). */
+static int same_series(const struct finding *x, const struct finding *y)
+{
+	return x->severity == y->severity && x->a == y->a && x->b == y->b &&
+	       x->has_pair == y->has_pair && !strcmp(x->code, y->code);
+}
+
 static void help(FILE *f, const char *name, const char *type, const char *text)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
@@ -168,22 +175,28 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 	fprintf(f, "p2pdiag_findings{severity=\"error\"} %zu\n", n[SEV_ERROR]);
 	fprintf(f, "p2pdiag_findings{severity=\"warning\"} %zu\n", n[SEV_WARNING]);
 	fprintf(f, "p2pdiag_findings{severity=\"info\"} %zu\n", n[SEV_INFO]);
-	help(f, "p2pdiag_finding", "gauge", "1 per finding, by code and pair");
+	help(f, "p2pdiag_finding", "gauge",
+	     "findings by code, severity and device or pair (one series each, so counted)");
 	for (i = 0; i < r->findings.nr; i++) {
 		const struct finding *it = &r->findings.item[i];
+		unsigned int j, count = 0;
 
+		for (j = 0; j < r->findings.nr; j++)
+			if (same_series(it, &r->findings.item[j])) {
+				if (j < i)
+					break;
+				count++;
+			}
+		if (!count)
+			continue;	/* printed with an earlier one */
 		fprintf(f, "p2pdiag_finding{code=\"");
 		label(f, it->code);
 		fprintf(f, "\",severity=\"%s\"", finding_severity_name(it->severity));
-		if (it->a != FINDING_NO_ADDR) {
-			pciaddr_format(a, it->a);
-			fprintf(f, ",a=\"%s\"", a);
-		}
-		if (it->has_pair) {
-			pciaddr_format(b, it->b);
-			fprintf(f, ",b=\"%s\"", b);
-		}
-		fprintf(f, "} 1\n");
+		if (it->a != FINDING_NO_ADDR)
+			fprintf(f, ",a=\"%s\"", pciaddr_format(a, it->a));
+		if (it->has_pair)
+			fprintf(f, ",b=\"%s\"", pciaddr_format(b, it->b));
+		fprintf(f, "} %u\n", count);
 	}
 }
 

@@ -73,6 +73,15 @@ expect_rc 3 "cli: a truncated topology exits 3" "$bin" --sysfs-root "$tmp/trunc"
 
 expect_rc 1 "cli: libpci dump, AMD Zen: redirected, exits 1" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd"
 expect_rc 2 "cli: libpci dump, Intel CPU: blocked, exits 2" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel"
+run "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel" --json
+v=$(json_get '[f["code"] for f in d["findings"] if f["severity"] == "error"], d["pairs"][0]["fix"]')
+[ "$v" = "['host-bridge-no-p2p'] none" ] && result 1 "cli: ... named host-bridge-no-p2p, no ACS fix offered" ||
+	result 0 "cli: ... named host-bridge-no-p2p, no ACS fix offered" "$v"
+run "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
+v=$(json_get '[f["code"] for f in d["findings"] if f["severity"] == "warning"], d["pairs"][0]["fix"]')
+[ "$v" = "['acs-redirect'] pci=disable_acs_redir=0000:00:01.1;0000:00:03.1" ] &&
+	result 1 "cli: on AMD Zen: acs-redirect, the fix names both root ports" ||
+	result 0 "cli: on AMD Zen: acs-redirect, the fix names both root ports" "$v"
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
 expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
 
