@@ -277,10 +277,13 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		if (!judge_selected(r->opt, d->pci_addr))
 			continue;
 		pciaddr_format(a, d->pci_addr);
-		if (d->link.valid)
+		if (d->link.valid && d->link.gen_load)
 			snprintf(link, sizeof(link), "%ux%u/%ux%u/%ux%u", d->link.gen,
 				 d->link.width, d->link.gen_load, d->link.width_load,
 				 d->link.max_gen, d->link.max_width);
+		else if (d->link.valid)		/* not read under load (--quick) */
+			snprintf(link, sizeof(link), "%ux%u/-/%ux%u", d->link.gen,
+				 d->link.width, d->link.max_gen, d->link.max_width);
 		else
 			snprintf(link, sizeof(link), "-");
 		fprintf(out, "  %-7s %-12s %-22s", gpu_label(ep, n, (int)g, lb, sizeof(lb)),

@@ -53,6 +53,22 @@ static int pci_role_is_endpoint(int role)
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 
+/*
+ * Newer libpci knows more (Debian 12 ships 3.9, PCI_LIB_VERSION 0x030900,
+ * which has both): without the IOMMU group there is no IOMMU fact, without
+ * the parent the bridges' bus numbers are used, as for a dump.
+ */
+#ifdef PCI_FILL_IOMMU_GROUP
+#define FILL_IOMMU_GROUP	PCI_FILL_IOMMU_GROUP
+#else
+#define FILL_IOMMU_GROUP	0
+#endif
+#ifdef PCI_FILL_PARENT
+#define FILL_PARENT		PCI_FILL_PARENT
+#else
+#define FILL_PARENT		0
+#endif
+
 static jmp_buf pci_fatal;
 static char pci_fatal_msg[256];
 
@@ -228,8 +244,8 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 
 	memset(f, 0, sizeof(*f));
 	flags = PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS |
-		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE |
-		PCI_FILL_IOMMU_GROUP | PCI_FILL_PARENT;
+		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE | FILL_IOMMU_GROUP |
+		FILL_PARENT;
 	filled = (unsigned int)pci_fill_info(d, (int)flags);
 
 	f->addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus, d->dev,
@@ -248,6 +264,7 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 	f->role = hdr == PCI_HEADER_TYPE_NORMAL ? P2PD_ROLE_PCI_DEVICE :
 						 P2PD_ROLE_PCI_BRIDGE;
 
+#ifdef PCI_FILL_IOMMU_GROUP
 	if (live && (filled & PCI_FILL_IOMMU_GROUP)) {
 		group = pci_get_string_property(d, PCI_FILL_IOMMU_GROUP);
 		if (group && *group) {
@@ -260,6 +277,9 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 			}
 		}
 	}
+#else
+	(void)live;
+#endif
 
 	if (pci_read_word(d, PCI_VENDOR_ID) == 0xffff ||
 	    !readable(d, CFG_STD_END, 4)) {
@@ -304,14 +324,17 @@ static int cmp_fn(const void *x, const void *y)
 static void link_parents(struct pci_access *pacc, struct p2pd_model *m)
 {
 	struct pci_dev *d;
-	unsigned int i = 0;
 
-	for (d = pacc->devices; d; d = d->next, i++) {
+	for (d = pacc->devices; d; d = d->next) {
 		struct p2pd_function *f;
 		unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
 					      d->bus, d->dev, d->func);
 		int idx = p2pd_model_find(m, addr);
+#ifdef PCI_FILL_PARENT
 		struct pci_dev *p = d->parent, *q;
+#else
+		struct pci_dev *p = NULL, *q;
+#endif
 
 		if (idx == P2PD_NO_INDEX)
 			continue;
@@ -335,7 +358,6 @@ static void link_parents(struct pci_access *pacc, struct p2pd_model *m)
 					      p->bus, p->dev, p->func);
 		}
 	}
-	(void)i;
 }
 
 /* The root bus each function hangs under: the top of its parent chain. */
