@@ -703,12 +703,15 @@ static int check_line(struct parser *p, struct fn_ctx *c)
 		f->link.speed = f->link.width = f->link.max_speed =
 			f->link.max_width = 0;
 
-	/* A root-bus function names its own bus as host bridge. */
+	/*
+	 * A function without an upstream bridge sits on its root bus, or,
+	 * as an SR-IOV VF of a root-bus PF, on a virtual bus above it.
+	 */
 	if (!f->has_parent &&
-	    f->host_bridge != P2PD_HOST_BRIDGE(P2PD_ADDR_DOMAIN(f->addr),
-					       P2PD_ADDR_BUS(f->addr)))
+	    ((f->host_bridge >> 8) != P2PD_ADDR_DOMAIN(f->addr) ||
+	     (f->host_bridge & 0xff) > P2PD_ADDR_BUS(f->addr)))
 		return fail(p, p->line,
-			    "parent=none but host_bridge is not the function's own bus");
+			    "parent=none but host_bridge is not the function's own or a lower bus");
 	/*
 	 * A bridge's secondary bus is above its own: a parent sits on a
 	 * lower bus of the same domain, so parent chains end.

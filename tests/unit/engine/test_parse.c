@@ -291,13 +291,20 @@ int main(void)
 		"ats=enabled\\x20stu=32\n", "ats=enabled stu=32");
 	refuses("p2p_endpoint=2", HDR1 "addr=0000:00:01.0 p2p_endpoint=2\n",
 		"p2p_endpoint=2");
-	refuses("a root-bus function naming another host bridge",
+	accepts("a VF of a root-bus PF on a virtual bus (no upstream bridge)",
+		HDR1 "addr=0000:01:00.1 role=rc_endpoint parent=none "
+		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x4941 "
+		"class=0x0b4000 acs_cap=none acs_ctrl=none acs=none ats=none "
+		"link_speed=none link_width=none link_max_speed=none "
+		"link_max_width=none iommu_group=3 iommu_domain=translated "
+		"p2p_endpoint=1\n");
+	refuses("a root-bus function naming a higher host bridge",
 		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
 		"host_bridge=0000:40 numa_node=0 vendor=0x8086 device=0x2030 "
 		"class=0x060400 acs_cap=none acs_ctrl=none acs=none ats=none "
 		"link_speed=none link_width=none link_max_speed=none "
 		"link_max_width=none iommu_group=3 iommu_domain=translated "
-		"p2p_endpoint=0\n", "host_bridge is not the function's own bus");
+		"p2p_endpoint=0\n", "host_bridge is not the function's own or a lower bus");
 	refuses("a parent on the same bus (a loop would be possible)",
 		HDR1 "addr=0000:01:00.0 role=endpoint parent=0000:01:00.1 "
 		GPU_TAIL "\n", "parent must be on a lower bus");
