@@ -354,6 +354,8 @@ int main(int argc, char **argv)
 		return EXIT_ALL_GOOD;
 	}
 	run.opt = &opt;
+	run.source = "none";
+	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
 	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
 	    judge_all_pairs(&run, &opt, err, sizeof(err))) {
 		die_usage(err);
@@ -408,17 +410,21 @@ int main(int argc, char **argv)
 		die_usage("cannot write the report to stdout");
 		status = EXIT_USAGE;
 	}
-	if (opt.prometheus &&
-	    report_prom_write(opt.prometheus, &run, status, err, sizeof(err))) {
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
 	if (opt.baseline == BASELINE_SAVE &&
 	    baseline_save(opt.baseline_file, &run, err, sizeof(err))) {
 		die_usage(err);
 		status = EXIT_USAGE;
 	}
 out:
+	/*
+	 * The textfile is written last, also when the run failed: a health
+	 * check must see exit status 3, not the last good run's metrics.
+	 */
+	if (opt.prometheus &&
+	    report_prom_write(opt.prometheus, &run, status, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
 	if (gpu) {
 		gpu_release(gpu);
 		free(gpu);

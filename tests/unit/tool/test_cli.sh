@@ -105,6 +105,10 @@ expect_rc 3 "cli: --pairs naming a function not in the topology exits 3" "$bin" 
 expect_rc 1 "cli: --prometheus writes the textfile" "$bin" --sysfs-root "$tmp/redirect" --no-cuda --prometheus "$tmp/p2p.prom"
 grep -qx 'p2pdiag_exit_status 1' "$tmp/p2p.prom" 2>/dev/null && [ ! -e "$tmp/p2p.prom.tmp" ] &&
 	result 1 "cli: ... with the exit status and no .tmp left" || result 0 "cli: ... with the exit status and no .tmp left"
+expect_rc 3 "cli: a failing run still writes its textfile" "$bin" --source=module --sysfs-root "$tmp/empty" --no-cuda --prometheus "$tmp/p2p.prom"
+grep -qx 'p2pdiag_exit_status 3' "$tmp/p2p.prom" 2>/dev/null && ! grep -q 'p2pdiag_pair_verdict{' "$tmp/p2p.prom" &&
+	result 1 "cli: ... saying exit status 3, not the last good run" ||
+	result 0 "cli: ... saying exit status 3, not the last good run"
 expect_rc 3 "cli: --prometheus into a missing directory exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --prometheus "$tmp/no/dir/p.prom"
 
 expect_rc 1 "cli: --baseline save" "$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline save "$tmp/base.json"
