@@ -71,6 +71,14 @@ struct lane {
 	int dst_dev, src_dev;		/* context that fills/checks each */
 	size_t bytes;
 	unsigned int count, warmup;
+	/*
+	 * Untimed copies after the end event, so that in a two-way test each
+	 * direction's timed copies run entirely against the other direction's
+	 * traffic: without them the direction that finishes last runs alone
+	 * at the end and reads several per cent fast.  nvbandwidth gives its
+	 * interfering copy twice the bytes for the same reason.
+	 */
+	unsigned int trail;
 	bool peer;			/* cuMemcpyPeerAsync between contexts */
 	uint32_t seed;
 	CUevent start, end;
@@ -325,10 +333,18 @@ static bool run_sample(struct meas *m, struct lane *lanes, unsigned int n)
 		if (!cu_ok(m, m->cu->cuEventRecord(l->end, l->stream),
 			   "cuEventRecord"))
 			goto release;
+		for (k = 0; k < l->trail; k++)
+			if (!enqueue_copy(m, l))
+				goto release;
 	}
 	__atomic_store_n(m->flag, 1, __ATOMIC_SEQ_CST);
 	released = gpu_now();
 	if (!wait_lanes(m, lanes, n, released))
+		return false;
+	/* Trailing copies still write the destinations: let them finish. */
+	for (i = 0, k = 0; i < n; i++)
+		k += lanes[i].trail;
+	if (k && !wait_idle(m))
 		return false;
 
 	for (i = 0; i < n; i++) {
@@ -694,6 +710,7 @@ static bool measure_gpu(struct meas *m, int d)
 	step(m, "host to device and back at once", d, -1);
 	lane_init(m, &l[0], d, 0, g->a, d, H1, d, m->size, COPIES_PER_SAMPLE);
 	lane_init(m, &l[1], d, 1, H2, d, g->b, d, m->size, COPIES_PER_SAMPLE);
+	l[0].trail = l[1].trail = COPIES_PER_SAMPLE;
 	two[0] = &dev->bidir_h2d;
 	two[1] = &dev->bidir_d2h;
 	m->load_dev = d;
@@ -792,6 +809,7 @@ static bool measure_pair(struct meas *m, struct gpu_pair *p, bool direct)
 	lane_init(m, &l[1], p->dst, 1, a->a, p->src, b->b, p->dst, m->size,
 		  COPIES_PER_SAMPLE);
 	l[0].peer = l[1].peer = true;
+	l[0].trail = l[1].trail = COPIES_PER_SAMPLE;
 	two[0] = &p->p2p_bidir;
 	two[1] = &spare;	/* the reverse pair reports its own */
 	return measure_lanes(m, l, 2, two, false);
