@@ -19,7 +19,8 @@ struct check_run {
 	const char *source;		/* "module", "pci", "file" */
 	char source_detail[256];	/* path, or why this source */
 	const struct p2pd_model *model;
-	struct p2pd_pair *pair;		/* judged pairs (--pairs applied) */
+	/* judged pairs (--pairs applied), in p2pd_next_pair() order */
+	struct p2pd_pair *pair;
 	unsigned int nr_pairs;
 	const struct gpu_state *gpu;	/* NULL: the GPU side did not run */
 	bool gpu_measured;

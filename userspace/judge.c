@@ -158,16 +158,25 @@ double judge_expected_pair_gbs(const struct check_run *r,
 	return best;
 }
 
+/* r->pair is in p2pd_next_pair() order: by a, then b; so a binary search. */
 int judge_pair_index(const struct check_run *r, int fa, int fb)
 {
-	unsigned int i;
 	int a = fa < fb ? fa : fb, b = fa < fb ? fb : fa;
+	unsigned int lo = 0, hi = r->nr_pairs;
 
 	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
 		return -1;
-	for (i = 0; i < r->nr_pairs; i++)
-		if (r->pair[i].a == a && r->pair[i].b == b)
-			return (int)i;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		const struct p2pd_pair *p = &r->pair[mid];
+
+		if (p->a == a && p->b == b)
+			return (int)mid;
+		if (p->a < a || (p->a == a && p->b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
