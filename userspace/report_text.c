@@ -321,7 +321,7 @@ static void gpu_matrix(FILE *out, const struct check_run *r,
 	unsigned int s, d, any = 0;
 	char lb[MAX_LABEL];
 
-	for (s = 0; s < st->nr_pairs; s++)
+	for (s = 0; st->pair && s < st->nr_pairs; s++)
 		any |= pick(&st->pair[s], w)->valid;
 	if (!any)
 		return;
