@@ -239,14 +239,9 @@ int p2pd_snapshot_init(bool all_endpoints)
 		return ret;
 	ret = p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested),
 				    false);
+	/* A rebuild queued by the notifier meanwhile may have published. */
 	if (ret)
-		goto unregister_notifier;
-	return 0;
-
-unregister_notifier:
-	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
-	cancel_work_sync(&p2pd_rebuild_work);
-	p2pd_devices_remove_all();
+		p2pd_snapshot_exit();
 	return ret;
 }
 

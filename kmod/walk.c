@@ -18,6 +18,16 @@
 #include "compat.h"
 #include "p2pdiag.h"
 
+/*
+ * The ABI writes a domain with four hex digits.  Domains above 0xffff
+ * (Intel VMD puts its children at 0x10000 and up) cannot be told apart
+ * there, so such functions stay out of the snapshot.
+ */
+static bool p2pd_domain_fits(const struct pci_dev *pdev)
+{
+	return pci_domain_nr(pdev->bus) <= 0xffff;
+}
+
 static unsigned int p2pd_addr_of(const struct pci_dev *pdev)
 {
 	return P2PD_ADDR(pci_domain_nr(pdev->bus), pdev->bus->number,
@@ -175,15 +185,20 @@ static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
 		f->pasid_enabled = !!(ctrl & PCI_PASID_CTRL_ENABLE);
 }
 
+/* Conventional and root complex integrated functions have no link. */
+static bool p2pd_has_link(struct pci_dev *pdev, enum p2pd_role role)
+{
+	return pci_is_pcie(pdev) && role != P2PD_ROLE_RC_ENDPOINT &&
+	       role != P2PD_ROLE_RC_EVENT_COLLECTOR;
+}
+
 static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
 {
 	struct p2pd_link *link = &f->link;
 	u16 sta;
 	u32 cap;
 
-	/* Root complex integrated functions have no link registers. */
-	if (!pci_is_pcie(pdev) || f->role == P2PD_ROLE_RC_ENDPOINT ||
-	    f->role == P2PD_ROLE_RC_EVENT_COLLECTOR) {
+	if (!p2pd_has_link(pdev, f->role)) {
 		link->state = P2PD_ABSENT;
 		return;
 	}
@@ -273,7 +288,8 @@ static void p2pd_read_function(struct pci_dev *pdev, struct p2pd_function *f,
 	p2pd_read_iommu(pdev, f);
 
 	if (!p2pd_responds(pdev)) {
-		f->link.state = f->is_pcie ? P2PD_UNKNOWN : P2PD_ABSENT;
+		f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
+							       P2PD_ABSENT;
 		p2pd_mark_unknown(f);
 		return;
 	}
@@ -350,6 +366,11 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
 	 * for_each_pci_dev() holds on the function it stopped at.
 	 */
 	for_each_pci_dev(pdev) {
+		if (!p2pd_domain_fits(pdev)) {
+			pr_warn_once("%s: domain above ffff, left out\n",
+				     pci_name(pdev));
+			continue;
+		}
 		if (i == nr) {
 			pci_dev_put(pdev);
 			break;
