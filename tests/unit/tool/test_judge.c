@@ -316,6 +316,60 @@ void test_judge(struct ktap *k)
 	      "judge: an NVLink pair (18 links, 382.5 GB/s expected) is not a PCIe contradiction");
 	teardown(&f);
 
+	/* topology notes and unknowns */
+	setup(&f, 0x001d, 0x8086);
+	f.m.fn[6].iommu_domain = P2PD_IOMMU_TRANSLATED;
+	free(f.r.pair);
+	judge_run(&f.r, &f.m, &f.o);
+	f.r.gpu = f.st;
+	judge_topology(&f.r);
+	it = find(&f, "iommu-translated");
+	CHECK(k, count(&f, "iommu-translated") == 2 && it && it->severity == SEV_WARNING &&
+		 strstr(it->message, "0000:03:00.0") && !strstr(it->fix, "iommu=pt as"),
+	      "judge: a redirected pair with a translated IOMMU domain -> iommu-translated (2 pairs)");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.m.fn[4].acs = P2PD_UNKNOWN;	/* 02:10.0 unreadable */
+	free(f.r.pair);
+	judge_run(&f.r, &f.m, &f.o);
+	f.r.gpu = f.st;
+	run_all(&f);
+	it = find(&f, "verdict-unknown");
+	ktap_result(k, count(&f, "verdict-unknown") == 2 && it &&
+		       strstr(it->message, "ACS control could not be read"),
+		    it ? it->message : "none",
+		    "judge: an unreadable ACS control on the path -> verdict-unknown saying so");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.m.fn[6].link.speed = 25;	/* GPU 03:00.0 idles at 2.5 GT/s */
+	judge_topology(&f.r);
+	it = find(&f, "link-slow-idle");
+	CHECK(k, it && it->severity == SEV_INFO && it->a == P2PD_ADDR(0, 3, 0, 0) &&
+		 count(&f, "link-degraded") == 0,
+	      "judge: a GPU link slow at idle is a note, not a degraded link");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.m.fn[2].link.speed = 80;	/* the switch uplink at 8 GT/s of 16 */
+	judge_topology(&f.r);
+	it = find(&f, "link-degraded");
+	CHECK(k, it && it->severity == SEV_WARNING && it->a == P2PD_ADDR(0, 1, 0, 0) &&
+		 strstr(it->message, "8.0 of 16.0 GT/s"),
+	      "judge: a switch uplink below its speed is link-degraded");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.m.fn[1].link.max_speed = 320;	/* Gen5 root port, Gen4 switch: not degraded */
+	f.m.fn[2].link.speed = 160;
+	judge_topology(&f.r);
+	CHECK(k, count(&f, "link-degraded") == 0,
+	      "judge: a Gen4 device in a Gen5 port runs at its own best: no finding");
+	teardown(&f);
+	setup(&f, 0, 0x8086);
+	f.st->dev[2].pci_addr = P2PD_ADDR(0, 0x40, 0, 0);
+	run_all(&f);
+	CHECK(k, count(&f, "gpu-not-in-topology") == 1,
+	      "judge: a CUDA GPU missing from the snapshot is said");
+	teardown(&f);
+
 	/* --pairs limits what is judged */
 	setup(&f, 0, 0x8086);
 	f.o.nr_pairs = 2;

@@ -211,6 +211,50 @@ static void baseline_tests(struct ktap *k, struct check_run *r,
 	free(dir);
 }
 
+static char *render(const struct check_run *r, bool colour)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	report_text(f, r, colour);
+	fclose(f);
+	return buf;
+}
+
+static void text_tests(struct ktap *k, struct check_run *r)
+{
+	struct gpu_state *st = (struct gpu_state *)r->gpu;
+	char *plain, *colour;
+
+	plain = render(r, false);
+	CHECK(k, strstr(plain, "source: test (unit test), generation 7, 9 functions, 3 pairs judged") &&
+		 strstr(plain, "        GPU0   GPU1   GPU2   NUMA Affinity\n") &&
+		 strstr(plain, "GPU0     X     PIX    PIX    0\n") &&
+		 strstr(plain, "GPU2    PIX    PIX     X     0\n"),
+	      "text: class matrix in nvidia-smi topo -m layout, X on the diagonal");
+	CHECK(k, strstr(plain, "GPU0     X     redir  redir") &&
+		 strstr(plain, "a=0000:03:00.0 b=0000:04:00.0 class=PIX verdict=redirected"),
+	      "text: verdict matrix and the pairs' ABI lines");
+	CHECK(k, strstr(plain, "P2P bandwidth, one way (GB/s)") && strstr(plain, "26.0") &&
+		 strstr(plain, "  warning acs-redirect\n") && strstr(plain, "    fix: kernel command line: "),
+	      "text: bandwidth matrix and findings with their fixes");
+	CHECK(k, !strchr(plain, '\033'), "text: no escape sequences without a terminal");
+	colour = render(r, true);
+	CHECK(k, strstr(colour, "\033[33mredir  \033[0m") && strstr(colour, "\033[31m") == NULL,
+	      "text: colour on a terminal (a warning's yellow; no red without errors)");
+	free(colour);
+	free(plain);
+
+	st->pair[0].nvlinks = st->pair[1].nvlinks = 18;
+	plain = render(r, false);
+	CHECK(k, strstr(plain, "GPU0     X     NV18   PIX"), "text: NVLink pairs show NV# as nvidia-smi does");
+	st->pair[0].nvlinks = st->pair[1].nvlinks = 0;
+	free(plain);
+}
+
 void test_reports(struct ktap *k)
 {
 	struct p2pd_model m;
@@ -226,6 +270,7 @@ void test_reports(struct ktap *k)
 	judge_topology(&r);
 	judge_gpus(&r);
 
+	text_tests(k, &r);
 	json_tests(k, &r);
 	prom_tests(k, &r);
 	baseline_tests(k, &r, &m);

@@ -4,6 +4,7 @@
  * ABI, missing and truncated files, a generation that moves while it is
  * read), and libpci's dump back-end over a hand-written config dump.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "pciaddr.h"
 #include "source_pci.h"
 #include "source_sysfs.h"
 #include "topology_parse.h"
@@ -456,8 +458,76 @@ static void cpuinfo_tests(struct ktap *k)
 	free(dir);
 }
 
+/*
+ * libpci's sysfs back-end on the machine the tests run on: every function
+ * of /sys/bus/pci/devices, with the vendor and parent sysfs shows.
+ */
+static void pci_live_tests(struct ktap *k)
+{
+	static const char devices[] = "/sys/bus/pci/devices";
+	struct p2pd_model m = { 0 };
+	char err[512], path[PATH_MAX], real[PATH_MAX], val[64], why[256] = "";
+	unsigned int seen = 0, i;
+	struct dirent *de;
+	DIR *dir;
+	int rc;
+
+	dir = opendir(devices);
+	if (!dir || geteuid() != 0) {
+		printf("ok %u pci: this machine's functions through libpci # SKIP %s\n",
+		       ++k->n, dir ? "not root" : "no /sys/bus/pci");
+		k->passed++;
+		if (dir)
+			closedir(dir);
+		return;
+	}
+	rc = pci_source_read(NULL, &m, err, sizeof(err));
+	while (!rc && (de = readdir(dir))) {
+		unsigned int addr, vendor;
+		char *slash;
+		int idx;
+
+		if (de->d_name[0] == '.' || pciaddr_parse(de->d_name, &addr))
+			continue;
+		seen++;
+		idx = p2pd_model_find(&m, addr);
+		snprintf(path, sizeof(path), "%s/%s/vendor", devices, de->d_name);
+		if (idx < 0 || sysfs_read_value(path, val, sizeof(val)) ||
+		    sscanf(val, "%x", &vendor) != 1 || vendor != m.fn[idx].vendor) {
+			snprintf(why, sizeof(why), "%.16s: missing or vendor %.16s", de->d_name, val);
+			break;
+		}
+		/* the parent is the directory above, when that is a function */
+		snprintf(path, sizeof(path), "%s/%s", devices, de->d_name);
+		if (!realpath(path, real))
+			continue;
+		slash = strrchr(real, '/');
+		*slash = '\0';
+		slash = strrchr(real, '/');
+		if (!pciaddr_parse(slash + 1, &addr) &&
+		    (!m.fn[idx].has_parent || m.fn[idx].parent != addr)) {
+			snprintf(why, sizeof(why), "%.16s: parent should be %.16s", de->d_name, slash + 1);
+			break;
+		}
+		if (pciaddr_parse(slash + 1, &addr) && m.fn[idx].has_parent) {
+			snprintf(why, sizeof(why), "%.16s: on a root bus but has a parent", de->d_name);
+			break;
+		}
+	}
+	closedir(dir);
+	for (i = 0; !rc && !why[0] && i < m.nr_fn; i++)
+		if (m.fn[i].link.state == P2PD_PRESENT && m.fn[i].link.max_width > 32)
+			snprintf(why, sizeof(why), "link width %u", m.fn[i].link.max_width);
+	ktap_result(k, !rc && !why[0] && seen == m.nr_fn, rc ? err : why,
+		    "pci: this machine's %u functions through libpci: vendors and parents as sysfs has them",
+		    seen);
+	if (!rc)
+		pci_source_free(&m);
+}
+
 void test_sources(struct ktap *k, const char *fixtures)
 {
+	pci_live_tests(k);
 	sysfs_tests(k);
 	pci_dump_tests(k, fixtures);
 	pci_dump_bad(k, fixtures);
