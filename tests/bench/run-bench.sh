@@ -30,8 +30,9 @@ device_local_copy host_device_latency_sm"
 
 die() { echo "run-bench: $*" >&2; exit 3; }
 [ -x "$P2PDIAG" ] || die "no p2pdiag-check at $P2PDIAG (set P2PDIAG)"
-[ -n "$NVBANDWIDTH" ] && [ -x "$NVBANDWIDTH" ] ||
+if [ -z "$NVBANDWIDTH" ] || [ ! -x "$NVBANDWIDTH" ]; then
 	die "set NVBANDWIDTH to an nvbandwidth binary (built by hand, outside this repository)"
+fi
 mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
 
 # timed NAME CMD...: stdout to NAME.out, resource use to NAME.time, wall
@@ -67,6 +68,7 @@ fi
 
 round() {
 	local r=$1
+	# shellcheck disable=SC2086 # P2PDIAG_ARGS is a list of options
 	timed "p2pdiag.$r" "$P2PDIAG" $P2PDIAG_ARGS
 	# shellcheck disable=SC2086
 	timed "nvbandwidth.$r" "$NVBANDWIDTH" -t $NVB_TESTS

@@ -16,12 +16,12 @@ set -u
 GPU_STATE=${GPU_STATE:?}
 DOUBLES=${DOUBLES:?}
 HAVE_CUDA=${HAVE_CUDA:-1}
-SMALL="--size 1048576 --timeout 10"
+SMALL=(--size 1048576 --timeout 10)
 EMPTY=$(mktemp -d)
 trap 'rm -rf "$EMPTY"' EXIT
 
 n=0 passed=0 failed=0 skipped=0
-out= rc= took=
+out="" rc="" took=""
 
 # run_case ENV... -- ARGS...: run gpu-state; sets $out, $rc, $took (s).
 run_case() {
@@ -34,7 +34,8 @@ run_case() {
 		shift
 	done
 	shift
-	local t0=$(date +%s%N)
+	local t0
+	t0=$(date +%s%N)
 	out=$(env -u FAKE_GPUS "${envs[@]}" LD_LIBRARY_PATH="$libs" \
 		"${PROG:-$GPU_STATE}" "$@" 2>&1)
 	rc=$?
@@ -42,7 +43,7 @@ run_case() {
 }
 
 # Assertions record the first failure in $why.
-why=
+why=""
 has() { grep -qxF -- "$1" <<<"$out" || why=${why:-"missing line: $1"}; }
 has_re() { grep -qE -- "$1" <<<"$out" || why=${why:-"no line matching: $1"}; }
 lacks_re() { ! grep -qE -- "$1" <<<"$out" || why=${why:-"unexpected line: $1"}; }
@@ -69,7 +70,7 @@ finish() {
 		passed=$((passed + 1))
 	else
 		echo "not ok $n $1 # $why"
-		sed 's/^/#   /' <<<"$out" | head -40
+		while IFS= read -r l; do echo "#   $l"; done <<<"$out" | head -40
 		failed=$((failed + 1))
 	fi
 	why=
@@ -84,7 +85,7 @@ skip() {
 echo "KTAP version 1"
 
 if [ "$HAVE_CUDA" != 1 ]; then
-	run_case -- $SMALL
+	run_case -- "${SMALL[@]}"
 	has "cuda=not-built"; has "measure=not-built"; status 1
 	has_re "^error=.*without CUDA support"
 	finish "built without cuda.h: every step says not-built"
@@ -101,43 +102,43 @@ fi
 if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
 	skip "libcuda.so.1 absent" "a real libcuda.so.1 is installed here"
 else
-	run_case LIBS="$EMPTY" -- $SMALL
+	run_case LIBS="$EMPTY" -- "${SMALL[@]}"
 	has "cuda=no-library"; has "measure=skipped"; status 1
 	has_re "^error=dlopen libcuda.so.1: "
 	finish "libcuda.so.1 absent: no-library, named"
 fi
 
-run_case FAKE_CUDA_MISSING=cuDeviceGetP2PAttribute -- $SMALL
+run_case FAKE_CUDA_MISSING=cuDeviceGetP2PAttribute -- "${SMALL[@]}"
 has "cuda=no-symbol"; status 1
 has "error=libcuda.so.1: entry point cuDeviceGetP2PAttribute not found"
 finish "probing entry point missing: no-symbol, named"
 
-run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- $SMALL
+run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- "${SMALL[@]}"
 has "cuda=ok"; has "measure=no-symbol"; status 1
 has "error=libcuda.so.1: entry point cuMemcpyPeerAsync not found"
 has_re "^pair0-1.cuda=can_access 1 "
 finish "measuring entry point missing: attributes still read, measure no-symbol"
 
-run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- $SMALL --quick
+run_case FAKE_CUDA_MISSING=cuMemcpyPeerAsync -- "${SMALL[@]}" --quick
 has "cuda=ok"; has "measure=skipped"; status 0
 finish "measuring entry point missing is no error under --quick"
 
-run_case FAKE_CUDA_INIT=fail -- $SMALL
+run_case FAKE_CUDA_INIT=fail -- "${SMALL[@]}"
 has "cuda=init-failed"; has "nvml=skipped"; status 1
 has "error=cuInit: CUDA_ERROR_UNKNOWN"
 finish "cuInit failing: init-failed with the error name"
 
-run_case FAKE_CUDA_INIT=nodevice -- $SMALL
+run_case FAKE_CUDA_INIT=nodevice -- "${SMALL[@]}"
 has "cuda=no-device"; status 1
 finish "cuInit CUDA_ERROR_NO_DEVICE: no-device"
 
-run_case FAKE_GPUS=0 -- $SMALL
+run_case FAKE_GPUS=0 -- "${SMALL[@]}"
 has "cuda=no-device"; has "nr_dev=0"; status 1
 finish "no devices: no-device"
 
 # --- a healthy pair ---------------------------------------------------------
 
-run_case -- $SMALL
+run_case -- "${SMALL[@]}"
 has "cuda=ok"; has "nvml=ok"; has "measure=ok"; status 0
 has "nr_dev=2"; has "nr_pairs=2"
 has "dev0.addr=0000:10:00.0"; has "dev1.addr=0000:11:00.0"
@@ -162,11 +163,11 @@ ratio_in pair0-1.p2p pair0-1.staged 2 4
 ratio_in pair0-1.latency_staged pair0-1.latency_p2p 4.9 5.1
 finish "healthy pair: every figure measured, verified and consistent"
 
-run_case -- $SMALL --iterations 5
+run_case -- "${SMALL[@]}" --iterations 5
 has_re "^dev0\.h2d=.* samples=5 verify=ok$"
 finish "--iterations sets the number of samples"
 
-run_case -- $SMALL --iterations 1
+run_case -- "${SMALL[@]}" --iterations 1
 has_re "^dev0\.h2d=.* samples=3 verify=ok$"
 finish "fewer than 3 samples are raised to 3"
 
@@ -202,7 +203,7 @@ has_re "^error=cuInit and device probing did not complete within 1 s"
 faster_than 5000
 finish "cuInit that never returns: probe ends as timeout"
 
-run_case FAKE_CUDA_CRASH_CALL=cuLaunchKernel -- $SMALL
+run_case FAKE_CUDA_CRASH_CALL=cuLaunchKernel -- "${SMALL[@]}"
 has "measure=failed"; status 1
 has "error=the GPU worker process died during host to device 0000:10:00.0"
 finish "driver crash during a copy: failed, the tool survives"
@@ -210,7 +211,7 @@ finish "driver crash during a copy: failed, the tool survives"
 # --- corrupted data ---------------------------------------------------------
 
 for kind in zeros ones stale partial; do
-	run_case FAKE_CUDA_CORRUPT=$kind -- $SMALL
+	run_case FAKE_CUDA_CORRUPT=$kind -- "${SMALL[@]}"
 	has "measure=ok"
 	has_re "^pair0-1\.p2p=.* verify=$kind$"
 	has_re "^pair0-1\.p2p_bidir=.* verify=$kind$"
@@ -219,7 +220,7 @@ for kind in zeros ones stale partial; do
 	finish "P2P writes land as $kind: classified $kind, staged copies ok"
 done
 
-run_case FAKE_CUDA_CORRUPT=zeros FAKE_CUDA_CORRUPT_KIND=d2h -- $SMALL
+run_case FAKE_CUDA_CORRUPT=zeros FAKE_CUDA_CORRUPT_KIND=d2h -- "${SMALL[@]}"
 has_re "^dev0\.d2h=.* verify=zeros$"
 # The check counters travel back device to host as well: a broken way back
 # must read as broken, never as "no errors".
@@ -228,45 +229,45 @@ finish "device-to-host corruption: caught, also on the counters' way back"
 
 # --- the facts behind the judge's findings --------------------------------
 
-run_case FAKE_CUDA_BW_P2P=20 FAKE_CUDA_LAT_US=0.2 -- $SMALL
+run_case FAKE_CUDA_BW_P2P=20 FAKE_CUDA_LAT_US=0.2 -- "${SMALL[@]}"
 ratio_in pair0-1.p2p pair0-1.staged 0.9 1.1
 has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
 finish "fake P2P: peer access allowed, P2P as slow as staged"
 
-run_case FAKE_CUDA_NO_PEER=0-1,1-0 -- $SMALL
+run_case FAKE_CUDA_NO_PEER=0-1,1-0 -- "${SMALL[@]}"
 has "pair0-1.cuda=can_access 0 perf_rank 0 access 0 atomics 0 array 0"
 lacks_re "^pair0-1\.p2p="; has_re "^pair0-1\.staged=.* verify=ok$"
 has "measure=ok"; status 0
 finish "CUDA refuses peer access: staged measured, no P2P attempted"
 
-run_case FAKE_CUDA_NO_PEER=0-1 -- $SMALL
+run_case FAKE_CUDA_NO_PEER=0-1 -- "${SMALL[@]}"
 has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
 lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
 finish "one-way peer access: only the allowed direction is measured"
 
-run_case FAKE_GPUS=1 FAKE_NVML_LOAD_GEN=3 FAKE_NVML_LOAD_WIDTH=8 -- $SMALL
+run_case FAKE_GPUS=1 FAKE_NVML_LOAD_GEN=3 FAKE_NVML_LOAD_WIDTH=8 -- "${SMALL[@]}"
 has "dev0.link=gen5 x16 load=gen3 x8 max=gen5 x16"
 finish "link degraded under load: the loaded reading differs from idle"
 
-run_case FAKE_GPUS=4 FAKE_CUDA_DEV_SCALE=2:0.8 -- $SMALL
+run_case FAKE_GPUS=4 FAKE_CUDA_DEV_SCALE=2:0.8 -- "${SMALL[@]}"
 ratio_in dev2.h2d dev0.h2d 0.75 0.85
 ratio_in dev2.d2h dev1.d2h 0.75 0.85
 ratio_in dev3.h2d dev0.h2d 0.99 1.01
 has "nr_pairs=12"
 finish "sibling outlier: one GPU of four 20% slower to the host"
 
-run_case FAKE_CUDA_BIDIR=1 -- $SMALL
+run_case FAKE_CUDA_BIDIR=1 -- "${SMALL[@]}"
 ratio_in pair0-1.p2p_bidir pair0-1.p2p 0.99 1.01
 finish "one-way equal to two-way per direction is measured as such"
 
-run_case FAKE_CUDA_BIDIR=0.5 -- $SMALL
+run_case FAKE_CUDA_BIDIR=0.5 -- "${SMALL[@]}"
 ratio_in dev0.bidir_h2d dev0.h2d 0.45 0.55
 ratio_in pair0-1.p2p_bidir pair0-1.p2p 0.45 0.55
 finish "concurrent copies share the link: both-ways figures per direction"
 
 # --- NVML -------------------------------------------------------------------
 
-run_case LIBS="$DOUBLES/cuda" -- $SMALL
+run_case LIBS="$DOUBLES/cuda" -- "${SMALL[@]}"
 if ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then
 	why=
 	skip "libnvidia-ml.so.1 absent" "a real one is installed here"
@@ -276,20 +277,20 @@ else
 	finish "libnvidia-ml.so.1 absent: CUDA figures still measured"
 fi
 
-run_case FAKE_NVML_INIT=fail -- $SMALL
+run_case FAKE_NVML_INIT=fail -- "${SMALL[@]}"
 has "cuda=ok"; has "nvml=init-failed"; has "measure=ok"
 finish "nvmlInit failing: init-failed, CUDA side unaffected"
 
-run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- $SMALL --quick
+run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- "${SMALL[@]}" --quick
 has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
 has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 1 atomics 1 nvlinks 4"
 finish "NVLink: active links counted and matched to the far GPU"
 
-run_case FAKE_NVML_P2P=3 FAKE_NVML_TOPO=50 -- $SMALL --quick
+run_case FAKE_NVML_P2P=3 FAKE_NVML_TOPO=50 -- "${SMALL[@]}" --quick
 has "pair1-0.nvml=topo 50 read 4 write 4 nvlink 6 atomics 4 nvlinks 0"
 finish "NVML P2P status and common ancestor passed through"
 
-run_case FAKE_NVML_REPLAY_DELTA=3 FAKE_GPUS=1 -- $SMALL
+run_case FAKE_NVML_REPLAY_DELTA=3 FAKE_GPUS=1 -- "${SMALL[@]}"
 has_re "^dev0\.counters=replay 0->3 "
 finish "PCIe replay counter read before and after the run"
 
@@ -305,13 +306,13 @@ has "cuda=skipped"; has "nvml=skipped"; has "measure=skipped"; has "nr_dev=0"
 status 0
 finish "--no-cuda: the libraries are not even opened"
 
-run_case FAKE_GPUS=3 -- $SMALL --pairs 0000:10:00.0,0000:11:00.0
+run_case FAKE_GPUS=3 -- "${SMALL[@]}" --pairs 0000:10:00.0,0000:11:00.0
 has_re "^dev0\.h2d="; lacks_re "^dev2\.h2d="
 has_re "^pair0-1\.p2p="; lacks_re "^pair0-2\.p2p="; lacks_re "^pair2-1\.staged="
 has_re "^pair0-2\.cuda=can_access 1 "
 finish "--pairs limits measuring to the named GPUs, attributes for all"
 
-run_case FAKE_GPU_BUSIDS=0001:81:00.0,0001:c1:00.0 -- $SMALL --quick
+run_case FAKE_GPU_BUSIDS=0001:81:00.0,0001:c1:00.0 -- "${SMALL[@]}" --quick
 has "dev0.addr=0001:81:00.0"; has "dev1.addr=0001:c1:00.0"
 has_re "^dev1\.link=gen5"
 finish "PCI domains and buses pass through CUDA and NVML lookups"
