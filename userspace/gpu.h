@@ -102,7 +102,11 @@ struct gpu_pair {
 	enum gpu_status status;		/* GPU_TIMEOUT when the watchdog fired */
 };
 
-/* The gradient exchange: all GPUs send a shard to all others at once. */
+/*
+ * The gradient exchange: all GPUs send a shard to all others at once; the
+ * time is the slowest sender's, the median of the samples.  size[k] is
+ * 4 KiB << k; sizes above --size are not measured and stay 0.
+ */
 #define GPU_EXCHANGE_SIZES 15		/* 4 KiB .. 64 MiB, powers of two */
 struct gpu_exchange {
 	bool valid;
