@@ -331,6 +331,19 @@ static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
 		add(t, ", on different host bridges)");
 }
 
+/*
+ * A virtio function (vendor 0x1af4) is paravirtual: the hypervisor moves
+ * its data, no peer ever DMAs into it, so its pairs' verdicts cannot break
+ * anything.  Without this, every VM with a virtio NIC reports P2P broken.
+ */
+#define VENDOR_VIRTIO 0x1af4
+
+static int paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
+{
+	return m->fn[p->a].vendor == VENDOR_VIRTIO ||
+	       m->fn[p->b].vendor == VENDOR_VIRTIO;
+}
+
 static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 {
 	const struct p2pd_model *m = r->model;
@@ -339,6 +352,13 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 	struct text t = { msg, sizeof(msg), 0 };
 
 	pair_names(m, p, &t);
+	if (paravirtual_pair(m, p)) {
+		if (p->verdict != P2PD_VERDICT_OK)
+			findings_add(&r->findings, SEV_INFO, "paravirtual-pair", fa, fb,
+				     NULL, "%s: verdict %s, which does not matter: a virtio device is paravirtual and has no peer-to-peer data path",
+				     msg, p2pd_verdict_name(p->verdict));
+		return;
+	}
 	switch (p->verdict) {
 	case P2PD_VERDICT_REDIRECTED:
 	case P2PD_VERDICT_BLOCKED:

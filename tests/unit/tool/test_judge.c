@@ -370,6 +370,15 @@ void test_judge(struct ktap *k)
 	      "judge: a CUDA GPU missing from the snapshot is said");
 	teardown(&f);
 
+	/* a virtio device has no P2P data path: its pairs cannot break */
+	setup(&f, 0x001d, 0x1022);
+	f.m.fn[6].vendor = 0x1af4;	/* 03:00.0 is a virtio-gpu */
+	judge_topology(&f.r);
+	CHECK(k, count(&f, "paravirtual-pair") == 2 && count(&f, "acs-redirect") == 1 &&
+		 find(&f, "paravirtual-pair")->severity == SEV_INFO,
+	      "judge: pairs with a virtio device are notes (2), the others still errors (1)");
+	teardown(&f);
+
 	/* --pairs limits what is judged */
 	setup(&f, 0, 0x8086);
 	f.o.nr_pairs = 2;
