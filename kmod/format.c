@@ -218,6 +218,15 @@ static void put_ats_field(struct p2pd_buf *b, const struct p2pd_function *f)
 	}
 }
 
+/* A reserved speed code (0 in the model) is no speed: "unknown". */
+static void put_link_speed(struct p2pd_buf *b, unsigned int tenths)
+{
+	if (tenths)
+		p2pd_put_speed(b, tenths);
+	else
+		p2pd_put_str(b, P2PD_WORD_UNKNOWN);
+}
+
 static void put_link_field(struct p2pd_buf *b, const struct p2pd_function *f,
 			   enum p2pd_field field)
 {
@@ -229,13 +238,13 @@ static void put_link_field(struct p2pd_buf *b, const struct p2pd_function *f,
 	}
 	switch (field) {
 	case P2PD_F_LINK_SPEED:
-		p2pd_put_speed(b, f->link.speed);
+		put_link_speed(b, f->link.speed);
 		break;
 	case P2PD_F_LINK_WIDTH:
 		p2pd_put_udec(b, f->link.width);
 		break;
 	case P2PD_F_LINK_MAX_SPEED:
-		p2pd_put_speed(b, f->link.max_speed);
+		put_link_speed(b, f->link.max_speed);
 		break;
 	default:
 		p2pd_put_udec(b, f->link.max_width);

@@ -694,6 +694,14 @@ static int check_line(struct parser *p, struct fn_ctx *c)
 	if (f->acs != P2PD_PRESENT)
 		f->acs_cap = f->acs_ctrl = 0;
 
+	/*
+	 * A reserved speed code reads "unknown" in a link that was read
+	 * (the widths say so): it stays 0, the link stays present.
+	 */
+	for (i = 0; i < 4; i += 2)
+		if (lf->link_state[i] == P2PD_UNKNOWN &&
+		    lf->link_state[1] == P2PD_PRESENT)
+			lf->link_state[i] = P2PD_PRESENT;
 	for (i = 1; i < 4; i++)
 		if (lf->link_state[i] != lf->link_state[0])
 			return fail(p, p->line,

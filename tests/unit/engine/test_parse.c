@@ -197,6 +197,13 @@ int main(void)
 		"# p2pdiag abi=1 functions=1 cpu=amd generation=5\n" RP "\n");
 	accepts("a parent missing from the file (the engine's unknown)",
 		HDR1 GPU "\n");
+	accepts("a reserved link speed code in a link that was read",
+		HDR1 "addr=0000:03:00.0 role=downstream_port "
+		"parent=0000:02:00.0 host_bridge=0000:00 numa_node=0 "
+		"vendor=0x104c device=0x8233 class=0x060400 acs_cap=none "
+		"acs_ctrl=none acs=none ats=none link_speed=2.5 link_width=1 "
+		"link_max_speed=unknown link_max_width=1 iommu_group=none "
+		"iommu_domain=none p2p_endpoint=0\n");
 	accepts("upper-case hex", HDR1 "addr=0000:0A:1F.7 role=endpoint "
 		"parent=0000:00:01.0 host_bridge=0000:00 numa_node=0 "
 		"vendor=0x10DE device=0x2330 class=0x030200 acs_cap=none "
@@ -261,7 +268,7 @@ int main(void)
 		HDR1 "addr=0000:00:01.0 role=root_port parent=none "
 		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x2030 "
 		"class=0x060400 acs_cap=none acs_ctrl=none acs=none ats=none "
-		"link_speed=unknown link_width=16 link_max_speed=16.0 "
+		"link_speed=16.0 link_width=unknown link_max_speed=16.0 "
 		"link_max_width=16 iommu_group=3 iommu_domain=translated "
 		"p2p_endpoint=0\n", "link fields disagree");
 	refuses("ACS words that contradict acs_ctrl",
