@@ -322,11 +322,18 @@ finish "PCI domains and buses pass through CUDA and NVML lookups"
 FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
 P2PDIAG=${P2PDIAG:-}
 MKSYSFS=${MKSYSFS:-}
-if [ -z "$P2PDIAG" ] || [ ! -x "$P2PDIAG" ] || [ ! -x "$MKSYSFS" ]; then
-	skip "p2pdiag-check end to end" "no p2pdiag-check or mksysfs built"
+e2e_skip() {
+	skip "p2pdiag-check end to end" "$1"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 	exit
+}
+if [ -z "$P2PDIAG" ] || [ ! -x "$P2PDIAG" ] || [ ! -x "$MKSYSFS" ]; then
+	e2e_skip "no p2pdiag-check or mksysfs built"
+fi
+if LD_LIBRARY_PATH="$EMPTY" "$P2PDIAG" --quick --no-color 2>&1 |
+	grep -q '^CUDA: not-built'; then
+	e2e_skip "$P2PDIAG was built without CUDA support"
 fi
 
 # A machine per fixture, as the module would publish it.
