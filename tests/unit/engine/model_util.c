@@ -226,6 +226,9 @@ static struct p2pd_function *new_fn(struct gen *g, unsigned int bus,
 		f->link.max_width = widths[rnd(g->rs, 5)];
 		f->link.speed = rnd(g->rs, 3) ? f->link.max_speed : 25;
 		f->link.width = rnd(g->rs, 4) ? f->link.max_width : 1;
+		/* a reserved speed code (QEMU's xio3130 advertises one) */
+		if (!rnd(g->rs, 20))
+			f->link.max_speed = 0;
 	}
 	f->iommu_group = (int)rnd(g->rs, 50) - 1;
 	f->iommu_domain = (enum p2pd_iommu_domain)rnd(g->rs, P2PD_IOMMU_COUNT);
