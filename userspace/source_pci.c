@@ -24,6 +24,7 @@
 #include <pci/pci.h>
 
 #include "source_pci.h"
+#include "pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
 
@@ -53,20 +54,18 @@ static int pci_role_is_endpoint(int role)
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 
+#define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
+
 /*
- * Newer libpci knows more (Debian 12 ships 3.9, PCI_LIB_VERSION 0x030900,
- * which has both): without the IOMMU group there is no IOMMU fact, without
- * the parent the bridges' bus numbers are used, as for a dump.
+ * libpci 3.6 and newer know a function's IOMMU group (Debian 12 ships 3.9,
+ * PCI_LIB_VERSION 0x030900); without it there is no IOMMU fact.  The
+ * parent is not asked of libpci: 3.9's PCI_FILL_PARENT leaks the paths it
+ * resolves, and sysfs answers the same question directly.
  */
 #ifdef PCI_FILL_IOMMU_GROUP
 #define FILL_IOMMU_GROUP	PCI_FILL_IOMMU_GROUP
 #else
 #define FILL_IOMMU_GROUP	0
-#endif
-#ifdef PCI_FILL_PARENT
-#define FILL_PARENT		PCI_FILL_PARENT
-#else
-#define FILL_PARENT		0
 #endif
 
 static jmp_buf pci_fatal;
@@ -244,8 +243,7 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 
 	memset(f, 0, sizeof(*f));
 	flags = PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS |
-		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE | FILL_IOMMU_GROUP |
-		FILL_PARENT;
+		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE | FILL_IOMMU_GROUP;
 	filled = (unsigned int)pci_fill_info(d, (int)flags);
 
 	f->addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus, d->dev,
@@ -317,41 +315,71 @@ static int cmp_fn(const void *x, const void *y)
 }
 
 /*
- * Parents: libpci's sysfs back-end knows them (PCI_FILL_PARENT); the dump
- * back-end does not, so a bridge whose secondary bus is the function's
- * bus is its parent, which is what the kernel's bus->self is.
+ * The kernel's parent of a live function: the directory above it in
+ * /sys/devices, a bridge ("0000:00:01.1") or a host bridge ("pci0000:00").
+ * Return: 1 with *@parent set, 0 on a root bus, -1 when sysfs cannot say.
  */
-static void link_parents(struct pci_access *pacc, struct p2pd_model *m)
+static int sysfs_parent(unsigned int addr, unsigned int *parent)
+{
+	char path[PATH_MAX], real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
+
+	snprintf(path, sizeof(path), PCI_DEVICES_DIR "/%s", pciaddr_format(a, addr));
+	if (!realpath(path, real))
+		return -1;
+	slash = strrchr(real, '/');
+	if (!slash || slash == real)
+		return -1;
+	*slash = '\0';
+	slash = strrchr(real, '/');
+	if (!slash)
+		return -1;
+	return pciaddr_parse(slash + 1, parent) ? 0 : 1;
+}
+
+/* The bridge whose secondary bus is @d's bus: the kernel's bus->self. */
+static struct pci_dev *bridge_above(struct pci_access *pacc, struct pci_dev *d)
+{
+	struct pci_dev *q;
+
+	for (q = pacc->devices; q; q = q->next) {
+		if (q == d || q->domain != d->domain || q->bus == d->bus ||
+		    (pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f) !=
+		    PCI_HEADER_TYPE_BRIDGE)
+			continue;
+		if (pci_read_byte(q, PCI_SECONDARY_BUS) == d->bus)
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Parents: from sysfs on a live machine; from the bridges' secondary bus
+ * numbers in a dump (or where sysfs cannot say).
+ */
+static void link_parents(struct pci_access *pacc, struct p2pd_model *m,
+			 int live)
 {
 	struct pci_dev *d;
 
 	for (d = pacc->devices; d; d = d->next) {
-		struct p2pd_function *f;
 		unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
 					      d->bus, d->dev, d->func);
-		int idx = p2pd_model_find(m, addr);
-#ifdef PCI_FILL_PARENT
-		struct pci_dev *p = d->parent, *q;
-#else
-		struct pci_dev *p = NULL, *q;
-#endif
+		int idx = p2pd_model_find(m, addr), known = -1;
+		struct p2pd_function *f;
+		struct pci_dev *p;
 
 		if (idx == P2PD_NO_INDEX)
 			continue;
 		f = &m->fn[idx];
-		if (!p) {
-			for (q = pacc->devices; q; q = q->next) {
-				if (q == d || q->domain != d->domain ||
-				    (pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f) !=
-				    PCI_HEADER_TYPE_BRIDGE)
-					continue;
-				if (pci_read_byte(q, PCI_SECONDARY_BUS) == d->bus &&
-				    q->bus != d->bus) {
-					p = q;
-					break;
-				}
-			}
+		if (live)
+			known = sysfs_parent(addr, &f->parent);
+		if (known >= 0) {
+			f->has_parent = known;
+			if (!known)
+				f->parent = 0;
+			continue;
 		}
+		p = bridge_above(pacc, d);
 		if (p) {
 			f->has_parent = 1;
 			f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
@@ -442,7 +470,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 			 "two PCI functions share an address (PCI domains wider than 16 bits are not supported)");
 		return -1;
 	}
-	link_parents(pacc, m);
+	link_parents(pacc, m, !dump_file);
 	find_host_bridges(m);
 	return 0;
 }
