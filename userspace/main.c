@@ -296,6 +296,9 @@ static int choose_source(struct check_run *r, const struct options *o,
 		if (sysfs_snapshot_read(root, &s->module, err, errlen))
 			return -1;
 		s->have_module = 1;
+		/* a module that does not say its CPU: this machine's is it */
+		if (!s->module.cpu_known)
+			s->module.model.cpu_flags = cpu;
 		r->model = &s->module.model;
 		r->source = "module";
 		snprintf(r->source_detail, sizeof(r->source_detail),
@@ -322,7 +325,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 					 "the p2pdiag module is not loaded");
 		}
 	}
-	if (!cpu_ok && !s->have_module)
+	if (!cpu_ok && !(s->have_module && s->module.cpu_known))
 		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",

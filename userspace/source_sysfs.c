@@ -182,6 +182,7 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 {
 	char path[PATH_MAX], val[64];
 	unsigned long g1 = 0, g2 = 0, gt = 0, gp = 0;
+	struct topo_header hdr;
 	char perr[256];
 
 	memset(s, 0, sizeof(*s));
@@ -231,12 +232,13 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 		goto fail;
 	}
 	s->generation = g1;
-	if (topo_parse(s->topology, s->topology_len, &s->model, perr,
-		       sizeof(perr))) {
+	if (topo_parse_ex(s->topology, s->topology_len, &s->model, &hdr, perr,
+			  sizeof(perr))) {
 		snprintf(err, errlen, "%s/%s: %s", root, P2PD_FILE_TOPOLOGY, perr);
 		topo_free(&s->model);
 		goto fail;
 	}
+	s->cpu_known = hdr.cpu_known;
 	return 0;
 fail:
 	drop_tables(s);

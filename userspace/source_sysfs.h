@@ -18,6 +18,7 @@ struct sysfs_snapshot {
 	size_t pairs_len;
 	unsigned long generation;
 	unsigned int attempts;		/* reads it took to get a stable one */
+	int cpu_known;			/* the header said cpu=; else cpu_flags 0 */
 };
 
 #define SYSFS_MAX_ATTEMPTS	5

@@ -62,6 +62,11 @@ case $out in *"verdict=blocked"*"error   acs-redirect"*) result 1 "cli: ... with
 	*) result 0 "cli: ... with the verdict and the finding";; esac
 expect_rc 2 "cli: --quick still judges the topology" "$bin" --sysfs-root "$tmp/blocked" --quick
 
+cp -r "$tmp/blocked" "$tmp/nocpu" && sed -i '1s/ cpu=other$//' "$tmp/nocpu/topology"
+run "$bin" --sysfs-root "$tmp/nocpu" --no-cuda --json --cpuinfo "$tmp/cpu-amd"
+v=$(json_get 'd["cpu"], sorted({p["verdict"] for p in d["pairs"]})')
+[ "$v" = "amd_zen ['redirected']" ] && result 1 "cli: a topology without cpu= is judged with this machine's CPU" ||
+	result 0 "cli: a topology without cpu= is judged with this machine's CPU" "$v $(head -1 "$tmp/nocpu/topology")"
 mkdir -p "$tmp/empty"
 expect_rc 3 "cli: --source=module without the module exits 3" "$bin" --source=module --sysfs-root "$tmp/empty" --no-cuda
 case $err in *"module loaded"*) result 1 "cli: ... saying the module is not loaded";;
