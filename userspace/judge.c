@@ -15,8 +15,8 @@
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
-#define FIX_LEN		2048
-#define TEXT_LEN	1024
+#define FIX_LEN		JUDGE_TEXT_MAX
+#define TEXT_LEN	4096
 
 /* A PCI address as text; a small ring so one printf can take several. */
 static const char *addr_str(unsigned int addr)
@@ -241,7 +241,7 @@ void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
 		    char *buf, size_t len)
 {
 	const struct p2pd_model *m = r->model;
-	char param[512], alt[512];
+	char param[JUDGE_TEXT_MAX / 4], alt[JUDGE_TEXT_MAX / 4];
 	struct text t = { buf, len, 0 };
 	unsigned int i;
 

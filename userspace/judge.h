@@ -56,6 +56,12 @@ const char *judge_kind(const struct p2pd_function *f);
  */
 void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
 		    char *buf, size_t len);
+/*
+ * Room for any text about one pair: P2PD_MAX_PATH ports of ~24 bytes each
+ * in each of the fix's forms, and the words around them.
+ */
+#define JUDGE_TEXT_MAX	8192
+
 /* Whether @addr passes the --pairs filter (always, without one). */
 int judge_selected(const struct options *o, unsigned int addr);
 

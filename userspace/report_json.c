@@ -48,7 +48,7 @@ static struct json_object *jbuf(void (*fn)(struct p2pd_buf *,
 				const struct p2pd_model *m,
 				const struct p2pd_pair *p)
 {
-	char tmp[1024];
+	char tmp[JUDGE_TEXT_MAX];
 	struct p2pd_buf b;
 
 	p2pd_buf_init(&b, tmp, sizeof(tmp));
@@ -183,7 +183,7 @@ static struct json_object *pair_json(const struct check_run *r,
 	struct json_object *o = json_object_new_object(), *arr, *rev;
 	const struct gpu_pair *ab = NULL, *ba = NULL;
 	int ga = gpu_of(r, p->a), gb = gpu_of(r, p->b);
-	char fix[2048];
+	char fix[JUDGE_TEXT_MAX];
 	unsigned int i;
 
 	put(o, "a", jstr_addr(m->fn[p->a].addr));

@@ -224,7 +224,7 @@ static void pair_lines(FILE *out, const struct check_run *r,
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
 			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
-			char line[1024];
+			char line[JUDGE_TEXT_MAX];
 			struct p2pd_buf b;
 
 			if (pi < 0)
