@@ -121,13 +121,13 @@ static bool p2pd_responds(struct pci_dev *pdev)
 	return p2pd_read_dword(pdev, PCI_VENDOR_ID, &id);
 }
 
+/*
+ * The ACS capability is searched in config space rather than taken from
+ * pdev->acs_cap, the offset cached at enumeration: the snapshot describes
+ * what the function says now (the lab's ACS overlay relies on this).
+ */
 static void p2pd_read_acs(struct pci_dev *pdev, struct p2pd_function *f)
 {
-	/*
-	 * Walk the list rather than trust pdev->acs_cap, which the PCI core
-	 * caches at enumeration: the lab's ACS overlay (tests/acs_overlay)
-	 * adds the capability later, and the snapshot is of config space.
-	 */
 	u16 pos = pci_find_ext_capability(pdev, PCI_EXT_CAP_ID_ACS);
 	u16 cap, ctrl;
 
