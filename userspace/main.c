@@ -20,6 +20,7 @@
 #include "baseline.h"
 #include "check.h"
 #include "findings.h"
+#include "format_text.h"
 #include "gpu.h"
 #include "judge.h"
 #include "options.h"
@@ -52,25 +53,6 @@ struct sources {
 	struct p2pd_model file;
 	int have_file;
 };
-
-/* A whole text through the shared formatter, malloc'd. */
-static char *format_alloc(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
-			  const struct p2pd_model *m, size_t *len)
-{
-	struct p2pd_buf b;
-	char *s;
-
-	p2pd_buf_init(&b, NULL, 0);
-	fn(&b, m);
-	s = malloc(b.len + 1);
-	if (!s)
-		return NULL;
-	p2pd_buf_init(&b, s, b.len + 1);
-	fn(&b, m);
-	p2pd_buf_terminate(&b);
-	*len = b.len;
-	return s;
-}
 
 /* The first line where two texts differ, for a message. */
 static void first_difference(const char *x, const char *y, char *out, size_t len)
@@ -177,7 +159,7 @@ static void cross_check(struct check_run *r, const char *root,
 
 	/* the pairs text, byte for byte, as the module would write it */
 	pci->generation = mod->generation;
-	text = format_alloc(p2pd_format_pairs, pci, &len);
+	text = format_text(p2pd_format_pairs, pci, &len);
 	if (!text) {
 		r->findings.oom = true;
 		return;
@@ -198,7 +180,7 @@ static void cross_check(struct check_run *r, const char *root,
 static void engine_self_check(struct check_run *r, const struct sysfs_snapshot *mod)
 {
 	size_t len;
-	char *text = format_alloc(p2pd_format_pairs, &mod->model, &len);
+	char *text = format_text(p2pd_format_pairs, &mod->model, &len);
 	char where[1024];
 
 	if (!text) {

@@ -42,6 +42,33 @@ static void help(FILE *f, const char *name, const char *type, const char *text)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
 }
 
+/* The GPUs' link generation or width: idle, under load, maximum. */
+static void link_metric(FILE *f, const struct gpu_state *st, const char *name,
+			const char *text, int width)
+{
+	char a[P2PD_ADDR_STRLEN];
+	unsigned int i;
+
+	help(f, name, "gauge", text);
+	for (i = 0; i < st->nr_dev; i++) {
+		const struct gpu_link_reading *l = &st->dev[i].link;
+		const unsigned int v[3] = {
+			width ? l->width : l->gen,
+			width ? l->width_load : l->gen_load,
+			width ? l->max_width : l->max_gen,
+		};
+		static const char *const state[3] = { "idle", "load", "max" };
+		unsigned int k;
+
+		if (!l->valid)
+			continue;
+		pciaddr_format(a, st->dev[i].pci_addr);
+		for (k = 0; k < 3; k++)
+			fprintf(f, "%s{gpu=\"%s\",state=\"%s\"} %u\n", name, a,
+				state[k], v[k]);
+	}
+}
+
 static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pair *p)
 {
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
@@ -145,28 +172,10 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 			if (exp > 0)
 				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"expected\"} %.3f\n", a, exp);
 		}
-		help(f, "p2pdiag_gpu_link_gen", "gauge", "PCIe generation of the GPU's link: idle, load, max");
-		for (i = 0; i < st->nr_dev; i++) {
-			const struct gpu_link_reading *l = &st->dev[i].link;
-
-			if (!l->valid)
-				continue;
-			pciaddr_format(a, st->dev[i].pci_addr);
-			fprintf(f, "p2pdiag_gpu_link_gen{gpu=\"%s\",state=\"idle\"} %u\n", a, l->gen);
-			fprintf(f, "p2pdiag_gpu_link_gen{gpu=\"%s\",state=\"load\"} %u\n", a, l->gen_load);
-			fprintf(f, "p2pdiag_gpu_link_gen{gpu=\"%s\",state=\"max\"} %u\n", a, l->max_gen);
-		}
-		help(f, "p2pdiag_gpu_link_width", "gauge", "lanes of the GPU's link: idle, load, max");
-		for (i = 0; i < st->nr_dev; i++) {
-			const struct gpu_link_reading *l = &st->dev[i].link;
-
-			if (!l->valid)
-				continue;
-			pciaddr_format(a, st->dev[i].pci_addr);
-			fprintf(f, "p2pdiag_gpu_link_width{gpu=\"%s\",state=\"idle\"} %u\n", a, l->width);
-			fprintf(f, "p2pdiag_gpu_link_width{gpu=\"%s\",state=\"load\"} %u\n", a, l->width_load);
-			fprintf(f, "p2pdiag_gpu_link_width{gpu=\"%s\",state=\"max\"} %u\n", a, l->max_width);
-		}
+		link_metric(f, st, "p2pdiag_gpu_link_gen",
+			    "PCIe generation of the GPU's link: idle, load, max", 0);
+		link_metric(f, st, "p2pdiag_gpu_link_width",
+			    "lanes of the GPU's link: idle, load, max", 1);
 	}
 
 	for (i = 0; i < r->findings.nr; i++)

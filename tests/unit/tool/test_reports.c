@@ -56,6 +56,7 @@ static struct gpu_state *one_gpu_pair(void)
 	strcpy(st->dev[0].name, "GPU \"quoted\"\nname");
 	strcpy(st->dev[1].name, "GPU");
 	st->dev[0].h2d = (struct gpu_figure){ true, 25.0, 25, 25, 3, VERIFY_OK };
+	st->dev[0].link = (struct gpu_link_reading){ true, 1, 16, 4, 16, 4, 16 };
 	st->dev[1].h2d = st->dev[0].h2d;
 	st->pair = calloc(2, sizeof(*st->pair));
 	st->nr_pairs = 2;
@@ -140,7 +141,9 @@ static void prom_tests(struct ktap *k, struct check_run *r)
 	ktap_result(k, !rc && text && !strstr(text, "stale_metric") &&
 		       strstr(text, "# TYPE p2pdiag_exit_status gauge\np2pdiag_exit_status 1\n") &&
 		       strstr(text, "p2pdiag_pair_verdict{a=\"0000:03:00.0\",b=\"0000:04:00.0\",class=\"PIX\",verdict=\"redirected\"} 1") &&
-		       strstr(text, "p2pdiag_gpu_pair_bandwidth_gbs{src=\"0000:03:00.0\",dst=\"0000:04:00.0\",kind=\"p2p\"} 26.000"),
+		       strstr(text, "p2pdiag_gpu_pair_bandwidth_gbs{src=\"0000:03:00.0\",dst=\"0000:04:00.0\",kind=\"p2p\"} 26.000") &&
+		       strstr(text, "p2pdiag_gpu_link_gen{gpu=\"0000:03:00.0\",state=\"idle\"} 1\n") &&
+		       strstr(text, "p2pdiag_gpu_link_width{gpu=\"0000:03:00.0\",state=\"load\"} 16\n"),
 		    err, "prometheus: textfile format with verdicts, bandwidth and exit status");
 	CHECK(k, !rc && before.st_ino != after.st_ino && access(tmp, F_OK) != 0,
 	      "prometheus: written beside and renamed over (new inode, no .tmp left)");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "format_text.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
@@ -150,24 +151,6 @@ char *read_whole(const char *path, size_t *len)
 	return buf;
 }
 
-static char *format_with(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
-			 const struct p2pd_model *m, size_t *len)
-{
-	struct p2pd_buf b;
-	char *s;
-
-	p2pd_buf_init(&b, NULL, 0);
-	fn(&b, m);
-	s = malloc(b.len + 1);
-	if (!s)
-		abort();
-	p2pd_buf_init(&b, s, b.len + 1);
-	fn(&b, m);
-	p2pd_buf_terminate(&b);
-	*len = b.len;
-	return s;
-}
-
 int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 		    const char *abi)
 {
@@ -181,11 +164,15 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 	snprintf(gen, sizeof(gen), "%lu\n", m->generation);
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_GENERATION);
 	rc |= write_file(path, gen, strlen(gen));
-	text = format_with(p2pd_format_topology, m, &len);
+	text = format_text(p2pd_format_topology, m, &len);
+	if (!text)
+		abort();
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_TOPOLOGY);
 	rc |= write_file(path, text, len);
 	free(text);
-	text = format_with(p2pd_format_pairs, m, &len);
+	text = format_text(p2pd_format_pairs, m, &len);
+	if (!text)
+		abort();
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_PAIRS);
 	rc |= write_file(path, text, len);
 	free(text);

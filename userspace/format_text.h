@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shared formatter (kmod/format.c) writes into fixed buffers, as the
+ * kernel needs; userspace wants whole files as strings.
+ */
+#ifndef P2PDIAG_FORMAT_TEXT_H
+#define P2PDIAG_FORMAT_TEXT_H
+
+#include <stddef.h>
+
+#include "p2pdiag/format.h"
+
+/*
+ * format_text() - @fn (p2pd_format_topology, p2pd_format_pairs) of @m into
+ * a malloc'd, NUL-terminated string of *@len bytes: one pass to count,
+ * one to write.  NULL when memory ran out.
+ */
+char *format_text(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
+		  const struct p2pd_model *m, size_t *len);
+
+#endif /* P2PDIAG_FORMAT_TEXT_H */
