@@ -449,18 +449,20 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 		for (k = len_b; k-- > 1;)
 			p->path[p->path_len++] = chain_b[k];
 		/*
-		 * The kernel does not weigh ACS here (the root complex is
-		 * on the way anyway), but redirecting ports still send the
-		 * traffic through the IOMMU: name them.
+		 * The kernel does not weigh ACS here: the traffic leaves
+		 * every switch upwards anyway, so a switch port's redirect
+		 * changes nothing.  Only the ports on the root buses matter:
+		 * with RR/CR set there the root complex must send peer
+		 * requests through its IOMMU instead of routing them.
 		 */
-		for (k = 0; k < len_a; k++) {
-			add_blocker(m, chain_a[k], p, &dt_all);
+		if (len_a)
+			add_blocker(m, chain_a[len_a - 1], p, &dt_all);
+		if (len_b)
+			add_blocker(m, chain_b[len_b - 1], p, &dt_all);
+		for (k = 0; k < len_a; k++)
 			consider_link(m, chain_a[k], p, &best);
-		}
-		for (k = 0; k < len_b; k++) {
-			add_blocker(m, chain_b[k], p, &dt_all);
+		for (k = 0; k < len_b; k++)
 			consider_link(m, chain_b[k], p, &best);
-		}
 	}
 
 	/*

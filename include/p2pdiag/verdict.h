@@ -70,7 +70,10 @@ struct p2pd_pair {
 	enum p2pd_class cls;
 	enum p2pd_map map;
 	int distance;			/* pci_p2pdma_distance() hops */
-	/* functions whose ACS control redirects (RR, CR or EC), in path order */
+	/*
+	 * functions whose ACS control redirects (RR, CR or EC), in the
+	 * kernel's walk order: a's side upwards, then b's side upwards
+	 */
 	int blocker[P2PD_MAX_PATH];
 	unsigned int nr_blockers;
 	int host_blocks;		/* the host-bridge test failed */

@@ -125,6 +125,22 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 		if (!redirect)
 			return P2PD_MAP_BUS_ADDR;
 	}
+	if (!common && *usable) {
+		/*
+		 * The kernel ignores ACS here; p2pdiag weighs only the
+		 * root-bus functions (the engine's own rule), so only their
+		 * unreadable controls leave the answer open.
+		 */
+		int top;
+
+		*unreadable = 0;
+		for (top = provider; upstream(m, top) >= 0;)
+			top = upstream(m, top);
+		redirects(&m->fn[top], unreadable);
+		for (top = client; upstream(m, top) >= 0;)
+			top = upstream(m, top);
+		redirects(&m->fn[top], unreadable);
+	}
 	/* no common bridge, or ACS sends it up: the host bridge decides */
 	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
 		routes = 1;
