@@ -126,7 +126,7 @@ decode_function() {
 decoded() {
 	local key value
 	[ -f "$DECODED/$1" ] || decode_function "$1"
-	while IFS== read -r key value; do
+	while IFS='=' read -r key value; do
 		[ "$key" = "$2" ] && { echo "$value"; return; }
 	done < "$DECODED/$1"
 }
