@@ -230,21 +230,43 @@ static unsigned long link_rate(unsigned int speed, unsigned int width)
 	return raw * 242 / 256;		/* 64 GT/s: FLIT mode */
 }
 
+static unsigned int lower_cap(unsigned int mine, unsigned int theirs)
+{
+	return theirs && (!mine || theirs < mine) ? theirs : mine;
+}
+
+/*
+ * Weigh the link above @idx.  A link is seen from both ends: from the
+ * function below it (endpoint, upstream port) and from the root or
+ * downstream port above it.  It is taken once, from below, and its
+ * maximum is the lower of the two ends' capabilities: a Gen4 card in a
+ * Gen5 slot runs at its best, not degraded.
+ */
 static void consider_link(const struct p2pd_model *m, int idx,
 			  struct p2pd_pair *p, unsigned long *best)
 {
-	const struct p2pd_link *l = &m->fn[idx].link;
+	const struct p2pd_function *f = &m->fn[idx];
+	struct p2pd_link l = f->link;
 	unsigned long rate;
+	int up;
 
-	if (l->state != P2PD_PRESENT || !l->speed || !l->width)
+	if (f->role == P2PD_ROLE_ROOT_PORT ||
+	    f->role == P2PD_ROLE_DOWNSTREAM_PORT)
 		return;
-	if ((l->max_speed && l->speed < l->max_speed) ||
-	    (l->max_width && l->width < l->max_width))
+	if (l.state != P2PD_PRESENT || !l.speed || !l.width)
+		return;
+	up = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
+	if (up != P2PD_NO_INDEX && m->fn[up].link.state == P2PD_PRESENT) {
+		l.max_speed = lower_cap(l.max_speed, m->fn[up].link.max_speed);
+		l.max_width = lower_cap(l.max_width, m->fn[up].link.max_width);
+	}
+	if ((l.max_speed && l.speed < l.max_speed) ||
+	    (l.max_width && l.width < l.max_width))
 		p->degraded = 1;
-	rate = link_rate(l->speed, l->width);
+	rate = link_rate(l.speed, l.width);
 	if (p->bottleneck_fn == P2PD_NO_INDEX || rate < *best) {
 		*best = rate;
-		p->bottleneck = *l;
+		p->bottleneck = l;
 		p->bottleneck_fn = idx;
 	}
 }
