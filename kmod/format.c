@@ -389,8 +389,10 @@ static int acs_fix_applies(const struct p2pd_pair *p)
 	       (p->common_kind == P2PD_COMMON_BRIDGE || !p->host_blocks);
 }
 
-void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
-		     const struct p2pd_pair *p)
+/* "<param><item_prefix><addr>;<item_prefix><addr>..." for the blockers */
+static void put_acs_fix(struct p2pd_buf *b, const struct p2pd_model *m,
+			const struct p2pd_pair *p, const char *param,
+			const char *item_prefix)
 {
 	unsigned int i;
 
@@ -398,31 +400,26 @@ void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
 		p2pd_put_str(b, P2PD_WORD_NONE);
 		return;
 	}
-	p2pd_put_str(b, "pci=disable_acs_redir=");
+	p2pd_put_str(b, param);
 	for (i = 0; i < p->nr_blockers; i++) {
 		if (i)
 			p2pd_put_char(b, ';');
+		p2pd_put_str(b, item_prefix);
 		p2pd_put_addr(b, m->fn[p->blocker[i]].addr);
 	}
+}
+
+void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
+		     const struct p2pd_pair *p)
+{
+	put_acs_fix(b, m, p, "pci=disable_acs_redir=", "");
 }
 
 void p2pd_format_config_acs(struct p2pd_buf *b, const struct p2pd_model *m,
 			    const struct p2pd_pair *p)
 {
-	unsigned int i;
-
-	if (!acs_fix_applies(p)) {
-		p2pd_put_str(b, P2PD_WORD_NONE);
-		return;
-	}
 	/* flags from DT (left) to SV (right): clear EC, CR, RR; keep others */
-	p2pd_put_str(b, "pci=config_acs=");
-	for (i = 0; i < p->nr_blockers; i++) {
-		if (i)
-			p2pd_put_char(b, ';');
-		p2pd_put_str(b, "x0x00xx@");
-		p2pd_put_addr(b, m->fn[p->blocker[i]].addr);
-	}
+	put_acs_fix(b, m, p, "pci=config_acs=", "x0x00xx@");
 }
 
 void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f)
