@@ -16,25 +16,8 @@
 
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
+#include "format_text.h"
 #include "topology_parse.h"
-
-static char *render(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
-		    const struct p2pd_model *m, size_t *len)
-{
-	struct p2pd_buf b;
-	char *s;
-
-	p2pd_buf_init(&b, NULL, 0);	/* count first */
-	fn(&b, m);
-	s = malloc(b.len + 1);
-	if (!s)
-		return NULL;
-	p2pd_buf_init(&b, s, b.len + 1);
-	fn(&b, m);
-	p2pd_buf_terminate(&b);
-	*len = b.len;
-	return s;
-}
 
 static int put(const char *dir, const char *name, const char *text, size_t len)
 {
@@ -85,8 +68,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mksysfs: %s: %s\n", argv[1], text ? err : "empty");
 		return 1;
 	}
-	topo = render(p2pd_format_topology, &m, &tlen);
-	pairs = render(p2pd_format_pairs, &m, &plen);
+	topo = format_text(p2pd_format_topology, &m, &tlen);
+	pairs = format_text(p2pd_format_pairs, &m, &plen);
 	snprintf(gen, sizeof(gen), "%lu\n", m.generation);
 	if (!topo || !pairs || put(argv[2], P2PD_FILE_ABI_VERSION, "1\n", 2) ||
 	    put(argv[2], P2PD_FILE_GENERATION, gen, strlen(gen)) ||
