@@ -174,17 +174,18 @@ static const char *const field_names[P2PD_F_COUNT] = {
 
 const char *p2pd_field_name(enum p2pd_field field)
 {
-	return (unsigned int)field < P2PD_F_COUNT ? field_names[field] : 0;
+	return (unsigned int)field < P2PD_F_COUNT ?
+	       field_names[field] : P2PD_NULL;
 }
 
-/* "none" or "unknown" for a value that was not read; 0 when it was. */
+/* "none" or "unknown" for a value that was not read; NULL when it was. */
 static const char *absent_word(enum p2pd_state state)
 {
 	if (state == P2PD_ABSENT)
 		return P2PD_WORD_NONE;
 	if (state == P2PD_UNKNOWN)
 		return P2PD_WORD_UNKNOWN;
-	return 0;
+	return P2PD_NULL;
 }
 
 static void put_acs_field(struct p2pd_buf *b, const struct p2pd_function *f,

@@ -27,6 +27,8 @@
 #define P2PD_ADDR_DEVFN(a)	((a) & 0xff)
 #define P2PD_HOST_BRIDGE(dom, bus) (((unsigned int)(dom) << 8) | (bus))
 #define P2PD_NO_INDEX		(-1)
+/* The shared sources include no library header, so no NULL either. */
+#define P2PD_NULL		((void *)0)
 
 /* "dddd:bb:dd.f" plus NUL. */
 #define P2PD_ADDR_STRLEN	13
