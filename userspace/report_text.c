@@ -232,7 +232,11 @@ static void pair_lines(FILE *out, const struct check_run *r,
 			p2pd_buf_init(&b, line, sizeof(line));
 			p2pd_format_pair(&b, r->model, &r->pair[pi]);
 			p2pd_buf_terminate(&b);
-			fprintf(out, "  %-6s %-6s %s", ep[i].label, ep[j].label, line);
+			/* labels in the line's own order: a is the lower address */
+			int swap = r->pair[pi].a != ep[i].fn;
+
+			fprintf(out, "  %-6s %-6s %s", ep[swap ? j : i].label,
+				ep[swap ? i : j].label, line);
 			if (line[0] && line[strlen(line) - 1] != '\n')
 				fputc('\n', out);
 		}
