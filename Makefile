@@ -42,6 +42,10 @@ test-unit:
 test-vm:
 	$(MAKE) -C tests vm TOPO=$(TOPO) KERNEL=$(KERNEL)
 
+# The debug-kernel lane (tests/debug/README.md); slow, so not in `test`.
+test-debug:
+	$(MAKE) -C tests debug
+
 # Module checks; the logic lives in kmod/scripts/.
 # check: W=1 + sparse against CHECK_RELEASES (default: every installed tree).
 check:
@@ -58,3 +62,4 @@ dkms-install:
 
 .PHONY: all module-if-headers modules userspace install clean test test-unit test-vm
 .PHONY: modules-clean check style compat-check dkms-install
+.PHONY: test-debug
