@@ -538,32 +538,34 @@ static const char *const iommu_domain_names[P2PD_IOMMU_COUNT] = {
 	[P2PD_IOMMU_UNKNOWN] = "unknown",
 };
 
+/* A name from one of the tables above, or NULL when @i is out of range. */
+static const char *table_name(const char *const *table, unsigned int count,
+			      unsigned int i)
+{
+	return i < count ? table[i] : P2PD_NULL;
+}
+
 const char *p2pd_role_name(enum p2pd_role role)
 {
-	return (unsigned int)role < P2PD_ROLE_COUNT ?
-	       role_names[role] : P2PD_NULL;
+	return table_name(role_names, P2PD_ROLE_COUNT, role);
 }
 
 const char *p2pd_class_name(enum p2pd_class cls)
 {
-	return (unsigned int)cls < P2PD_CLASS_COUNT ?
-	       class_names[cls] : P2PD_NULL;
+	return table_name(class_names, P2PD_CLASS_COUNT, cls);
 }
 
 const char *p2pd_map_name(enum p2pd_map map)
 {
-	return (unsigned int)map < P2PD_MAP_COUNT ?
-	       map_names[map] : P2PD_NULL;
+	return table_name(map_names, P2PD_MAP_COUNT, map);
 }
 
 const char *p2pd_verdict_name(enum p2pd_verdict verdict)
 {
-	return (unsigned int)verdict < P2PD_VERDICT_COUNT ?
-	       verdict_names[verdict] : P2PD_NULL;
+	return table_name(verdict_names, P2PD_VERDICT_COUNT, verdict);
 }
 
 const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain)
 {
-	return (unsigned int)domain < P2PD_IOMMU_COUNT ?
-	       iommu_domain_names[domain] : P2PD_NULL;
+	return table_name(iommu_domain_names, P2PD_IOMMU_COUNT, domain);
 }
