@@ -395,6 +395,8 @@ int main(int argc, char **argv)
 		die_usage("cannot write the report to stdout");
 		status = EXIT_USAGE;
 	}
+	if (opt.journal)
+		report_journal(stderr, &run);
 	if (opt.baseline == BASELINE_SAVE &&
 	    baseline_save(opt.baseline_file, &run, err, sizeof(err))) {
 		die_usage(err);

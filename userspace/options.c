@@ -20,7 +20,7 @@ enum {
 	OPT_BASELINE, OPT_SIZE, OPT_ITERATIONS, OPT_QUICK, OPT_PAIRS,
 	OPT_NO_CUDA, OPT_TIMEOUT, OPT_MIN_RATIO, OPT_TOLERANCE,
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
-	OPT_NO_COLOR, OPT_VERSION,
+	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +42,7 @@ static const struct option long_options[] = {
 	{ "pci-dump", required_argument, NULL, OPT_PCI_DUMP },
 	{ "cpuinfo", required_argument, NULL, OPT_CPUINFO },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -80,6 +81,8 @@ void options_usage(FILE *out)
 "  --baseline save FILE      save this run as a known-good baseline\n"
 "  --baseline check FILE     compare this run with a saved baseline\n"
 "  --no-color                never colour the report\n"
+"  --journal                 also write the findings to stderr with\n"
+"                            sd-daemon(3) priorities (under systemd)\n"
 "  -h, --help                this text\n"
 "  --version                 the version\n"
 "\n"
@@ -307,6 +310,9 @@ int options_parse(int argc, char **argv, struct options *o,
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = true;
+			break;
+		case OPT_JOURNAL:
+			o->journal = true;
 			break;
 		case 'h':
 			o->help = true;

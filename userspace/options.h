@@ -23,6 +23,7 @@ enum baseline_mode { BASELINE_NONE, BASELINE_SAVE, BASELINE_CHECK };
 struct options {
 	enum source_kind source;
 	bool cross_check, json, quick, no_cuda, help, version, no_color;
+	bool journal;			/* --journal: findings to stderr */
 	const char *prometheus;		/* --prometheus FILE */
 	enum baseline_mode baseline;
 	const char *baseline_file;

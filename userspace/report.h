@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The three outputs of a run: the human report, JSON (schema 1, see
- * SCHEMA.md) and the node_exporter textfile.  They only read the run.
+ * The outputs of a run: the human report, JSON (schema 1, see SCHEMA.md),
+ * the node_exporter textfile and the journal's lines.  They only read the run.
  */
 #ifndef P2PDIAG_REPORT_H
 #define P2PDIAG_REPORT_H
@@ -31,6 +31,13 @@ int report_json_print(FILE *out, const struct check_run *r);
  */
 int report_prom_write(const char *path, const struct check_run *r,
 		      int exit_status, char *err, size_t errlen);
+
+/*
+ * report_journal() - the findings, one line each (and one per line of its
+ * fix), with the sd-daemon(3) priority prefix of its severity, then a
+ * summary line: for stderr under systemd (--journal).
+ */
+void report_journal(FILE *out, const struct check_run *r);
 
 /* "1.0.0": the version of the tool, from the build. */
 const char *report_version(void);

@@ -128,6 +128,26 @@ grep -qx 'p2pdiag_exit_status 3' "$tmp/p2p.prom" 2>/dev/null && ! grep -q 'p2pdi
 	result 0 "cli: ... saying exit status 3, not the last good run"
 expect_rc 3 "cli: --prometheus into a missing directory exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --prometheus "$tmp/no/dir/p.prom"
 
+# --journal: stdout keeps the report, stderr gets one line per finding
+# (and per line of its fix) with the sd-daemon priority of its severity.
+for t in blocked:3:error redirect:4:warning; do
+	tree=${t%%:*} prio=${t#*:} prio=${prio%%:*} sev=${t##*:}
+	run "$bin" --sysfs-root "$tmp/$tree" --no-cuda --json --journal
+	want=$(json_get 'sum(1 for f in d["findings"] if f["severity"] == "'"$sev"'")')
+	lines=$(grep "^<$prio>$sev acs-redirect [0-9a-f:.]*-[0-9a-f:.]*: " <<<"$err")
+	got=$(grep -vc ': fix: ' <<<"$lines")
+	fixes=$(grep -c ': fix: kernel command line: pci=' <<<"$lines")
+	stray=$(grep -vc '^<[346]>' <<<"$err")
+	[ "$want" -gt 0 ] && [ "$got" = "$want" ] && [ "$fixes" = "$want" ] && [ "$stray" = 0 ] &&
+		grep -q "^<$prio>summary: .*$want ${sev}s" <<<"$err" &&
+		result 1 "cli: --journal: each $sev at priority $prio, its fix too, and a summary" ||
+		result 0 "cli: --journal: each $sev at priority $prio, its fix too, and a summary" \
+			"want $want, got $got lines, $fixes fixes, $stray unprefixed: $err"
+done
+run "$bin" --sysfs-root "$tmp/blocked" --no-cuda --json
+[ -z "$err" ] && result 1 "cli: without --journal, stderr stays quiet" ||
+	result 0 "cli: without --journal, stderr stays quiet" "$err"
+
 expect_rc 1 "cli: --baseline save" "$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline save "$tmp/base.json"
 run "$bin" --sysfs-root "$tmp/redirect" --no-cuda --json --baseline check "$tmp/base.json"
 v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("baseline")]')
