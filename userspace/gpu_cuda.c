@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gpu_priv.h"
+#include "system/fsroot.h"
 #include "../include/p2pdiag/model.h"
 
 /* cuGetProcAddress as the driver exports it, newest first. */
@@ -125,19 +126,14 @@ bool gpu_parse_bus_id(const char *s, unsigned int *addr)
 /* The kernel's view of the GPU's NUMA node: -1 when it has none. */
 static int read_numa_node(unsigned int addr)
 {
-	char path[96], bus[P2PD_ADDR_STRLEN];
-	FILE *f;
-	int node = -1;
+	char text[32], bus[P2PD_ADDR_STRLEN], *end;
+	long node;
 
 	gpu_addr_string(addr, bus, sizeof(bus));
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", bus);
-	f = fopen(path, "re");
-	if (!f)
+	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/numa_node", bus))
 		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
+	node = strtol(text, &end, 10);
+	return end == text || node < -1 || node > 4095 ? -1 : (int)node;
 }
 
 unsigned int gpu_pair_index(unsigned int nr_dev, int src, int dst)

@@ -29,10 +29,23 @@
 #include "source_pci.h"
 #include "source_sysfs.h"
 #include "topology_parse.h"
+#include "system/fsroot.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
 #define CPUINFO_PATH "/proc/cpuinfo"
+
+/* /sys/kernel/p2pdiag: --sysfs-root, else under the root of system reads. */
+static const char *module_root(const struct options *o)
+{
+	static char path[PATH_MAX];
+
+	if (o->sysfs_root)
+		return o->sysfs_root;
+	if (fsroot_path(path, sizeof(path), "%s", P2PD_SYSFS_ROOT))
+		return P2PD_SYSFS_ROOT;
+	return path;
+}
 
 static void die_usage(const char *msg)
 {
@@ -235,12 +248,17 @@ static int judge_all_pairs(struct check_run *r, const struct options *o,
 static int choose_source(struct check_run *r, const struct options *o,
 			 struct sources *s, char *err, size_t errlen)
 {
-	const char *root = o->sysfs_root ? o->sysfs_root : P2PD_SYSFS_ROOT;
+	const char *root = module_root(o);
 	unsigned int cpu = 0;
 	int cpu_ok, module_loaded = sysfs_module_present(root);
 	int want_module, want_pci;
+	char cpuinfo[PATH_MAX];
 
-	cpu_ok = !cpu_flags_from_cpuinfo(o->cpuinfo ? o->cpuinfo : CPUINFO_PATH, &cpu);
+	if (o->cpuinfo)
+		snprintf(cpuinfo, sizeof(cpuinfo), "%s", o->cpuinfo);
+	else if (fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH))
+		cpuinfo[0] = '\0';
+	cpu_ok = cpuinfo[0] && !cpu_flags_from_cpuinfo(cpuinfo, &cpu);
 	if (!cpu_ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
 			 strerror(errno));
@@ -311,7 +329,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
-			     CPUINFO_PATH);
+			     cpuinfo[0] ? cpuinfo : CPUINFO_PATH);
 	return 0;
 }
 
@@ -338,6 +356,10 @@ int main(int argc, char **argv)
 		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);
 		return EXIT_ALL_GOOD;
 	}
+	if (fsroot_set(opt.root ? opt.root : getenv(FSROOT_ENV), err, sizeof(err))) {
+		die_usage(err);
+		return EXIT_USAGE;
+	}
 	run.opt = &opt;
 	run.source = "none";
 	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
@@ -349,8 +371,7 @@ int main(int argc, char **argv)
 	if (src.have_module)
 		engine_self_check(&run, &src.module);
 	if (opt.cross_check)
-		cross_check(&run, opt.sysfs_root ? opt.sysfs_root : P2PD_SYSFS_ROOT,
-			    &src.module, &src.pci);
+		cross_check(&run, module_root(&opt), &src.module, &src.pci);
 
 	/* A saved topology or dump is another machine: its GPUs are not here. */
 	gopt.no_cuda = opt.no_cuda || opt.topology_file || opt.pci_dump;

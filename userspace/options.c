@@ -20,7 +20,7 @@ enum {
 	OPT_BASELINE, OPT_SIZE, OPT_ITERATIONS, OPT_QUICK, OPT_PAIRS,
 	OPT_NO_CUDA, OPT_TIMEOUT, OPT_MIN_RATIO, OPT_TOLERANCE,
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
-	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION,
+	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT,
 };
 
 static const struct option long_options[] = {
@@ -41,6 +41,7 @@ static const struct option long_options[] = {
 	{ "topology-file", required_argument, NULL, OPT_TOPOLOGY_FILE },
 	{ "pci-dump", required_argument, NULL, OPT_PCI_DUMP },
 	{ "cpuinfo", required_argument, NULL, OPT_CPUINFO },
+	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "help", no_argument, NULL, 'h' },
@@ -63,6 +64,11 @@ void options_usage(FILE *out)
 "  --pci-dump FILE           judge a saved `lspci -xxxx` dump (offline)\n"
 "  --cpuinfo FILE            that server's /proc/cpuinfo (offline analysis)\n"
 "  --sysfs-root DIR          read DIR instead of /sys/kernel/p2pdiag\n"
+"  --root DIR                read every other system file (sysfs, /proc,\n"
+"                            DMI, module parameters) under DIR, a copy of\n"
+"                            another server's files (default $P2PDIAG_FSROOT\n"
+"                            or /); /sys/kernel/p2pdiag too, unless\n"
+"                            --sysfs-root names it\n"
 "\n"
 "Measurements:\n"
 "  --quick                   topology and attributes only, no copies\n"
@@ -307,6 +313,11 @@ int options_parse(int argc, char **argv, struct options *o,
 			break;
 		case OPT_CPUINFO:
 			o->cpuinfo = optarg;
+			break;
+		case OPT_ROOT:
+			if (!*optarg)
+				return fail(err, errlen, "--root needs a directory");
+			o->root = optarg;
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = true;

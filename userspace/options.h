@@ -36,6 +36,7 @@ struct options {
 	const char *topology_file;	/* --topology-file: offline analysis */
 	const char *pci_dump;		/* --pci-dump: lspci -xxxx output */
 	const char *cpuinfo;		/* --cpuinfo: that server's /proc/cpuinfo */
+	const char *root;		/* --root: system files under it, or NULL */
 };
 
 #define OPT_DEFAULT_SIZE	(64UL << 20)

@@ -24,6 +24,7 @@
 #include <pci/pci.h>
 
 #include "source_pci.h"
+#include "system/fsroot.h"
 #include "pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
@@ -53,8 +54,8 @@ static int pci_role_is_endpoint(int role)
 #define LNK_WIDTH_SHIFT		4
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
-
 #define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
+#define PCI_SYSFS_DIR		"/sys/bus/pci"
 
 /*
  * libpci 3.6 and newer know a function's IOMMU group (Debian 12 ships 3.9,
@@ -211,17 +212,10 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 /* The default domain type of an IOMMU group, in the ABI's words. */
 static enum p2pd_iommu_domain iommu_domain_of(const char *group)
 {
-	char path[PATH_MAX], type[32] = "";
-	FILE *fp;
+	char type[32];
 
-	snprintf(path, sizeof(path), IOMMU_GROUPS_DIR "/%s/type", group);
-	fp = fopen(path, "re");
-	if (!fp)
+	if (fsroot_read(type, sizeof(type), IOMMU_GROUPS_DIR "/%s/type", group))
 		return P2PD_IOMMU_UNKNOWN;
-	if (!fgets(type, sizeof(type), fp))
-		type[0] = '\0';
-	fclose(fp);
-	type[strcspn(type, "\n")] = '\0';
 	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
 	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
 	    !strcmp(type, "unmanaged"))
@@ -321,10 +315,10 @@ static int cmp_fn(const void *x, const void *y)
  */
 static int sysfs_parent(unsigned int addr, unsigned int *parent)
 {
-	char path[PATH_MAX], real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
+	char real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
 
-	snprintf(path, sizeof(path), PCI_DEVICES_DIR "/%s", pciaddr_format(a, addr));
-	if (!realpath(path, real))
+	if (fsroot_realpath(real, sizeof(real), PCI_DEVICES_DIR "/%s",
+			    pciaddr_format(a, addr)))
 		return -1;
 	slash = strrchr(real, '/');
 	if (!slash || slash == real)
@@ -427,6 +421,17 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 		pacc->method = PCI_ACCESS_DUMP;
 		if (pci_set_param(pacc, "dump.name", (char *)dump_file)) {
 			snprintf(err, errlen, "libpci has no dump back-end");
+			return -1;
+		}
+	} else if (!fsroot_is_live()) {
+		/* another root: libpci's sysfs back-end reads it, no other */
+		char path[PATH_MAX];
+
+		pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+		if (fsroot_path(path, sizeof(path), PCI_SYSFS_DIR) ||
+		    pci_set_param(pacc, "sysfs.path", path)) {
+			snprintf(err, errlen, "libpci cannot read %s%s",
+				 fsroot_get(), PCI_SYSFS_DIR);
 			return -1;
 		}
 	}

@@ -178,5 +178,18 @@ m=$(json_get '[f["message"] for f in d["findings"] if f["code"]=="cross-check-mi
 	result 0 "cli: --cross-check reports a differing field and differing pairs" "$v $m"
 expect_rc 3 "cli: --cross-check without the module exits 3" "$bin" --cross-check --sysfs-root "$tmp/empty" --no-cuda
 
+# One root for system reads: the module's files under it too, unless --sysfs-root.
+mkdir -p "$tmp/root/sys/kernel/p2pdiag" "$tmp/root/proc" && cp "$tmp/cpu-amd" "$tmp/root/proc/cpuinfo" &&
+	"$tool" --make-tree "$tmp/root/sys/kernel/p2pdiag" ok
+run "$bin" --root "$tmp/root" --no-cuda
+case $out in *"source: module ($tmp/root/sys/kernel/p2pdiag, read in 1 attempt)"*) result 1 "cli: --root finds the module's files under it";;
+	*) result 0 "cli: --root finds the module's files under it" "$(head -3 <<<"$out") $err";; esac
+run env P2PDIAG_FSROOT="$tmp/root" "$bin" --no-cuda
+case $out in *"source: module ($tmp/root/sys/kernel/p2pdiag,"*) result 1 "cli: \$P2PDIAG_FSROOT is the default root";;
+	*) result 0 "cli: \$P2PDIAG_FSROOT is the default root" "$(head -3 <<<"$out") $err";; esac
+expect_rc 3 "cli: --root that is no directory exits 3" "$bin" --root "$tmp/cpu-amd" --no-cuda
+case $err in *"$tmp/cpu-amd is not a directory"*) result 1 "cli: ... and says why";;
+	*) result 0 "cli: ... and says why" "$err";; esac
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

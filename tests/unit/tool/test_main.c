@@ -16,6 +16,7 @@ void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);
 void test_judge(struct ktap *k);
 void test_reports(struct ktap *k);
+void test_fsroot(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -64,5 +65,6 @@ int main(int argc, char **argv)
 	test_sources(&k, argv[1]);
 	test_judge(&k);
 	test_reports(&k);
+	test_fsroot(&k);
 	return ktap_finish(&k);
 }

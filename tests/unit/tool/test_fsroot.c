@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The root of system reads: paths land under it, links and resolved
+ * paths map back to live-machine names, a path that resolves outside it
+ * is refused, and unreadable, oversized or FIFO files are errors, not
+ * hangs.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool_util.h"
+#include "source_pci.h"
+#include "system/fsroot.h"
+
+void test_fsroot(struct ktap *k);
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[PATH_MAX], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (write_file(path, text, strlen(text)))
+		fprintf(stderr, "# cannot write %s\n", path);
+}
+
+static void link_at(const char *root, const char *target, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (symlink(target, path))
+		fprintf(stderr, "# cannot link %s\n", path);
+}
+
+void test_fsroot(struct ktap *k)
+{
+	char *dir = make_tmpdir(), err[256], buf[64], path[PATH_MAX];
+	char big[FSROOT_VALUE_MAX + 16];
+	unsigned int cpu = 0;
+	int rc;
+
+	mkdirs(dir, "proc");
+	mkdirs(dir, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0");
+	mkdirs(dir, "sys/bus/pci/devices");
+	mkdirs(dir, "sys/bus/pci/drivers/mlx5_core");
+	put(dir, "proc/cmdline", "BOOT_IMAGE=/vmlinuz pci=noacs\n");
+	put(dir, "proc/cpuinfo",
+	    "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n");
+	link_at(dir, "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0",
+		"sys/bus/pci/devices/0000:01:00.0");
+	link_at(dir, "../../../bus/pci/drivers/mlx5_core",
+		"sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/driver");
+	link_at(dir, "/etc", "sys/bus/pci/devices/escape");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put(dir, "proc/big", big);
+	snprintf(path, sizeof(path), "%s/proc/fifo", dir);
+	mkfifo(path, 0600);
+
+	CHECK(k, fsroot_set(dir, err, sizeof(err)) == 0 && !fsroot_is_live(),
+	      "fsroot: a directory becomes the root");
+	CHECK(k, !fsroot_read(buf, sizeof(buf), "/proc/cmdline") &&
+	      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
+	      "fsroot: /proc/cmdline is read under the root, without its newline");
+	CHECK(k, !fsroot_path(path, sizeof(path), "/proc/cpuinfo") &&
+	      !cpu_flags_from_cpuinfo(path, &cpu) && (cpu & P2PD_CPU_ROUTES_P2P),
+	      "fsroot: the root's cpuinfo gives its CPU (AMD Zen)");
+	CHECK(k, !fsroot_link_name(buf, sizeof(buf),
+				   "/sys/bus/pci/devices/%s/driver", "0000:01:00.0") &&
+	      !strcmp(buf, "mlx5_core"),
+	      "fsroot: a device's driver link names its driver");
+	CHECK(k, !fsroot_realpath(path, sizeof(path), "/sys/bus/pci/devices/0000:01:00.0") &&
+	      !strcmp(path, "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"),
+	      "fsroot: a resolved path comes back as a live-machine path");
+	errno = 0;
+	CHECK(k, fsroot_realpath(path, sizeof(path), "/sys/bus/pci/devices/escape") &&
+	      errno == EXDEV,
+	      "fsroot: a link out of the root is refused (EXDEV)");
+	errno = 0;
+	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/big") && errno == EFBIG,
+	      "fsroot: a file larger than the buffer is EFBIG, not cut short");
+	rc = fsroot_read(buf, sizeof(buf), "/proc/fifo");
+	CHECK(k, rc == 0 && buf[0] == '\0',
+	      "fsroot: a FIFO with no writer reads empty at once (no hang)");
+	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
+	      !fsroot_exists("/proc/absent") && fsroot_exists("/proc/cmdline"),
+	      "fsroot: an absent file is ENOENT");
+	CHECK(k, fsroot_set(path, err, sizeof(err)) == -1 && strstr(err, path),
+	      "fsroot: a root that is no directory is refused, by name");
+	CHECK(k, !fsroot_set(dir, err, sizeof(err)) &&
+	      !fsroot_set("/", err, sizeof(err)) && fsroot_is_live() &&
+	      !fsroot_path(path, sizeof(path), "/proc/cmdline") &&
+	      !strcmp(path, "/proc/cmdline"),
+	      "fsroot: / is the live machine again");
+	remove_tree(dir);
+	free(dir);
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The root directory of system reads.  The root is kept as its resolved
+ * absolute path without a trailing slash ("" when live), so a
+ * live-machine path appended to it is the file to open, and a resolved
+ * path starting with it maps back to a live-machine path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "system/fsroot.h"
+
+static char root_dir[PATH_MAX];		/* resolved; "" when live */
+static char root_given[PATH_MAX] = "/";
+
+int fsroot_set(const char *dir, char *err, size_t errlen)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!dir || !*dir || !strcmp(dir, "/")) {
+		root_dir[0] = '\0';
+		strcpy(root_given, "/");
+		return 0;
+	}
+	if (strlen(dir) >= sizeof(root_given)) {
+		snprintf(err, errlen, "root directory name too long");
+		return -1;
+	}
+	if (!realpath(dir, real) || stat(real, &st)) {
+		snprintf(err, errlen, "root directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "root directory %s is not a directory", dir);
+		return -1;
+	}
+	strcpy(root_given, dir);
+	/* realpath("/x/") is "/x"; realpath of a link to "/" is "/" */
+	strcpy(root_dir, strcmp(real, "/") ? real : "");
+	return 0;
+}
+
+const char *fsroot_get(void)
+{
+	return root_given;
+}
+
+bool fsroot_is_live(void)
+{
+	return !root_dir[0];
+}
+
+static int vpath(char *out, size_t len, const char *fmt, va_list ap)
+{
+	size_t used = strlen(root_dir);
+	int n;
+
+	if (used >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(out, root_dir, used);
+	n = vsnprintf(out + used, len - used, fmt, ap);
+	if (n < 0 || (size_t)n >= len - used) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* @path (an array) from the calling function's format and arguments. */
+#define ROOTED(path, fmt, rc) do {					\
+		va_list ap;						\
+		va_start(ap, fmt);					\
+		rc = vpath(path, sizeof(path), fmt, ap);		\
+		va_end(ap);						\
+	} while (0)
+
+int fsroot_path(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vpath(out, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t used = 0;
+	int fd, rc;
+
+	if (cap < 2) {
+		errno = EINVAL;
+		return -1;
+	}
+	ROOTED(path, fmt, rc);
+	if (rc)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	/* a fixture's regular file may come in pieces; sysfs gives it whole */
+	while (used < cap) {
+		ssize_t n = read(fd, buf + used, cap - used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (!n)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (used == cap) {
+		errno = EFBIG;
+		return -1;
+	}
+	buf[used] = '\0';
+	if (used && buf[used - 1] == '\n')
+		buf[used - 1] = '\0';
+	return 0;
+}
+
+bool fsroot_exists(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	return !rc && access(path, F_OK) == 0;
+}
+
+int fsroot_link_name(char *out, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX], target[PATH_MAX], *base;
+	ssize_t n;
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	if (rc)
+		return -1;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	while (n > 1 && target[n - 1] == '/')
+		target[--n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || strlen(base) >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(out, base);
+	return 0;
+}
+
+int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	size_t rlen = strlen(root_dir);
+	const char *rest;
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	if (rc || !realpath(path, real))
+		return -1;
+	if (rlen && (strncmp(real, root_dir, rlen) ||
+		     (real[rlen] && real[rlen] != '/'))) {
+		errno = EXDEV;
+		return -1;
+	}
+	rest = real[rlen] ? real + rlen : "/";
+	if (strlen(rest) >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(out, rest);
+	return 0;
+}
+
+FILE *fsroot_fopen(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	return rc ? NULL : fopen(path, "re");
+}
+
+DIR *fsroot_opendir(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	return rc ? NULL : opendir(path);
+}

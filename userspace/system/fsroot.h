@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One root for every system file p2pdiag-check reads outside
+ * /sys/kernel/p2pdiag: sysfs, /proc, module parameters, DMI, the kernel
+ * config.  "/" on a live machine; --root DIR or $P2PDIAG_FSROOT points the
+ * tool at a fixture tree (a copy of the files that matter, as hwloc's
+ * HWLOC_FSROOT does), so every system fact is testable without the
+ * hardware.
+ *
+ * Paths are given as they are on a live machine ("/proc/cmdline") and
+ * are printf formats; a fact that cannot be read is an error return with
+ * errno set, never a crash: callers decide whether "absent" is a finding.
+ */
+#ifndef P2PDIAG_SYSTEM_FSROOT_H
+#define P2PDIAG_SYSTEM_FSROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define FSROOT_ENV	"P2PDIAG_FSROOT"
+#define FSROOT_VALUE_MAX 4096		/* one-value files (sysfs, /proc) */
+
+/*
+ * fsroot_set() - read system files under @dir from now on; NULL or "/"
+ * means the live machine.
+ * Return: 0, or -1 with the reason in @err (not a directory, too long).
+ */
+int fsroot_set(const char *dir, char *err, size_t errlen);
+
+/* The root as given ("/" when live); for messages. */
+const char *fsroot_get(void);
+/* Whether the root is the live machine's "/". */
+bool fsroot_is_live(void);
+
+/*
+ * fsroot_path() - the real path of a live-machine path under the root.
+ * Return: 0, or -1 with errno ENAMETOOLONG.
+ */
+int fsroot_path(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * fsroot_read() - a small file (at most @cap - 1 bytes) in one piece,
+ * NUL-terminated, without its trailing newline.
+ * Return: 0, or -1 with errno set (EFBIG when it did not fit).
+ */
+int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Whether the path exists under the root. */
+bool fsroot_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * fsroot_link_name() - the last component of a symbolic link's target
+ * ("driver" -> ".../drivers/mlx5_core" gives "mlx5_core").
+ * Return: 0, or -1 with errno set (EINVAL when it is no link).
+ */
+int fsroot_link_name(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * fsroot_realpath() - resolve a path under the root and give it back as
+ * a live-machine path ("/sys/devices/pci0000:00/...").
+ * Return: 0, or -1 with errno set (EXDEV when it leaves the root).
+ */
+int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+FILE *fsroot_fopen(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+DIR *fsroot_opendir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* P2PDIAG_SYSTEM_FSROOT_H */
