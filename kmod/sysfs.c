@@ -68,8 +68,12 @@ static ssize_t rescan_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	/* Exactly "1" or "1\n": anything else may be a typo; change nothing. */
-	if (!sysfs_streq(buf, "1"))
+	/*
+	 * Exactly "1" or "1\n": anything else may be a typo; change nothing.
+	 * sysfs_streq() stops at a NUL, so a NUL inside the write ("1\0")
+	 * is refused first.
+	 */
+	if (memchr(buf, '\0', count) || !sysfs_streq(buf, "1"))
 		return -EINVAL;
 	ret = p2pd_rescan();
 	return ret ? ret : count;

@@ -13,9 +13,13 @@
  * hardware does), so a test can change them through
  * /sys/bus/pci/devices/<addr>/config.  Everything else passes through.
  *
- * The kernel caches the ACS position at enumeration (pdev->acs_cap); this
- * module deliberately leaves that cache alone, so only code that finds the
- * capability by reading config space sees the overlay.
+ * The kernel caches the ACS position at enumeration (pdev->acs_cap) and
+ * its own ACS checks (pci_bridge_has_acs_redir(), pci_acs_enabled(), so
+ * pci_p2pdma_distance()) read only that.  While the overlay is in place
+ * the port's acs_cap names the overlaid capability, so the kernel and the
+ * module judge the same registers; unloading clears it again.  A port
+ * re-enumerated while the overlay is loaded finds the capability through
+ * the wrapped ops by itself.
  *
  * Never installed with the product.
  */
@@ -397,12 +401,38 @@ static void ovl_restore_bus(struct pci_bus *bus, struct ovl_bus *ob)
 		ovl_restore_bus(child, ob);
 }
 
+/*
+ * Point (or stop pointing) the PCI core's cached ACS position of each
+ * overlaid port at the capability.  Clearing touches only a cache that
+ * names our capability.  Called with the rescan/remove lock held.
+ */
+static void ovl_set_acs_cap(bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_ovl_ports; i++) {
+		struct ovl_port *p = &ovl_ports[i];
+		struct pci_dev *pdev;
+
+		pdev = pci_get_domain_bus_and_slot(p->domain, p->busnr, p->devfn);
+		if (!pdev)
+			continue;
+		if (on)
+			WRITE_ONCE(pdev->acs_cap, p->pos);
+		else if (READ_ONCE(pdev->acs_cap) == p->pos)
+			WRITE_ONCE(pdev->acs_cap, 0);
+		pci_dev_put(pdev);
+	}
+}
+
 static void ovl_unwrap_all(void)
 {
 	struct pci_bus *root = NULL;
 	unsigned int i;
 
 	pci_lock_rescan_remove();
+	/* The cache first: nothing may look for ACS where it is about to vanish. */
+	ovl_set_acs_cap(false);
 	for (i = 0; i < nr_ovl_buses; i++) {
 		if (!ovl_buses[i].orig)
 			continue;
@@ -470,6 +500,8 @@ static int __init ovl_init(void)
 	}
 	if (!ret)
 		ret = ovl_wrap_all();
+	if (!ret)
+		ovl_set_acs_cap(true);
 	pci_unlock_rescan_remove();
 	kfree(list);
 	if (ret)

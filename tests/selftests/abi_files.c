@@ -3,8 +3,10 @@
  * abi_files: every file of /sys/kernel/p2pdiag (ABI v1) against an
  * independent decoding of the PCI functions' config space and of what the
  * PCI core shows in sysfs; the topology file's header and lines; reads of
- * any block size; and the rescan file's contract (accepts "1", rejects
- * anything else with EINVAL, needs privilege).
+ * any block size and nothing past the end; every file readable by an
+ * unprivileged user; and the rescan file's contract (accepts "1", rejects
+ * anything else, NUL bytes and noise included, with EINVAL, needs
+ * privilege).
  *
  * Exits 4 (skip) when the module is not loaded.
  */
@@ -274,6 +276,32 @@ TEST(topology_matches_config_space)
 	free(text);
 }
 
+/* A read at or past the end of a binary attribute gives 0 bytes. */
+static void nothing_past_the_end(struct __test_metadata *_metadata,
+				 const char *path, size_t len)
+{
+	const off_t offsets[] = { (off_t)len, (off_t)len + 1,
+				  (off_t)len + 4096, (off_t)1 << 40 };
+	char buf[64];
+	size_t i;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+		ssize_t n = pread(fd, buf, sizeof(buf), offsets[i]);
+
+		/* a rebuild between the reads may have grown the text */
+		if (n > 0 && offsets[i] == (off_t)len)
+			continue;
+		EXPECT_EQ(0, n) {
+			TH_LOG("%s: pread at %lld of %zu bytes: %zd",
+			       path, (long long)offsets[i], len, n);
+		}
+	}
+	close(fd);
+}
+
 /* Binary attributes honour offset and size: any block size, same bytes. */
 static void same_bytes_any_block(struct __test_metadata *_metadata,
 				 const char *name)
@@ -313,6 +341,8 @@ static void same_bytes_any_block(struct __test_metadata *_metadata,
 			break;
 		}
 	}
+	if (ref)
+		nothing_past_the_end(_metadata, path, ref_len);
 	free(ref);
 }
 
@@ -345,6 +375,85 @@ TEST(file_modes)
 		EXPECT_EQ(files[i].mode, st.st_mode & 07777) {
 			TH_LOG("%s: mode %o", files[i].name, st.st_mode & 07777);
 		}
+	}
+}
+
+/*
+ * Every readable file, the root's and each function's, also reads for an
+ * unprivileged user (the ABI's choice: see include/p2pdiag/ABI.txt), and
+ * each one-value file stays within a page and ends in its newline, so no
+ * show() was cut short.  Runs in a child that drops to nobody.
+ */
+static int read_all_as_nobody(void)
+{
+	static const char *const root_files[] = {
+		P2PD_FILE_ABI_VERSION, P2PD_FILE_GENERATION,
+		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS,
+	};
+	char path[1024], dir[512];
+	int n, i, bad = 0;
+	size_t k, len;
+	char *text;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		return -1;
+	for (k = 0; k < sizeof(root_files) / sizeof(root_files[0]); k++) {
+		root_file(path, sizeof(path), root_files[k]);
+		text = st_read_file(path, 4096, &len);
+		if (!text || !len) {
+			fprintf(stderr, "# as uid %d: %s: %s\n", NOBODY, path,
+				text ? "empty" : strerror(errno));
+			bad++;
+		}
+		free(text);
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", st_p2pdiag_root(), P2PD_DIR_DEVICES);
+	n = st_list_addrs(dir, mod_addrs, ST_MAX_FUNCS);
+	if (n <= 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < ST_NR_FIELDS; k++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir,
+				 mod_addrs[i], st_field_name(k));
+			text = st_read_file(path, 4096, &len);
+			if (!text || !len || len >= 4096 || text[len - 1] != '\n') {
+				fprintf(stderr, "# as uid %d: %s: %s (%zu bytes)\n",
+					NOBODY, path,
+					text ? "not one line within a page" :
+					strerror(errno), text ? len : 0);
+				bad++;
+			}
+			free(text);
+		}
+	}
+	return bad;
+}
+
+TEST(unprivileged_reads_every_file)
+{
+	pid_t pid;
+	int status;
+
+	char path[512];
+
+	root_file(path, sizeof(path), P2PD_FILE_ABI_VERSION);
+	if (!st_on_sysfs(path))
+		SKIP(return, "%s is not on sysfs: its modes are not the module's", path);
+	if (geteuid() != 0)
+		SKIP(return, "needs root to drop to uid %d", NOBODY);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		int bad = read_all_as_nobody();
+
+		_exit(bad < 0 ? 100 : bad > 99 ? 99 : bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) {
+		TH_LOG("as uid %d: %s", NOBODY, WEXITSTATUS(status) == 100 ?
+		       "cannot drop privileges or list devices/" :
+		       "some files did not read (listed above)");
 	}
 }
 
@@ -413,6 +522,48 @@ TEST_F(rescan, other_input_is_einval)
 			TH_LOG("rescan write of '%s': %s", rejected[i],
 			       err ? strerror(err) : "accepted");
 		}
+	}
+	EXPECT_EQ(self->gen, read_generation());
+}
+
+/*
+ * Bytes a string literal cannot carry: NUL bytes (alone, after a "1",
+ * between "1" and its newline) and a page of noise.  sysfs passes a store
+ * NUL-terminated text, so a NUL inside the write must not end the
+ * comparison early.
+ */
+TEST_F(rescan, binary_input_is_einval)
+{
+	static const struct { const char *data; size_t len; } rejected[] = {
+		{ "\0", 1 }, { "\0\0\0\0", 4 }, { "1\0", 2 },
+		{ "1\0\n", 3 }, { "1\n\0", 3 }, { "\0" "1", 2 },
+	};
+	char noise[4096];
+	unsigned int x = 0x2545f491;
+	size_t i;
+	int err;
+
+	RETURN_IF_SETUP_SKIPPED();
+
+	for (i = 0; i < sizeof(rejected) / sizeof(rejected[0]); i++) {
+		err = write_rescan(rejected[i].data, rejected[i].len, NULL);
+		EXPECT_EQ(EINVAL, err) {
+			TH_LOG("rescan write #%zu (%zu bytes with NUL): %s", i,
+			       rejected[i].len, err ? strerror(err) : "accepted");
+		}
+	}
+	/* xorshift: the same page of noise every run, starting with "1" */
+	for (i = 0; i < sizeof(noise); i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		noise[i] = (char)x;
+	}
+	noise[0] = '1';
+	err = write_rescan(noise, sizeof(noise), NULL);
+	EXPECT_EQ(EINVAL, err) {
+		TH_LOG("rescan write of %zu bytes of noise: %s", sizeof(noise),
+		       err ? strerror(err) : "accepted");
 	}
 	EXPECT_EQ(self->gen, read_generation());
 }
