@@ -5,7 +5,8 @@
 # byte per field).  Output: "key=value" lines named like the p2pdiag ABI
 # files (role, vendor, device, class, acs_cap, acs_ctrl, ats, link_*), so
 # the lab can hold the module's values against these without sharing a
-# line of code with it.  Only PCI spec offsets are used here.
+# line of code with it.  Only PCI spec offsets are used here.  -v vf=1 for
+# an SR-IOV virtual function: no vendor or device line then.
 
 function b(off) { return (off < n) ? cfg[off] : 0 }
 function w(off) { return b(off) + 256 * b(off + 1) }
@@ -59,12 +60,17 @@ function hexval(s) {
 }
 
 END {
-	if (n < 64 || w(0) == 65535) {
+	# A virtual function reads 0xffff as Vendor and Device ID by spec
+	# (SR-IOV 1.1, 3.4.1.1): the caller says it is one (-v vf=1) and
+	# takes both IDs from the PF's side.
+	if (n < 64 || (w(0) == 65535 && !vf)) {
 		print "cfg_error=1"
 		exit
 	}
-	printf "vendor=0x%04x\n", w(0)
-	printf "device=0x%04x\n", w(2)
+	if (!vf) {
+		printf "vendor=0x%04x\n", w(0)
+		printf "device=0x%04x\n", w(2)
+	}
 	printf "class=0x%06x\n", b(0x09) + 256 * w(0x0a)
 
 	pcie = find_cap(0x10)
