@@ -107,18 +107,14 @@ static bool p2pd_read_word(struct pci_dev *pdev, int where, u16 *val)
 	       !PCI_POSSIBLE_ERROR(*val);
 }
 
-static bool p2pd_read_dword(struct pci_dev *pdev, int where, u32 *val)
-{
-	return !pci_read_config_dword(pdev, where, val) &&
-	       !PCI_POSSIBLE_ERROR(*val);
-}
-
-/* Whether the function still answers config reads at all. */
+/*
+ * Whether the function still answers config reads at all.  The kernel's
+ * own test: a virtual function reads 0xffff as Vendor and Device ID by
+ * specification (SR-IOV 1.1, 3.4.1.1), so its physical function is asked.
+ */
 static bool p2pd_responds(struct pci_dev *pdev)
 {
-	u32 id;
-
-	return p2pd_read_dword(pdev, PCI_VENDOR_ID, &id);
+	return pci_device_is_present(pdev);
 }
 
 /*
@@ -161,9 +157,32 @@ static enum p2pd_state p2pd_read_ext_ctrl(struct pci_dev *pdev, int id,
 	return P2PD_PRESENT;
 }
 
+/*
+ * A virtual function's ATS Smallest Translation Unit is reserved; the one
+ * of its physical function applies (the kernel's pci_enable_ats() programs
+ * and checks the PF's).  Return the state of the PF's ATS capability.
+ */
+static enum p2pd_state p2pd_read_vf_ats_stu(struct pci_dev *vf,
+					    unsigned int *stu)
+{
+	enum p2pd_state state;
+	u16 ctrl;
+
+	state = p2pd_read_ext_ctrl(pci_physfn(vf), PCI_EXT_CAP_ID_ATS,
+				   PCI_ATS_CTRL, &ctrl);
+	if (state == P2PD_PRESENT)
+		*stu = PCI_ATS_CTRL_STU(ctrl);
+	return state;
+}
+
 static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
 				    struct p2pd_function *f)
 {
+	/*
+	 * A VF has one PRI and PASID interface with its PF, configured in
+	 * the PF (pci_enable_pri() and pci_enable_pasid() look there).
+	 */
+	struct pci_dev *shared = pci_physfn(pdev);
 	u16 ctrl;
 
 	f->ats = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_ATS, PCI_ATS_CTRL,
@@ -172,14 +191,17 @@ static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
 		f->ats_enabled = !!(ctrl & PCI_ATS_CTRL_ENABLE);
 		/* The raw field, as lspci prints it; the unit is 4 KiB << stu. */
 		f->ats_stu = PCI_ATS_CTRL_STU(ctrl);
+		if (pdev->is_virtfn &&
+		    p2pd_read_vf_ats_stu(pdev, &f->ats_stu) == P2PD_UNKNOWN)
+			f->ats = P2PD_UNKNOWN;
 	}
 
-	f->pri = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_PRI, PCI_PRI_CTRL,
+	f->pri = p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_PRI, PCI_PRI_CTRL,
 				    &ctrl);
 	if (f->pri == P2PD_PRESENT)
 		f->pri_enabled = !!(ctrl & PCI_PRI_CTRL_ENABLE);
 
-	f->pasid = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_PASID,
+	f->pasid = p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_PASID,
 				      PCI_PASID_CTRL, &ctrl);
 	if (f->pasid == P2PD_PRESENT)
 		f->pasid_enabled = !!(ctrl & PCI_PASID_CTRL_ENABLE);
