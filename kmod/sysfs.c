@@ -234,6 +234,18 @@ static void p2pd_field_attrs_init(void)
 	p2pd_field_attr_list[P2PD_F_COUNT] = NULL;
 }
 
+/*
+ * Waits for running show() calls of the directory: hold no lock they take.
+ * kobject_del() frees the name in sysfs now; the kobject itself may live
+ * on until its last reference goes (CONFIG_DEBUG_KOBJECT_RELEASE delays
+ * that by seconds), which must not keep a reload from creating it anew.
+ */
+static void p2pd_dir_remove(struct kobject *kobj)
+{
+	kobject_del(kobj);
+	kobject_put(kobj);
+}
+
 static struct kobject *p2pd_dir_create(unsigned int addr)
 {
 	char name[P2PD_ADDR_STRLEN];
@@ -248,21 +260,14 @@ static struct kobject *p2pd_dir_create(unsigned int addr)
 	if (!kobj)
 		goto warn;
 	if (sysfs_create_group(kobj, &p2pd_field_group))
-		goto put_kobj;
+		goto remove_kobj;
 	return kobj;
 
-put_kobj:
-	kobject_put(kobj);
+remove_kobj:
+	p2pd_dir_remove(kobj);
 warn:
 	pr_warn("cannot create devices/%s\n", name);
 	return NULL;
-}
-
-/* Waits for running show() calls of the directory: hold no lock they take. */
-static void p2pd_dir_remove(struct kobject *kobj)
-{
-	kobject_del(kobj);
-	kobject_put(kobj);
 }
 
 /**
@@ -346,11 +351,11 @@ int p2pd_sysfs_init(void)
 	p2pd_devices_kobj = kobject_create_and_add(P2PD_DIR_DEVICES,
 						   p2pd_root_kobj);
 	if (!p2pd_devices_kobj)
-		goto put_root;
+		goto remove_root;
 	return 0;
 
-put_root:
-	kobject_put(p2pd_root_kobj);
+remove_root:
+	p2pd_dir_remove(p2pd_root_kobj);
 	p2pd_root_kobj = NULL;
 	return -ENOMEM;
 }
@@ -382,8 +387,8 @@ void p2pd_sysfs_unpublish(void)
  */
 void p2pd_sysfs_exit(void)
 {
-	kobject_put(p2pd_devices_kobj);
+	p2pd_dir_remove(p2pd_devices_kobj);
 	p2pd_devices_kobj = NULL;
-	kobject_put(p2pd_root_kobj);
+	p2pd_dir_remove(p2pd_root_kobj);
 	p2pd_root_kobj = NULL;
 }
