@@ -59,4 +59,25 @@
  */
 #define P2PD_HAVE_P2PDMA		IS_ENABLED(CONFIG_PCI_P2PDMA)
 
+/*
+ * Before 6.9 pci_p2pdma_distance() stored its answer in the provider's
+ * map_types with GFP_KERNEL inside rcu_read_lock() ("PCI/P2PDMA: Fix a
+ * sleeping issue in a RCU read section"): calling it could sleep in an RCU
+ * read-side section.
+ *
+ * P2PD_HAVE_P2PDMA_CROSSCHECK	pci_p2pdma_distance() exists and is safe to call
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define P2PD_HAVE_P2PDMA_CROSSCHECK	P2PD_HAVE_P2PDMA
+#else
+#define P2PD_HAVE_P2PDMA_CROSSCHECK	0
+#endif
+
+/* The P2PDMA state a provider of P2P memory has (NULL: none, or no P2PDMA). */
+#if P2PD_HAVE_P2PDMA
+#define p2pd_p2pdma_state(pdev)		rcu_access_pointer((pdev)->p2pdma)
+#else
+#define p2pd_p2pdma_state(pdev)		NULL
+#endif
+
 #endif /* P2PDIAG_COMPAT_H */

@@ -9,6 +9,7 @@
 #include <linux/string.h>
 
 #include <p2pdiag/abi.h>
+#include "compat.h"
 #include "p2pdiag.h"
 
 static char *endpoints = "p2p";
@@ -16,10 +17,21 @@ module_param(endpoints, charp, 0444);
 MODULE_PARM_DESC(endpoints,
 		 "which endpoints are paired: \"p2p\" (display, network, NVMe, accelerators, co-processors; default) or \"all\"");
 
+static bool crosscheck;
+module_param(crosscheck, bool, 0444);
+MODULE_PARM_DESC(crosscheck,
+		 "after every rebuild, compare each pair with the kernel's pci_p2pdma_distance() (CONFIG_PCI_P2PDMA, kernel 6.9 or later; default off: the kernel caches every answer in the provider's P2PDMA state)");
+
 static int __init p2pd_init(void)
 {
 	bool all_endpoints;
 	int ret;
+
+	if (crosscheck && !P2PD_HAVE_P2PDMA_CROSSCHECK) {
+		/* The parameter file then tells what the module does. */
+		pr_warn("crosscheck=1 ignored: this kernel has no P2PDMA, or its pci_p2pdma_distance() may sleep under RCU (before 6.9)\n");
+		crosscheck = false;
+	}
 
 	if (!strcmp(endpoints, "all")) {
 		all_endpoints = true;
@@ -33,7 +45,7 @@ static int __init p2pd_init(void)
 	ret = p2pd_sysfs_init();
 	if (ret)
 		return ret;
-	ret = p2pd_snapshot_init(all_endpoints);
+	ret = p2pd_snapshot_init(all_endpoints, crosscheck);
 	if (ret)
 		goto sysfs_exit;
 	ret = p2pd_sysfs_publish();

@@ -20,6 +20,9 @@ struct p2pd_snapshot {
 };
 
 /* walk.c */
+struct pci_dev;
+bool p2pd_pci_domain_fits(const struct pci_dev *pdev);
+unsigned int p2pd_pci_addr(const struct pci_dev *pdev);
 int p2pd_walk(struct p2pd_model *m, bool all_endpoints);
 void p2pd_model_release(struct p2pd_model *m);
 
@@ -27,7 +30,7 @@ void p2pd_model_release(struct p2pd_model *m);
 void p2pd_crosscheck_p2pdma(const struct p2pd_model *m);
 
 /* snapshot.c */
-int p2pd_snapshot_init(bool all_endpoints);
+int p2pd_snapshot_init(bool all_endpoints, bool crosscheck);
 void p2pd_snapshot_exit(void);
 int p2pd_rescan(void);
 const struct p2pd_snapshot *p2pd_snapshot_current(void);

@@ -36,6 +36,7 @@ static atomic_long_t p2pd_requested = ATOMIC_LONG_INIT(0);
 static long p2pd_served;
 static unsigned long p2pd_generation;
 static bool p2pd_all_endpoints;
+static bool p2pd_crosscheck;
 
 static void p2pd_rebuild_work_fn(struct work_struct *work);
 static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
@@ -90,6 +91,8 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation)
 	ret = p2pd_walk(&s->model, p2pd_all_endpoints);
 	if (ret)
 		goto free_snapshot;
+	if (p2pd_crosscheck)
+		p2pd_crosscheck_p2pdma(&s->model);
 	s->model.generation = generation;
 	ret = p2pd_format_text(&s->model, p2pd_format_topology, &s->topology,
 			       &s->topology_len);
@@ -223,17 +226,19 @@ int p2pd_rescan(void)
 /**
  * p2pd_snapshot_init() - publish the first snapshot and follow PCI events.
  * @all_endpoints: count every endpoint as a P2P endpoint
+ * @crosscheck: compare every rebuild's pairs with pci_p2pdma_distance()
  *
  * The notifier is registered before the first walk, so a function added
  * meanwhile is in that walk or triggers another.
  *
  * Return: 0 or a negative errno; on error nothing is left registered.
  */
-int p2pd_snapshot_init(bool all_endpoints)
+int p2pd_snapshot_init(bool all_endpoints, bool crosscheck)
 {
 	int ret;
 
 	p2pd_all_endpoints = all_endpoints;
+	p2pd_crosscheck = crosscheck;
 	ret = bus_register_notifier(&pci_bus_type, &p2pd_pci_nb);
 	if (ret)
 		return ret;

@@ -23,12 +23,24 @@
  * (Intel VMD puts its children at 0x10000 and up) cannot be told apart
  * there, so such functions stay out of the snapshot.
  */
-static bool p2pd_domain_fits(const struct pci_dev *pdev)
+/**
+ * p2pd_pci_domain_fits() - whether the ABI can name @pdev's domain.
+ * @pdev: any PCI function
+ *
+ * Return: false above domain ffff (VMD), which the ABI cannot write.
+ */
+bool p2pd_pci_domain_fits(const struct pci_dev *pdev)
 {
 	return pci_domain_nr(pdev->bus) <= 0xffff;
 }
 
-static unsigned int p2pd_addr_of(const struct pci_dev *pdev)
+/**
+ * p2pd_pci_addr() - @pdev's address in the model's packing.
+ * @pdev: a function whose domain fits (p2pd_pci_domain_fits())
+ *
+ * Return: P2PD_ADDR() of its domain, bus, device and function.
+ */
+unsigned int p2pd_pci_addr(const struct pci_dev *pdev)
 {
 	return P2PD_ADDR(pci_domain_nr(pdev->bus), pdev->bus->number,
 			 PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));
@@ -294,9 +306,9 @@ static void p2pd_read_function(struct pci_dev *pdev, struct p2pd_function *f,
 	while (!pci_is_root_bus(root))
 		root = root->parent;
 
-	f->addr = p2pd_addr_of(pdev);
+	f->addr = p2pd_pci_addr(pdev);
 	f->has_parent = !!up;
-	f->parent = up ? p2pd_addr_of(up) : 0;
+	f->parent = up ? p2pd_pci_addr(up) : 0;
 	f->host_bridge = P2PD_HOST_BRIDGE(pci_domain_nr(root), root->number);
 	f->numa_node = dev_to_node(&pdev->dev);
 	/* Identity as enumerated: cached by the PCI core, valid after removal. */
@@ -388,7 +400,7 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
 	 * for_each_pci_dev() holds on the function it stopped at.
 	 */
 	for_each_pci_dev(pdev) {
-		if (!p2pd_domain_fits(pdev)) {
+		if (!p2pd_pci_domain_fits(pdev)) {
 			pr_warn_once("%s: domain above ffff, left out\n",
 				     pci_name(pdev));
 			continue;
@@ -407,7 +419,6 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
 		ret = -EIO;
 		goto free_fn;
 	}
-	p2pd_crosscheck_p2pdma(m);
 	pci_unlock_rescan_remove();
 	return 0;
 
