@@ -15,6 +15,8 @@
 #include "p2pdiag/model.h"
 #include "p2pdiag/verdict.h"
 
+struct system_report;
+
 struct check_run {
 	const char *source;		/* "module", "pci", "file" */
 	char source_detail[256];	/* path, or why this source */
@@ -26,6 +28,7 @@ struct check_run {
 	bool gpu_measured;
 	struct findings findings;
 	const struct options *opt;
+	struct system_report *system;	/* facts under the root, or NULL */
 };
 
 #endif /* P2PDIAG_CHECK_H */

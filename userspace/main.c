@@ -30,6 +30,7 @@
 #include "source_sysfs.h"
 #include "topology_parse.h"
 #include "system/fsroot.h"
+#include "system/system.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
@@ -336,6 +337,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 int main(int argc, char **argv)
 {
 	struct check_run run = { 0 };
+	struct system_report sys = { 0 };
 	struct sources src = { 0 };
 	struct gpu_state *gpu = NULL;
 	struct gpu_options gopt = { 0 };
@@ -396,6 +398,7 @@ int main(int argc, char **argv)
 
 	judge_topology(&run);
 	judge_gpus(&run);
+	system_inspect(&run, &sys, opt.topology_file || opt.pci_dump);
 	if (opt.baseline == BASELINE_CHECK &&
 	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
 		die_usage(err);
@@ -437,6 +440,7 @@ out:
 		gpu_release(gpu);
 		free(gpu);
 	}
+	system_report_free(&sys);
 	free(run.pair);
 	findings_free(&run.findings);
 	if (src.have_module)

@@ -14,6 +14,7 @@
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
+#include "system/system.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
@@ -406,6 +407,7 @@ struct json_object *report_json_build(const struct check_run *r)
 	put(root, "gpu_status", status_json(r));
 	put(root, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
 				       json_object_new_array());
+	put(root, "system", system_output_json(r));
 	put(root, "findings", findings_json(&r->findings));
 
 	for (i = 0; i < r->findings.nr; i++)

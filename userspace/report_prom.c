@@ -15,6 +15,7 @@
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
+#include "system/system.h"
 
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -178,6 +179,7 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 			    "lanes of the GPU's link: idle, load, max", 1);
 	}
 
+	system_output_prom(f, r);
 	for (i = 0; i < r->findings.nr; i++)
 		n[r->findings.item[i].severity]++;
 	help(f, "p2pdiag_findings", "gauge", "number of findings by severity");

@@ -12,6 +12,7 @@
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
+#include "system/system.h"
 #include "p2pdiag/format.h"
 
 #ifndef P2PDIAG_VERSION
@@ -462,6 +463,7 @@ void report_text(FILE *out, const struct check_run *r, bool colour)
 		gpu_matrix(out, r, ep, n, PF_LAT_STAGED, "Host-staged latency (us per small copy)", c);
 		exchange_table(out, &r->gpu->exchange, c);
 	}
+	system_output_text(out, r);
 	findings_text(out, r, c);
 	free(ep);
 }

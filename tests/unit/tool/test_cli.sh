@@ -12,6 +12,11 @@ dump=$fix/amd-rootports-acs.lspci
 printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n' >"$tmp/cpu-amd"
 printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n' >"$tmp/cpu-intel"
 
+# System files come from a root of the test's own (this machine's CPU only),
+# so the machine running the tests adds no findings.
+mkdir -p "$tmp/hermetic/proc" && cp /proc/cpuinfo "$tmp/hermetic/proc/cpuinfo"
+export P2PDIAG_FSROOT=$tmp/hermetic
+
 result() { # result OK NAME [WHY]
 	n=$((n + 1))
 	if [ "$1" = 1 ]; then
@@ -82,7 +87,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
    setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
    setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/p2pdiag-check-copy" --version >/dev/null 2>&1; then
 	expect_rc 3 "cli: libpci as an unprivileged user exits 3" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups "$tmp/p2pdiag-check-copy" --source=pci --no-cuda
+		--clear-groups env P2PDIAG_FSROOT=/ "$tmp/p2pdiag-check-copy" --source=pci --no-cuda
 	case $err in *"readable by root only"*) result 1 "cli: ... saying config space needs root";;
 		*) result 0 "cli: ... saying config space needs root" "$err";; esac
 else
@@ -190,6 +195,26 @@ case $out in *"source: module ($tmp/root/sys/kernel/p2pdiag,"*) result 1 "cli: \
 expect_rc 3 "cli: --root that is no directory exits 3" "$bin" --root "$tmp/cpu-amd" --no-cuda
 case $err in *"$tmp/cpu-amd is not a directory"*) result 1 "cli: ... and says why";;
 	*) result 0 "cli: ... and says why" "$err";; esac
+
+# GPUDirect readiness in the three outputs (fixture trees: fixtures/system/).
+sysfix=$fix/system
+run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/peermem" --no-cuda --json --prometheus "$tmp/gd.prom"
+v=$(json_get '[(p["gpu"], p["peer"], p["route"], p["ready"], p["nccl_gdr"]) for p in d["system"]["gpudirect"]["pairs"] if p["kind"] == "rdma"]')
+[ "$v" = "[('0000:02:00.0', '0000:1c:00.0', 'peermem', True, False), ('0000:1b:00.0', '0000:1c:00.0', 'peermem', True, True)]" ] &&
+	result 1 "cli: JSON carries the RDMA route and NCCL's GDR decision per GPU-NIC pair" ||
+	result 0 "cli: JSON carries the RDMA route and NCCL's GDR decision per GPU-NIC pair" "$v $err"
+grep -q '^p2pdiag_gpudirect_ready{gpu="0000:1b:00.0",peer="0000:1d:00.0",kind="storage",route="compat"} 0$' "$tmp/gd.prom" &&
+	grep -q '^p2pdiag_nccl_gdr{gpu="0000:1b:00.0",nic="0000:1c:00.0"} 1$' "$tmp/gd.prom" &&
+	result 1 "cli: the textfile carries readiness and NCCL's GDR decision per pair" ||
+	result 0 "cli: the textfile carries readiness and NCCL's GDR decision per pair" "$(grep gpudirect "$tmp/gd.prom")"
+run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/peermem-broken" --no-cuda
+case $out in *"GPU 0000:1b:00.0 - NIC 0000:1c:00.0 (driver mlx5_core, RDMA device mlx5_0): RDMA route none, not ready"*"gdr-peermem-unregistered"*)
+	[ "$rc" = 1 ] && result 1 "cli: the text report shows the pair's route and the peermem warning, exit 1" ||
+		result 0 "cli: the text report shows the pair's route and the peermem warning, exit 1" "rc $rc";;
+	*) result 0 "cli: the text report shows the pair's route and the peermem warning, exit 1" "$out";; esac
+run env -u P2PDIAG_FSROOT "$bin" --topology-file "$sysfix/server.topo" --no-cuda
+case $out in *"system: not read"*) result 1 "cli: a saved topology without --root reads no system files";;
+	*) result 0 "cli: a saved topology without --root reads no system files" "$out";; esac
 
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,6 +17,7 @@ void test_sources(struct ktap *k, const char *fixtures);
 void test_judge(struct ktap *k);
 void test_reports(struct ktap *k);
 void test_fsroot(struct ktap *k);
+void test_gpudirect(struct ktap *k, const char *fixtures);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -66,5 +67,6 @@ int main(int argc, char **argv)
 	test_judge(&k);
 	test_reports(&k);
 	test_fsroot(&k);
+	test_gpudirect(&k, argv[1]);
 	return ktap_finish(&k);
 }

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The system checks' series in the node_exporter textfile. */
+#include <stdio.h>
+
+#include "check.h"
+#include "pciaddr.h"
+#include "system/system.h"
+
+void system_output_prom(FILE *f, const struct check_run *r)
+{
+	const struct system_report *s = r->system;
+	char ga[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN];
+	const struct gpudirect *g;
+	unsigned int i;
+
+	if (!s || !s->read)
+		return;
+	g = &s->gd;
+	if (g->nr_pair)
+		fprintf(f, "# HELP p2pdiag_gpudirect_ready 1 when the pair's GPUDirect route exists and every precondition holds\n"
+			"# TYPE p2pdiag_gpudirect_ready gauge\n");
+	for (i = 0; i < g->nr_pair; i++)
+		fprintf(f, "p2pdiag_gpudirect_ready{gpu=\"%s\",peer=\"%s\",kind=\"%s\",route=\"%s\"} %d\n",
+			pciaddr_format(ga, g->pair[i].gpu), pciaddr_format(pa, g->pair[i].peer),
+			g->pair[i].storage ? "storage" : "rdma", g->pair[i].route,
+			g->pair[i].ready);
+	for (i = 0; i < g->nr_pair && g->pair[i].storage; i++)
+		;
+	if (i < g->nr_pair)
+		fprintf(f, "# HELP p2pdiag_nccl_gdr 1 when NCCL would use GPUDirect RDMA for the GPU-NIC pair by its default rules\n"
+			"# TYPE p2pdiag_nccl_gdr gauge\n");
+	for (i = 0; i < g->nr_pair; i++)
+		if (!g->pair[i].storage)
+			fprintf(f, "p2pdiag_nccl_gdr{gpu=\"%s\",nic=\"%s\"} %d\n",
+				pciaddr_format(ga, g->pair[i].gpu),
+				pciaddr_format(pa, g->pair[i].peer), g->pair[i].nccl_gdr);
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The order of the system checks: facts first (each reader keeps its
+ * own), then the judgements that join them to the judged pairs.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "system/fsroot.h"
+#include "system/system.h"
+
+void system_inspect(struct check_run *r, struct system_report *s, bool offline)
+{
+	memset(s, 0, sizeof(*s));
+	r->system = s;
+	/* another machine's topology with this machine's files would lie */
+	if (offline && fsroot_is_live())
+		return;
+	s->read = true;
+	kernel_facts_read(&s->kernel);
+	gpudirect_facts_read(&s->gd.facts, &s->kernel);
+	if (r->model)
+		gpudirect_judge(r, &s->gd);
+}
+
+void system_report_free(struct system_report *s)
+{
+	gpudirect_free(&s->gd);
+}

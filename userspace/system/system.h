@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What p2pdiag-check learns about the machine beyond the PCIe tree, all
+ * read under the root of system reads (system/fsroot.h): the kernel, and
+ * the GPUDirect routes per GPU-NIC and GPU-NVMe pair.  system_inspect()
+ * reads and judges (adding findings to the run); the output functions
+ * put it into the text report, the JSON report and the textfile.
+ */
+#ifndef P2PDIAG_SYSTEM_SYSTEM_H
+#define P2PDIAG_SYSTEM_SYSTEM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "system/gpudirect.h"
+#include "system/kernel.h"
+
+struct check_run;
+struct json_object;
+
+struct system_report {
+	/*
+	 * false for a saved topology or dump judged without --root: the
+	 * files here belong to another machine than the topology.
+	 */
+	bool read;
+	struct kernel_facts kernel;
+	struct gpudirect gd;
+};
+
+/* Read the machine's facts and judge them into @r's findings. */
+void system_inspect(struct check_run *r, struct system_report *s, bool offline);
+void system_report_free(struct system_report *s);
+
+/* The report's sections; nothing when r->system is NULL or not read. */
+void system_output_text(FILE *out, const struct check_run *r);
+/* The "system" object of the JSON report; JSON null when not read. */
+struct json_object *system_output_json(const struct check_run *r);
+/* The textfile's series of the system checks. */
+void system_output_prom(FILE *f, const struct check_run *r);
+
+#endif /* P2PDIAG_SYSTEM_SYSTEM_H */
