@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 	struct gpu_options gopt = { 0 };
 	struct options opt;
 	char err[1024];
-	int status = EXIT_USAGE;
+	int status = EXIT_USAGE, graph_pair = -1;
 
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		die_usage(err);
@@ -367,6 +367,12 @@ int main(int argc, char **argv)
 	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
 	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
 	    judge_all_pairs(&run, &opt, err, sizeof(err))) {
+		die_usage(err);
+		goto out;
+	}
+	/* a picture that cannot be drawn is refused before anything is measured */
+	if (opt.graph && (report_graph_check(opt.graph, err, sizeof(err)) ||
+			  report_graph_pair(&run, &graph_pair, err, sizeof(err)))) {
 		die_usage(err);
 		goto out;
 	}
@@ -421,6 +427,14 @@ int main(int argc, char **argv)
 	}
 	if (opt.journal)
 		report_journal(stderr, &run);
+	if (opt.graph) {
+		if (report_graph_write(opt.graph, &run, graph_pair, err, sizeof(err))) {
+			die_usage(err);
+			status = EXIT_USAGE;
+		} else {
+			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", opt.graph);
+		}
+	}
 	if (opt.baseline == BASELINE_SAVE &&
 	    baseline_save(opt.baseline_file, &run, err, sizeof(err))) {
 		die_usage(err);

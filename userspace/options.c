@@ -20,7 +20,8 @@ enum {
 	OPT_BASELINE, OPT_SIZE, OPT_ITERATIONS, OPT_QUICK, OPT_PAIRS,
 	OPT_NO_CUDA, OPT_TIMEOUT, OPT_MIN_RATIO, OPT_TOLERANCE,
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
-	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT,
+	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
+	OPT_GRAPH_PAIR,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +45,8 @@ static const struct option long_options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
+	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -86,6 +89,12 @@ void options_usage(FILE *out)
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
 "  --baseline check FILE     compare this run with a saved baseline\n"
+"  --graph FILE              the PCI tree as a Graphviz picture: SVG or PNG\n"
+"                            when FILE ends in .svg or .png (needs dot),\n"
+"                            else DOT text\n"
+"  --graph-pair A,B          in the picture, highlight the path of one pair\n"
+"                            (labels as in the matrix, e.g. GPU0,NIC1, or\n"
+"                            PCI addresses)\n"
 "  --no-color                never colour the report\n"
 "  --journal                 also write the findings to stderr with\n"
 "                            sd-daemon(3) priorities (under systemd)\n"
@@ -162,6 +171,30 @@ static int parse_size(const char *s, size_t *out)
 	if (parse_uint(num, (1ULL << 40) / mul, &v) || !v)
 		return -1;
 	*out = (size_t)(v * mul);
+	return 0;
+}
+
+/* "GPU0,NIC1": two names; what they stand for is known once the tree is read. */
+static int parse_graph_pair(const char *arg, struct options *o, char *err,
+			    size_t errlen)
+{
+	const char *comma = strchr(arg, ',');
+	size_t la, lb;
+
+	if (!comma || strchr(comma + 1, ','))
+		return fail(err, errlen,
+			    "--graph-pair: '%s' is not two endpoints A,B (e.g. --graph-pair GPU0,NIC1)",
+			    arg);
+	la = (size_t)(comma - arg);
+	lb = strlen(comma + 1);
+	if (!la || !lb || la >= OPT_NAME_MAX || lb >= OPT_NAME_MAX)
+		return fail(err, errlen,
+			    "--graph-pair: '%s' needs two names of 1 to %d characters, e.g. GPU0,NIC1 or 0000:1b:00.0,0000:1c:00.0",
+			    arg, OPT_NAME_MAX - 1);
+	memcpy(o->graph_pair[0], arg, la);
+	o->graph_pair[0][la] = '\0';
+	memcpy(o->graph_pair[1], comma + 1, lb + 1);
+	o->has_graph_pair = true;
 	return 0;
 }
 
@@ -325,6 +358,15 @@ int options_parse(int argc, char **argv, struct options *o,
 		case OPT_JOURNAL:
 			o->journal = true;
 			break;
+		case OPT_GRAPH:
+			if (!*optarg)
+				return fail(err, errlen, "--graph: empty file name");
+			o->graph = optarg;
+			break;
+		case OPT_GRAPH_PAIR:
+			if (parse_graph_pair(optarg, o, err, errlen))
+				return -1;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -354,6 +396,9 @@ int options_parse(int argc, char **argv, struct options *o,
 	if (o->cross_check && o->topology_file)
 		return fail(err, errlen,
 			    "--cross-check compares the module with libpci: a topology file is neither");
+	if (o->has_graph_pair && !o->graph)
+		return fail(err, errlen,
+			    "--graph-pair highlights a path in the picture: add --graph FILE");
 	if (o->cross_check && o->source != SOURCE_AUTO)
 		return fail(err, errlen,
 			    "--cross-check reads both sources: do not combine it with --source");

@@ -19,6 +19,8 @@ enum source_kind {
 enum baseline_mode { BASELINE_NONE, BASELINE_SAVE, BASELINE_CHECK };
 
 #define OPT_MAX_PAIRS 64
+/* An endpoint as typed: a label such as GPU0 or a PCI address. */
+#define OPT_NAME_MAX 32
 
 struct options {
 	enum source_kind source;
@@ -37,6 +39,10 @@ struct options {
 	const char *pci_dump;		/* --pci-dump: lspci -xxxx output */
 	const char *cpuinfo;		/* --cpuinfo: that server's /proc/cpuinfo */
 	const char *root;		/* --root: system files under it, or NULL */
+	const char *graph;		/* --graph FILE: the picture of the tree */
+	/* --graph-pair A,B: labels (GPU0) or PCI addresses, as typed */
+	char graph_pair[2][OPT_NAME_MAX];
+	bool has_graph_pair;
 };
 
 #define OPT_DEFAULT_SIZE	(64UL << 20)

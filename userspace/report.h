@@ -39,6 +39,35 @@ int report_prom_write(const char *path, const struct check_run *r,
  */
 void report_journal(FILE *out, const struct check_run *r);
 
+/* --graph: what the file name asks for. */
+enum graph_format { GRAPH_INVALID, GRAPH_DOT, GRAPH_SVG, GRAPH_PNG };
+enum graph_format report_graph_format(const char *path);
+
+/*
+ * report_graph_check() - whether --graph @path can be written as its name
+ * asks: a known extension, and dot(1) in PATH for SVG and PNG.  Checked
+ * before a run measures anything.  Return: 0, or -1 with the reason in @err.
+ */
+int report_graph_check(const char *path, char *err, size_t errlen);
+
+/*
+ * report_graph_pair() - the pair --graph-pair names, as an index into
+ * r->pair (-1 without --graph-pair).  Return: 0, or -1 with the reason.
+ */
+int report_graph_pair(const struct check_run *r, int *pair, char *err,
+		      size_t errlen);
+
+/* The picture as DOT text, pair index @pair highlighted (-1: none).  Return: 0 or -1. */
+int report_graph_dot(FILE *out, const struct check_run *r, int pair);
+
+/*
+ * report_graph_write() - --graph @path: DOT text, or SVG/PNG drawn by
+ * dot(1), into "@path.tmp" renamed over @path.  Return: 0, or -1 with the
+ * reason in @err.
+ */
+int report_graph_write(const char *path, const struct check_run *r, int pair,
+		       char *err, size_t errlen);
+
 /* "1.0.0": the version of the tool, from the build. */
 const char *report_version(void);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "endpoint_labels.h"
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
@@ -20,7 +21,6 @@
 #endif
 
 #define CELL 7
-#define MAX_LABEL 16
 
 const char *report_version(void)
 {
@@ -36,77 +36,9 @@ static const struct palette ansi = {
 	"\033[31m", "\033[33m", "\033[32m", "\033[1m", "\033[2m", "\033[0m"
 };
 
-/* One row/column of the matrices: a P2P endpoint and its label. */
-struct endpoint {
-	int fn;				/* model index */
-	int gpu;			/* gpu_state index, or -1 */
-	char label[MAX_LABEL];
-};
-
-static int kind_rank(const char *kind)
-{
-	static const char *const order[] = { "GPU", "accelerator", "NIC", "NVMe" };
-	unsigned int i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (!strcmp(kind, order[i]))
-			return (int)i;
-	return 4;
-}
-
-static const char *kind_prefix(const char *kind)
-{
-	if (!strcmp(kind, "GPU"))
-		return "GPU";
-	if (!strcmp(kind, "NIC"))
-		return "NIC";
-	if (!strcmp(kind, "NVMe"))
-		return "NVMe";
-	if (!strcmp(kind, "accelerator"))
-		return "ACC";
-	return "DEV";
-}
-
-/* Endpoints ordered as nvidia-smi: GPUs, then NICs, each by address. */
-static unsigned int collect_endpoints(const struct check_run *r,
-				      struct endpoint **out)
-{
-	const struct p2pd_model *m = r->model;
-	struct endpoint *ep;
-	unsigned int n = 0, rank, i, g, count[5] = { 0 };
-
-	*out = NULL;
-	if (!m || !m->nr_fn)
-		return 0;
-	ep = calloc(m->nr_fn, sizeof(*ep));
-	if (!ep)
-		return 0;
-	for (rank = 0; rank < 5; rank++) {
-		for (i = 0; i < m->nr_fn; i++) {
-			const struct p2pd_function *f = &m->fn[i];
-			const char *kind = judge_kind(f);
-
-			if (!f->p2p_endpoint || kind_rank(kind) != (int)rank ||
-			    !judge_selected(r->opt, f->addr))
-				continue;
-			ep[n].fn = (int)i;
-			ep[n].gpu = -1;
-			for (g = 0; r->gpu && g < r->gpu->nr_dev; g++)
-				if (r->gpu->dev[g].pci_addr == f->addr)
-					ep[n].gpu = (int)g;
-			snprintf(ep[n].label, MAX_LABEL, "%s%u", kind_prefix(kind),
-				 count[rank]++);
-			n++;
-		}
-	}
-	*out = ep;
-	return n;
-}
-
-
 static unsigned int nvlinks_between(const struct check_run *r,
-				    const struct endpoint *x,
-				    const struct endpoint *y)
+				    const struct endpoint_label *x,
+				    const struct endpoint_label *y)
 {
 	const struct gpu_pair *gp;
 
@@ -116,7 +48,7 @@ static unsigned int nvlinks_between(const struct check_run *r,
 	return gp ? gp->nvlinks : 0;
 }
 
-static void matrix_head(FILE *out, const struct endpoint *ep, unsigned int n,
+static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int n,
 			const char *extra, const struct palette *c)
 {
 	unsigned int j;
@@ -128,7 +60,7 @@ static void matrix_head(FILE *out, const struct endpoint *ep, unsigned int n,
 }
 
 static void class_matrix(FILE *out, const struct check_run *r,
-			 const struct endpoint *ep, unsigned int n,
+			 const struct endpoint_label *ep, unsigned int n,
 			 const struct palette *c)
 {
 	unsigned int i, j;
@@ -178,7 +110,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 }
 
 static void verdict_matrix(FILE *out, const struct check_run *r,
-			   const struct endpoint *ep, unsigned int n,
+			   const struct endpoint_label *ep, unsigned int n,
 			   const struct palette *c)
 {
 	static const char *const word[P2PD_VERDICT_COUNT] = {
@@ -216,7 +148,7 @@ static void verdict_matrix(FILE *out, const struct check_run *r,
 }
 
 static void pair_lines(FILE *out, const struct check_run *r,
-		       const struct endpoint *ep, unsigned int n,
+		       const struct endpoint_label *ep, unsigned int n,
 		       const struct palette *c)
 {
 	unsigned int i, j;
@@ -252,7 +184,7 @@ static void fig(FILE *out, const struct gpu_figure *f, int width)
 		fprintf(out, "%*s", width, "-");
 }
 
-static const char *gpu_label(const struct endpoint *ep, unsigned int n, int g,
+static const char *gpu_label(const struct endpoint_label *ep, unsigned int n, int g,
 			     char *buf, size_t len)
 {
 	unsigned int i;
@@ -265,7 +197,7 @@ static const char *gpu_label(const struct endpoint *ep, unsigned int n, int g,
 }
 
 static void gpu_table(FILE *out, const struct check_run *r,
-		      const struct endpoint *ep, unsigned int n,
+		      const struct endpoint_label *ep, unsigned int n,
 		      const struct palette *c)
 {
 	const struct gpu_state *st = r->gpu;
@@ -277,7 +209,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		"link", "h2d", "d2h", "bi-h2d", "bi-d2h", "local", "expected", "lat us");
 	for (g = 0; g < st->nr_dev; g++) {
 		const struct gpu_device *d = &st->dev[g];
-		char a[P2PD_ADDR_STRLEN], link[64], lb[MAX_LABEL];
+		char a[P2PD_ADDR_STRLEN], link[64], lb[ENDPOINT_LABEL_MAX];
 
 		if (!judge_selected(r->opt, d->pci_addr))
 			continue;
@@ -318,13 +250,13 @@ static const struct gpu_figure *pick(const struct gpu_pair *gp, enum pair_figure
 }
 
 static void gpu_matrix(FILE *out, const struct check_run *r,
-		       const struct endpoint *ep, unsigned int n,
+		       const struct endpoint_label *ep, unsigned int n,
 		       enum pair_figure w, const char *title,
 		       const struct palette *c)
 {
 	const struct gpu_state *st = r->gpu;
 	unsigned int s, d, any = 0;
-	char lb[MAX_LABEL];
+	char lb[ENDPOINT_LABEL_MAX];
 
 	for (s = 0; st->pair && s < st->nr_pairs; s++)
 		any |= pick(&st->pair[s], w)->valid;
@@ -443,8 +375,8 @@ static void header(FILE *out, const struct check_run *r, const struct palette *c
 void report_text(FILE *out, const struct check_run *r, bool colour)
 {
 	const struct palette *c = colour ? &ansi : &plain;
-	struct endpoint *ep = NULL;
-	unsigned int n = collect_endpoints(r, &ep);
+	struct endpoint_label *ep = NULL;
+	unsigned int n = endpoint_labels(r, &ep);
 
 	header(out, r, c);
 	if (n) {

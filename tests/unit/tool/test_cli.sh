@@ -216,5 +216,49 @@ run env -u P2PDIAG_FSROOT "$bin" --topology-file "$sysfix/server.topo" --no-cuda
 case $out in *"system: not read"*) result 1 "cli: a saved topology without --root reads no system files";;
 	*) result 0 "cli: a saved topology without --root reads no system files" "$out";; esac
 
+# --graph: the lab's switchacs tree drawn by Graphviz (.ci/deps installs it).
+sacs=$fix/switchacs.topo
+if command -v dot >/dev/null; then
+	expect_rc 2 "cli: --graph FILE.svg draws switchacs (exit status still the verdicts')" \
+		"$bin" --topology-file "$sacs" --graph "$tmp/sacs.svg" --graph-pair GPU1,NIC2
+	svg=$(cat "$tmp/sacs.svg" 2>/dev/null)
+	ok=1 why=
+	for want in '<svg' '<title>fn_00000700</title>' '>GPU1 0000:07:00.0<' '>NVMe0 0000:04:00.0<' \
+		'>ACS redirect RR+CR: 4 pairs<' '>does not route P2P: 14 pairs blocked<' \
+		'highlighted: GPU1 0000:07:00.0 to NIC2 0000:08:00.0: ok'; do
+		case $svg in *"$want"*) ;; *) ok=0 why="$why missing '$want';";; esac
+	done
+	result $ok "cli: ... the SVG has the endpoints, the marks and the highlighted pair" "$why"
+	[ ! -e "$tmp/sacs.svg.tmp" ] && result 1 "cli: ... and leaves no temporary file" ||
+		result 0 "cli: ... and leaves no temporary file"
+	run "$bin" --topology-file "$sacs" --graph "$tmp/sacs.png"
+	[ "$(head -c 8 "$tmp/sacs.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		result 1 "cli: --graph FILE.png writes a PNG" || result 0 "cli: --graph FILE.png writes a PNG" "$err"
+else
+	result 0 "cli: --graph FILE.svg draws switchacs" "dot is not installed: run .ci/deps (graphviz)"
+fi
+run "$bin" --topology-file "$sacs" --graph "$tmp/sacs.dot"
+if [ "$rc" = 2 ] && command -v dot >/dev/null && dot -Tcanon "$tmp/sacs.dot" >/dev/null 2>"$tmp/dot.err"; then
+	result 1 "cli: --graph FILE.dot writes DOT that dot reads"
+else
+	result 0 "cli: --graph FILE.dot writes DOT that dot reads" "exit $rc: $err $(cat "$tmp/dot.err" 2>/dev/null)"
+fi
+expect_rc 3 "cli: --graph FILE.jpg exits 3" "$bin" --topology-file "$sacs" --graph "$tmp/sacs.jpg"
+case $err in *".dot or .gv file (DOT text), .svg or .png"*) result 1 "cli: ... and names what works";;
+	*) result 0 "cli: ... and names what works" "$err";; esac
+expect_rc 3 "cli: --graph-pair without --graph exits 3" "$bin" --topology-file "$sacs" --graph-pair GPU0,NIC0
+expect_rc 3 "cli: --graph-pair GPU9 exits 3" "$bin" --topology-file "$sacs" --graph "$tmp/x.dot" --graph-pair GPU9,NIC0
+case $err in *"'GPU9' is no P2P endpoint here"*"GPU0 to NVMe0"*) result 1 "cli: ... and lists the labels";;
+	*) result 0 "cli: ... and lists the labels" "$err";; esac
+[ ! -e "$tmp/x.dot" ] && result 1 "cli: ... before writing anything" || result 0 "cli: ... before writing anything"
+expect_rc 3 "cli: --graph FILE.svg without dot in PATH exits 3" \
+	env PATH=/nonexistent "$bin" --topology-file "$sacs" --graph "$tmp/nodot.svg"
+case $err in *"install graphviz"*"$tmp/nodot.dot"*) result 1 "cli: ... and says to install graphviz or write .dot";;
+	*) result 0 "cli: ... and says to install graphviz or write .dot" "$err";; esac
+expect_rc 3 "cli: --graph into a missing directory exits 3" \
+	"$bin" --topology-file "$sacs" --graph "$tmp/none/x.dot"
+case $err in *"cannot write $tmp/none/x.dot.tmp"*) result 1 "cli: ... and names the file";;
+	*) result 0 "cli: ... and names the file" "$err";; esac
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
