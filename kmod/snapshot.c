@@ -41,6 +41,21 @@ static bool p2pd_crosscheck;
 static void p2pd_rebuild_work_fn(struct work_struct *work);
 static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
 
+/*
+ * A rebuild that failed, or that found functions in reset or error
+ * recovery (or whose reads failed), is tried again after 250 ms, then
+ * twice as long each time, P2PD_RETRY_MAX times in a row (16 s in all);
+ * after that the next PCI event or rescan write tries.  A rebuild that
+ * read everything starts the count anew.
+ */
+#define P2PD_RETRY_FIRST_MS	250
+#define P2PD_RETRY_MAX		6
+static unsigned int p2pd_retries;	/* in a row; rebuild lock */
+static bool p2pd_stopping;		/* no more retries; rebuild lock */
+
+static void p2pd_retry_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(p2pd_retry_work, p2pd_retry_work_fn);
+
 static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 {
 	if (!s)
@@ -80,7 +95,8 @@ static int p2pd_format_text(const struct p2pd_model *m,
 	return 0;
 }
 
-static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation)
+static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
+						 unsigned int *retry)
 {
 	struct p2pd_snapshot *s;
 	int ret;
@@ -88,7 +104,7 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	ret = p2pd_walk(&s->model, p2pd_all_endpoints);
+	ret = p2pd_walk(&s->model, p2pd_all_endpoints, retry);
 	if (ret)
 		goto free_snapshot;
 	if (p2pd_crosscheck)
@@ -109,14 +125,38 @@ free_snapshot:
 	return ERR_PTR(ret);
 }
 
-static int p2pd_rebuild_locked(void)
+/* Context: rebuild lock held.  @needed: the last rebuild left work undone. */
+static void p2pd_plan_retry(bool needed)
+{
+	lockdep_assert_held(&p2pd_rebuild_lock);
+	if (!needed) {
+		p2pd_retries = 0;
+		return;
+	}
+	if (p2pd_stopping || p2pd_retries > P2PD_RETRY_MAX)
+		return;
+	if (p2pd_retries < P2PD_RETRY_MAX)
+		queue_delayed_work(system_unbound_wq, &p2pd_retry_work,
+				   msecs_to_jiffies(P2PD_RETRY_FIRST_MS <<
+						    p2pd_retries));
+	else
+		pr_info("generation %lu still has unread functions after %u retries\n",
+			p2pd_generation, P2PD_RETRY_MAX);
+	p2pd_retries++;
+}
+
+/*
+ * Build and publish the next snapshot.  *@retry: functions worth reading
+ * again later (0 when the rebuild failed: the whole rebuild is).
+ */
+static int p2pd_rebuild_locked(unsigned int *retry)
 {
 	struct p2pd_snapshot *s, *old;
 	struct p2pd_dirs next;
 	int dirs_ret;
 
 	lockdep_assert_held(&p2pd_rebuild_lock);
-	s = p2pd_snapshot_build(p2pd_generation + 1);
+	s = p2pd_snapshot_build(p2pd_generation + 1, retry);
 	if (IS_ERR(s)) {
 		pr_warn("rebuild failed (%ld), keeping generation %lu\n",
 			PTR_ERR(s), p2pd_generation);
@@ -131,10 +171,12 @@ static int p2pd_rebuild_locked(void)
 	old = rcu_replace_pointer(p2pd_current, s,
 				  lockdep_is_held(&p2pd_rebuild_lock));
 	/* Directories of gone functions show -ENODEV now; remove them. */
-	if (!dirs_ret)
+	if (!dirs_ret) {
 		p2pd_devices_commit(&next);
-	else
+	} else {
 		pr_warn("devices/ not updated (%d)\n", dirs_ret);
+		(*retry)++;
+	}
 	synchronize_rcu();
 	p2pd_snapshot_free(old);
 	return 0;
@@ -146,6 +188,7 @@ static int p2pd_rebuild_locked(void)
  */
 static int p2pd_rebuild_covering(long want, bool killable)
 {
+	unsigned int retry = 0;
 	long start;
 	int ret = 0;
 
@@ -155,11 +198,12 @@ static int p2pd_rebuild_covering(long want, bool killable)
 	} else {
 		mutex_lock(&p2pd_rebuild_lock);
 	}
-	if (p2pd_served - want < 0) {
+	if (p2pd_served - want < 0 && !p2pd_stopping) {
 		start = atomic_long_read(&p2pd_requested);
-		ret = p2pd_rebuild_locked();
+		ret = p2pd_rebuild_locked(&retry);
 		if (!ret)
 			p2pd_served = start;
+		p2pd_plan_retry(ret || retry);
 	}
 	mutex_unlock(&p2pd_rebuild_lock);
 	return ret;
@@ -168,6 +212,11 @@ static int p2pd_rebuild_covering(long want, bool killable)
 static void p2pd_rebuild_work_fn(struct work_struct *work)
 {
 	p2pd_rebuild_covering(atomic_long_read(&p2pd_requested), false);
+}
+
+static void p2pd_retry_work_fn(struct work_struct *work)
+{
+	p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested), false);
 }
 
 static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
@@ -185,7 +234,8 @@ static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
 		 * walk takes: only ask for a rebuild.
 		 */
 		atomic_long_inc(&p2pd_requested);
-		schedule_work(&p2pd_rebuild_work);
+		/* Unbound: a rebuild of thousands of functions takes a while. */
+		queue_work(system_unbound_wq, &p2pd_rebuild_work);
 		return NOTIFY_OK;
 	default:
 		return NOTIFY_DONE;
@@ -261,7 +311,12 @@ void p2pd_snapshot_exit(void)
 	struct p2pd_snapshot *s;
 
 	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
+	/* A rebuild still running sees this and plans no retry. */
+	mutex_lock(&p2pd_rebuild_lock);
+	p2pd_stopping = true;
+	mutex_unlock(&p2pd_rebuild_lock);
 	cancel_work_sync(&p2pd_rebuild_work);
+	cancel_delayed_work_sync(&p2pd_retry_work);
 
 	mutex_lock(&p2pd_rebuild_lock);
 	p2pd_devices_remove_all();

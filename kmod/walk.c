@@ -285,20 +285,95 @@ static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
 				   P2PD_IOMMU_NONE;
 }
 
-/* Mark every value that came from config space as unreadable. */
-static void p2pd_mark_unknown(struct p2pd_function *f)
+/* Mark every value that came from config space as not read (@state). */
+static void p2pd_mark_unread(struct p2pd_function *f, enum p2pd_state state)
 {
 	f->cfg_error = 1;
-	f->acs = P2PD_UNKNOWN;
-	f->ats = P2PD_UNKNOWN;
-	f->pri = P2PD_UNKNOWN;
-	f->pasid = P2PD_UNKNOWN;
+	f->acs = state;
+	f->ats = state;
+	f->pri = state;
+	f->pasid = state;
 	if (f->link.state != P2PD_ABSENT)
-		f->link.state = P2PD_UNKNOWN;
+		f->link.state = state;
 }
 
-static void p2pd_read_function(struct pci_dev *pdev, struct p2pd_function *f,
-			       bool all_endpoints)
+/*
+ * Whether reading @pdev's config space would need a wake-up: the function
+ * (for a VF, its PF) is in D3cold, or a bridge above it is not in D0 and
+ * forwards no config requests.  A function in D3hot answers config reads;
+ * it is read as it is.  The states may change right after this look; a
+ * read that then fails is unknown and the walk is retried.
+ */
+static bool p2pd_powered_down(struct pci_dev *pdev)
+{
+	struct pci_dev *up;
+
+	if (pdev->current_state == PCI_D3cold ||
+	    pci_physfn(pdev)->current_state == PCI_D3cold)
+		return true;
+	for (up = pci_upstream_bridge(pdev); up; up = pci_upstream_bridge(up))
+		if (up->current_state != PCI_D0)
+			return true;
+	return false;
+}
+
+/* Why a function's config space was not read, if it was not. */
+enum p2pd_read_result {
+	P2PD_READ_DONE,
+	P2PD_READ_SUSPENDED,	/* powered down: left alone, not woken */
+	P2PD_READ_RETRY,	/* reset, error recovery or a failed read */
+};
+
+/*
+ * Read the config-space values of @pdev into @f.  A reset holds the
+ * function's config access lock (pci_cfg_access_lock(), also around bus
+ * resets of AER and DPC recovery); holding it meanwhile keeps a reset from
+ * starting half way through the reads.
+ */
+static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
+					      struct p2pd_function *f)
+{
+	enum p2pd_read_result result = P2PD_READ_DONE;
+
+	f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
+						       P2PD_ABSENT;
+	if (p2pd_powered_down(pdev)) {
+		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		return P2PD_READ_SUSPENDED;
+	}
+	if (pdev->error_state != pci_channel_io_normal ||
+	    !pci_cfg_access_trylock(pdev)) {
+		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		return P2PD_READ_RETRY;
+	}
+	if (!p2pd_responds(pdev)) {
+		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		result = P2PD_READ_RETRY;
+		goto unlock;
+	}
+	p2pd_read_acs(pdev, f);
+	p2pd_read_ats_pri_pasid(pdev, f);
+	p2pd_read_link(pdev, f);
+
+	/*
+	 * A function that stopped answering half way may have made a
+	 * capability search come back empty: "none" would then be a lie.
+	 */
+	if (!p2pd_responds(pdev)) {
+		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		result = P2PD_READ_RETRY;
+	} else if (f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
+		   f->link.state == P2PD_UNKNOWN) {
+		result = P2PD_READ_RETRY;
+	}
+unlock:
+	pci_cfg_access_unlock(pdev);
+	return result;
+}
+
+static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
+						struct p2pd_function *f,
+						bool all_endpoints)
 {
 	struct pci_bus *root = pdev->bus;
 	struct pci_dev *up = pci_upstream_bridge(pdev);
@@ -320,23 +395,7 @@ static void p2pd_read_function(struct pci_dev *pdev, struct p2pd_function *f,
 	f->p2p_endpoint = p2pd_role_is_endpoint(f->role) &&
 			  (all_endpoints || p2pd_class_is_p2p(pdev->class));
 	p2pd_read_iommu(pdev, f);
-
-	if (!p2pd_responds(pdev)) {
-		f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
-							       P2PD_ABSENT;
-		p2pd_mark_unknown(f);
-		return;
-	}
-	p2pd_read_acs(pdev, f);
-	p2pd_read_ats_pri_pasid(pdev, f);
-	p2pd_read_link(pdev, f);
-
-	/*
-	 * A function that stopped answering half way may have made a
-	 * capability search come back empty: "none" would then be a lie.
-	 */
-	if (!p2pd_responds(pdev))
-		p2pd_mark_unknown(f);
+	return p2pd_read_config(pdev, f);
 }
 
 static unsigned int p2pd_cpu_flags(void)
@@ -370,19 +429,24 @@ static int p2pd_cmp_addr(const void *a, const void *b)
  * @all_endpoints: count every endpoint as a P2P endpoint, not only the
  *	classes that do peer traffic
  *
+ * @retry: set to the number of functions worth reading again later (in
+ *	reset or error recovery, or a read failed); powered-down functions
+ *	are not counted: they are "suspended", which is what they are
+ *
  * Holds the PCI rescan/remove lock for the walk, so the tree stands still
  * and every struct pci_dev seen stays valid; no pointer to one survives it.
  *
  * Context: process context, may sleep.
  * Return: 0, -ENOMEM, or -EIO when the result is not a valid model.
  */
-int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
+int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 {
 	struct pci_dev *pdev = NULL;
 	struct p2pd_function *fn;
 	unsigned int nr = 0, i = 0;
 	int ret = 0;
 
+	*retry = 0;
 	memset(m, 0, sizeof(*m));
 	m->cpu_flags = p2pd_cpu_flags();
 
@@ -409,7 +473,9 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints)
 			pci_dev_put(pdev);
 			break;
 		}
-		p2pd_read_function(pdev, &fn[i++], all_endpoints);
+		if (p2pd_read_function(pdev, &fn[i++], all_endpoints) ==
+		    P2PD_READ_RETRY)
+			(*retry)++;
 	}
 	m->fn = fn;
 	m->nr_fn = i;
