@@ -25,8 +25,13 @@ modules-clean:
 userspace:
 	$(MAKE) -C userspace
 
+# The tool, its man pages, completion and systemd units (userspace/install.mk);
+# the module goes in through DKMS (dkms-install) or a package (deb).
 install: userspace
 	$(MAKE) -C userspace install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+uninstall:
+	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -60,6 +65,13 @@ compat-check:
 dkms-install:
 	kmod/scripts/dkms-install $(KERNELRELEASE)
 
-.PHONY: all module-if-headers modules userspace install clean test test-unit test-vm
-.PHONY: modules-clean check style compat-check dkms-install
+dkms-remove:
+	kmod/scripts/dkms-remove
+
+# p2pdiag-dkms and p2pdiag-check .debs in build/deb/ (userspace/packaging/).
+deb:
+	userspace/packaging/build-deb $(CURDIR)/build/deb
+
+.PHONY: all module-if-headers modules userspace install uninstall clean test test-unit test-vm
+.PHONY: modules-clean check style compat-check dkms-install dkms-remove deb
 .PHONY: test-debug
