@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the packaging tests: "ok N name" / "not ok N name" lines, a
+# reason under each failure, and a last line "N passed, N failed".
+n=0 passed=0 failed=0
+
+# result 1|0 NAME [WHY]
+result() {
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		passed=$((passed + 1))
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -n "${3-}" ] && printf '%s\n' "$3" | head -20 | sed 's/^/# /'
+	fi
+	return 0
+}
+
+# check NAME CMD...: ok when CMD succeeds; its output is the reason.
+check() {
+	local name=$1 log
+	shift
+	if log=$("$@" 2>&1); then
+		result 1 "$name"
+	else
+		result 0 "$name" "$log"
+	fi
+}
+
+summary() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
+# The options p2pdiag-check --help lists, one per line.
+help_options() {
+	"$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u
+}
