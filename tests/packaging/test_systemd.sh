@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# p2pdiag-check.service and .timer as installed: systemd-analyze verify
+# has nothing to say, the timer is not enabled by installing; the helper
+# the service runs writes the JSON report whole (renamed into place), the
+# node_exporter textfile, and journal lines with priorities, and keeps
+# the last report when a run fails.
+# Usage: test_systemd.sh ROOT P2PDIAG_CHECK TEST_TOOL
+set -u
+root=$1 bin=$2 tool=$3
+. "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-systemd-XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# Installed under a real prefix (no DESTDIR): verify checks that ExecStart
+# exists and that the Documentation= pages open.
+pfx=$tmp/pfx
+make -s -C "$root" install PREFIX="$pfx" >"$tmp/log" 2>&1 ||
+	result 0 "systemd: make install" "$(cat "$tmp/log")"
+units=$pfx/lib/systemd/system
+if command -v systemd-analyze >/dev/null; then
+	out=$(cd "$tmp" && MANPATH=$pfx/share/man: systemd-analyze verify \
+		"$units/p2pdiag-check.service" "$units/p2pdiag-check.timer" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && [ -z "$out" ] && result 1 "systemd: systemd-analyze verify is silent" ||
+		result 0 "systemd: systemd-analyze verify is silent" "exit $rc: $out"
+	# The check itself can fail: a unit with a typo does not pass.
+	sed 's/^Type=oneshot/Type=oneshoot/' "$units/p2pdiag-check.service" >"$tmp/p2pdiag-check.service"
+	out=$(cd "$tmp" && MANPATH=$pfx/share/man: systemd-analyze verify "$tmp/p2pdiag-check.service" 2>&1)
+	[ -n "$out" ] && result 1 "systemd: ... and speaks up about a broken unit" ||
+		result 0 "systemd: ... and speaks up about a broken unit"
+else
+	result 0 "systemd: systemd-analyze is installed"
+fi
+grep -qx 'Type=oneshot' "$units/p2pdiag-check.service" && ! grep -q '^\[Install\]' "$units/p2pdiag-check.service" &&
+	grep -qx 'WantedBy=timers.target' "$units/p2pdiag-check.timer" && [ ! -e "$pfx/lib/systemd/system/timers.target.wants" ] &&
+	result 1 "systemd: a oneshot started by its timer only; installing enables nothing" ||
+	result 0 "systemd: a oneshot started by its timer only; installing enables nothing"
+
+helper=$pfx/libexec/p2pdiag/p2pdiag-check-service
+mkdir -p "$tmp/state" "$tmp/prom" "$tmp/redirect" "$tmp/empty"
+"$tool" --make-tree "$tmp/redirect" redirect >/dev/null 2>&1
+service() { # service OPTIONS: run the helper as the unit would
+	STATE_DIRECTORY=$tmp/state P2PDIAG_TEXTFILE_DIR=$tmp/prom \
+		P2PDIAG_CHECK_OPTIONS="$1" P2PDIAG_CHECK=$bin "$helper" 2>"$tmp/journal"
+	rc=$?
+}
+
+service "--sysfs-root $tmp/redirect --no-cuda"
+prio=$(sed -n 's/^<\([0-9]\)>warning acs-redirect .*/\1/p' "$tmp/journal" | sort -u)
+[ "$rc" = 1 ] && [ "$prio" = 4 ] && ! grep -qv '^<[0-7]>' "$tmp/journal" &&
+	result 1 "systemd: a run with warnings exits 1, every journal line has a priority, warnings at 4" ||
+	result 0 "systemd: a run with warnings exits 1, every journal line has a priority, warnings at 4" \
+		"exit $rc: $(cat "$tmp/journal")"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["summary"]["exit_status"] != 1)' \
+	"$tmp/state/report.json" 2>"$tmp/err" && [ -z "$(find "$tmp/state" -name '.report.json.*')" ] &&
+	[ "$(stat -c %a "$tmp/state/report.json")" = 644 ] &&
+	result 1 "systemd: the report is in report.json (mode 644), no temporary left" ||
+	result 0 "systemd: the report is in report.json (mode 644), no temporary left" "$(cat "$tmp/err"; ls -la "$tmp/state")"
+grep -qx 'p2pdiag_exit_status 1' "$tmp/prom/p2pdiag.prom" 2>/dev/null &&
+	result 1 "systemd: the node_exporter textfile says exit status 1" ||
+	result 0 "systemd: the node_exporter textfile says exit status 1"
+
+cp "$tmp/state/report.json" "$tmp/last.json"
+service "--source=module --sysfs-root $tmp/empty --no-cuda"
+[ "$rc" = 3 ] && cmp -s "$tmp/last.json" "$tmp/state/report.json" &&
+	grep -q '^<3>p2pdiag-check failed (exit status 3)' "$tmp/journal" &&
+	[ -z "$(find "$tmp/state" -name '.report.json.*')" ] &&
+	result 1 "systemd: a failed run exits 3, says so at priority 3 and keeps the last report" ||
+	result 0 "systemd: a failed run exits 3, says so at priority 3 and keeps the last report" \
+		"exit $rc: $(cat "$tmp/journal")"
+grep -qx 'p2pdiag_exit_status 3' "$tmp/prom/p2pdiag.prom" 2>/dev/null &&
+	result 1 "systemd: ... and the textfile says exit status 3" ||
+	result 0 "systemd: ... and the textfile says exit status 3"
+
+rm -rf "$tmp/prom"
+service "--sysfs-root $tmp/redirect --no-cuda"
+[ "$rc" = 1 ] && grep -q "^<6>no $tmp/prom: no node_exporter textfile" "$tmp/journal" &&
+	result 1 "systemd: without node_exporter's directory the run still reports, and says why no textfile" ||
+	result 0 "systemd: without node_exporter's directory the run still reports, and says why no textfile" \
+		"exit $rc: $(cat "$tmp/journal")"
+summary
