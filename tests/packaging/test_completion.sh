@@ -96,4 +96,12 @@ rest=()
 for e in "${ep[@]:1}"; do rest+=("${ep[0]##*:},$e"); done
 expect "--pairs after a comma: the others, not the one listed" \
 	"p2pdiag-check --sysfs-root $tmp/tree --pairs ${ep[0]}," "${rest[@]}"
+# Without the module: the functions of the machine under --root that are
+# not bridges.
+for f in 0000:00:00.0:0x060000 0000:00:01.0:0x060400 0000:01:00.0:0x030200 0000:02:00.0:0x020000; do
+	mkdir -p "$tmp/fs/sys/bus/pci/devices/${f%:*}"
+	echo "${f##*:}" >"$tmp/fs/sys/bus/pci/devices/${f%:*}/class"
+done
+expect "--pairs under --root without the module: every function but bridges" \
+	"p2pdiag-check --root $tmp/fs --pairs " 0000:01:00.0 0000:02:00.0
 summary
