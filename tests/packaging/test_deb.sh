@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages in a bookworm chroot: make deb builds p2pdiag-dkms
+# and p2pdiag-check; both install with dpkg into a debootstrap'd bookworm
+# that has a kernel's headers but not the running kernel; DKMS builds the
+# module for those headers; the tool runs; the timer stays disabled; and
+# purging both leaves the file list as it was before.
+#
+# The chroot (minbase, dkms, linux-headers-amd64, the tool's libraries) is
+# built once from the mirror this machine's apt sources name and kept in
+# $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag); each run works on
+# an overlay of it, so the cache stays clean.  Needs root (skipped, and
+# said so, without).
+# Usage: test_deb.sh ROOT OUT
+set -u
+root=$1 out=$2
+. "$(dirname "$0")/tap.sh"
+cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
+suite=bookworm
+packages=dkms,linux-headers-amd64,libpci3,libjson-c5,kmod
+
+echo "KTAP version 1"
+if [ "$(id -u)" != 0 ]; then
+	# Said, and counted as passed the way KTAP counts a skip.
+	echo "ok 1 deb: the packages in a chroot # SKIP needs root (debootstrap, chroot, mount)"
+	echo "1 passed, 0 failed"
+	exit 0
+fi
+for t in debootstrap dpkg-buildpackage chroot; do
+	command -v "$t" >/dev/null || result 0 "deb: $t is installed" "apt-get install ${t/dpkg-buildpackage/dpkg-dev}"
+done
+[ "$failed" = 0 ] || { summary; exit; }
+
+rm -rf "$out" && mkdir -p "$out/debs"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-deb-XXXXXX") || exit 1
+r=$tmp/root
+mounts=()
+cleanup() {
+	local i
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# --- the packages -------------------------------------------------------
+ver=$("$root/kmod/scripts/package-version")
+if "$root/userspace/packaging/build-deb" "$out/debs" >"$out/build.log" 2>&1; then
+	result 1 "deb: make deb builds p2pdiag-dkms and p2pdiag-check $ver"
+else
+	result 0 "deb: make deb builds p2pdiag-dkms and p2pdiag-check $ver" "$(tail -15 "$out/build.log")"
+	summary
+	exit
+fi
+debs=("$out/debs/p2pdiag-dkms_${ver}_all.deb" "$out/debs/p2pdiag-check_${ver}_"*.deb)
+
+# --- the chroot, cached ------------------------------------------------
+# The first URI of the deb822 stanza (or sources.list line) for $suite.
+mirror() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$suite" '
+			/^[ \t]*$/ { if (ok > 0 && uri) { print uri; exit } ok = 0; uri = ""; next }
+			/^URIs:/ { uri = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) ok = 1 }
+			/^Types:/ { deb = 0; for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1; if (!deb) ok = -99 }
+			END { if (ok > 0 && uri) print uri }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] && awk -v s="$suite" '$1 == "deb" {
+			sub(/ \[[^]]*\]/, ""); if ($3 == s) print $2 }' "$f"
+	done
+}
+key=$(printf '%s\n' "$suite" "$packages" "$(mirror | head -1)" | sha256sum | cut -c1-12)
+base=$cache/$suite-$key
+if [ ! -d "$base" ]; then
+	m=$(mirror | head -1)
+	if [ -z "$m" ]; then
+		result 0 "deb: a $suite mirror in this machine's apt sources" \
+			"none of /etc/apt/sources.list.d/*.sources or sources.list names $suite"
+		summary
+		exit
+	fi
+	echo "# debootstrap $suite from $m (cached as $base; minutes, once)"
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock"
+	flock 9
+	if [ ! -d "$base" ]; then
+		rm -rf "$base.tmp"
+		if nice debootstrap --variant=minbase --include="$packages" "$suite" \
+			"$base.tmp" "$m" >"$out/debootstrap.log" 2>&1; then
+			rm -rf "$base.tmp/var/cache/apt/archives/"*.deb
+			mv "$base.tmp" "$base"
+		else
+			result 0 "deb: debootstrap $suite" "$(tail -10 "$out/debootstrap.log")"
+			summary
+			exit
+		fi
+	fi
+	flock -u 9
+fi
+
+mkdir -p "$tmp/upper" "$tmp/work" "$r"
+if mount -t overlay overlay -o "lowerdir=$base,upperdir=$tmp/upper,workdir=$tmp/work" "$r" 2>/dev/null; then
+	mounts+=("$r")
+else
+	cp -a "$base/." "$r/"	# no overlayfs here: a copy
+fi
+mount --bind /proc "$r/proc" && mounts+=("$r/proc")
+mount --bind /dev "$r/dev" && mounts+=("$r/dev")
+in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+rel=$(find "$r/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -1)
+
+# Every path of the chroot but the API file systems and /tmp, with type.
+files() {
+	in_root find / -xdev \( -path /tmp -o -path /var/tmp -o -path /var/log \) -prune \
+		-o -printf '%y %p\n' | sort
+}
+# Not p2pdiag's, and rewritten by the tools that own them: dpkg's
+# database backups, and depmod's indexes of the kernel's modules (dkms
+# runs depmod when the module comes and when it goes).
+not_ours='^[a-z] (/var/lib/dpkg/[a-z]*-old|/var/cache/debconf/[a-z.]*-old|(/usr)?/lib/modules/[^/]*/modules\.[a-z.]*)$'
+files >"$out/before"
+
+# --- install ------------------------------------------------------------
+mkdir -p "$r/tmp/debs" && cp "${debs[@]}" "$r/tmp/debs/"
+if in_root sh -c 'dpkg -i /tmp/debs/*.deb' >"$out/install.log" 2>&1; then
+	result 1 "deb: dpkg -i installs both into $suite"
+else
+	result 0 "deb: dpkg -i installs both into $suite" "$(tail -15 "$out/install.log")"
+fi
+st=$(in_root dkms status 2>&1)
+grep -q "^p2pdiag/$ver, $rel, [^:]*: installed" <<<"$st" &&
+	result 1 "deb: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" ||
+	result 0 "deb: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" "$st"
+ko=$(in_root find "/lib/modules/$rel" -name 'p2pdiag.ko*' | head -1)
+mv_=$(in_root modinfo -F version "$ko" 2>&1)
+vm=$(in_root modinfo -F vermagic "$ko" 2>&1)
+[ "$mv_" = "$ver" ] && [ "${vm%% *}" = "$rel" ] &&
+	result 1 "deb: the module DKMS built is version $ver for $rel" ||
+	result 0 "deb: the module DKMS built is version $ver for $rel" "$ko: version '$mv_', vermagic '$vm'"
+
+grep -v '^expect ' "$root/tests/unit/fixtures/03-amd-root-ports-acs.topo" >"$r/tmp/fixture.topo"
+v=$(in_root p2pdiag-check --version 2>&1)
+in_root p2pdiag-check --topology-file /tmp/fixture.topo --no-color >"$out/check.txt" 2>&1
+rc=$?
+[ "$v" != "${v#"p2pdiag-check $ver "}" ] && [ "$rc" = 1 ] && grep -q 'acs-redirect' "$out/check.txt" &&
+	result 1 "deb: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" ||
+	result 0 "deb: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" \
+		"version '$v', exit $rc: $(head -5 "$out/check.txt")"
+want="/usr/share/man/man8/p2pdiag-check.8.gz /usr/share/man/man4/p2pdiag.4.gz
+/usr/share/bash-completion/completions/p2pdiag-check /usr/lib/systemd/system/p2pdiag-check.service
+/usr/lib/systemd/system/p2pdiag-check.timer /usr/share/p2pdiag/schema.json"
+miss=$(for f in $want; do [ -f "$r$f" ] || echo "$f"; done)
+[ -z "$miss" ] && result 1 "deb: p2pdiag-check brings man pages, completion, units and schema" ||
+	result 0 "deb: p2pdiag-check brings man pages, completion, units and schema" "missing: $miss"
+en=$(find "$r/etc/systemd" -name 'p2pdiag-check.*' 2>/dev/null)
+[ -z "$en" ] && result 1 "deb: installing enables neither the timer nor the service" ||
+	result 0 "deb: installing enables neither the timer nor the service" "$en"
+
+# --- remove -------------------------------------------------------------
+if in_root dpkg --purge p2pdiag-check p2pdiag-dkms >"$out/purge.log" 2>&1; then
+	result 1 "deb: dpkg --purge removes both"
+else
+	result 0 "deb: dpkg --purge removes both" "$(tail -15 "$out/purge.log")"
+fi
+st=$(in_root dkms status 2>&1)
+[ -z "$st" ] && result 1 "deb: dkms status is empty again" || result 0 "deb: dkms status is empty again" "$st"
+files >"$out/after"
+d=$(diff "$out/before" "$out/after" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
+[ -z "$d" ] && result 1 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" ||
+	result 0 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" "$d"
+summary
