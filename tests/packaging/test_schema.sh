@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # userspace/schema.json against real reports: p2pdiag-check --json over
 # every engine fixture (tests/unit/fixtures, as saved topology files), the
-# libpci dump fixture on AMD and Intel CPUs, fake module trees, and, when
+# libpci dump fixture on AMD and Intel CPUs, fake module trees, the system
+# fixture machines (tests/unit/tool/fixtures/system), and, when
 # the GPU test doubles are built, a measured run with GPUs; then reports
 # the schema must refuse.
 # Usage: test_schema.sh ROOT P2PDIAG_CHECK TEST_TOOL [GPU_OUT]
@@ -54,6 +55,15 @@ for t in ok redirect blocked; do
 	reports+=("$(report "tree-$t" --sysfs-root "$tmp/tree-$t" --no-cuda)")
 done
 validate "fake module trees' reports (ok, redirect, blocked)" "${reports[@]}"
+
+# The system facts (GPUDirect readiness) of every fixture machine.
+reports=()
+sysfix=$root/tests/unit/tool/fixtures/system
+for d in "$sysfix"/*/; do
+	d=${d%/}
+	reports+=("$(report "system-${d##*/}" --topology-file "$sysfix/server.topo" --root "$d" --no-cuda)")
+done
+[ ${#reports[@]} -gt 0 ] && validate "reports with system facts, every fixture machine (${#reports[@]})" "${reports[@]}"
 
 # Measured: two GPUs the doubles play under one switch.
 if [ -n "$gpu" ] && [ -x "$gpu/mksysfs" ] && [ -d "$gpu/doubles/cuda" ] &&
