@@ -9,7 +9,8 @@
 # The chroot (minbase, dkms, linux-headers-amd64, the tool's libraries) is
 # built once from the mirror this machine's apt sources name and kept in
 # $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag); each run works on
-# an overlay of it, so the cache stays clean.  Needs root (skipped, and
+# an overlay of it, so the cache stays clean.  Last, make dkms-install
+# and make dkms-remove from a source tree in the same chroot.  Needs root (skipped, and
 # said so, without).
 # Usage: test_deb.sh ROOT OUT
 set -u
@@ -172,4 +173,25 @@ files >"$out/after"
 d=$(diff "$out/before" "$out/after" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
 [ -z "$d" ] && result 1 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" ||
 	result 0 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" "$d"
+# --- make dkms-install / dkms-remove from a source tree -----------------
+mkdir -p "$r/tmp/src"
+(cd "$root" && tar -cf - Kbuild Makefile dkms.conf include kmod) | tar -xf - -C "$r/tmp/src"
+if in_root make -C /tmp/src dkms-install KERNELRELEASE="$rel" >"$out/dkms-install.log" 2>&1 &&
+   in_root dkms status | grep -q "^p2pdiag/$ver, $rel, [^:]*: installed" &&
+   [ -f "$r/usr/src/p2pdiag-$ver/dkms.conf" ]; then
+	result 1 "deb: make dkms-install from the source tree installs the module for $rel"
+else
+	result 0 "deb: make dkms-install from the source tree installs the module for $rel" \
+		"$(tail -10 "$out/dkms-install.log"; in_root dkms status)"
+fi
+in_root make -C /tmp/src dkms-remove >"$out/dkms-remove.log" 2>&1
+rc=$?
+rm -rf "$r/tmp/src"
+files >"$out/after-dkms"
+d=$(diff "$out/before" "$out/after-dkms" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
+[ "$rc" = 0 ] && [ -z "$(in_root dkms status)" ] && [ -z "$d" ] &&
+	result 1 "deb: make dkms-remove unregisters it and leaves the file list as before" ||
+	result 0 "deb: make dkms-remove unregisters it and leaves the file list as before" \
+		"exit $rc: $(tail -5 "$out/dkms-remove.log") $d"
+
 summary
