@@ -580,7 +580,9 @@ static void nvme_findings(struct check_run *r, const struct gpudirect *g)
 				     "GPUDirect Storage through nvidia-fs between GPU %s and NVMe %s needs the IOMMU off or in pass-through, but %s",
 				     addr_text(p->gpu, ga), addr_text(p->peer, na),
 				     evidence_of(p, "iommu"));
-		if (!strcmp(p->route, "compat") && !said_compat) {
+		/* GDS is NVIDIA's: without the nvidia module there is nothing to say */
+		if (!strcmp(p->route, "compat") && !said_compat &&
+		    f->flavour != NVIDIA_ABSENT) {
 			/* tried, if the static BAR1 setting is there */
 			bool tried = f->static_bar1 == TRI_YES;
 

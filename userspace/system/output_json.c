@@ -117,6 +117,12 @@ struct json_object *system_output_json(const struct check_run *r)
 	put(k, "cmdline", s->kernel.have_cmdline ? json_object_new_string(s->kernel.cmdline) : NULL);
 	put(k, "config", str_or_null(s->kernel.config));
 	put(o, "kernel", k);
+	k = json_object_new_object();
+	put(k, "guest", json_object_new_boolean(s->virt.guest));
+	put(k, "hypervisor", str_or_null(s->virt.hypervisor));
+	put(k, "dmi_vendor", str_or_null(s->virt.dmi_vendor));
+	put(k, "dmi_product", str_or_null(s->virt.dmi_product));
+	put(o, "virtualization", k);
 	put(o, "gpudirect", gpudirect_json(&s->gd));
 	return o;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "system/bootline.h"
+#include "system/environ.h"
 #include "system/fsroot.h"
 #include "system/system.h"
 
@@ -19,8 +21,13 @@ void system_inspect(struct check_run *r, struct system_report *s, bool offline)
 	s->read = true;
 	kernel_facts_read(&s->kernel);
 	gpudirect_facts_read(&s->gd.facts, &s->kernel);
+	virt_facts_read(&s->virt);
 	if (r->model)
 		gpudirect_judge(r, &s->gd);
+	if (s->kernel.have_cmdline)
+		bootline_judge(r, s->kernel.cmdline);
+	virt_judge(r, &s->virt);
+	environ_judge(r);
 }
 
 void system_report_free(struct system_report *s)

@@ -14,6 +14,7 @@
 
 #include "system/gpudirect.h"
 #include "system/kernel.h"
+#include "system/virt.h"
 
 struct check_run;
 struct json_object;
@@ -25,6 +26,7 @@ struct system_report {
 	 */
 	bool read;
 	struct kernel_facts kernel;
+	struct virt_facts virt;
 	struct gpudirect gd;
 };
 

@@ -14,8 +14,11 @@ printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n' >"$tmp/c
 
 # System files come from a root of the test's own (this machine's CPU only),
 # so the machine running the tests adds no findings.
-mkdir -p "$tmp/hermetic/proc" && cp /proc/cpuinfo "$tmp/hermetic/proc/cpuinfo"
+mkdir -p "$tmp/hermetic/proc" &&
+	grep -m2 -E '^(vendor_id|cpu family)' /proc/cpuinfo >"$tmp/hermetic/proc/cpuinfo"
 export P2PDIAG_FSROOT=$tmp/hermetic
+unset NCCL_P2P_DISABLE NCCL_P2P_LEVEL NCCL_IGNORE_DISABLED_P2P NCCL_NET_GDR_LEVEL \
+	CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER
 
 result() { # result OK NAME [WHY]
 	n=$((n + 1))

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NCCL reads its levels as names or as its internal path-type numbers,
+ * which changed between releases: only the names that are also the
+ * engine's classes are compared with the pairs; anything else is
+ * reported as given.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check.h"
+#include "judge.h"
+#include "pciaddr.h"
+#include "system/environ.h"
+#include "p2pdiag/verdict.h"
+
+int environ_nccl_level(const char *value)
+{
+	static const struct { const char *name; int cls; } levels[] = {
+		{ "PIX", P2PD_CLASS_PIX }, { "PXB", P2PD_CLASS_PXB },
+		{ "PHB", P2PD_CLASS_PHB }, { "NODE", P2PD_CLASS_NODE },
+		{ "SYS", P2PD_CLASS_SYS },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (!strcasecmp(value, levels[i].name))
+			return levels[i].cls;
+	return -1;
+}
+
+static bool gpu_pair(const struct check_run *r, const struct p2pd_pair *p)
+{
+	return !strcmp(judge_kind(&r->model->fn[p->a]), "GPU") &&
+	       !strcmp(judge_kind(&r->model->fn[p->b]), "GPU");
+}
+
+static void p2p_level(struct check_run *r, const char *value)
+{
+	int level = environ_nccl_level(value);
+	unsigned int i, more = 0, fewer = 0;
+
+	for (i = 0; level >= 0 && r->model && i < r->nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->pair[i];
+		int now = (int)p->cls <= level;
+
+		if (!gpu_pair(r, p))
+			continue;
+		more += now && !p->nccl_p2p;
+		fewer += !now && p->nccl_p2p;
+	}
+	if (level < 0)
+		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-level",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "NCCL_P2P_LEVEL=%s: NCCL uses P2P only up to that path type instead of its default (PXB; SYS on AMD with at most two GPUs)",
+			     value);
+	else
+		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-level",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "NCCL_P2P_LEVEL=%s: NCCL uses P2P up to %s instead of its default; against the default, %u GPU pair(s) gain P2P and %u lose it",
+			     value, p2pd_class_name((enum p2pd_class)level), more, fewer);
+}
+
+/* CUDA's default order is fastest first; nvidia-smi and NCCL's logs use PCI order. */
+static void device_order(struct check_run *r, const char *order)
+{
+	const struct gpu_state *g = r->gpu;
+	char map[512] = "";
+	size_t used = 0;
+	unsigned int i;
+	bool out_of_order = false;
+
+	if (order && strcmp(order, "FASTEST_FIRST"))
+		return;
+	if (!g || g->nr_dev < 2)
+		return;
+	for (i = 0; i < g->nr_dev; i++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (i && g->dev[i].pci_addr < g->dev[i - 1].pci_addr)
+			out_of_order = true;
+		if (used < sizeof(map))
+			used += (size_t)snprintf(map + used, sizeof(map) - used, "%s%d=%s",
+						 i ? ", " : "", g->dev[i].ordinal,
+						 pciaddr_format(a, g->dev[i].pci_addr));
+	}
+	if (out_of_order)
+		findings_add(&r->findings, SEV_INFO, "env-cuda-device-order",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR,
+			     "export CUDA_DEVICE_ORDER=PCI_BUS_ID so CUDA's numbers match nvidia-smi's",
+			     "CUDA_DEVICE_ORDER is %s: CUDA numbers these GPUs fastest first (%s), not in PCI order as nvidia-smi does",
+			     order ? order : "unset", map);
+}
+
+void environ_judge(struct check_run *r)
+{
+	const char *v;
+
+	v = getenv("NCCL_P2P_DISABLE");
+	if (v && *v && strcmp(v, "0"))
+		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-disable",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, "unset NCCL_P2P_DISABLE",
+			     "NCCL_P2P_DISABLE=%s: NCCL programs started from this environment use no P2P at all, whatever the paths allow",
+			     v);
+	v = getenv("NCCL_P2P_LEVEL");
+	if (v && *v)
+		p2p_level(r, v);
+	v = getenv("NCCL_IGNORE_DISABLED_P2P");
+	if (v && *v && strcmp(v, "0"))
+		findings_add(&r->findings, SEV_INFO, "env-nccl-ignore-disabled-p2p",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "NCCL_IGNORE_DISABLED_P2P=%s: NCCL %s",
+			     v, !strcmp(v, "2") ? "skips NVML's P2P status check entirely: pairs NVML reports as not P2P-capable are still used" :
+			     "stays quiet where NVML reports P2P disabled between connected GPUs (an NVLink pair with P2P disabled no longer stops it)");
+	v = getenv("NCCL_NET_GDR_LEVEL");
+	if (v && *v)
+		findings_add(&r->findings, SEV_INFO, "env-nccl-net-gdr-level",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "NCCL_NET_GDR_LEVEL=%s: NCCL's GPUDirect RDMA distance rule uses it instead of PXB (the readiness above shows the default)",
+			     v);
+	v = getenv("CUDA_VISIBLE_DEVICES");
+	if (v)
+		findings_add(&r->findings, SEV_INFO, "env-cuda-visible-devices",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     "CUDA_VISIBLE_DEVICES=%s: programs started from this environment (this run's CUDA side too) see only those GPUs, renumbered from 0",
+			     v);
+	device_order(r, getenv("CUDA_DEVICE_ORDER"));
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Whether the machine is a virtual machine, and what that means for P2P:
+ * the hypervisor (CPUID where live, DMI, /sys/hypervisor), the GPUs'
+ * GPUDirect clique capability (the vendor-specific capability a
+ * hypervisor adds so the NVIDIA driver allows P2P between passed-through
+ * GPUs), the emulated bridges and the paravirtual devices.
+ */
+#ifndef P2PDIAG_SYSTEM_VIRT_H
+#define P2PDIAG_SYSTEM_VIRT_H
+
+#include <stdbool.h>
+
+struct check_run;
+
+#define VIRT_TEXT 128
+
+struct virt_facts {
+	bool guest;
+	char hypervisor[VIRT_TEXT];	/* "KVM (CPUID)", "QEMU (DMI)", or "" */
+	char dmi_vendor[VIRT_TEXT], dmi_product[VIRT_TEXT];
+	bool cpuid_flag;		/* "hypervisor" in /proc/cpuinfo's flags */
+};
+
+/* Read the facts under the root (CPUID only on the live machine). */
+void virt_facts_read(struct virt_facts *v);
+
+/* Judge a guest's GPUs, bridges and devices into r's findings. */
+void virt_judge(struct check_run *r, const struct virt_facts *v);
+
+/*
+ * virt_clique() - the GPUDirect clique id that the capability list of the
+ * config space @cfg (@len bytes) carries, or -1 without one.
+ */
+int virt_clique(const unsigned char *cfg, unsigned int len);
+
+#endif /* P2PDIAG_SYSTEM_VIRT_H */
