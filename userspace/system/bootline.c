@@ -246,8 +246,10 @@ static void verify_list(const struct p2pd_model *m, const char *list, bool confi
 		n = resolve(m, dev, idx, 16);
 		if (!n)
 			append(v->absent, sizeof(v->absent), ", ", dev);
+		/* by ids, only the matches that have ACS are ports it can set */
 		for (i = 0; i < n; i++)
-			check_port(&m->fn[idx[i]], zero, one, v);
+			if (strncmp(dev, "pci:", 4) || m->fn[idx[i]].acs == P2PD_PRESENT)
+				check_port(&m->fn[idx[i]], zero, one, v);
 	}
 }
 

@@ -485,7 +485,7 @@ static void nic_findings(struct check_run *r, const struct gpudirect *g)
 	bool any_rdma = false, said_route = false;
 	unsigned int i, j;
 
-	bool any_gpu = false;
+	bool any_gpu = false, no_rdma;
 	char nets[512];
 
 	for (i = 0; r->model && i < r->model->nr_fn; i++)
@@ -493,7 +493,8 @@ static void nic_findings(struct check_run *r, const struct gpudirect *g)
 	for (i = 0; i < g->nr_pair; i++)
 		any_rdma |= !g->pair[i].storage && g->pair[i].rdma[0];
 	/* only where sysfs is there to say so: no /sys/class/net, no evidence */
-	if (any_gpu && !any_rdma && !any_rdma_device() && fsroot_exists("/sys/class/net")) {
+	no_rdma = any_gpu && !any_rdma && !any_rdma_device() && fsroot_exists("/sys/class/net");
+	if (no_rdma) {
 		net_interfaces(nets, sizeof(nets));
 		findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-nic",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
@@ -515,7 +516,8 @@ static void nic_findings(struct check_run *r, const struct gpudirect *g)
 		for (j = 0; j < i; j++)
 			if (!g->pair[j].storage && g->pair[j].peer == p->peer)
 				first_nic = false;
-		if (first_nic && !p->rdma[0] &&
+		/* the machine-wide finding already names every interface */
+		if (first_nic && !p->rdma[0] && !no_rdma &&
 		    fsroot_exists("/sys/bus/pci/devices/%s", addr_text(p->peer, na)))
 			findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-device",
 				     p->peer, FINDING_NO_ADDR,

@@ -265,9 +265,9 @@ void virt_judge(struct check_run *r, const struct virt_facts *v)
 	}
 	findings_add(&r->findings, SEV_INFO, "vm-guest", FINDING_NO_ADDR, FINDING_NO_ADDR,
 		     "ACS, the IOMMU and which GPUs share a switch are the host's: run p2pdiag-check on the host, and fix them there (the host administrator's part)",
-		     "this machine is a virtual machine (hypervisor: %s%s%s%s): its %u bridge(s) and host bridge are emulated (%s), so the ACS, link and IOMMU facts above describe the hypervisor's emulation, not the hardware; a guest cannot fix ACS on the real ports or the host's IOMMU",
+		     "this machine is a virtual machine (hypervisor: %s%s%s): its host bridge and bridges are emulated (%u: %s), so the ACS, link and IOMMU facts above describe the hypervisor's emulation, not the hardware; a guest cannot fix ACS on the real ports or the host's IOMMU",
 		     v->hypervisor, v->dmi_product[0] ? "; DMI product " : "",
-		     v->dmi_product, "", nr_bridges, bridges[0] ? bridges : "none");
+		     v->dmi_product, nr_bridges, bridges[0] ? bridges : "none");
 	if (pv[0])
 		findings_add(&r->findings, SEV_INFO, "vm-paravirtual", FINDING_NO_ADDR,
 			     FINDING_NO_ADDR,

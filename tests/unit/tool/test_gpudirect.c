@@ -6,7 +6,6 @@
  * software setup and of its broken variant.  Each finding is asserted
  * present where the tree is broken and absent where it is not.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,58 +13,9 @@
 #include "tool_util.h"
 #include "pciaddr.h"
 #include "topology_parse.h"
-#include "system/fsroot.h"
-#include "system/system.h"
+#include "system_fixture.h"
 
 void test_gpudirect(struct ktap *k, const char *fixtures);
-
-struct fixture_run {
-	struct p2pd_model m;
-	struct options o;
-	struct check_run r;
-	struct system_report s;
-	bool ok;
-};
-
-static void load(struct fixture_run *f, const char *fixtures, const char *tree)
-{
-	char path[PATH_MAX], err[256];
-	size_t len;
-	char *text;
-
-	memset(f, 0, sizeof(*f));
-	options_defaults(&f->o);
-	snprintf(path, sizeof(path), "%s/system/server.topo", fixtures);
-	text = read_whole(path, &len);
-	if (!text || topo_parse(text, len, &f->m, err, sizeof(err))) {
-		fprintf(stderr, "# %s: %s\n", path, text ? err : "unreadable");
-		free(text);
-		return;
-	}
-	free(text);
-	snprintf(path, sizeof(path), "%s/system/%s", fixtures, tree);
-	if (fsroot_set(path, err, sizeof(err))) {
-		fprintf(stderr, "# %s\n", err);
-		topo_free(&f->m);
-		return;
-	}
-	judge_run(&f->r, &f->m, &f->o);
-	system_inspect(&f->r, &f->s, true);
-	f->ok = true;
-}
-
-static void unload(struct fixture_run *f)
-{
-	char err[64];
-
-	if (!f->ok)
-		return;
-	system_report_free(&f->s);
-	findings_free(&f->r.findings);
-	free(f->r.pair);
-	topo_free(&f->m);
-	fsroot_set("/", err, sizeof(err));
-}
 
 /* The readiness of GPU @gpu with @peer, or NULL. */
 static const struct gd_pair *pair_of(const struct fixture_run *f,
@@ -91,17 +41,14 @@ static bool route_is(const struct gd_pair *p, const char *route, bool ready)
 #define NIC		"0000:1c:00.0"
 #define NVME		"0000:1d:00.0"
 
-static size_t count(const struct fixture_run *f, const char *code)
-{
-	return f->ok ? findings_count_code(&f->r.findings, code) : (size_t)-1;
-}
+#define count fixture_count
 
 void test_gpudirect(struct ktap *k, const char *fixtures)
 {
 	struct fixture_run f;
 	const struct gd_pair *p;
 
-	load(&f, fixtures, "peermem");
+	fixture_load(&f, fixtures, "peermem");
 	p = pair_of(&f, GPU_NEAR, NIC);
 	CHECK(k, route_is(p, "peermem", true) && p->nccl_gdr == 1 &&
 	      !strcmp(p->rdma, "mlx5_0") && !strcmp(p->driver, "mlx5_core"),
@@ -112,63 +59,63 @@ void test_gpudirect(struct ktap *k, const char *fixtures)
 	      "gpudirect: peermem: the PHB GPU gets no GDR from NCCL (gdr-nccl-distance)");
 	CHECK(k, count(&f, "gdr-peermem-unregistered") == 0 && count(&f, "gdr-no-route") == 0,
 	      "gpudirect: peermem: no route finding on a working setup");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "peermem-broken");
+	fixture_load(&f, fixtures, "peermem-broken");
 	p = pair_of(&f, GPU_NEAR, NIC);
 	CHECK(k, count(&f, "gdr-peermem-unregistered") == 1 && route_is(p, "none", false) &&
 	      p->nccl_gdr == 0,
 	      "gpudirect: peermem-broken: loaded without memory_peers/nv_mem/version is gdr-peermem-unregistered, no route");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "dmabuf");
+	fixture_load(&f, fixtures, "dmabuf");
 	p = pair_of(&f, GPU_NEAR, NIC);
 	CHECK(k, route_is(p, "dma-buf", true) && p->nccl_gdr == 1 && count(&f, "gdr-no-route") == 0,
 	      "gpudirect: dmabuf: open kernel modules on 6.8 give the dma-buf route");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "dmabuf-broken");
+	fixture_load(&f, fixtures, "dmabuf-broken");
 	p = pair_of(&f, GPU_NEAR, NIC);
 	CHECK(k, route_is(p, "none", false) && count(&f, "gdr-no-route") == 1,
 	      "gpudirect: dmabuf-broken: the proprietary module and no peermem is gdr-no-route");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "nvidia-fs");
+	fixture_load(&f, fixtures, "nvidia-fs");
 	p = pair_of(&f, GPU_NEAR, NVME);
 	CHECK(k, route_is(p, "nvidia-fs", true) && count(&f, "gds-iommu-translated") == 0 &&
 	      count(&f, "gds-compat-mode") == 0,
 	      "gpudirect: nvidia-fs: the storage route is nvidia-fs, identity IOMMU groups");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "nvidia-fs-broken");
+	fixture_load(&f, fixtures, "nvidia-fs-broken");
 	p = pair_of(&f, GPU_NEAR, NVME);
 	CHECK(k, route_is(p, "nvidia-fs", false) && count(&f, "gds-iommu-translated") == 2 &&
 	      strstr(p->iommu, "type DMA-FQ"),
 	      "gpudirect: nvidia-fs-broken: translated groups are gds-iommu-translated for both GPUs");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "p2pdma");
+	fixture_load(&f, fixtures, "p2pdma");
 	p = pair_of(&f, GPU_NEAR, NVME);
 	CHECK(k, route_is(p, "p2pdma", true) && count(&f, "gds-compat-mode") == 0,
 	      "gpudirect: p2pdma: every P2PDMA precondition holds");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "p2pdma-broken");
+	fixture_load(&f, fixtures, "p2pdma-broken");
 	p = pair_of(&f, GPU_NEAR, NVME);
 	CHECK(k, route_is(p, "compat", false) && count(&f, "gds-compat-mode") == 1 &&
 	      f.r.findings.nr && findings_worst(&f.r.findings) == SEV_WARNING,
 	      "gpudirect: p2pdma-broken: multipath on is gds-compat-mode, a warning once static BAR1 was set");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "vmd");
+	fixture_load(&f, fixtures, "vmd");
 	CHECK(k, count(&f, "nvme-behind-vmd") == 1 && f.s.gd.nr_vmd == 1 &&
 	      !strcmp(f.s.gd.vmd[0].name, "nvme1") && !strcmp(f.s.gd.vmd[0].vmd, "0000:00:0e.0") &&
 	      !strcmp(f.s.gd.vmd[0].addr, "10000:e1:00.0"),
 	      "gpudirect: vmd: nvme1 behind VMD 0000:00:0e.0 is nvme-behind-vmd");
-	unload(&f);
+	fixture_unload(&f);
 
-	load(&f, fixtures, "vmd-off");
+	fixture_load(&f, fixtures, "vmd-off");
 	CHECK(k, count(&f, "nvme-behind-vmd") == 0,
 	      "gpudirect: vmd-off: no VMD, no finding");
-	unload(&f);
+	fixture_unload(&f);
 }

@@ -19,6 +19,7 @@ void test_reports(struct ktap *k);
 void test_fsroot(struct ktap *k);
 void test_gpudirect(struct ktap *k, const char *fixtures);
 void test_graph(struct ktap *k, const char *fixtures);
+void test_system(struct ktap *k, const char *fixtures);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -70,5 +71,6 @@ int main(int argc, char **argv)
 	test_fsroot(&k);
 	test_gpudirect(&k, argv[1]);
 	test_graph(&k, argv[1]);
+	test_system(&k, argv[1]);
 	return ktap_finish(&k);
 }
