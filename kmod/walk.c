@@ -4,7 +4,6 @@
  * never a struct pci_dev pointer.  Every reference taken is dropped before
  * the walk returns, and config space is only ever read.
  */
-#include <linux/bitfield.h>
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
@@ -14,6 +13,7 @@
 #include <asm/processor.h>
 #endif
 
+#include <p2pdiag/decode.h>
 #include <p2pdiag/verdict.h>
 #include "compat.h"
 #include "p2pdiag.h"
@@ -48,69 +48,9 @@ unsigned int p2pd_pci_addr(const struct pci_dev *pdev)
 
 static enum p2pd_role p2pd_role_of(struct pci_dev *pdev)
 {
-	if (pci_is_pcie(pdev)) {
-		switch (pci_pcie_type(pdev)) {
-		case PCI_EXP_TYPE_ENDPOINT:
-			return P2PD_ROLE_ENDPOINT;
-		case PCI_EXP_TYPE_LEG_END:
-			return P2PD_ROLE_LEGACY_ENDPOINT;
-		case PCI_EXP_TYPE_ROOT_PORT:
-			return P2PD_ROLE_ROOT_PORT;
-		case PCI_EXP_TYPE_UPSTREAM:
-			return P2PD_ROLE_UPSTREAM_PORT;
-		case PCI_EXP_TYPE_DOWNSTREAM:
-			return P2PD_ROLE_DOWNSTREAM_PORT;
-		case PCI_EXP_TYPE_PCI_BRIDGE:
-			return P2PD_ROLE_PCIE_TO_PCI_BRIDGE;
-		case PCI_EXP_TYPE_PCIE_BRIDGE:
-			return P2PD_ROLE_PCI_TO_PCIE_BRIDGE;
-		case PCI_EXP_TYPE_RC_END:
-			return P2PD_ROLE_RC_ENDPOINT;
-		case PCI_EXP_TYPE_RC_EC:
-			return P2PD_ROLE_RC_EVENT_COLLECTOR;
-		}
-		/* A reserved port type: fall back to the header type. */
-	}
-	if (pdev->hdr_type == PCI_HEADER_TYPE_NORMAL)
-		return P2PD_ROLE_PCI_DEVICE;
-	return P2PD_ROLE_PCI_BRIDGE;
-}
-
-static bool p2pd_role_is_endpoint(enum p2pd_role role)
-{
-	return role == P2PD_ROLE_ENDPOINT ||
-	       role == P2PD_ROLE_LEGACY_ENDPOINT ||
-	       role == P2PD_ROLE_RC_ENDPOINT ||
-	       role == P2PD_ROLE_PCI_DEVICE;
-}
-
-/*
- * Class codes that do peer traffic.  pci_ids.h has NVMe only with its
- * prog-if and lacks the accelerator base class before 6.2, so say them here.
- */
-#define P2PD_CLASS_NVME			0x0108	/* base and sub-class */
-#define P2PD_BASE_CLASS_ACCELERATOR	0x12
-
-static bool p2pd_class_is_p2p(unsigned int class_code)
-{
-	unsigned int base = class_code >> 16;
-	unsigned int base_sub = class_code >> 8;
-
-	return base == PCI_BASE_CLASS_DISPLAY ||
-	       base == PCI_BASE_CLASS_NETWORK ||
-	       base_sub == P2PD_CLASS_NVME ||
-	       base == P2PD_BASE_CLASS_ACCELERATOR ||
-	       base_sub == PCI_CLASS_PROCESSOR_CO;
-}
-
-/* Link speed code of LNKSTA/LNKCAP in 0.1 GT/s; 0 for reserved codes. */
-static unsigned int p2pd_speed_tenths(unsigned int code)
-{
-	static const unsigned int tenths[] = {
-		[1] = 25, [2] = 50, [3] = 80, [4] = 160, [5] = 320, [6] = 640,
-	};
-
-	return code < ARRAY_SIZE(tenths) ? tenths[code] : 0;
+	return p2pd_decode_role(pci_is_pcie(pdev),
+				pci_is_pcie(pdev) ? pci_pcie_type(pdev) : 0,
+				pdev->hdr_type);
 }
 
 static bool p2pd_read_word(struct pci_dev *pdev, int where, u16 *val)
@@ -219,11 +159,9 @@ static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
 		f->pasid_enabled = !!(ctrl & PCI_PASID_CTRL_ENABLE);
 }
 
-/* Conventional and root complex integrated functions have no link. */
 static bool p2pd_has_link(struct pci_dev *pdev, enum p2pd_role role)
 {
-	return pci_is_pcie(pdev) && role != P2PD_ROLE_RC_ENDPOINT &&
-	       role != P2PD_ROLE_RC_EVENT_COLLECTOR;
+	return p2pd_role_has_link(pci_is_pcie(pdev), role);
 }
 
 static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
@@ -243,11 +181,7 @@ static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
 		link->state = P2PD_UNKNOWN;
 		return;
 	}
-	link->state = P2PD_PRESENT;
-	link->speed = p2pd_speed_tenths(sta & PCI_EXP_LNKSTA_CLS);
-	link->width = FIELD_GET(PCI_EXP_LNKSTA_NLW, sta);
-	link->max_speed = p2pd_speed_tenths(cap & PCI_EXP_LNKCAP_SLS);
-	link->max_width = FIELD_GET(PCI_EXP_LNKCAP_MLW, cap);
+	p2pd_decode_link(link, sta, cap);
 }
 
 /* What the function's current domain does to its DMA. */
@@ -392,26 +326,25 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 	f->class_code = pdev->class;
 	f->role = p2pd_role_of(pdev);
 	f->is_pcie = pci_is_pcie(pdev);
-	f->p2p_endpoint = p2pd_role_is_endpoint(f->role) &&
-			  (all_endpoints || p2pd_class_is_p2p(pdev->class));
+	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, pdev->class,
+					       all_endpoints);
 	p2pd_read_iommu(pdev, f);
 	return p2pd_read_config(pdev, f);
 }
 
-static unsigned int p2pd_cpu_flags(void)
+static unsigned int p2pd_host_cpu_flags(void)
 {
-	unsigned int flags = 0;
-
 #ifdef CONFIG_X86
-	/* The kernel's cpu_supports_p2pdma(): Zen and newer route P2P. */
-	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
-	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
-		flags |= P2PD_CPU_AMD;
-	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
-	    boot_cpu_data.x86 >= 0x17)
-		flags |= P2PD_CPU_ROUTES_P2P;
+	enum p2pd_cpu_vendor vendor = P2PD_CPU_VENDOR_OTHER;
+
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD)
+		vendor = P2PD_CPU_VENDOR_AMD;
+	else if (boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
+		vendor = P2PD_CPU_VENDOR_HYGON;
+	return p2pd_cpu_flags(vendor, boot_cpu_data.x86);
+#else
+	return 0;
 #endif
-	return flags;
 }
 
 static int p2pd_cmp_addr(const void *a, const void *b)
@@ -448,7 +381,7 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 
 	*retry = 0;
 	memset(m, 0, sizeof(*m));
-	m->cpu_flags = p2pd_cpu_flags();
+	m->cpu_flags = p2pd_host_cpu_flags();
 
 	pci_lock_rescan_remove();
 	for_each_pci_dev(pdev)

@@ -11,39 +11,23 @@
 #include "endpoint_labels.h"
 #include "judge.h"
 #include "pciaddr.h"
+#include "p2pdiag/decode.h"
 
-#define NR_RANKS 5
-
-static int kind_rank(const char *kind)
-{
-	static const char *const order[] = { "GPU", "accelerator", "NIC", "NVMe" };
-	unsigned int i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (!strcmp(kind, order[i]))
-			return (int)i;
-	return NR_RANKS - 1;
-}
-
-static const char *kind_prefix(const char *kind)
-{
-	if (!strcmp(kind, "GPU"))
-		return "GPU";
-	if (!strcmp(kind, "NIC"))
-		return "NIC";
-	if (!strcmp(kind, "NVMe"))
-		return "NVMe";
-	if (!strcmp(kind, "accelerator"))
-		return "ACC";
-	return "DEV";
-}
+/* Labels: GPU0, ACC0, NIC0, NVMe0, DEV0. */
+static const char *const kind_prefix[P2PD_KIND_COUNT] = {
+	[P2PD_KIND_GPU] = "GPU",
+	[P2PD_KIND_ACCELERATOR] = "ACC",
+	[P2PD_KIND_NIC] = "NIC",
+	[P2PD_KIND_NVME] = "NVMe",
+	[P2PD_KIND_OTHER] = "DEV",
+};
 
 unsigned int endpoint_labels(const struct check_run *r,
 			     struct endpoint_label **out)
 {
 	const struct p2pd_model *m = r->model;
 	struct endpoint_label *ep;
-	unsigned int n = 0, rank, i, g, count[NR_RANKS] = { 0 };
+	unsigned int n = 0, rank, i, g, count[P2PD_KIND_COUNT] = { 0 };
 
 	*out = NULL;
 	if (!m || !m->nr_fn)
@@ -51,12 +35,13 @@ unsigned int endpoint_labels(const struct check_run *r,
 	ep = calloc(m->nr_fn, sizeof(*ep));
 	if (!ep)
 		return 0;
-	for (rank = 0; rank < NR_RANKS; rank++) {
+	/* the kinds' order (GPUs first) is the listing's order */
+	for (rank = 0; rank < P2PD_KIND_COUNT; rank++) {
 		for (i = 0; i < m->nr_fn; i++) {
 			const struct p2pd_function *f = &m->fn[i];
-			const char *kind = judge_kind(f);
 
-			if (!f->p2p_endpoint || kind_rank(kind) != (int)rank ||
+			if (!f->p2p_endpoint ||
+			    p2pd_device_kind(f->class_code) != rank ||
 			    !judge_selected(r->opt, f->addr))
 				continue;
 			ep[n].fn = (int)i;
@@ -65,7 +50,7 @@ unsigned int endpoint_labels(const struct check_run *r,
 				if (r->gpu->dev[g].pci_addr == f->addr)
 					ep[n].gpu = (int)g;
 			snprintf(ep[n].label, sizeof(ep[n].label), "%s%u",
-				 kind_prefix(kind), count[rank]++);
+				 kind_prefix[rank], count[rank]++);
 			n++;
 		}
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shared formatter (kmod/format.c) writes into fixed buffers, as the
+ * The shared formatter (kmod/engine/format.c) writes into fixed buffers, as the
  * kernel needs; userspace wants whole files as strings.
  */
 #ifndef P2PDIAG_FORMAT_TEXT_H

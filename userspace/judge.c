@@ -13,6 +13,7 @@
 #include "judge.h"
 #include "pciaddr.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 
 #define FIX_LEN		JUDGE_TEXT_MAX
@@ -31,19 +32,10 @@ static void speed_str(char *buf, size_t len, unsigned int tenths)
 	snprintf(buf, len, "%u.%u", tenths / 10, tenths % 10);
 }
 
-const char *judge_kind(const struct p2pd_function *f)
+/* "GPU", "NIC", ... from the class code, for the findings' sentences. */
+static const char *kind_of(const struct p2pd_function *f)
 {
-	unsigned int base = f->class_code >> 16, sub = f->class_code >> 8;
-
-	if (base == 0x03)
-		return "GPU";
-	if (base == 0x02)
-		return "NIC";
-	if (sub == 0x0108)
-		return "NVMe";
-	if (base == 0x12 || sub == 0x0b40)
-		return "accelerator";
-	return "device";
+	return p2pd_kind_name(p2pd_device_kind(f->class_code));
 }
 
 int judge_selected(const struct options *o, unsigned int addr)
@@ -61,52 +53,34 @@ int judge_selected(const struct options *o, unsigned int addr)
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width)
 {
 	double gts = speed_tenths / 10.0, enc;
+	unsigned int num, den;
 
 	if (!speed_tenths || !width)
 		return 0;
-	if (speed_tenths <= 50)
-		enc = 8.0 / 10.0;
-	else if (speed_tenths <= 320)
-		enc = 128.0 / 130.0;
-	else
-		enc = 242.0 / 256.0;
+	p2pd_link_encoding(speed_tenths, &num, &den);
+	enc = (double)num / den;
 	return gts * width * enc / 8.0 * JUDGE_PCIE_EFFICIENCY;
 }
 
-/* What the link above function @idx can carry: both ends' capabilities. */
+/*
+ * What the link above function @idx can carry: both ends' capabilities
+ * (the current figures where neither end says); 0 for a function whose
+ * link leads down.
+ */
 static double link_max_gbs(const struct p2pd_model *m, int idx)
 {
-	const struct p2pd_function *f = &m->fn[idx];
-	unsigned int speed, width;
-	int up;
+	struct p2pd_link l;
 
-	if (f->link.state != P2PD_PRESENT)
+	if (!p2pd_link_above(m, idx, &l))
 		return 0;
-	speed = f->link.max_speed ? f->link.max_speed : f->link.speed;
-	width = f->link.max_width ? f->link.max_width : f->link.width;
-	up = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
-	if (up != P2PD_NO_INDEX && m->fn[up].link.state == P2PD_PRESENT) {
-		const struct p2pd_link *l = &m->fn[up].link;
-
-		if (l->max_speed && l->max_speed < speed)
-			speed = l->max_speed;
-		if (l->max_width && l->max_width < width)
-			width = l->max_width;
-	}
-	return judge_pcie_gbs(speed, width);
+	return judge_pcie_gbs(l.max_speed ? l.max_speed : l.speed,
+			      l.max_width ? l.max_width : l.width);
 }
 
 static void take_min(double *best, double v)
 {
 	if (v > 0 && (*best == 0 || v < *best))
 		*best = v;
-}
-
-/* Upstream-facing functions: the link they report is the one above them. */
-static int faces_up(const struct p2pd_function *f)
-{
-	return f->role != P2PD_ROLE_ROOT_PORT &&
-	       f->role != P2PD_ROLE_DOWNSTREAM_PORT;
 }
 
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
@@ -118,8 +92,7 @@ double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
 	while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH) {
 		const struct p2pd_function *f = &m->fn[idx];
 
-		if (faces_up(f))
-			take_min(&best, link_max_gbs(m, idx));
+		take_min(&best, link_max_gbs(m, idx));
 		if (!f->has_parent)
 			break;
 		idx = p2pd_model_find(m, f->parent);
@@ -152,7 +125,7 @@ double judge_expected_pair_gbs(const struct check_run *r,
 		int idx = p->path[i];
 
 		/* the link above the common bridge is not on the way */
-		if (idx != p->common && faces_up(&r->model->fn[idx]))
+		if (idx != p->common)
 			take_min(&best, link_max_gbs(r->model, idx));
 	}
 	return best;
@@ -321,8 +294,8 @@ static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
 {
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
 
-	add(t, "%s %s and %s %s (%s", judge_kind(fa), addr_str(fa->addr),
-	    judge_kind(fb), addr_str(fb->addr), p2pd_class_name(p->cls));
+	add(t, "%s %s and %s %s (%s", kind_of(fa), addr_str(fa->addr),
+	    kind_of(fb), addr_str(fb->addr), p2pd_class_name(p->cls));
 	if (p->common_kind == P2PD_COMMON_BRIDGE)
 		add(t, ", common bridge %s)", addr_str(m->fn[p->common].addr));
 	else if (p->common_kind == P2PD_COMMON_HOST)
@@ -431,12 +404,6 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 	}
 }
 
-/* Whether the link above @idx leads to a GPU (GPUs slow idle links). */
-static int link_to_gpu(const struct p2pd_model *m, int idx)
-{
-	return !strcmp(judge_kind(&m->fn[idx]), "GPU");
-}
-
 static void judge_links(struct check_run *r)
 {
 	const struct p2pd_model *m = r->model;
@@ -462,24 +429,19 @@ static void judge_links(struct check_run *r)
 	for (i = 0; i < m->nr_fn; i++) {
 		const struct p2pd_function *f = &m->fn[i], *up;
 		unsigned int max_speed, max_width;
+		struct p2pd_link l;
 		char cur[16], max[16];
 		int u;
 
-		if (!relevant[i] || f->link.state != P2PD_PRESENT ||
-		    !faces_up(f) || !f->link.speed || !f->link.width)
+		if (!relevant[i] || !p2pd_link_above(m, (int)i, &l) ||
+		    !l.speed || !l.width)
 			continue;
 		u = p2pd_model_find(m, f->parent);
 		if (u == P2PD_NO_INDEX)
 			continue;
 		up = &m->fn[u];
-		max_speed = f->link.max_speed;
-		max_width = f->link.max_width;
-		if (up->link.state == P2PD_PRESENT) {
-			if (up->link.max_speed && up->link.max_speed < max_speed)
-				max_speed = up->link.max_speed;
-			if (up->link.max_width && up->link.max_width < max_width)
-				max_width = up->link.max_width;
-		}
+		max_speed = l.max_speed;
+		max_width = l.max_width;
 		speed_str(cur, sizeof(cur), f->link.speed);
 		speed_str(max, sizeof(max), max_speed);
 		if (max_width && f->link.width < max_width) {
@@ -487,10 +449,11 @@ static void judge_links(struct check_run *r)
 				     f->addr, FINDING_NO_ADDR,
 				     "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting",
 				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
-				     addr_str(up->addr), judge_kind(f), addr_str(f->addr),
+				     addr_str(up->addr), kind_of(f), addr_str(f->addr),
 				     f->link.width, max_width, cur, max);
 		} else if (max_speed && f->link.speed < max_speed) {
-			if (link_to_gpu(m, (int)i))
+			/* GPUs lower their link speed when idle */
+			if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
 				findings_add(&r->findings, SEV_INFO, "link-slow-idle",
 					     f->addr, FINDING_NO_ADDR, NULL,
 					     "link %s - GPU %s runs at %s of %s GT/s x%u at idle: GPUs lower their link speed when idle; the copies read it again under load",
@@ -501,7 +464,7 @@ static void judge_links(struct check_run *r)
 					     f->addr, FINDING_NO_ADDR,
 					     "check the slot, riser, retimers and the BIOS PCIe speed setting",
 					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
-					     addr_str(up->addr), judge_kind(f), addr_str(f->addr),
+					     addr_str(up->addr), kind_of(f), addr_str(f->addr),
 					     cur, max, f->link.width);
 		}
 	}

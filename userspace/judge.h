@@ -47,8 +47,6 @@ int judge_gpu_function(const struct check_run *r, unsigned int g);
 /* The ordered GPU pair src -> dst, or NULL. */
 const struct gpu_pair *judge_gpu_pair(const struct gpu_state *st,
 				      int src, int dst);
-/* "GPU", "NIC", "NVMe", "accelerator" or "device", from the class. */
-const char *judge_kind(const struct p2pd_function *f);
 /*
  * judge_pair_fix() - the whole fix for a pair's blockers: the kernel
  * parameter, its config_acs form, the runtime setpci lines with their

@@ -30,6 +30,7 @@
 #include "pciaddr.h"
 #include "report.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 
 #define LABEL_TEXT_MAX 1024
@@ -356,12 +357,12 @@ static void function_node(FILE *out, struct graph *g, unsigned int i)
 		return;
 	pciaddr_format(a, f->addr);
 	if (f->p2p_endpoint) {
-		const char *kind = judge_kind(f);
+		enum p2pd_kind kind = p2pd_device_kind(f->class_code);
 
-		fprintf(t, "%s %s\n[%04x:%04x]", label ? label : kind, a, f->vendor,
-		    f->device);
-		fill = !strcmp(kind, "GPU") ? "#dcefd6" : !strcmp(kind, "NIC") ? "#d6e4f5" :
-		       !strcmp(kind, "NVMe") ? "#f3ead0" : "#ececec";
+		fprintf(t, "%s %s\n[%04x:%04x]", label ? label : p2pd_kind_name(kind),
+			a, f->vendor, f->device);
+		fill = kind == P2PD_KIND_GPU ? "#dcefd6" : kind == P2PD_KIND_NIC ? "#d6e4f5" :
+		       kind == P2PD_KIND_NVME ? "#f3ead0" : "#ececec";
 	} else {
 		fprintf(t, "%s %s\n[%04x:%04x]", role_words(f->role), a, f->vendor, f->device);
 	}

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "system/system.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 
 static struct json_object *jstr_addr(unsigned int addr)
@@ -74,7 +75,7 @@ static struct json_object *device_json(const struct p2pd_function *f)
 		put(o, p2pd_field_name((enum p2pd_field)field),
 		    json_object_new_string(tmp));
 	}
-	put(o, "kind", json_object_new_string(judge_kind(f)));
+	put(o, "kind", json_object_new_string(p2pd_kind_name(p2pd_device_kind(f->class_code))));
 	return o;
 }
 

@@ -27,17 +27,12 @@
 #include "system/fsroot.h"
 #include "pciaddr.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
 
 #define CFG_STD_END		0x40	/* unprivileged readers see only this */
 #define CFG_EXT_START		0x100
 #define MAX_CHAIN		256	/* parent walk bound: a bad dump can loop */
-
-static int pci_role_is_endpoint(int role)
-{
-	return role == P2PD_ROLE_ENDPOINT || role == P2PD_ROLE_LEGACY_ENDPOINT ||
-	       role == P2PD_ROLE_RC_ENDPOINT || role == P2PD_ROLE_PCI_DEVICE;
-}
 
 /* Fields of registers not spelled out in every libpci header. */
 #define ACS_CAP_REG		P2PD_ACS_CAP_OFFSET
@@ -49,9 +44,6 @@ static int pci_role_is_endpoint(int role)
 #define PRI_CTRL_ENABLE		0x0001
 #define PASID_CTRL_REG		0x06
 #define PASID_CTRL_ENABLE	0x0001
-#define LNK_SPEED		0x000f
-#define LNK_WIDTH		0x03f0
-#define LNK_WIDTH_SHIFT		4
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 #define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
@@ -88,49 +80,6 @@ static void on_pci_quiet(char *msg, ...)
 	(void)msg;
 }
 
-int pci_role_from_pcie_type(unsigned int type)
-{
-	switch (type) {
-	case 0x0: return P2PD_ROLE_ENDPOINT;
-	case 0x1: return P2PD_ROLE_LEGACY_ENDPOINT;
-	case 0x4: return P2PD_ROLE_ROOT_PORT;
-	case 0x5: return P2PD_ROLE_UPSTREAM_PORT;
-	case 0x6: return P2PD_ROLE_DOWNSTREAM_PORT;
-	case 0x7: return P2PD_ROLE_PCIE_TO_PCI_BRIDGE;
-	case 0x8: return P2PD_ROLE_PCI_TO_PCIE_BRIDGE;
-	case 0x9: return P2PD_ROLE_RC_ENDPOINT;
-	case 0xa: return P2PD_ROLE_RC_EVENT_COLLECTOR;
-	default: return P2PD_ROLE_PCI_DEVICE;
-	}
-}
-
-/*
- * The classes issue 2 names: display and 3D (0x03), network including
- * InfiniBand (0x02), NVMe (0x0108), processing accelerators (0x12) and
- * co-processors (0x0b40).
- */
-int pci_class_is_p2p_endpoint(unsigned int class_code)
-{
-	unsigned int base = (class_code >> 16) & 0xff;
-	unsigned int sub = (class_code >> 8) & 0xffff;
-
-	return base == 0x03 || base == 0x02 || base == 0x12 ||
-	       sub == 0x0108 || sub == 0x0b40;
-}
-
-unsigned int pci_link_speed_tenths(unsigned int code)
-{
-	static const unsigned int tenths[] = { 0, 25, 50, 80, 160, 320, 640, 1280 };
-
-	return code < sizeof(tenths) / sizeof(tenths[0]) ? tenths[code] : 0;
-}
-
-/* Root complex integrated functions have no link registers. */
-static int pcie_type_has_link(unsigned int type)
-{
-	return type != 0x9 && type != 0xa;
-}
-
 static int readable(struct pci_dev *d, int pos, unsigned int len)
 {
 	u8 buf[4];
@@ -138,13 +87,13 @@ static int readable(struct pci_dev *d, int pos, unsigned int len)
 	return len <= sizeof(buf) && pci_read_block(d, pos, buf, (int)len);
 }
 
-static void read_link(struct pci_dev *d, unsigned int exp, unsigned int type,
+static void read_link(struct pci_dev *d, unsigned int exp,
 		      struct p2pd_function *f)
 {
 	u32 cap;
 	u16 sta;
 
-	if (!pcie_type_has_link(type)) {
+	if (!p2pd_role_has_link(1, f->role)) {
 		f->link.state = P2PD_ABSENT;
 		return;
 	}
@@ -154,11 +103,7 @@ static void read_link(struct pci_dev *d, unsigned int exp, unsigned int type,
 		f->link.state = P2PD_UNKNOWN;
 		return;
 	}
-	f->link.state = P2PD_PRESENT;
-	f->link.speed = pci_link_speed_tenths(sta & LNK_SPEED);
-	f->link.width = (sta & LNK_WIDTH) >> LNK_WIDTH_SHIFT;
-	f->link.max_speed = pci_link_speed_tenths(cap & LNK_SPEED);
-	f->link.max_width = (cap & LNK_WIDTH) >> LNK_WIDTH_SHIFT;
+	p2pd_decode_link(&f->link, sta, cap);
 }
 
 /* ACS, ATS, PRI, PASID: absent, present, or unknown when unreadable. */
@@ -251,10 +196,8 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 	f->device = d->device_id;
 	f->class_code = ((unsigned int)d->device_class << 8) |
 			pci_read_byte(d, PCI_CLASS_PROG);
-	hdr = pci_read_byte(d, PCI_HEADER_TYPE) & 0x7f;
-	/* As the module: a header other than type 0 is some kind of bridge. */
-	f->role = hdr == PCI_HEADER_TYPE_NORMAL ? P2PD_ROLE_PCI_DEVICE :
-						 P2PD_ROLE_PCI_BRIDGE;
+	hdr = pci_read_byte(d, PCI_HEADER_TYPE);
+	f->role = p2pd_decode_role(0, 0, hdr);
 
 #ifdef PCI_FILL_IOMMU_GROUP
 	if (live && (filled & PCI_FILL_IOMMU_GROUP)) {
@@ -278,26 +221,21 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 		/* Gone, or only the header is readable: nothing decoded. */
 		f->cfg_error = 1;
 		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
-		f->p2p_endpoint = hdr == PCI_HEADER_TYPE_NORMAL &&
-				  pci_class_is_p2p_endpoint(f->class_code);
+		f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 		return -1;
 	}
 
 	exp = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	if (exp) {
-		unsigned int type;
 		u16 flags16 = pci_read_word(d, (int)exp->addr + PCI_EXP_FLAGS);
 
 		f->is_pcie = 1;
-		type = (flags16 & PCI_EXP_FLAGS_TYPE) >> 4;
-		/* A reserved port type keeps the header-type role, as the module. */
-		if (pci_role_from_pcie_type(type) != P2PD_ROLE_PCI_DEVICE)
-			f->role = pci_role_from_pcie_type(type);
-		read_link(d, exp->addr, type, f);
+		f->role = p2pd_decode_role(1, (flags16 & PCI_EXP_FLAGS_TYPE) >> 4,
+					   hdr);
+		read_link(d, exp->addr, f);
 		read_ext_caps(d, f);
 	}
-	f->p2p_endpoint = pci_role_is_endpoint(f->role) &&
-			  pci_class_is_p2p_endpoint(f->class_code);
+	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 	return 0;
 }
 
@@ -545,10 +483,9 @@ int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
 		}
 	}
 	fclose(fp);
-	if (amd || hygon)
-		*flags |= P2PD_CPU_AMD;
-	/* Only AuthenticAMD: the kernel tests X86_VENDOR_AMD, not Hygon. */
-	if (amd && family >= 0x17)
-		*flags |= P2PD_CPU_ROUTES_P2P;
+	*flags = p2pd_cpu_flags(amd ? P2PD_CPU_VENDOR_AMD :
+				hygon ? P2PD_CPU_VENDOR_HYGON :
+				P2PD_CPU_VENDOR_OTHER,
+				family < 0 ? 0 : (unsigned int)family);
 	return 0;
 }

@@ -31,13 +31,4 @@ void pci_source_free(struct p2pd_model *m);
  */
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags);
 
-/* P2PD_ROLE_* from a PCIe capability's device/port type field. */
-int pci_role_from_pcie_type(unsigned int type);
-
-/* Whether a function of @class_code (24 bits) is a P2P endpoint. */
-int pci_class_is_p2p_endpoint(unsigned int class_code);
-
-/* 0.1 GT/s from a Link Capabilities/Status speed code; 0 if unknown. */
-unsigned int pci_link_speed_tenths(unsigned int code);
-
 #endif /* P2PDIAG_SOURCE_PCI_H */

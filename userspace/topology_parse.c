@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The topology file, text to model.  The inverse of p2pd_format_topology()
- * in kmod/format.c: the names of roles, IOMMU domains and fields come from
- * the same tables (verdict.c, format.c), so the two cannot drift apart
- * without the round-trip test noticing.
+ * in kmod/engine/format.c: the names of roles, IOMMU domains and fields
+ * come from the same tables (verdict.c, format.c), so the two cannot
+ * drift apart without the round-trip test noticing.
  */
 #include <errno.h>
 #include <limits.h>

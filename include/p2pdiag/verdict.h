@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * The verdict engine's interface: a snapshot model in, one judgement per
- * unordered pair of P2P endpoints out.  The same source (kmod/verdict.c)
- * is built into the kernel module and into p2pdiag-check.
+ * unordered pair of P2P endpoints out.  The same source
+ * (kmod/engine/verdict.c) is built into the kernel module and into
+ * p2pdiag-check.
  */
 #ifndef P2PDIAG_VERDICT_H
 #define P2PDIAG_VERDICT_H

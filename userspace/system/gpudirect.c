@@ -28,6 +28,7 @@
 #include "pciaddr.h"
 #include "system/fsroot.h"
 #include "system/gpudirect.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
 
 #define NVIDIA_VENDOR	0x10de
@@ -168,11 +169,6 @@ static const char *evidence_of(const struct gd_pair *p, const char *name)
 		if (!strcmp(p->check[c].name, name))
 			return p->check[c].evidence;
 	return "";
-}
-
-static bool is_nvidia_gpu(const struct p2pd_function *f)
-{
-	return f->vendor == NVIDIA_VENDOR && !strcmp(judge_kind(f), "GPU");
 }
 
 /* The RDMA device of NIC @addr: its infiniband/ directory, else a class scan. */
@@ -619,14 +615,14 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 	for (i = 0; g->pair && i < r->nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->pair[i];
 		const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
-		const struct p2pd_function *gpu = is_nvidia_gpu(fa) ? fa :
-						  is_nvidia_gpu(fb) ? fb : NULL;
+		const struct p2pd_function *gpu = p2pd_is_nvidia_gpu(fa) ? fa :
+						  p2pd_is_nvidia_gpu(fb) ? fb : NULL;
 		const struct p2pd_function *peer = gpu == fa ? fb : fa;
-		const char *kind = gpu ? judge_kind(peer) : "";
+		enum p2pd_kind kind = p2pd_device_kind(peer->class_code);
 		struct gd_pair *gp;
 		char pa[P2PD_ADDR_STRLEN];
 
-		if (!gpu || (strcmp(kind, "NIC") && strcmp(kind, "NVMe")))
+		if (!gpu || (kind != P2PD_KIND_NIC && kind != P2PD_KIND_NVME))
 			continue;
 		gp = &g->pair[g->nr_pair++];
 		gp->gpu = gpu->addr;

@@ -26,10 +26,8 @@
  */
 #include "p2pdiag/verdict.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 
-/* PCI class codes (base << 8 | sub) that matter here. */
-#define CLASS_BASE(c)		(((c) >> 16) & 0xff)
-#define VENDOR_NVIDIA		0x10de
 #define VENDOR_INTEL		0x8086
 #define VENDOR_GOOGLE		0x1ae0
 #define ANY_DEVICE		0xffffffffu
@@ -218,52 +216,22 @@ static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
 	return 0;
 }
 
-/* Raw per-direction link rate in MB/s, for comparing links. */
-static unsigned long link_rate(unsigned int speed, unsigned int width)
-{
-	unsigned long raw = (unsigned long)speed * width * 100 / 8;
-
-	if (speed <= 50)		/* 2.5 and 5 GT/s: 8b/10b */
-		return raw * 8 / 10;
-	if (speed <= 320)		/* 8 to 32 GT/s: 128b/130b */
-		return raw * 128 / 130;
-	return raw * 242 / 256;		/* 64 GT/s: FLIT mode */
-}
-
-static unsigned int lower_cap(unsigned int mine, unsigned int theirs)
-{
-	return theirs && (!mine || theirs < mine) ? theirs : mine;
-}
-
 /*
- * Weigh the link above @idx.  A link is seen from both ends: from the
- * function below it (endpoint, upstream port) and from the root or
- * downstream port above it.  It is taken once, from below, and its
- * maximum is the lower of the two ends' capabilities: a Gen4 card in a
- * Gen5 slot runs at its best, not degraded.
+ * Weigh the link above @idx (see link.c: taken once, from below, at the
+ * lower of its two ends' capabilities).
  */
 static void consider_link(const struct p2pd_model *m, int idx,
 			  struct p2pd_pair *p, unsigned long *best)
 {
-	const struct p2pd_function *f = &m->fn[idx];
-	struct p2pd_link l = f->link;
+	struct p2pd_link l;
 	unsigned long rate;
-	int up;
 
-	if (f->role == P2PD_ROLE_ROOT_PORT ||
-	    f->role == P2PD_ROLE_DOWNSTREAM_PORT)
+	if (!p2pd_link_above(m, idx, &l) || !l.speed || !l.width)
 		return;
-	if (l.state != P2PD_PRESENT || !l.speed || !l.width)
-		return;
-	up = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
-	if (up != P2PD_NO_INDEX && m->fn[up].link.state == P2PD_PRESENT) {
-		l.max_speed = lower_cap(l.max_speed, m->fn[up].link.max_speed);
-		l.max_width = lower_cap(l.max_width, m->fn[up].link.max_width);
-	}
 	if ((l.max_speed && l.speed < l.max_speed) ||
 	    (l.max_width && l.width < l.max_width))
 		p->degraded = 1;
-	rate = link_rate(l.speed, l.width);
+	rate = p2pd_link_rate(l.speed, l.width);
 	if (p->bottleneck_fn == P2PD_NO_INDEX || rate < *best) {
 		*best = rate;
 		p->bottleneck = l;
@@ -271,17 +239,12 @@ static void consider_link(const struct p2pd_model *m, int idx,
 	}
 }
 
-static int is_nvidia_gpu(const struct p2pd_function *f)
-{
-	return f->vendor == VENDOR_NVIDIA && CLASS_BASE(f->class_code) == 0x03;
-}
-
 static unsigned int count_nvidia_gpus(const struct p2pd_model *m)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->nr_fn; i++)
-		n += is_nvidia_gpu(&m->fn[i]) ? 1 : 0;
+		n += p2pd_is_nvidia_gpu(&m->fn[i]) ? 1 : 0;
 	return n;
 }
 
@@ -328,7 +291,7 @@ static int nccl_would_use_p2p(const struct p2pd_model *m,
 			      const struct p2pd_pair *p)
 {
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
-	int gpu_a = is_nvidia_gpu(fa), gpu_b = is_nvidia_gpu(fb);
+	int gpu_a = p2pd_is_nvidia_gpu(fa), gpu_b = p2pd_is_nvidia_gpu(fb);
 
 	if (!gpu_a && !gpu_b)
 		return 0;
@@ -502,70 +465,4 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 	fill_notes(m, p, dt_all);
 	p->verdict = pair_verdict(p);
 	return 0;
-}
-
-static const char *const role_names[P2PD_ROLE_COUNT] = {
-	[P2PD_ROLE_ROOT_PORT] = "root_port",
-	[P2PD_ROLE_UPSTREAM_PORT] = "upstream_port",
-	[P2PD_ROLE_DOWNSTREAM_PORT] = "downstream_port",
-	[P2PD_ROLE_ENDPOINT] = "endpoint",
-	[P2PD_ROLE_LEGACY_ENDPOINT] = "legacy_endpoint",
-	[P2PD_ROLE_RC_ENDPOINT] = "rc_endpoint",
-	[P2PD_ROLE_RC_EVENT_COLLECTOR] = "rc_event_collector",
-	[P2PD_ROLE_PCIE_TO_PCI_BRIDGE] = "pcie_to_pci_bridge",
-	[P2PD_ROLE_PCI_TO_PCIE_BRIDGE] = "pci_to_pcie_bridge",
-	[P2PD_ROLE_PCI_BRIDGE] = "pci_bridge",
-	[P2PD_ROLE_PCI_DEVICE] = "pci_device",
-};
-
-static const char *const class_names[P2PD_CLASS_COUNT] = {
-	"PIX", "PXB", "PHB", "NODE", "SYS",
-};
-
-static const char *const map_names[P2PD_MAP_COUNT] = {
-	"bus_addr", "thru_host_bridge", "not_supported",
-};
-
-static const char *const verdict_names[P2PD_VERDICT_COUNT] = {
-	"ok", "host", "redirected", "blocked", "unknown",
-};
-
-static const char *const iommu_domain_names[P2PD_IOMMU_COUNT] = {
-	[P2PD_IOMMU_NONE] = "none",
-	[P2PD_IOMMU_TRANSLATED] = "translated",
-	[P2PD_IOMMU_IDENTITY] = "identity",
-	[P2PD_IOMMU_BLOCKED] = "blocked",
-	[P2PD_IOMMU_UNKNOWN] = "unknown",
-};
-
-/* A name from one of the tables above, or NULL when @i is out of range. */
-static const char *table_name(const char *const *table, unsigned int count,
-			      unsigned int i)
-{
-	return i < count ? table[i] : P2PD_NULL;
-}
-
-const char *p2pd_role_name(enum p2pd_role role)
-{
-	return table_name(role_names, P2PD_ROLE_COUNT, role);
-}
-
-const char *p2pd_class_name(enum p2pd_class cls)
-{
-	return table_name(class_names, P2PD_CLASS_COUNT, cls);
-}
-
-const char *p2pd_map_name(enum p2pd_map map)
-{
-	return table_name(map_names, P2PD_MAP_COUNT, map);
-}
-
-const char *p2pd_verdict_name(enum p2pd_verdict verdict)
-{
-	return table_name(verdict_names, P2PD_VERDICT_COUNT, verdict);
-}
-
-const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain)
-{
-	return table_name(iommu_domain_names, P2PD_IOMMU_COUNT, domain);
 }

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Decoding rules both walkers need: what a register value or a class code
+ * means for the snapshot model.  The module's walk (struct pci_dev and the
+ * kernel's config accessors) and the tool's libpci walk read the registers
+ * and hand the raw values here, so a Gen7 link or a reserved port type
+ * reads the same from both.  Source: kmod/engine/decode.c and link.c.
+ */
+#ifndef P2PDIAG_DECODE_H
+#define P2PDIAG_DECODE_H
+
+#include "model.h"
+
+/*
+ * Link Capabilities (PCIe r6.0, 7.5.3.6) and Link Status (7.5.3.8) keep
+ * the speed code and the width in the same bits.
+ */
+#define P2PD_LINK_SPEED_BITS	0x000f
+#define P2PD_LINK_WIDTH_BITS	0x03f0
+#define P2PD_LINK_WIDTH_SHIFT	4
+
+/*
+ * What a P2P endpoint is, from its class code; also the order in which
+ * the reports list them.  Everything but P2PD_KIND_OTHER does peer
+ * traffic.
+ */
+enum p2pd_kind {
+	P2PD_KIND_GPU,		/* display and 3D controllers, base 0x03 */
+	P2PD_KIND_ACCELERATOR,	/* processing accelerators 0x12, co-processors 0x0b40 */
+	P2PD_KIND_NIC,		/* network, InfiniBand included, base 0x02 */
+	P2PD_KIND_NVME,		/* 0x0108, any prog-if */
+	P2PD_KIND_OTHER,
+	P2PD_KIND_COUNT
+};
+
+/* The host CPU's vendor, as far as the P2P rule cares. */
+enum p2pd_cpu_vendor {
+	P2PD_CPU_VENDOR_OTHER,
+	P2PD_CPU_VENDOR_AMD,	/* AuthenticAMD */
+	P2PD_CPU_VENDOR_HYGON,	/* HygonGenuine */
+};
+
+/**
+ * p2pd_link_speed_tenths() - a link speed code in 0.1 GT/s.
+ * @code: the Current/Max Link Speed field (1 = 2.5 GT/s .. 7 = 128 GT/s)
+ *
+ * Return: 25 to 1280, or 0 for a reserved code.
+ */
+unsigned int p2pd_link_speed_tenths(unsigned int code);
+
+/**
+ * p2pd_decode_link() - fill @link from Link Status and Link Capabilities.
+ * @link: set to P2PD_PRESENT with current and maximum speed and width
+ * @lnksta: Link Status, as read
+ * @lnkcap: Link Capabilities, as read
+ *
+ * The caller has ruled out failed reads (all ones).
+ */
+void p2pd_decode_link(struct p2pd_link *link, unsigned int lnksta,
+		      unsigned int lnkcap);
+
+/**
+ * p2pd_decode_role() - the role of a function.
+ * @is_pcie: whether it has a PCI Express capability
+ * @pcie_type: that capability's Device/Port Type field (PCIe r6.0, 7.5.3.2)
+ * @header_type: the Header Type register's layout bits (0x7f)
+ *
+ * Return: the port type's role; for a conventional function, or a PCIe one
+ * with a reserved port type, P2PD_ROLE_PCI_DEVICE (header type 0) or
+ * P2PD_ROLE_PCI_BRIDGE (any other header).
+ */
+enum p2pd_role p2pd_decode_role(int is_pcie, unsigned int pcie_type,
+				unsigned int header_type);
+
+/**
+ * p2pd_role_has_link() - whether a function of @role reports a link.
+ * @is_pcie: whether it has a PCI Express capability
+ * @role: from p2pd_decode_role()
+ *
+ * Return: 1, or 0 for conventional and root complex integrated functions,
+ * which have no link.
+ */
+int p2pd_role_has_link(int is_pcie, enum p2pd_role role);
+
+/**
+ * p2pd_role_is_endpoint() - whether @role can be one end of a P2P pair.
+ * @role: the role
+ *
+ * Return: 1 for PCIe endpoints (legacy and root complex integrated ones
+ * too) and conventional PCI devices, 0 for ports and bridges.
+ */
+int p2pd_role_is_endpoint(enum p2pd_role role);
+
+/**
+ * p2pd_device_kind() - what a function is, from its class code.
+ * @class_code: 24 bits, base class, sub-class, prog-if
+ *
+ * Return: the kind; P2PD_KIND_OTHER for classes that do no peer traffic.
+ */
+enum p2pd_kind p2pd_device_kind(unsigned int class_code);
+
+/**
+ * p2pd_kind_name() - "GPU", "accelerator", "NIC", "NVMe" or "device".
+ * @kind: the kind
+ *
+ * Return: the name, or NULL when @kind is out of range.
+ */
+const char *p2pd_kind_name(enum p2pd_kind kind);
+
+/**
+ * p2pd_is_nvidia_gpu() - whether @f is a GPU made by NVIDIA.
+ * @f: the function
+ *
+ * Return: 1 for an NVIDIA display or 3D controller, else 0.
+ */
+int p2pd_is_nvidia_gpu(const struct p2pd_function *f);
+
+/**
+ * p2pd_is_p2p_endpoint() - whether a function counts in pairs.
+ * @role: its role
+ * @class_code: its class code
+ * @all_endpoints: every endpoint counts, not only those doing peer traffic
+ *
+ * Return: 1 for an endpoint whose kind is not P2PD_KIND_OTHER (any
+ * endpoint with @all_endpoints), else 0.
+ */
+int p2pd_is_p2p_endpoint(enum p2pd_role role, unsigned int class_code,
+			 int all_endpoints);
+
+/**
+ * p2pd_cpu_flags() - P2PD_CPU_* for a host CPU, as the kernel's
+ * cpu_supports_p2pdma() decides: AMD family 0x17 (Zen) and newer route P2P
+ * between host bridges; Hygon is AMD for NCCL but not for the kernel.
+ * @vendor: the CPU's vendor
+ * @family: its x86 family
+ *
+ * Return: P2PD_CPU_AMD and P2PD_CPU_ROUTES_P2P as they apply.
+ */
+unsigned int p2pd_cpu_flags(enum p2pd_cpu_vendor vendor, unsigned int family);
+
+/**
+ * p2pd_link_above() - the link above function @idx, as both ends see it.
+ * @m: the model
+ * @idx: index of a function that faces upwards (not a root or downstream
+ *	port, whose link leads down to another function)
+ * @link: its current speed and width; maximum speed and width are the
+ *	lower of the two ends' capabilities (a Gen4 card in a Gen5 slot runs
+ *	at its best at Gen4); an end that cannot say leaves it to the other
+ *
+ * Return: 1 with @link filled, 0 when @idx faces down or its link is not
+ * present.
+ */
+int p2pd_link_above(const struct p2pd_model *m, int idx,
+		    struct p2pd_link *link);
+
+/**
+ * p2pd_link_encoding() - the line code's payload fraction at a speed.
+ * @speed_tenths: link speed in 0.1 GT/s
+ * @num: numerator: 8b/10b up to 5 GT/s, 128b/130b up to 32 GT/s,
+ *	FLIT mode (242 of 256 bytes) above
+ * @den: denominator
+ */
+void p2pd_link_encoding(unsigned int speed_tenths, unsigned int *num,
+			unsigned int *den);
+
+/**
+ * p2pd_link_rate() - raw data rate of a link per direction in MB/s, after
+ * the line code and before protocol overhead; for comparing links.
+ * @speed_tenths: link speed in 0.1 GT/s
+ * @width: lanes
+ *
+ * Return: MB/s, 0 when the speed or the width is 0.
+ */
+unsigned long p2pd_link_rate(unsigned int speed_tenths, unsigned int width);
+
+#endif /* P2PDIAG_DECODE_H */

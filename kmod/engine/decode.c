@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register and class-code decoding shared by the two walkers.  Each rule
+ * is written once here; kmod/walk.c and userspace's libpci walker only
+ * read config space and pass the raw values in.  Freestanding, like the
+ * rest of the engine.
+ */
+#include "p2pdiag/decode.h"
+
+#define CLASS_BASE(c)		(((c) >> 16) & 0xff)
+#define CLASS_BASE_SUB(c)	(((c) >> 8) & 0xffff)
+#define BASE_NETWORK		0x02
+#define BASE_DISPLAY		0x03
+#define BASE_ACCELERATOR	0x12
+#define BASE_SUB_NVME		0x0108
+#define BASE_SUB_COPROCESSOR	0x0b40
+#define VENDOR_NVIDIA		0x10de
+#define HEADER_TYPE_NORMAL	0
+#define CPU_FAMILY_ZEN		0x17
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+unsigned int p2pd_link_speed_tenths(unsigned int code)
+{
+	/* PCIe r6.0 Supported Link Speeds; 7 is PCIe 7.0's 128 GT/s. */
+	static const unsigned int tenths[] = {
+		[1] = 25, [2] = 50, [3] = 80, [4] = 160, [5] = 320, [6] = 640,
+		[7] = 1280,
+	};
+
+	return code < ARRAY_LEN(tenths) ? tenths[code] : 0;
+}
+
+void p2pd_decode_link(struct p2pd_link *link, unsigned int lnksta,
+		      unsigned int lnkcap)
+{
+	link->state = P2PD_PRESENT;
+	link->speed = p2pd_link_speed_tenths(lnksta & P2PD_LINK_SPEED_BITS);
+	link->width = (lnksta & P2PD_LINK_WIDTH_BITS) >> P2PD_LINK_WIDTH_SHIFT;
+	link->max_speed = p2pd_link_speed_tenths(lnkcap & P2PD_LINK_SPEED_BITS);
+	link->max_width = (lnkcap & P2PD_LINK_WIDTH_BITS) >>
+			  P2PD_LINK_WIDTH_SHIFT;
+}
+
+/* Device/Port Type values, PCIe r6.0 7.5.3.2; the gaps are reserved. */
+static const struct {
+	int valid;
+	enum p2pd_role role;
+} pcie_port_types[] = {
+	[0x0] = { 1, P2PD_ROLE_ENDPOINT },
+	[0x1] = { 1, P2PD_ROLE_LEGACY_ENDPOINT },
+	[0x4] = { 1, P2PD_ROLE_ROOT_PORT },
+	[0x5] = { 1, P2PD_ROLE_UPSTREAM_PORT },
+	[0x6] = { 1, P2PD_ROLE_DOWNSTREAM_PORT },
+	[0x7] = { 1, P2PD_ROLE_PCIE_TO_PCI_BRIDGE },
+	[0x8] = { 1, P2PD_ROLE_PCI_TO_PCIE_BRIDGE },
+	[0x9] = { 1, P2PD_ROLE_RC_ENDPOINT },
+	[0xa] = { 1, P2PD_ROLE_RC_EVENT_COLLECTOR },
+};
+
+enum p2pd_role p2pd_decode_role(int is_pcie, unsigned int pcie_type,
+				unsigned int header_type)
+{
+	if (is_pcie && pcie_type < ARRAY_LEN(pcie_port_types) &&
+	    pcie_port_types[pcie_type].valid)
+		return pcie_port_types[pcie_type].role;
+	if ((header_type & 0x7f) == HEADER_TYPE_NORMAL)
+		return P2PD_ROLE_PCI_DEVICE;
+	return P2PD_ROLE_PCI_BRIDGE;
+}
+
+int p2pd_role_has_link(int is_pcie, enum p2pd_role role)
+{
+	return is_pcie && role != P2PD_ROLE_RC_ENDPOINT &&
+	       role != P2PD_ROLE_RC_EVENT_COLLECTOR;
+}
+
+int p2pd_role_is_endpoint(enum p2pd_role role)
+{
+	return role == P2PD_ROLE_ENDPOINT ||
+	       role == P2PD_ROLE_LEGACY_ENDPOINT ||
+	       role == P2PD_ROLE_RC_ENDPOINT ||
+	       role == P2PD_ROLE_PCI_DEVICE;
+}
+
+enum p2pd_kind p2pd_device_kind(unsigned int class_code)
+{
+	unsigned int base = CLASS_BASE(class_code);
+	unsigned int base_sub = CLASS_BASE_SUB(class_code);
+
+	if (base == BASE_DISPLAY)
+		return P2PD_KIND_GPU;
+	if (base == BASE_NETWORK)
+		return P2PD_KIND_NIC;
+	if (base_sub == BASE_SUB_NVME)
+		return P2PD_KIND_NVME;
+	if (base == BASE_ACCELERATOR || base_sub == BASE_SUB_COPROCESSOR)
+		return P2PD_KIND_ACCELERATOR;
+	return P2PD_KIND_OTHER;
+}
+
+int p2pd_is_nvidia_gpu(const struct p2pd_function *f)
+{
+	return f->vendor == VENDOR_NVIDIA &&
+	       p2pd_device_kind(f->class_code) == P2PD_KIND_GPU;
+}
+
+int p2pd_is_p2p_endpoint(enum p2pd_role role, unsigned int class_code,
+			 int all_endpoints)
+{
+	return p2pd_role_is_endpoint(role) &&
+	       (all_endpoints ||
+		p2pd_device_kind(class_code) != P2PD_KIND_OTHER);
+}
+
+unsigned int p2pd_cpu_flags(enum p2pd_cpu_vendor vendor, unsigned int family)
+{
+	unsigned int flags = 0;
+
+	if (vendor == P2PD_CPU_VENDOR_AMD || vendor == P2PD_CPU_VENDOR_HYGON)
+		flags |= P2PD_CPU_AMD;
+	if (vendor == P2PD_CPU_VENDOR_AMD && family >= CPU_FAMILY_ZEN)
+		flags |= P2PD_CPU_ROUTES_P2P;
+	return flags;
+}
