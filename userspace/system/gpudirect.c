@@ -227,7 +227,7 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 {
 	const struct p2pd_model *m = r->model;
 	const struct p2pd_pair *p = &r->pair[pair];
-	int gpu = is_nvidia_gpu(&m->fn[p->a]) ? p->a : p->b;
+	int gpu = p2pd_is_nvidia_gpu(&m->fn[p->a]) ? p->a : p->b;
 	int nic = gpu == p->a ? p->b : p->a;
 	int host = gpu == p->a ? p->host_fn : p->host_fn_b;
 	bool c2c = host != P2PD_NO_INDEX && m->fn[host].vendor == NVIDIA_VENDOR;
@@ -485,7 +485,7 @@ static void nic_findings(struct check_run *r, const struct gpudirect *g)
 	char nets[512];
 
 	for (i = 0; r->model && i < r->model->nr_fn; i++)
-		any_gpu |= is_nvidia_gpu(&r->model->fn[i]);
+		any_gpu |= p2pd_is_nvidia_gpu(&r->model->fn[i]);
 	for (i = 0; i < g->nr_pair; i++)
 		any_rdma |= !g->pair[i].storage && g->pair[i].rdma[0];
 	/* only where sysfs is there to say so: no /sys/class/net, no evidence */
@@ -628,7 +628,7 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 		gp->gpu = gpu->addr;
 		gp->peer = peer->addr;
 		gp->pair = (int)i;
-		gp->storage = !strcmp(kind, "NVMe");
+		gp->storage = kind == P2PD_KIND_NVME;
 		pciaddr_format(pa, peer->addr);
 		if (fsroot_link_name(gp->driver, sizeof(gp->driver),
 				     "/sys/bus/pci/devices/%s/driver", pa))
