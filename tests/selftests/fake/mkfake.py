@@ -136,6 +136,10 @@ FIELDS = ["role", "parent", "host_bridge", "numa_node", "vendor", "device",
 
 def write(path, text, mode=0o444):
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    # An IOMMU group's type is written once per member; a file left 0444
+    # is writable again only for root, so make it ours first.
+    if os.path.exists(path):
+        os.chmod(path, 0o644)
     with open(path, "wb" if isinstance(text, (bytes, bytearray)) else "w") as f:
         f.write(text)
     os.chmod(path, mode)
