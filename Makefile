@@ -51,6 +51,11 @@ test-vm:
 test-debug:
 	$(MAKE) -C tests debug
 
+# The stress topologies at full counts (tests/lab/README.md); make test
+# runs them at reduced counts.
+test-stress:
+	$(MAKE) -C tests stress
+
 # Module checks; the logic lives in kmod/scripts/.
 # check: W=1 + sparse against CHECK_RELEASES (default: every installed tree).
 check:
@@ -74,4 +79,4 @@ deb:
 
 .PHONY: all module-if-headers modules userspace install uninstall clean test test-unit test-vm
 .PHONY: modules-clean check style compat-check dkms-install dkms-remove deb
-.PHONY: test-debug
+.PHONY: test-debug test-stress

@@ -1,0 +1,444 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's stress, read-only and fault-injection checks: one topology line
+# "step stress <kind> <count> <full count> [args]" each, sourced by
+# check-topo (whose generation, wait_for and hotplug_request it uses).
+# <count> runs in make test; <full count> when the kernel command line has
+# lab.stress=full (make test-stress, the debug lane).  Each kind reports
+# its results, and its figures as "# stress: <kind> ..." diagnostics.
+#
+#   load N                  N rmmod + insmod cycles of p2pdiag while 4
+#                           readers loop over every file
+#   pci-rescan N <addr>     N cycles of /sys/bus/pci/devices/<addr>/remove
+#                           and /sys/bus/pci/rescan under 4 readers
+#   rescan-writers N <w>    <w> writers x N writes of "1" to rescan under 4
+#                           readers: all return, slab objects flat
+#   hotplug N <addr> <dev>  N QMP device_add + device_del cycles of <dev>
+#                           (driver,id=...,prop=...) under 4 readers
+#   hotplug-race N <addr> <dev>  N times: rmmod, then device_add and insmod
+#                           together; devices/ equals /sys/bus/pci/devices
+#   config N                every function's config space byte-identical
+#                           before load, after load, after N rescans and
+#                           after unload
+#   failnth N               fail the k-th allocation of p2pdiag's load for
+#                           k = 1, 2, ... until one loads (at most N): each
+#                           failure unwinds, the next load works
+
+STRESS=/run/lab/stress
+KO=/lab/modules/p2pdiag.ko
+# Report headers of the kernel's checkers and of WARN/BUG; an allocation
+# failure's own stack dump (warn_alloc) has none of them.
+STRESS_REPORTS='WARNING: |BUG: |Oops|KFENCE: |KASAN|UBSAN: |lockdep|possible circular locking|INFO: (possible|inconsistent|trying to register|task .* blocked)|DEBUG_LOCKS_WARN_ON|ODEBUG: |list_(add|del) corruption|general protection|Kernel panic|refcount_t: |kobject: .*has no release'
+
+stress_full() {
+	case " $(cat /proc/cmdline) " in
+	*" lab.stress=full "*) return 0 ;;
+	esac
+	return 1
+}
+
+# The parameters the topology gives p2pdiag ("module p2pdiag ..."), if any.
+stress_params() {
+	sed -n 's/^module p2pdiag[[:space:]]*//p' /lab/topo | tail -1
+}
+
+# The parameters for a reload: the topology's, and dyndbg=+p where the
+# lab loaded p2pdiag with it (the debug lane counts its cross-check lines).
+stress_load_params() {
+	echo "$(stress_params)${STRESS_DYNDBG:+ dyndbg=+p}"
+}
+
+stress_insmod() {
+	# shellcheck disable=SC2046 # one word per parameter
+	insmod "$KO" $(stress_load_params) 2>> "$STRESS/errors"
+}
+
+stress_rmmod() {
+	rmmod p2pdiag 2>> "$STRESS/errors"
+}
+
+# Readers: each loops over every file of the module, counting its passes.
+# The one-line files through the shell's read (an exec costs milliseconds
+# under TCG), the root's files whole through cat.
+stress_readers_start() {	# n
+	local i=0
+	: > "$STRESS/readers"
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1))
+		( passes=0
+		  while :; do
+			for f in "$P2PD"/devices/*/*; do
+				{ read -r v < "$f"; } 2>/dev/null
+			done
+			for f in "$P2PD"/*; do
+				cat "$f" > /dev/null 2>&1
+			done
+			passes=$((passes + 1))
+			echo $passes > "$STRESS/reader.$i"
+		  done ) &
+		echo $! >> "$STRESS/readers"
+	done
+}
+
+stress_readers_stop() {	# prints the readers' passes, all together
+	local pid passes=0 f p
+	while read -r pid; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done < "$STRESS/readers"
+	for f in "$STRESS"/reader.*; do
+		[ -e "$f" ] || continue
+		read -r p < "$f"
+		passes=$((passes + p))
+		rm -f "$f"
+	done
+	echo $passes
+}
+
+# devices/ lists exactly the functions /sys/bus/pci/devices does.
+stress_tree_matches() {
+	[ -d "$P2PD/devices" ] && [ "$(ls "$PCI")" = "$(ls "$P2PD/devices")" ]
+}
+
+# After the load or the change: the module published a tree equal to the
+# PCI core's (2 s for a rebuild to land).
+stress_check_tree() {	# name
+	if wait_for stress_tree_matches 200; then
+		ktap_result ok "$1"
+	else
+		ktap_diag "$1: /sys/bus/pci/devices: $(ls "$PCI" | tr '\n' ' ')"
+		ktap_diag "$1: devices/: $(ls "$P2PD/devices" 2>&1 | tr '\n' ' ')"
+		ktap_result "not ok" "$1"
+	fi
+}
+
+secs_since() {	# centiseconds -> "s.cc"
+	local d=$(( $(uptime_cs) - $1 ))
+	printf '%d.%02d' $((d / 100)) $((d % 100))
+}
+
+stress_load() {	# cycles
+	local n=$1 i=0 bad=0 t0 passes
+	stress_readers_start 4
+	t0=$(uptime_cs)
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		stress_rmmod || bad=$((bad + 1))
+		[ ! -e "$P2PD" ] || bad=$((bad + 1))
+		stress_insmod || bad=$((bad + 1))
+	done
+	passes=$(stress_readers_stop)
+	ktap_diag "stress: load cycles=$n failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	[ -s "$STRESS/errors" ] && ktap_diag "stress: load: $(tail -3 "$STRESS/errors" | tr '\n' ' ')"
+	check "load/unload $n cycles under 4 readers" 0 "$bad"
+	check "generation 1 after the last load" 1 "$(generation)"
+	stress_check_tree "load/unload: devices/ equals /sys/bus/pci/devices"
+}
+
+stress_pci_rescan() {	# cycles addr
+	local n=$1 addr=$2 i=0 bad=0 t0 passes
+	if [ ! -e "$PCI/$addr" ]; then
+		ktap_result "not ok" "pci remove+rescan: no function $addr"
+		return
+	fi
+	stress_readers_start 4
+	t0=$(uptime_cs)
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		echo 1 > "$PCI/$addr/remove"
+		wait_for "[ ! -e $PCI/$addr ]" 1000 || bad=$((bad + 1))
+		echo 1 > /sys/bus/pci/rescan
+		wait_for "[ -e $PCI/$addr ]" 1000 || { bad=$((bad + 1)); break; }
+	done
+	passes=$(stress_readers_stop)
+	ktap_diag "stress: pci-rescan $addr cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	check "pci remove+rescan of $addr: $n cycles under 4 readers" 0 "$bad"
+	stress_check_tree "pci remove+rescan: devices/ equals /sys/bus/pci/devices"
+}
+
+# Active objects of all caches and of the kmalloc caches (/proc/slabinfo),
+# once queued frees have run.
+stress_slab() {
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	awk 'NR > 2 { all += $2; if ($1 ~ /^kmalloc-/) km += $2 }
+	     END { print all + 0, km + 0 }' /proc/slabinfo
+}
+
+stress_rescan_writers() {	# writes writers
+	local n=$1 w=$2 i=0 bad=0 t0 passes gen0 gen1 done_cond
+	local all0 km0 all1 km1 total slab pids=
+	total=$((n * w))
+	slab=$(stress_slab)
+	all0=${slab% *} km0=${slab#* }
+	# a first round outside the measurement: caches the rebuild path needs
+	echo 1 > "$P2PD/rescan"
+	slab=$(stress_slab)
+	all0=${slab% *} km0=${slab#* }
+	gen0=$(generation)
+	stress_readers_start 4
+	t0=$(uptime_cs)
+	rm -f "$STRESS"/writer.*
+	done_cond=true
+	while [ $i -lt "$w" ]; do
+		i=$((i + 1))
+		( j=0 fail=0
+		  while [ $j -lt "$n" ]; do
+			j=$((j + 1))
+			echo 1 2>/dev/null > "$P2PD/rescan" || fail=$((fail + 1))
+		  done
+		  echo $fail > "$STRESS/writer.$i" ) &
+		pids="$pids $!"
+		done_cond="$done_cond && [ -e $STRESS/writer.$i ]"
+	done
+	# No deadlock: every writer is done within 10 minutes (the boot's
+	# timeout ends a hung guest earlier, without this line's clear name).
+	if ! wait_for "$done_cond" 60000; then
+		ktap_diag "stress: rescan writers still running: $(ls "$STRESS" | tr '\n' ' ')"
+		ktap_result "not ok" "rescan: $w writers x $n writes return"
+		stress_readers_stop > /dev/null
+		return
+	fi
+	for i in $pids; do
+		wait "$i"
+	done
+	for i in "$STRESS"/writer.*; do
+		read -r j < "$i"
+		bad=$((bad + j))
+	done
+	passes=$(stress_readers_stop)
+	gen1=$(generation)
+	slab=$(stress_slab)
+	all1=${slab% *} km1=${slab#* }
+	ktap_diag "stress: rescan-writers writers=$w writes=$total failed=$bad generation $gen0 -> $gen1 reader_passes=$passes in $(secs_since "$t0") s"
+	ktap_diag "stress: rescan-writers slab active objects: all $all0 -> $all1, kmalloc $km0 -> $km1"
+	check "rescan: $w writers x $n writes return, none failed" 0 "$bad"
+	# concurrent writes share rebuilds: at least one, at most one each
+	if [ $((gen1 - gen0)) -ge 1 ] && [ $((gen1 - gen0)) -le "$total" ]; then
+		ktap_result ok "rescan: generation moved by 1..$total"
+	else
+		ktap_result "not ok" "rescan: generation moved by 1..$total" "$gen0 -> $gen1"
+	fi
+	# Flat: a leak of one object per write would add $total; allow what a
+	# slab's worth of per-CPU caching and the kernel's own churn give.
+	if [ $((km1 - km0)) -lt $((total / 8 + 256)) ]; then
+		ktap_result ok "rescan: kmalloc objects flat ($km0 -> $km1 after $total writes)"
+	else
+		ktap_result "not ok" "rescan: kmalloc objects flat ($km0 -> $km1 after $total writes)"
+	fi
+	stress_check_tree "rescan writers: devices/ equals /sys/bus/pci/devices"
+}
+
+# The id= of a device_add argument list.
+stress_dev_id() {	# driver,id=x,...
+	local id=${1#*,id=}
+	echo "${id%%,*}"
+}
+
+stress_hotplug() {	# cycles addr device
+	local n=$1 addr=$2 dev=$3 id i=0 bad=0 t0 passes
+	id=$(stress_dev_id "$dev")
+	stress_readers_start 4
+	t0=$(uptime_cs)
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		hotplug_request add "$addr" "$dev"
+		wait_for "[ -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
+		wait_for "[ -e $P2PD/devices/$addr ]" 200 || bad=$((bad + 1))
+		hotplug_request del "$addr" "$id"
+		wait_for "[ ! -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
+		wait_for "[ ! -e $P2PD/devices/$addr ]" 200 || bad=$((bad + 1))
+	done
+	passes=$(stress_readers_stop)
+	ktap_diag "stress: hotplug $addr cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	check "hotplug add+del of $addr: $n cycles under 4 readers" 0 "$bad"
+	stress_check_tree "hotplug cycles: devices/ equals /sys/bus/pci/devices"
+}
+
+stress_hotplug_race() {	# cycles addr device
+	local n=$1 addr=$2 dev=$3 id i=0 bad=0 t0
+	id=$(stress_dev_id "$dev")
+	t0=$(uptime_cs)
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		stress_rmmod || bad=$((bad + 1))
+		# alternate who starts first: the host polls every 0.2 s and
+		# the load takes about as long under TCG
+		if [ $((i % 2)) = 1 ]; then
+			hotplug_request add "$addr" "$dev"
+			stress_insmod || bad=$((bad + 1))
+		else
+			stress_insmod &
+			hotplug_request add "$addr" "$dev"
+			wait $! || bad=$((bad + 1))
+		fi
+		wait_for "[ -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
+		wait_for stress_tree_matches 200 || {
+			ktap_diag "hotplug race $i: devices/ differs from /sys/bus/pci/devices"
+			bad=$((bad + 1))
+		}
+		hotplug_request del "$addr" "$id"
+		wait_for "[ ! -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
+		wait_for stress_tree_matches 200 || bad=$((bad + 1))
+	done
+	ktap_diag "stress: hotplug-race $addr cycles=$i failures=$bad in $(secs_since "$t0") s"
+	check "hot add racing module load: $n times, tree equals /sys/bus/pci" 0 "$bad"
+}
+
+# Every function's 4 KiB config space, as root, into a directory.
+stress_config_snap() {	# dir
+	local d
+	mkdir -p "$1"
+	for d in "$PCI"/*; do
+		cat "$d/config" > "$1/${d##*/}"
+	done
+}
+
+# Offsets at which two snapshots differ, for one function ("" if none).
+stress_config_diff() {	# dir-a dir-b addr
+	cmp -l "$1/$3" "$2/$3" 2>&1 | awk '{ printf "%s0x%03x", n++ ? "," : "", $1 - 1 }'
+}
+
+stress_config() {	# rescans
+	local n=$1 i=0 d a stage diff volatile bad=0
+	stress_rmmod || { ktap_result "not ok" "read-only: rmmod before the proof"; return; }
+	# Two snapshots before the load: bytes that move by themselves
+	# (status bits of a running device) are named, not blamed on us.
+	stress_config_snap "$STRESS/cfg.before"
+	stress_config_snap "$STRESS/cfg.control"
+	stress_insmod || bad=$((bad + 1))
+	stress_config_snap "$STRESS/cfg.loaded"
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		echo 1 > "$P2PD/rescan" || bad=$((bad + 1))
+	done
+	stress_config_snap "$STRESS/cfg.rescans"
+	stress_rmmod || bad=$((bad + 1))
+	stress_config_snap "$STRESS/cfg.unloaded"
+	stress_insmod || bad=$((bad + 1))
+	for d in "$STRESS"/cfg.before/*; do
+		a=${d##*/}
+		volatile=$(stress_config_diff "$STRESS/cfg.before" "$STRESS/cfg.control" "$a")
+		[ -z "$volatile" ] || ktap_diag "stress: config $a changes by itself at $volatile"
+		for stage in loaded rescans unloaded; do
+			diff=$(stress_config_diff "$STRESS/cfg.before" "$STRESS/cfg.$stage" "$a")
+			[ -n "$diff" ] || continue
+			[ "$diff" = "$volatile" ] && continue
+			ktap_diag "stress: config $a differs $stage at $diff"
+			bad=$((bad + 1))
+		done
+	done
+	ktap_diag "stress: config functions=$(ls "$STRESS/cfg.before" | wc -l) rescans=$n differences=$bad"
+	check "read-only: config space identical before load, after load, $n rescans, unload" 0 "$bad"
+	rm -rf "$STRESS"/cfg.*
+}
+
+# failslab and fail_page_alloc as fail-nth needs them: GFP_KERNEL
+# allocations count, nothing fails at random, failures are not printed.
+stress_failnth_setup() {
+	local a
+	for a in failslab fail_page_alloc; do
+		a=/sys/kernel/debug/$a
+		[ -d "$a" ] || return 1
+		echo N > "$a/ignore-gfp-wait" || return 1
+		echo 0 > "$a/probability"
+		echo 0 > "$a/verbose"
+		echo -1 > "$a/times"
+	done
+	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+}
+
+stress_failnth() {	# max k
+	local max=$1 k=0 out rc faults=0 refused=0 tolerated=0 bad=0 t0 printk
+	local name="fault injection: each failed allocation of the load unwinds, the next load works"
+	if [ ! -e /proc/self/fail-nth ] || ! stress_failnth_setup 2>/dev/null; then
+		case $(uname -r) in
+		*-p2pdiag-debug) ktap_result "not ok" "$name" "no fail-nth in the debug kernel" ;;
+		*) ktap_result ok "$name" "SKIP no fail-nth (CONFIG_FAULT_INJECTION) in $(uname -r)" ;;
+		esac
+		return
+	fi
+	# The kernel log so far holds no report: checked here, because the
+	# window below is cut out of it.
+	if dmesg | grep -E "$STRESS_REPORTS" > "$STRESS/reports"; then
+		sed 's/^/# dmesg: /' "$STRESS/reports" | head -20 >> "$RESULTS"
+		ktap_result "not ok" "kernel log clean before fault injection"
+	else
+		ktap_result ok "kernel log clean before fault injection"
+	fi
+	# An allocation failure dumps its stack (warn_alloc): keep that off
+	# the console, whose every "Call Trace:" the host counts as a failure.
+	read -r printk < /proc/sys/kernel/printk
+	echo 1 > /proc/sys/kernel/printk
+	dmesg -c > "$STRESS/dmesg.before-faults"
+	stress_rmmod || bad=$((bad + 1))
+	t0=$(uptime_cs)
+	while [ $k -lt "$max" ]; do
+		k=$((k + 1))
+		out=$(/lab/bin/failnth-insmod $k "$KO" "$(stress_load_params)" 2>&1)
+		rc=$?
+		case "$rc $out" in
+		"0 loaded injected=0")
+			break ;;
+		"0 loaded injected=1")
+			# the failure was absorbed (a fallback, a skipped
+			# cross-check): the module must still be whole
+			faults=$((faults + 1)) tolerated=$((tolerated + 1))
+			stress_tree_matches || {
+				ktap_diag "fault $k: loaded, but devices/ differs from /sys/bus/pci/devices"
+				bad=$((bad + 1))
+			}
+			stress_rmmod || bad=$((bad + 1)) ;;
+		"1 failed errno="*" injected=1")
+			faults=$((faults + 1)) refused=$((refused + 1))
+			if [ -e "$P2PD" ] || [ -e /sys/module/p2pdiag ]; then
+				ktap_diag "fault $k: refused ($out) but left $P2PD or /sys/module/p2pdiag"
+				bad=$((bad + 1))
+			fi ;;
+		*)
+			ktap_diag "fault $k: exit $rc: $out"
+			bad=$((bad + 1))
+			break ;;
+		esac
+	done
+	dmesg -c > "$STRESS/dmesg.faults"
+	echo "$printk" > /proc/sys/kernel/printk
+	ktap_diag "stress: failnth faults=$faults refused=$refused tolerated=$tolerated loaded_at=$k" \
+		"kernel_log_lines=$(wc -l < "$STRESS/dmesg.faults") in $(secs_since "$t0") s"
+	grep -E 'p2pdiag' "$STRESS/dmesg.faults" | sort | uniq -c | sort -rn | head -5 |
+		sed 's/^/# stress: failnth log: /' >> "$RESULTS"
+	if grep -E "$STRESS_REPORTS" "$STRESS/dmesg.faults" > "$STRESS/reports"; then
+		sed 's/^/# dmesg: /' "$STRESS/reports" | head -40 >> "$RESULTS"
+		bad=$((bad + 1))
+	fi
+	if [ "$out" != "loaded injected=0" ]; then
+		ktap_diag "fault injection: no clean load within $max faults (last: $out)"
+		bad=$((bad + 1))
+	fi
+	check "$name" 0 "$bad"
+	check "generation 1 after the fault-free load" 1 "$(generation)"
+	stress_check_tree "after fault injection: devices/ equals /sys/bus/pci/devices"
+}
+
+stress_step() {	# kind count full-count args...
+	local kind=$1 n=$2
+	stress_full && n=$3
+	shift 3
+	mkdir -p "$STRESS"
+	: > "$STRESS/errors"
+	need_module "stress $kind" || return
+	STRESS_DYNDBG=
+	grep -q '\[p2pdiag\].* =p' /sys/kernel/debug/dynamic_debug/control 2>/dev/null &&
+		STRESS_DYNDBG=1
+	case "$kind" in
+	load)		stress_load "$n" ;;
+	pci-rescan)	stress_pci_rescan "$n" "$1" ;;
+	rescan-writers)	stress_rescan_writers "$n" "$1" ;;
+	hotplug)	stress_hotplug "$n" "$1" "$2" ;;
+	hotplug-race)	stress_hotplug_race "$n" "$1" "$2" ;;
+	config)		stress_config "$n" ;;
+	failnth)	stress_failnth "$n" ;;
+	*)		ktap_result "not ok" "unknown stress kind: $kind" ;;
+	esac
+}
