@@ -17,6 +17,8 @@
 #                           (driver,id=...,prop=...) under 4 readers
 #   hotplug-race N <addr> <dev>  N times: rmmod, then device_add and insmod
 #                           together; devices/ equals /sys/bus/pci/devices
+#   sriov N <pf> <vfs>      N times <vfs> VFs of <pf> enabled and disabled
+#                           under 4 readers (the lab's PF driver bound)
 #   config N                every function's config space byte-identical
 #                           before load, after load, after N rescans and
 #                           after unload
@@ -37,15 +39,26 @@ stress_full() {
 	return 1
 }
 
-# The parameters the topology gives p2pdiag ("module p2pdiag ..."), if any.
-stress_params() {
-	sed -n 's/^module p2pdiag[[:space:]]*//p' /lab/topo | tail -1
+# The parameters p2pdiag runs with now, as insmod words, so that every
+# reload is the load the lab made (the topology's parameters, the debug
+# lane's crosscheck=1), plus dyndbg=+p where its pr_debug lines were on.
+# Read once per step, while the module is loaded.
+stress_record_params() {
+	local f v
+	STRESS_PARAMS=
+	for f in /sys/module/p2pdiag/parameters/*; do
+		[ -r "$f" ] || continue
+		read -r v < "$f" || continue
+		[ "$v" = "(null)" ] && continue
+		STRESS_PARAMS="$STRESS_PARAMS ${f##*/}=$v"
+	done
+	grep -q '\[p2pdiag\].* =p' /sys/kernel/debug/dynamic_debug/control 2>/dev/null &&
+		STRESS_PARAMS="$STRESS_PARAMS dyndbg=+p"
+	STRESS_PARAMS=${STRESS_PARAMS# }
 }
 
-# The parameters for a reload: the topology's, and dyndbg=+p where the
-# lab loaded p2pdiag with it (the debug lane counts its cross-check lines).
 stress_load_params() {
-	echo "$(stress_params)${STRESS_DYNDBG:+ dyndbg=+p}"
+	echo "$STRESS_PARAMS"
 }
 
 stress_insmod() {
@@ -158,22 +171,29 @@ stress_pci_rescan() {	# cycles addr
 
 # Active objects of all caches and of the kmalloc caches (/proc/slabinfo),
 # once queued frees have run.
-stress_slab() {
+# A copy of /proc/slabinfo goes to $STRESS/slabinfo.<tag>.
+stress_slab() {	# tag
 	echo 3 > /proc/sys/vm/drop_caches
 	sleep 1
+	cat /proc/slabinfo > "$STRESS/slabinfo.$1"
 	awk 'NR > 2 { all += $2; if ($1 ~ /^kmalloc-/) km += $2 }
-	     END { print all + 0, km + 0 }' /proc/slabinfo
+	     END { print all + 0, km + 0 }' "$STRESS/slabinfo.$1"
+}
+
+# The caches whose active objects grew by more than 64 between two copies.
+stress_slab_growth() {	# tag-before tag-after
+	awk 'FNR > 2 { if (FILENAME == ARGV[1]) a[$1] = $2
+		       else if ($2 - a[$1] > 64) printf "%s %d->%d ", $1, a[$1], $2 }' \
+		"$STRESS/slabinfo.$1" "$STRESS/slabinfo.$2"
 }
 
 stress_rescan_writers() {	# writes writers
 	local n=$1 w=$2 i=0 bad=0 t0 passes gen0 gen1 done_cond
 	local all0 km0 all1 km1 total slab pids=
 	total=$((n * w))
-	slab=$(stress_slab)
-	all0=${slab% *} km0=${slab#* }
 	# a first round outside the measurement: caches the rebuild path needs
 	echo 1 > "$P2PD/rescan"
-	slab=$(stress_slab)
+	slab=$(stress_slab before)
 	all0=${slab% *} km0=${slab#* }
 	gen0=$(generation)
 	stress_readers_start 4
@@ -208,10 +228,11 @@ stress_rescan_writers() {	# writes writers
 	done
 	passes=$(stress_readers_stop)
 	gen1=$(generation)
-	slab=$(stress_slab)
+	slab=$(stress_slab after)
 	all1=${slab% *} km1=${slab#* }
 	ktap_diag "stress: rescan-writers writers=$w writes=$total failed=$bad generation $gen0 -> $gen1 reader_passes=$passes in $(secs_since "$t0") s"
 	ktap_diag "stress: rescan-writers slab active objects: all $all0 -> $all1, kmalloc $km0 -> $km1"
+	ktap_diag "stress: rescan-writers caches grown by more than 64: $(stress_slab_growth before after)"
 	check "rescan: $w writers x $n writes return, none failed" 0 "$bad"
 	# concurrent writes share rebuilds: at least one, at most one each
 	if [ $((gen1 - gen0)) -ge 1 ] && [ $((gen1 - gen0)) -le "$total" ]; then
@@ -283,6 +304,35 @@ stress_hotplug_race() {	# cycles addr device
 	done
 	ktap_diag "stress: hotplug-race $addr cycles=$i failures=$bad in $(secs_since "$t0") s"
 	check "hot add racing module load: $n times, tree equals /sys/bus/pci" 0 "$bad"
+}
+
+# SR-IOV: the PF bound to the lab's PF driver (check-topo's sriov_bind),
+# its VFs enabled and disabled, each time seen by the module.
+stress_sriov() {	# cycles pf vfs
+	local n=$1 pf=$2 want=$3 i=0 bad=0 t0 passes vfs vf
+	if ! sriov_bind "$pf" 2>/dev/null; then
+		ktap_result "not ok" "sriov cycles: bind $pf to the lab's PF driver"
+		return
+	fi
+	stress_readers_start 4
+	t0=$(uptime_cs)
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		echo "$want" > "$PCI/$pf/sriov_numvfs" || { bad=$((bad + 1)); break; }
+		vfs=$(vf_addrs "$pf")
+		[ "$(echo "$vfs" | wc -w)" = "$want" ] || bad=$((bad + 1))
+		for vf in $vfs; do
+			wait_for "[ -e $P2PD/devices/$vf ]" 200 || bad=$((bad + 1))
+		done
+		echo 0 > "$PCI/$pf/sriov_numvfs" || { bad=$((bad + 1)); break; }
+		for vf in $vfs; do
+			wait_for "[ ! -e $P2PD/devices/$vf ]" 200 || bad=$((bad + 1))
+		done
+	done
+	passes=$(stress_readers_stop)
+	ktap_diag "stress: sriov $pf vfs=$want cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	check "sriov: $want VFs of $pf enabled and disabled $n times under 4 readers" 0 "$bad"
+	stress_check_tree "sriov cycles: devices/ equals /sys/bus/pci/devices"
 }
 
 # Every function's 4 KiB config space, as root, into a directory.
@@ -361,7 +411,7 @@ stress_failnth() {	# max k
 	fi
 	# The kernel log so far holds no report: checked here, because the
 	# window below is cut out of it.
-	if dmesg | grep -E "$STRESS_REPORTS" > "$STRESS/reports"; then
+	if dmesg | grep -E "$STRESS_REPORTS|Call Trace:" > "$STRESS/reports"; then
 		sed 's/^/# dmesg: /' "$STRESS/reports" | head -20 >> "$RESULTS"
 		ktap_result "not ok" "kernel log clean before fault injection"
 	else
@@ -428,9 +478,8 @@ stress_step() {	# kind count full-count args...
 	mkdir -p "$STRESS"
 	: > "$STRESS/errors"
 	need_module "stress $kind" || return
-	STRESS_DYNDBG=
-	grep -q '\[p2pdiag\].* =p' /sys/kernel/debug/dynamic_debug/control 2>/dev/null &&
-		STRESS_DYNDBG=1
+	stress_record_params
+	ktap_diag "stress: $kind, count $n, p2pdiag parameters '$STRESS_PARAMS'"
 	case "$kind" in
 	load)		stress_load "$n" ;;
 	pci-rescan)	stress_pci_rescan "$n" "$1" ;;
@@ -438,6 +487,7 @@ stress_step() {	# kind count full-count args...
 	hotplug)	stress_hotplug "$n" "$1" "$2" ;;
 	hotplug-race)	stress_hotplug_race "$n" "$1" "$2" ;;
 	config)		stress_config "$n" ;;
+	sriov)		stress_sriov "$n" "$1" "$2" ;;
 	failnth)	stress_failnth "$n" ;;
 	*)		ktap_result "not ok" "unknown stress kind: $kind" ;;
 	esac
