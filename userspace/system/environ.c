@@ -14,6 +14,7 @@
 #include "judge.h"
 #include "pciaddr.h"
 #include "system/environ.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
 
 int environ_nccl_level(const char *value)
@@ -33,8 +34,8 @@ int environ_nccl_level(const char *value)
 
 static bool gpu_pair(const struct check_run *r, const struct p2pd_pair *p)
 {
-	return !strcmp(judge_kind(&r->model->fn[p->a]), "GPU") &&
-	       !strcmp(judge_kind(&r->model->fn[p->b]), "GPU");
+	return p2pd_device_kind(r->model->fn[p->a].class_code) == P2PD_KIND_GPU &&
+	       p2pd_device_kind(r->model->fn[p->b].class_code) == P2PD_KIND_GPU;
 }
 
 static void p2p_level(struct check_run *r, const char *value)

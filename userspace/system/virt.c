@@ -18,6 +18,7 @@
 #include "pciaddr.h"
 #include "system/fsroot.h"
 #include "system/virt.h"
+#include "p2pdiag/decode.h"
 
 #define CAP_ID_VENDOR	0x09
 #define CAP_POINTER	0x34
@@ -196,7 +197,7 @@ static void gpu_cliques(struct check_run *r)
 		char a[P2PD_ADDR_STRLEN];
 		int c;
 
-		if (f->vendor != 0x10de || strcmp(judge_kind(f), "GPU"))
+		if (!p2pd_is_nvidia_gpu(f))
 			continue;
 		gpus++;
 		c = gpu_clique(f->addr);
@@ -259,7 +260,7 @@ void virt_judge(struct check_run *r, const struct virt_facts *v)
 		for (k = 0; k < sizeof(pv_vendors) / sizeof(pv_vendors[0]); k++)
 			if (f->vendor == pv_vendors[k].vendor) {
 				snprintf(text, sizeof(text), "%s %s %s", a, pv_vendors[k].name,
-					 judge_kind(f));
+					 p2pd_kind_name(p2pd_device_kind(f->class_code)));
 				append(pv, sizeof(pv), text);
 			}
 	}
