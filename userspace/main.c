@@ -48,14 +48,20 @@ static const char *module_root(const struct options *o)
 	return path;
 }
 
+/*
+ * With --journal, stderr is the journal's: errors at priority 3 and
+ * progress at 7 (debug), so that a priority filter keeps the findings.
+ */
+static const char *stderr_err_prefix = "", *stderr_progress_prefix = "";
+
 static void die_usage(const char *msg)
 {
-	fprintf(stderr, "p2pdiag-check: %s\n", msg);
+	fprintf(stderr, "%sp2pdiag-check: %s\n", stderr_err_prefix, msg);
 }
 
 static void progress(const char *what)
 {
-	fprintf(stderr, "p2pdiag-check: measuring %s\n", what);
+	fprintf(stderr, "%sp2pdiag-check: measuring %s\n", stderr_progress_prefix, what);
 }
 
 /* The topology the run judges, and the second one --cross-check reads. */
@@ -348,6 +354,10 @@ int main(int argc, char **argv)
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		die_usage(err);
 		return EXIT_USAGE;
+	}
+	if (opt.journal) {
+		stderr_err_prefix = "<3>";
+		stderr_progress_prefix = "<7>";
 	}
 	if (opt.help) {
 		options_usage(stdout);
