@@ -37,7 +37,9 @@ INSTALL_FILES := \
 	README.md:$(DOCDIR):0644 \
 	SCHEMA.md:$(DOCDIR):0644
 
-# The files that get substituted or generated: `make man` etc. build them.
+# The files that get substituted or generated.  `make` builds them too, so
+# that `sudo make install` only copies (no root-owned files in $(BUILD)).
+all: installed-files
 installed-files: $(INSTALLED)/p2pdiag-check.8 $(INSTALLED)/p2pdiag.4 \
 	$(INSTALLED)/p2pdiag-check.service $(INSTALLED)/p2pdiag-check-service
 
