@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The man pages as installed: rendered by man -l, no warnings from
 # groff -ww or mandoc -T lint; p2pdiag-check(8) documents every option of
-# --help, p2pdiag(4) every file of include/p2pdiag/ABI.txt, and abi2man
+# --help, p2pdiag(4) every file of include/p2pdiag/ABI.txt and every
+# module parameter, and abi2man
 # refuses an ABI text it cannot read.  Usage: test_man.sh ROOT P2PDIAG_CHECK
 set -u
 root=$1 bin=$2
@@ -43,6 +44,12 @@ missing=$(sed -n 's/^What:[[:space:]]*//p' "$root/include/p2pdiag/ABI.txt" | whi
 done)
 [ -z "$missing" ] && result 1 "man: p2pdiag(4) has every file of ABI.txt" ||
 	result 0 "man: p2pdiag(4) has every file of ABI.txt" "missing: $missing"
+
+# Every module parameter of kmod/ is in p2pdiag(4).
+params=$(sed -n 's/^module_param(\([a-z_0-9]*\),.*/\1/p' "$root"/kmod/*.c | sort -u)
+missing=$(for p in $params; do grep -q "^       $p=" "$tmp/p2pdiag.4.txt" || echo "$p"; done)
+[ -n "$params" ] && [ -z "$missing" ] && result 1 "man: p2pdiag(4) has every module parameter ($(echo $params))" ||
+	result 0 "man: p2pdiag(4) has every module parameter ($(echo $params))" "missing: $missing"
 
 # abi2man must stop at text it cannot place, not drop it.
 abi2man=$root/userspace/man/abi2man
