@@ -3,8 +3,9 @@
 # The Debian packages in a bookworm chroot: make deb builds p2pdiag-dkms
 # and p2pdiag-check; both install with dpkg into a debootstrap'd bookworm
 # that has a kernel's headers but not the running kernel; DKMS builds the
-# module for those headers; the tool runs; the timer stays disabled; and
-# purging both leaves the file list as it was before.
+# module for those headers; the tool runs; the timer stays disabled; an
+# upgrade to a newer version replaces the module; and purging both leaves
+# the file list as it was before.
 #
 # The chroot (minbase, dkms, linux-headers-amd64, the tool's libraries) is
 # built once from the mirror this machine's apt sources name and kept in
@@ -160,6 +161,31 @@ miss=$(for f in $want; do [ -f "$r$f" ] || echo "$f"; done)
 en=$(find "$r/etc/systemd" -name 'p2pdiag-check.*' 2>/dev/null)
 [ -z "$en" ] && result 1 "deb: installing enables neither the timer nor the service" ||
 	result 0 "deb: installing enables neither the timer nor the service" "$en"
+
+# --- upgrade ------------------------------------------------------------
+# The same tree one version on: dpkg replaces both, DKMS keeps only the new
+# module (dh-dkms's prerm removes the old one on upgrade).
+up=$ver+upgrade1
+mkdir -p "$tmp/next"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+	tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tmp/next"
+sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$up\"/" "$tmp/next/dkms.conf"
+if "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 &&
+   cp "$out/next/p2pdiag-dkms_${up}_all.deb" "$out/next/p2pdiag-check_${up}_"*.deb "$r/tmp/" &&
+   in_root sh -c "dpkg -i /tmp/p2pdiag-*_${up}_*.deb" >"$out/upgrade.log" 2>&1; then
+	st=$(in_root dkms status 2>&1)
+	ko=$(in_root find "/lib/modules/$rel" -name 'p2pdiag.ko*')
+	[ "$st" = "$(grep "^p2pdiag/$up, $rel, " <<<"$st")" ] && [ -n "$st" ] &&
+		[ "$(in_root modinfo -F version "$ko" 2>&1)" = "$up" ] &&
+		[ ! -e "$r/usr/src/p2pdiag-$ver" ] &&
+		result 1 "deb: upgrading to $up leaves only the new module, built for $rel" ||
+		result 0 "deb: upgrading to $up leaves only the new module, built for $rel" \
+			"dkms status: $st; modules: $ko"
+else
+	result 0 "deb: upgrading to $up leaves only the new module, built for $rel" \
+		"$(tail -10 "$out/build-next.log" "$out/upgrade.log" 2>&1)"
+fi
+rm -f "$r"/tmp/p2pdiag-*.deb
 
 # --- remove -------------------------------------------------------------
 if in_root dpkg --purge p2pdiag-check p2pdiag-dkms >"$out/purge.log" 2>&1; then

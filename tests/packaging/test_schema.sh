@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # userspace/schema.json against real reports: p2pdiag-check --json over
 # every engine fixture (tests/unit/fixtures, as saved topology files), the
-# libpci dump fixture on AMD and Intel CPUs, fake module trees, the system
+# libpci dump fixture on AMD and Intel CPUs, fake module trees, the topology
+# the lab's switchacs guest published, the system
 # fixture machines (tests/unit/tool/fixtures/system), and, when
 # the GPU test doubles are built, a measured run with GPUs; then reports
 # the schema must refuse.
@@ -55,6 +56,10 @@ for t in ok redirect blocked; do
 	reports+=("$(report "tree-$t" --sysfs-root "$tmp/tree-$t" --no-cuda)")
 done
 validate "fake module trees' reports (ok, redirect, blocked)" "${reports[@]}"
+
+# The topology file the lab's switchacs guest published (module output).
+validate "the lab's switchacs topology, judged offline" \
+	"$(report lab-switchacs --topology-file "$root/tests/unit/tool/fixtures/switchacs.topo")"
 
 # The system facts (GPUDirect readiness) of every fixture machine.
 reports=()
