@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gpu_validity.h"
+
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96
 #define GPU_MAX_NVLINKS	18		/* NVML_NVLINK_MAX_LINKS */
@@ -26,6 +28,7 @@ enum gpu_status {
 	GPU_FAILED,		/* a call failed: see gpu_state.error */
 	GPU_TIMEOUT,		/* the watchdog ended a stuck copy */
 	GPU_SKIPPED,		/* not asked for (--quick, --no-cuda) */
+	GPU_BUSY,		/* other work on a GPU: not measured (--if-busy) */
 };
 
 /* How copied data compared with what was sent. */
@@ -80,6 +83,10 @@ struct gpu_device {
 	 */
 	struct gpu_figure latency_chase;
 	size_t local_bytes;		/* device-local copy size (> L2) */
+	struct gpu_activity activity;
+	struct gpu_placement placement;
+	struct gpu_settings settings;
+	struct gpu_curve curve[CURVE_KINDS];	/* --curve */
 };
 
 /* NVML's nvmlGpuP2PStatus_t, per capability. */
@@ -100,6 +107,7 @@ struct gpu_pair {
 	unsigned int nvlinks;		/* links from src to dst */
 	struct gpu_figure p2p, p2p_bidir, staged, latency_p2p, latency_staged;
 	enum gpu_status status;		/* GPU_TIMEOUT when the watchdog fired */
+	struct gpu_curve curve;		/* P2P, --curve */
 };
 
 /*
@@ -122,6 +130,9 @@ struct gpu_options {
 	const unsigned int *only_pairs;	/* PCI addresses from --pairs, or NULL */
 	unsigned int nr_only_pairs;
 	void (*progress)(const char *what);	/* stderr line, or NULL */
+	enum gpu_busy_policy busy;	/* --if-busy */
+	double wait_idle_s;		/* --wait-idle: bounded wait, 0 none */
+	bool curve;			/* --curve: the small-message curve */
 };
 
 struct gpu_state {

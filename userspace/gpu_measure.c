@@ -50,6 +50,10 @@
 #define MAX_LANES		(GPU_MAX * (GPU_MAX - 1))
 #define LOAD_READ_AFTER_S	0.003	/* NVML link read, into a copy */
 #define FILL_THREADS		256u
+/* The curve: each sample copies about this much, in 4 to 100 copies. */
+#define CURVE_SAMPLE_BYTES	(16ul << 20)
+#define CURVE_MIN_COPIES	4u
+#define CURVE_MIN_BYTES		4ul
 
 struct gpu_ctx {
 	bool ready;
@@ -101,6 +105,7 @@ struct meas {
 	uint32_t *results;		/* pinned: check counters per lane */
 	struct lane lane[MAX_LANES];
 	int load_dev;			/* read NVML under load, or -1 */
+	int sample_dev;			/* sample clocks during copies, or -1 */
 };
 
 static bool cu_ok(struct meas *m, CUresult r, const char *what)
@@ -261,10 +266,21 @@ static bool wait_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 		       double released)
 {
 	unsigned int i;
+	bool sampled = m->sample_dev < 0;
 
 	for (i = 0; i < n; i++)
 		for (;;) {
 			CUresult r = m->cu->cuEventQuery(lanes[i].end);
+
+			/* Once per sample, while the copies run (or as the
+			 * last ends, when they are shorter than that). */
+			if (!sampled &&
+			    (gpu_now() - released >= LOAD_READ_AFTER_S ||
+			     (r == CUDA_SUCCESS && i == n - 1))) {
+				gpu_activity_sample_load(m->st, m->nv,
+							 m->sample_dev);
+				sampled = true;
+			}
 
 			/* Read a few ms in, or as the copies end if they are
 			 * shorter: a link retrains far slower than that. */
@@ -670,6 +686,63 @@ static bool measure_chase(struct meas *m, int d, void *host)
 	return true;
 }
 
+static unsigned int curve_copies(size_t bytes)
+{
+	size_t n = CURVE_SAMPLE_BYTES / bytes;
+
+	return n < CURVE_MIN_COPIES ? CURVE_MIN_COPIES :
+	       n > LATENCY_COPIES ? LATENCY_COPIES : (unsigned int)n;
+}
+
+/*
+ * Time per copy from 4 B doubling up to the copy size, for lane l[0] as
+ * its caller set it up (only bytes and count change).
+ */
+static bool measure_curve(struct meas *m, struct gpu_curve *c, size_t max)
+{
+	struct lane *l = &m->lane[0];
+	struct gpu_figure f, *one[1] = { &f };
+	size_t bytes;
+
+	c->n = 0;
+	c->verified = true;
+	for (bytes = CURVE_MIN_BYTES; bytes <= max && c->n < GPU_CURVE_MAX;
+	     bytes <<= 1) {
+		unsigned int count = curve_copies(bytes);
+
+		l->bytes = bytes;
+		l->count = count;
+		l->warmup = WARMUP_COPIES;
+		memset(&f, 0, sizeof(f));
+		if (!measure_lanes(m, l, 1, one, true))
+			return false;
+		c->bytes[c->n] = bytes;
+		c->us[c->n++] = f.median;
+		c->verified &= f.verify == VERIFY_OK;
+	}
+	return true;
+}
+
+/* --curve: host to device, device to host and device-local. */
+static bool measure_curves(struct meas *m, int d, CUdeviceptr host)
+{
+	struct gpu_device *dev = &m->st->dev[d];
+	struct gpu_ctx *g = &m->g[d];
+	struct lane *l = m->lane;
+
+	step(m, "small-message curve, host to device", d, -1);
+	lane_init(m, &l[0], d, 0, g->a, d, host, d, 0, 1);
+	if (!measure_curve(m, &dev->curve[CURVE_H2D], m->size))
+		return false;
+	step(m, "small-message curve, device to host", d, -1);
+	lane_init(m, &l[0], d, 0, host, d, g->a, d, 0, 1);
+	if (!measure_curve(m, &dev->curve[CURVE_D2H], m->size))
+		return false;
+	step(m, "small-message curve, device-local", d, -1);
+	lane_init(m, &l[0], d, 0, g->b, d, g->a, d, 0, 1);
+	return measure_curve(m, &dev->curve[CURVE_LOCAL], m->size);
+}
+
 /* H2D, D2H, both at once, device-local, small-copy latency, chase. */
 static bool measure_gpu(struct meas *m, int d)
 {
@@ -688,6 +761,8 @@ static bool measure_gpu(struct meas *m, int d)
 	prefer_node(-1);
 	if (!ok)
 		goto out;
+	gpu_placement_read(&dev->placement, h1);
+	m->sample_dev = d;
 	ok = false;
 	H1 = (CUdeviceptr)(uintptr_t)h1;
 	H2 = (CUdeviceptr)(uintptr_t)h2;
@@ -734,8 +809,11 @@ static bool measure_gpu(struct meas *m, int d)
 
 	step(m, "host memory latency (pointer chase)", d, -1);
 	ok = measure_chase(m, d, h1);
+	if (ok && m->opt->curve)
+		ok = measure_curves(m, d, H1);
 out:
 	m->load_dev = -1;
+	m->sample_dev = -1;
 	if (h1)
 		m->cu->cuMemFreeHost(h1);
 	if (h2)
@@ -812,7 +890,14 @@ static bool measure_pair(struct meas *m, struct gpu_pair *p, bool direct)
 	l[0].trail = l[1].trail = COPIES_PER_SAMPLE;
 	two[0] = &p->p2p_bidir;
 	two[1] = &spare;	/* the reverse pair reports its own */
-	return measure_lanes(m, l, 2, two, false);
+	if (!measure_lanes(m, l, 2, two, false))
+		return false;
+	if (!m->opt->curve)
+		return true;
+	step(m, "small-message curve, p2p", p->src, p->dst);
+	lane_init(m, &l[0], p->src, 0, b->a, p->dst, a->b, p->src, 0, 1);
+	l[0].peer = true;
+	return measure_curve(m, &p->curve, m->size);
 }
 
 /*
@@ -979,6 +1064,7 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 		     opt->iterations > MAX_SAMPLES ? MAX_SAMPLES :
 						     opt->iterations;
 	m->load_dev = -1;
+	m->sample_dev = -1;
 	st->measure = GPU_OK;
 	if (m->size < 4096) {
 		snprintf(st->error, sizeof(st->error),
@@ -991,6 +1077,8 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 		return st->measure = GPU_NO_SYMBOL;
 	}
 	nr_streams = st->nr_dev > 2 ? st->nr_dev : 2;
+	if (!gpu_activity_gate(st, opt, nv, deadline))
+		return st->measure;
 
 	for (d = 0; d < st->nr_dev && ok; d++)
 		if (gpu_selected(st, opt, (int)d)) {
@@ -1023,6 +1111,9 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 		return GPU_TIMEOUT;	/* a stuck copy: nothing can be freed */
 
 	gpu_nvml_read_counters(st, nv, true);
+	for (d = 0; d < st->nr_dev; d++)
+		if (m->g[d].ready)	/* who came while the copies ran */
+			gpu_activity_read(st, nv, (int)d, true);
 	lanes_release(m);
 	if (m->flag)
 		cu->cuMemFreeHost((void *)m->flag);

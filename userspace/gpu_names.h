@@ -22,6 +22,7 @@ const char *gpu_status_name(enum gpu_status s)
 	case GPU_FAILED:	return "failed";
 	case GPU_TIMEOUT:	return "timeout";
 	case GPU_SKIPPED:	return "skipped";
+	case GPU_BUSY:		return "busy";
 	}
 	return "unknown";
 }

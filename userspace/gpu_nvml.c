@@ -258,6 +258,7 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 			continue;
 		}
 		read_link(nv, nv->dev[d], &st->dev[d].link);
+		gpu_settings_read(st, nv, (int)d);
 		if (nv->xid_events)
 			nv->nvmlDeviceRegisterEvents(nv->dev[d],
 						     nvmlEventTypeXidCriticalError,

@@ -64,7 +64,20 @@ struct cuda_api {
 	X(nvmlDeviceGetNvLinkRemotePciInfo_v2) X(nvmlDeviceGetPcieReplayCounter) \
 	X(nvmlDeviceGetTotalEccErrors) X(nvmlDeviceSetCpuAffinity) \
 	X(nvmlEventSetCreate) X(nvmlDeviceRegisterEvents) \
-	X(nvmlEventSetWait_v2) X(nvmlEventSetFree)
+	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) \
+	NVML_VALIDITY_CALLS(X)
+
+/* gpu_activity.c and gpu_settings.c: each reading stays unknown without its call. */
+#define NVML_VALIDITY_CALLS(X) \
+	X(nvmlDeviceGetComputeRunningProcesses_v3) \
+	X(nvmlDeviceGetGraphicsRunningProcesses_v3) X(nvmlSystemGetProcessName) \
+	X(nvmlDeviceGetUtilizationRates) \
+	X(nvmlDeviceGetCurrentClocksThrottleReasons) X(nvmlDeviceGetClockInfo) \
+	X(nvmlDeviceGetMaxClockInfo) X(nvmlDeviceGetClock) \
+	X(nvmlDeviceGetPerformanceState) X(nvmlDeviceGetEccMode) \
+	X(nvmlDeviceGetPersistenceMode) X(nvmlDeviceGetComputeMode) \
+	X(nvmlDeviceGetMigMode) X(nvmlDeviceGetMemoryBusWidth) \
+	X(nvmlDeviceGetNvLinkVersion)
 
 struct nvml_api {
 	void *lib;
@@ -91,6 +104,26 @@ void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,
 			     int dev);
 void gpu_nvml_bind_cpu(struct nvml_api *nv, int dev);
 void gpu_nvml_release(struct nvml_api *nv);
+
+/* gpu_activity.c: other work on the GPUs, and clocks during copies. */
+void gpu_activity_read(struct gpu_state *st, struct nvml_api *nv, int dev,
+		       bool after);
+/*
+ * gpu_activity_gate() - before measuring: wait (bounded by --wait-idle and
+ * @deadline) for the selected GPUs to be idle; when one is still busy and
+ * the policy is to refuse, set st->measure to GPU_BUSY naming it.
+ * Return: true when measuring may go on.
+ */
+bool gpu_activity_gate(struct gpu_state *st, const struct gpu_options *opt,
+		       struct nvml_api *nv, double deadline);
+void gpu_activity_sample_load(struct gpu_state *st, struct nvml_api *nv,
+			      int dev);
+
+/* gpu_settings.c: the settings that change copy and P2P performance. */
+void gpu_settings_read(struct gpu_state *st, struct nvml_api *nv, int dev);
+
+/* gpu_placement.c: CPU and NUMA node of the worker and of @buf. */
+void gpu_placement_read(struct gpu_placement *p, const void *buf);
 
 /* gpu_measure.c: runs in the worker; returns GPU_OK, GPU_TIMEOUT, ... */
 enum gpu_status gpu_measure_all(struct gpu_state *st,

@@ -95,7 +95,8 @@ static void worker_main(struct shared *sh, int fd)
 			sh->opt.only_pairs = sh->only_pairs;
 			sh->st.measure = gpu_measure_all(
 				&sh->st, &sh->opt, &cu, &nv,
-				gpu_now() + timeout_of(&sh->opt));
+				gpu_now() + sh->opt.wait_idle_s +
+					timeout_of(&sh->opt));
 			if (!send_cmd(fd, CMD_MEASURE))
 				break;
 		} else {
@@ -273,7 +274,8 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
 
 void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
 {
-	double start = gpu_now(), limit = timeout_of(opt);
+	/* --wait-idle comes before the copies' own deadline */
+	double start = gpu_now(), limit = opt->wait_idle_s + timeout_of(opt);
 	bool died;
 
 	if (opt->no_cuda || opt->quick || st->cuda != GPU_OK ||

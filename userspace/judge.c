@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "judge.h"
+#include "judge_expect.h"
+#include "judge_settings.h"
+#include "judge_validity.h"
 #include "pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
@@ -109,8 +112,9 @@ double judge_expected_pair_gbs(const struct check_run *r,
 	double best = 0;
 
 	if (gp->nvlinks)
-		return gp->nvlinks * JUDGE_NVLINK_GBS_PER_LINK *
-		       JUDGE_NVLINK_EFFICIENCY;
+		return r->gpu ? judge_nvlink_gbs(r->gpu, gp, NULL, 0) :
+				gp->nvlinks * JUDGE_NVLINK_FALLBACK_GBS *
+					JUDGE_NVLINK_EFFICIENCY;
 	if (!r->model)
 		return 0;
 	fa = judge_gpu_function(r, (unsigned int)gp->src);
@@ -514,6 +518,7 @@ static void status_finding(struct check_run *r, const char *lib,
 	switch (s) {
 	case GPU_OK:
 	case GPU_SKIPPED:
+	case GPU_BUSY:		/* reported as gpu-busy, naming the work */
 	case GPU_TIMEOUT:	/* reported with the copy that hung */
 		return;
 	case GPU_NOT_BUILT:
@@ -648,12 +653,15 @@ static void judge_siblings(struct check_run *r, int d2h)
 	const struct gpu_state *st = r->gpu;
 	double vals[GPU_MAX];
 	unsigned int i, j, n;
+	char why[TEXT_LEN], fix[FIX_LEN];
 
 	for (i = 0; i < st->nr_dev; i++) {
 		const struct gpu_figure *fi = d2h ? &st->dev[i].d2h : &st->dev[i].h2d;
 		double median;
 
-		if (!fi->valid)
+		if (!fi->valid || judge_gpu_explained(r, i, true, why,
+						      sizeof(why), fix,
+						      sizeof(fix)))
 			continue;
 		n = 0;
 		for (j = 0; j < st->nr_dev; j++) {
@@ -680,18 +688,62 @@ static void judge_siblings(struct check_run *r, int d2h)
 	}
 }
 
+/* What to check for a figure nothing else explains. */
+static const char *figure_fix(enum judge_dev_fig f)
+{
+	switch (f) {
+	case JF_LOCAL:
+		return "check the clocks and why they were held (nvidia-smi -q -d CLOCK,PERFORMANCE) and the memory's state (nvidia-smi -q -d ECC,ROW_REMAPPER)";
+	case JF_LATENCY_COPY:
+	case JF_LATENCY_CHASE:
+		return "look for other work on the GPU and for host power states that delay wake-up (CPU C-states, the ASPM policy under the settings)";
+	default:
+		return "check the link under load (gen, width), the GPU's NUMA node and that host buffers are pinned there";
+	}
+}
+
+/*
+ * One figure against its expectation: low and explained by something else
+ * is said as such, with that fix; low and unexplained blames the path.
+ */
+static void judge_figure(struct check_run *r, const char *what, unsigned int a,
+			 unsigned int b, const struct gpu_figure *fig,
+			 const struct judge_expect *e, bool explained,
+			 const char *why, const char *why_fix, const char *fix)
+{
+	double ratio;
+	char code[FINDING_CODE_LEN];
+
+	if (!judge_figure_low(r, fig, e, &ratio))
+		return;
+	snprintf(code, sizeof(code), "%s%s", e->ceiling ? "latency-high" : "bw-low",
+		 explained ? "-explained" : "");
+	if (explained && e->ceiling)
+		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
+			     "%s: %.1f us is above the %.1f us expected, explained by %s",
+			     what, fig->median, e->value, why);
+	else if (explained)
+		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
+			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected, explained by %s",
+			     what, fig->median, ratio, e->value, why);
+	else if (e->ceiling)
+		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
+			     "%s: %.1f us is above the %.1f us expected (%s)",
+			     what, fig->median, e->value, e->basis);
+	else
+		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
+			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected (%s; below %.2f)",
+			     what, fig->median, ratio, e->value, e->basis,
+			     r->opt ? r->opt->min_ratio : 0.0);
+}
+
 static void judge_device(struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
 	const unsigned int a = d->pci_addr;
-	double exp = judge_expected_host_gbs(r, g);
-	const struct { const char *what; const struct gpu_figure *f; int bw; } figs[] = {
-		{ "host to device", &d->h2d, 1 },
-		{ "device to host", &d->d2h, 1 },
-		{ "host to device (both directions)", &d->bidir_h2d, 0 },
-		{ "device to host (both directions)", &d->bidir_d2h, 0 },
-		{ "device-local copy", &d->local, 0 },
-	};
+	char why[TEXT_LEN], why_fix[FIX_LEN];
+	bool host_explained = judge_gpu_explained(r, g, true, why, sizeof(why),
+						  why_fix, sizeof(why_fix));
 	unsigned int i;
 
 	if (!judge_selected(r->opt, a))
@@ -701,20 +753,25 @@ static void judge_device(struct check_run *r, unsigned int g)
 			     a, FINDING_NO_ADDR, NULL,
 			     "CUDA GPU %d at %s is not in the PCI snapshot: its paths cannot be judged",
 			     d->ordinal, addr_str(a));
-	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+	for (i = 0; i < JF_DEV_FIGS; i++) {
+		const struct gpu_figure *fig = judge_dev_figure(d, i);
+		struct judge_expect e;
 		char what[128];
+		bool explained = host_explained;
+		char lwhy[TEXT_LEN], lfix[FIX_LEN];
 
-		snprintf(what, sizeof(what), "GPU %s %s", addr_str(a), figs[i].what);
-		if (verify_failed(figs[i].f))
-			corrupt_finding(r, what, a, FINDING_NO_ADDR, figs[i].f);
-		if (figs[i].bw && figs[i].f->valid && exp > 0 &&
-		    figs[i].f->median / exp < r->opt->min_ratio)
-			findings_add(&r->findings, SEV_WARNING, "bw-low", a,
-				     FINDING_NO_ADDR,
-				     "check the link under load (gen, width), the GPU's NUMA node and that host buffers are pinned there",
-				     "%s: %.1f GB/s is %.2f of the %.1f GB/s its PCIe path allows (below %.2f)",
-				     what, figs[i].f->median, figs[i].f->median / exp,
-				     exp, r->opt->min_ratio);
+		snprintf(what, sizeof(what), "GPU %s %s", addr_str(a),
+			 judge_dev_fig_name(i));
+		if (verify_failed(fig) && i < JF_LATENCY_COPY)
+			corrupt_finding(r, what, a, FINDING_NO_ADDR, fig);
+		judge_expect_device(r, g, i, &e);
+		if (i == JF_LOCAL)	/* no host memory in a device-local copy */
+			explained = judge_gpu_explained(r, g, false, lwhy,
+							sizeof(lwhy), lfix,
+							sizeof(lfix));
+		judge_figure(r, what, a, FINDING_NO_ADDR, fig, &e, explained,
+			     i == JF_LOCAL ? lwhy : why,
+			     i == JF_LOCAL ? lfix : why_fix, figure_fix(i));
 	}
 	if (d->link.valid && d->link.gen_load && d->link.width_load &&
 	    ((d->link.max_gen && d->link.gen_load < d->link.max_gen) ||
@@ -802,8 +859,8 @@ static void judge_gpu_pair_one(struct check_run *r, const struct gpu_pair *gp)
 	const struct gpu_state *st = r->gpu;
 	const struct gpu_pair *rev = judge_gpu_pair(st, gp->dst, gp->src);
 	unsigned int a = gpu_addr(r, gp->src), b = gpu_addr(r, gp->dst);
-	double exp = judge_expected_pair_gbs(r, gp);
-	char what[128], hint[TEXT_LEN];
+	char what[128], hint[TEXT_LEN], why[TEXT_LEN], why_fix[FIX_LEN];
+	bool explained;
 	const struct { const char *name; const struct gpu_figure *f; } figs[] = {
 		{ "P2P copy", &gp->p2p },
 		{ "P2P copy both ways", &gp->p2p_bidir },
@@ -847,16 +904,24 @@ static void judge_gpu_pair_one(struct check_run *r, const struct gpu_pair *gp)
 			     "GPUs %s -> %s: CUDA/NVML report peer access, yet P2P %.1f GB/s is no faster than copying through host memory (%.1f GB/s)",
 			     addr_str(a), addr_str(b), gp->p2p.median,
 			     gp->staged.median);
-	if (gp->p2p.valid && exp > 0 && gp->p2p.median / exp < r->opt->min_ratio)
-		findings_add(&r->findings, SEV_WARNING, "bw-low", a, b,
+	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
+					sizeof(why), why_fix, sizeof(why_fix)) ||
+		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
+					sizeof(why), why_fix, sizeof(why_fix));
+	for (i = 0; i < JP_PAIR_FIGS; i++) {
+		struct judge_expect e;
+
+		judge_expect_pair(r, gp, i, &e);
+		snprintf(what, sizeof(what), "%s %s -> %s", judge_pair_fig_name(i),
+			 addr_str(a), addr_str(b));
+		judge_figure(r, what, a, b, judge_pair_figure(gp, i), &e,
+			     explained, why, why_fix,
+			     i == JP_LATENCY_P2P ? figure_fix(JF_LATENCY_COPY) :
 			     gp->nvlinks ? "check nvidia-smi nvlink -s and -e (link state and errors)" :
-					   "check the links on the path under load and any ACS redirect on it",
-			     "P2P %s -> %s: %.1f GB/s is %.2f of the %.1f GB/s its %s allows (below %.2f)",
-			     addr_str(a), addr_str(b), gp->p2p.median,
-			     gp->p2p.median / exp, exp,
-			     gp->nvlinks ? "NVLink" : "PCIe path", r->opt->min_ratio);
+					   "check the links on the path under load and any ACS redirect on it");
+	}
 	if (gp->src < gp->dst && gp->p2p.valid && gp->p2p_bidir.valid &&
-	    !gp->nvlinks && gp->p2p.median > 0) {
+	    !gp->nvlinks && gp->p2p.median > 0 && !explained) {
 		/* p2p_bidir is this direction's share while both ran */
 		double total = gp->p2p_bidir.median +
 			       (rev && rev->p2p_bidir.valid ?
@@ -880,6 +945,8 @@ void judge_gpus(struct check_run *r)
 	if (!st)
 		return;
 	status_finding(r, "cuda", st->cuda);
+	judge_validity(r);
+	judge_settings(r);
 	if (st->cuda != GPU_NOT_BUILT && st->cuda != GPU_SKIPPED)
 		status_finding(r, "nvml", st->nvml);
 	judge_timeouts(r);

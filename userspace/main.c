@@ -400,6 +400,9 @@ int main(int argc, char **argv)
 	gopt.only_pairs = opt.nr_pairs ? opt.pairs : NULL;
 	gopt.nr_only_pairs = opt.nr_pairs;
 	gopt.progress = progress;
+	gopt.busy = opt.measure_busy ? GPU_BUSY_MEASURE : GPU_BUSY_REFUSE;
+	gopt.wait_idle_s = opt.wait_idle_s;
+	gopt.curve = opt.curve;
 	gpu = calloc(1, sizeof(*gpu));
 	if (!gpu) {
 		die_usage("out of memory");

@@ -21,7 +21,7 @@ enum {
 	OPT_NO_CUDA, OPT_TIMEOUT, OPT_MIN_RATIO, OPT_TOLERANCE,
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
-	OPT_GRAPH_PAIR,
+	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 };
 
 static const struct option long_options[] = {
@@ -36,6 +36,9 @@ static const struct option long_options[] = {
 	{ "pairs", required_argument, NULL, OPT_PAIRS },
 	{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "if-busy", required_argument, NULL, OPT_IF_BUSY },
+	{ "wait-idle", required_argument, NULL, OPT_WAIT_IDLE },
+	{ "curve", no_argument, NULL, OPT_CURVE },
 	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
@@ -81,6 +84,15 @@ void options_usage(FILE *out)
 "  --iterations N            samples per figure, at least 3 (default 5)\n"
 "  --pairs A,B[,...]         only pairs among these PCI addresses\n"
 "  --timeout SECONDS         deadline for the copies (default 60)\n"
+"  --if-busy=refuse|measure  a GPU that other processes use (or that is\n"
+"                            busy with no process visible): refuse\n"
+"                            (default) does not measure it and says who\n"
+"                            holds it; measure measures anyway and says\n"
+"                            the figures are not a verdict on the path\n"
+"  --wait-idle SECONDS       first wait up to SECONDS for busy GPUs to\n"
+"                            become idle (default 0, at most 3600)\n"
+"  --curve                   also time copies from 4 B to --size: fixed\n"
+"                            cost per copy and half-peak size\n"
 "\n"
 "Judgement and output:\n"
 "  --min-ratio R             measured/expected below R is low (default 0.85)\n"
@@ -320,6 +332,27 @@ int options_parse(int argc, char **argv, struct options *o,
 				return fail(err, errlen,
 					    "--timeout: '%s' is not a number of seconds from 1 to 86400",
 					    optarg);
+			break;
+		case OPT_IF_BUSY:
+			if (!strcmp(optarg, "refuse"))
+				o->measure_busy = false;
+			else if (!strcmp(optarg, "measure"))
+				o->measure_busy = true;
+			else
+				return fail(err, errlen,
+					    "--if-busy: '%s' is not refuse or measure",
+					    optarg);
+			break;
+		case OPT_WAIT_IDLE:
+			if (parse_double(optarg, &o->wait_idle_s) ||
+			    o->wait_idle_s < 0 ||
+			    o->wait_idle_s > OPT_MAX_WAIT_IDLE_S)
+				return fail(err, errlen,
+					    "--wait-idle: '%s' is not a number of seconds from 0 to 3600",
+					    optarg);
+			break;
+		case OPT_CURVE:
+			o->curve = true;
 			break;
 		case OPT_MIN_RATIO:
 			if (parse_double(optarg, &o->min_ratio) ||

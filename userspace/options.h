@@ -43,6 +43,9 @@ struct options {
 	/* --graph-pair A,B: labels (GPU0) or PCI addresses, as typed */
 	char graph_pair[2][OPT_NAME_MAX];
 	bool has_graph_pair;
+	bool measure_busy;		/* --if-busy=measure */
+	double wait_idle_s;		/* --wait-idle */
+	bool curve;			/* --curve */
 };
 
 #define OPT_DEFAULT_SIZE	(64UL << 20)
@@ -50,6 +53,7 @@ struct options {
 #define OPT_DEFAULT_TIMEOUT_S	60.0
 #define OPT_DEFAULT_MIN_RATIO	0.85
 #define OPT_DEFAULT_TOLERANCE	0.10
+#define OPT_MAX_WAIT_IDLE_S	3600.0
 
 void options_defaults(struct options *o);
 

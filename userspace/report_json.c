@@ -15,6 +15,7 @@
 #include "pciaddr.h"
 #include "report.h"
 #include "system/system.h"
+#include "report_json_steps.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -164,6 +165,8 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 	put(o, "latency_staged_us", jfig(&gp->latency_staged));
 	put(o, "verified", json_object_new_string(verified_word(gp)));
 	put(o, "status", json_object_new_string(gpu_status_name(gp->status)));
+	put(o, "judged", report_json_pair_judged(r, gp));
+	put(o, "curve", report_json_curve(&gp->curve));
 }
 
 static int gpu_of(const struct check_run *r, int fn)
@@ -311,6 +314,10 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	put(o, "nvlinks_active", json_object_new_int((int)d->nvlinks_active));
 	put(o, "counters_before", counters_json(&d->before));
 	put(o, "counters_after", counters_json(&d->after));
+	put(o, "conditions", report_json_conditions(r, g));
+	put(o, "judged", report_json_dev_judged(r, g));
+	put(o, "settings", report_json_settings(r, (int)g));
+	put(o, "curves", report_json_dev_curves(d));
 	return o;
 }
 
@@ -406,6 +413,7 @@ struct json_object *report_json_build(const struct check_run *r)
 			json_object_array_add(arr, gpu_json(r, i));
 	put(root, "gpus", arr);
 	put(root, "gpu_status", status_json(r));
+	put(root, "host_settings", report_json_settings(r, -1));
 	put(root, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
 				       json_object_new_array());
 	put(root, "system", system_output_json(r));

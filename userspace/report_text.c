@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report.  The class matrix has nvidia-smi topo -m's layout, so
- * the two can be laid side by side; then the verdicts, the figures and the
- * findings with their fixes.  Colour only on a terminal (and never with
+ * The human report, in the seed's troubleshooting order: (1) the topology
+ * (the class matrix has nvidia-smi topo -m's layout, so the two can be laid
+ * side by side) and the verdicts, (2) what software allows, (3) the
+ * measured, verified figures with their conditions and expectations,
+ * (4) the settings that change performance; then the findings with their
+ * fixes.  Colour only on a terminal (and never with
  * NO_COLOR set), so a redirected report is plain text.
  */
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include "pciaddr.h"
 #include "report.h"
 #include "system/system.h"
+#include "report_text_steps.h"
 #include "p2pdiag/format.h"
 
 #ifndef P2PDIAG_VERSION
@@ -65,7 +69,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 {
 	unsigned int i, j;
 
-	fprintf(out, "\n%sTopology%s (the layout of nvidia-smi topo -m)\n", c->bold, c->off);
+	fprintf(out, "\n%s(1) Topology%s (the layout of nvidia-smi topo -m)\n", c->bold, c->off);
 	matrix_head(out, ep, n, "NUMA Affinity", c);
 	for (i = 0; i < n; i++) {
 		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
@@ -203,7 +207,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 	const struct gpu_state *st = r->gpu;
 	unsigned int g;
 
-	fprintf(out, "\n%sGPUs%s (GB/s, median; link as Gen x width: idle / under load / max)\n",
+	fprintf(out, "\n%s(3) Measured and verified%s: GPUs (GB/s, median; link as Gen x width: idle / under load / max)\n",
 		c->bold, c->off);
 	fprintf(out, "  %-7s %-12s %-22s %7s %7s %7s %7s %7s %8s %7s\n", "", "address",
 		"link", "h2d", "d2h", "bi-h2d", "bi-d2h", "local", "expected", "lat us");
@@ -375,6 +379,7 @@ static void header(FILE *out, const struct check_run *r, const struct palette *c
 void report_text(FILE *out, const struct check_run *r, bool colour)
 {
 	const struct palette *c = colour ? &ansi : &plain;
+	const struct report_style style = { c->bold, c->off };
 	struct endpoint_label *ep = NULL;
 	unsigned int n = endpoint_labels(r, &ep);
 
@@ -384,8 +389,11 @@ void report_text(FILE *out, const struct check_run *r, bool colour)
 		verdict_matrix(out, r, ep, n, c);
 		pair_lines(out, r, ep, n, c);
 	} else if (r->model) {
-		fprintf(out, "\nno GPU, NIC, NVMe or accelerator functions in the snapshot: no pairs to judge\n");
+		fprintf(out, "\n%s(1) Topology%s: no GPU, NIC, NVMe or accelerator functions in the snapshot: no pairs to judge\n",
+			c->bold, c->off);
 	}
+	if (r->gpu && r->gpu->nr_dev)
+		report_text_software(out, r, &style);
 	if (r->gpu && r->gpu->nr_dev) {
 		gpu_table(out, r, ep, n, c);
 		gpu_matrix(out, r, ep, n, PF_P2P, "P2P bandwidth, one way (GB/s)", c);
@@ -394,7 +402,12 @@ void report_text(FILE *out, const struct check_run *r, bool colour)
 		gpu_matrix(out, r, ep, n, PF_LAT_P2P, "P2P latency (us per small copy)", c);
 		gpu_matrix(out, r, ep, n, PF_LAT_STAGED, "Host-staged latency (us per small copy)", c);
 		exchange_table(out, &r->gpu->exchange, c);
+		if (r->gpu_measured)
+			report_text_measured(out, r, &style);
+		report_text_curves(out, r, &style);
 	}
+	if (r->gpu && r->gpu->nr_dev)
+		report_text_settings(out, r, &style);
 	system_output_text(out, r);
 	findings_text(out, r, c);
 	free(ep);

@@ -16,6 +16,22 @@
  *                                    (default 0, OK)
  *   FAKE_NVML_NVLINKS=a-b:n          GPU a has n active links to GPU b
  *   FAKE_NVML_REPLAY_DELTA=n         the replay counter grows by n per read
+ *   FAKE_NVML_PROCS=pid:name:MiB,... compute processes on every GPU (none)
+ *   FAKE_NVML_PROCS_READS=n          ... listed for the first n reads of a
+ *                                    GPU's list only (work that ends)
+ *   FAKE_NVML_UTIL=pct               GPU utilisation (0)
+ *   FAKE_NVML_THROTTLE=mask          clock event reasons (0x1, idle)
+ *   FAKE_NVML_SM_CLOCK=MHz           current SM clock (1980)
+ *   FAKE_NVML_PSTATE=n               performance state (0)
+ *   FAKE_NVML_ECC=cur:pending        ECC mode, 1 on (1:1)
+ *   FAKE_NVML_PERSISTENCE=0|1        persistence mode (1)
+ *   FAKE_NVML_COMPUTE_MODE=n         nvmlComputeMode_t (0, default)
+ *   FAKE_NVML_MIG=cur:pending        MIG mode (0:0)
+ *   FAKE_NVML_APP_SM=target:default  application SM clocks (1980:1980)
+ *   FAKE_NVML_APP_MEM=target:default application memory clocks (3201:3201)
+ *   FAKE_NVML_MAX_MEM=MHz            maximum memory clock (3201)
+ *   FAKE_NVML_BUS_WIDTH=bits         memory bus width (not reported)
+ *   FAKE_NVML_NVLINK_VERSION=v       every link's version (4)
  */
 #define NVML_NO_UNVERSIONED_FUNC_DEFS
 #include <nvml.h>
@@ -32,6 +48,7 @@ struct nvmlDevice_st {
 	int index;
 	int link_reads;
 	unsigned int replay;
+	int proc_reads;
 };
 
 static struct nvmlDevice_st devs[FAKE_MAX_GPUS];
@@ -211,5 +228,220 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d,
 	(void)t;
 	(void)c;
 	*v = 0;
+	return NVML_SUCCESS;
+}
+
+/* FAKE_NVML_PROCS entry i: pid, name, MiB; 0 when there is none. */
+static int proc_entry(int i, unsigned int *pid, char *name, size_t len,
+		      unsigned long long *mib)
+{
+	const char *v = getenv("FAKE_NVML_PROCS");
+	int k = 0;
+
+	while (v && *v) {
+		const char *end = strchr(v, ',');
+		size_t n = end ? (size_t)(end - v) : strlen(v);
+		char item[128], *c1, *c2;
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, v);
+		if (k++ == i) {
+			c1 = strchr(item, ':');
+			c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			*pid = (unsigned int)atoi(item);
+			snprintf(name, len, "%.*s", c1 ? (int)((c2 ? c2 : c1 + strlen(c1)) - c1 - 1) : 0,
+				 c1 ? c1 + 1 : "");
+			*mib = c2 ? strtoull(c2 + 1, NULL, 10) : 0;
+			return 1;
+		}
+		v += n + (end ? 1 : 0);
+	}
+	return 0;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
+	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
+{
+	int limit = fake_env_int("FAKE_NVML_PROCS_READS", -1);
+	unsigned int n = 0, pid;
+	unsigned long long mib;
+	char name[64];
+
+	if (limit < 0 || d->proc_reads++ < limit)
+		while (proc_entry((int)n, &pid, name, sizeof(name), &mib)) {
+			if (n < *count) {
+				memset(&info[n], 0, sizeof(info[n]));
+				info[n].pid = pid;
+				info[n].usedGpuMemory = mib << 20;
+				info[n].gpuInstanceId = info[n].computeInstanceId =
+					0xffffffffu;
+			}
+			n++;
+		}
+	if (n > *count) {
+		*count = n;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	*count = n;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(
+	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
+{
+	(void)d;
+	(void)info;
+	*count = 0;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
+					     unsigned int len)
+{
+	unsigned int p;
+	unsigned long long mib;
+	int i;
+
+	for (i = 0; proc_entry(i, &p, name, len, &mib); i++)
+		if (p == pid)
+			return name[0] ? NVML_SUCCESS : NVML_ERROR_NOT_FOUND;
+	return NVML_ERROR_NOT_FOUND;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
+						  nvmlUtilization_t *u)
+{
+	(void)d;
+	u->gpu = (unsigned int)fake_env_int("FAKE_NVML_UTIL", 0);
+	u->memory = u->gpu / 2;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
+	nvmlDevice_t d, unsigned long long *reasons)
+{
+	const char *v = getenv("FAKE_NVML_THROTTLE");
+
+	(void)d;
+	*reasons = v && *v ? strtoull(v, NULL, 0) : 0x1;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t t,
+					   unsigned int *mhz)
+{
+	(void)d;
+	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
+			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) :
+			      fake_env_int("FAKE_NVML_SM_CLOCK", 1980));
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d,
+					      nvmlClockType_t t,
+					      unsigned int *mhz)
+{
+	(void)d;
+	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
+			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) : 1980);
+	return NVML_SUCCESS;
+}
+
+/* "a:b" from the environment, or the defaults. */
+static void env_pair(const char *name, int da, int db, int *a, int *b)
+{
+	const char *v = getenv(name);
+
+	*a = da;
+	*b = db;
+	if (v && *v && sscanf(v, "%d:%d", a, b) == 1)
+		*b = *a;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,
+				       nvmlClockId_t id, unsigned int *mhz)
+{
+	int target, dflt;
+
+	(void)d;
+	if (t == NVML_CLOCK_MEM)
+		env_pair("FAKE_NVML_APP_MEM", 3201, 3201, &target, &dflt);
+	else
+		env_pair("FAKE_NVML_APP_SM", 1980, 1980, &target, &dflt);
+	if (id == NVML_CLOCK_ID_APP_CLOCK_TARGET)
+		*mhz = (unsigned int)target;
+	else if (id == NVML_CLOCK_ID_APP_CLOCK_DEFAULT)
+		*mhz = (unsigned int)dflt;
+	else
+		return NVML_ERROR_NOT_SUPPORTED;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d,
+						  nvmlPstates_t *p)
+{
+	(void)d;
+	*p = (nvmlPstates_t)fake_env_int("FAKE_NVML_PSTATE", 0);
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d,
+					 nvmlEnableState_t *cur,
+					 nvmlEnableState_t *pend)
+{
+	int c, p;
+
+	(void)d;
+	env_pair("FAKE_NVML_ECC", 1, 1, &c, &p);
+	*cur = c ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+	*pend = p ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d,
+						 nvmlEnableState_t *mode)
+{
+	(void)d;
+	*mode = fake_env_int("FAKE_NVML_PERSISTENCE", 1) ?
+			NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d,
+					     nvmlComputeMode_t *mode)
+{
+	(void)d;
+	*mode = (nvmlComputeMode_t)fake_env_int("FAKE_NVML_COMPUTE_MODE", 0);
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *cur,
+					 unsigned int *pend)
+{
+	int c, p;
+
+	(void)d;
+	env_pair("FAKE_NVML_MIG", 0, 0, &c, &p);
+	*cur = (unsigned int)c;
+	*pend = (unsigned int)p;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryBusWidth(nvmlDevice_t d,
+						unsigned int *bits)
+{
+	(void)d;
+	if (!getenv("FAKE_NVML_BUS_WIDTH"))
+		return NVML_ERROR_NOT_SUPPORTED;
+	*bits = (unsigned int)fake_env_int("FAKE_NVML_BUS_WIDTH", 0);
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d,
+					       unsigned int link,
+					       unsigned int *version)
+{
+	if (link_peer(dev_index(d), link) < 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*version = (unsigned int)fake_env_int("FAKE_NVML_NVLINK_VERSION", 4);
 	return NVML_SUCCESS;
 }

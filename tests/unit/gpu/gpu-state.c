@@ -6,7 +6,8 @@
  * real GPU) can read the GPU side without the rest of p2pdiag-check.
  *
  *   gpu-state [--no-cuda] [--quick] [--size BYTES] [--iterations N]
- *             [--timeout S] [--pairs ADDR,ADDR...]
+ *             [--timeout S] [--pairs ADDR,ADDR...] [--if-busy=measure]
+ *             [--wait-idle S] [--curve]
  *
  * Exit status: 0 when every step that ran was ok, 1 otherwise.
  */
@@ -34,6 +35,54 @@ static void figure(const char *prefix, const char *name,
 	printf("%s.%s=%.3f min=%.3f max=%.3f samples=%u verify=%s\n", prefix,
 	       name, f->median, f->min, f->max, f->samples,
 	       gpu_verify_name(f->verify));
+}
+
+static void curve(const char *prefix, const char *name,
+		  const struct gpu_curve *c)
+{
+	unsigned int i;
+
+	if (!c->n)
+		return;
+	printf("%s.curve_%s=%s", prefix, name, c->verified ? "verified" : "unverified");
+	for (i = 0; i < c->n; i++)
+		printf(" %zu:%.3f", c->bytes[i], c->us[i]);
+	putchar('\n');
+}
+
+static void validity(const char *p, const struct gpu_device *g)
+{
+	const struct gpu_activity *a = &g->activity;
+	const struct gpu_settings *s = &g->settings;
+	unsigned int i;
+
+	if (a->procs_valid)
+		printf("%s.procs=%u\n", p, a->nr_procs);
+	for (i = 0; a->procs_valid && i < a->nr_procs && i < GPU_MAX_PROCS; i++)
+		printf("%s.proc%u=pid %u name %s bytes %llu\n", p, i,
+		       a->proc[i].pid, a->proc[i].name, a->proc[i].used_bytes);
+	if (a->util_valid)
+		printf("%s.util=gpu %u mem %u\n", p, a->util_gpu, a->util_mem);
+	if (a->throttle_valid)
+		printf("%s.throttle=0x%llx samples %u sm %u pstate %d\n", p,
+		       a->throttle, a->throttle_samples, a->sm_clock_load,
+		       a->pstate_load);
+	if (a->waited_s > 0)
+		printf("%s.waited_s=%.2f\n", p, a->waited_s);
+	if (g->placement.valid)
+		printf("%s.placement=cpu %d node %d buffers %d\n", p,
+		       g->placement.cpu, g->placement.cpu_node,
+		       g->placement.buf_node);
+	if (s->valid)
+		printf("%s.settings=ecc %d/%d persistence %d compute %d mig %d/%d app_sm %u/%u app_mem %u/%u max_mem %u bus %u\n",
+		       p, s->ecc, s->ecc_pending, s->persistence,
+		       s->compute_mode, s->mig, s->mig_pending, s->app_sm,
+		       s->app_sm_default, s->app_mem, s->app_mem_default,
+		       s->max_mem, s->mem_bus_width);
+	for (i = 0; i < GPU_NVLINK_LINKS; i++)
+		if (s->nvlink_version[i])
+			printf("%s.nvlink%u.version=%u\n", p, i,
+			       s->nvlink_version[i]);
 }
 
 static void progress(const char *what)
@@ -67,6 +116,9 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "progress", no_argument, NULL, 'v' },
+		{ "if-busy", required_argument, NULL, 'b' },
+		{ "wait-idle", required_argument, NULL, 'w' },
+		{ "curve", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gpu_options opt = { .iterations = 3, .timeout_s = 60 };
@@ -87,6 +139,12 @@ int main(int argc, char **argv)
 			opt.only_pairs = pairs;
 			break;
 		case 'v': opt.progress = progress; break;
+		case 'b':
+			opt.busy = !strcmp(optarg, "measure") ? GPU_BUSY_MEASURE :
+								 GPU_BUSY_REFUSE;
+			break;
+		case 'w': opt.wait_idle_s = atof(optarg); break;
+		case 'c': opt.curve = true; break;
 		default: return 2;
 		}
 	}
@@ -130,6 +188,10 @@ int main(int argc, char **argv)
 		figure(p, "local", &g->local);
 		figure(p, "latency_h2d", &g->latency_h2d);
 		figure(p, "latency_chase", &g->latency_chase);
+		validity(p, g);
+		curve(p, "h2d", &g->curve[CURVE_H2D]);
+		curve(p, "d2h", &g->curve[CURVE_D2H]);
+		curve(p, "local", &g->curve[CURVE_LOCAL]);
 	}
 	for (i = 0; i < st.nr_pairs && st.pair; i++) {
 		const struct gpu_pair *q = &st.pair[i];
@@ -151,6 +213,7 @@ int main(int argc, char **argv)
 		figure(p, "staged", &q->staged);
 		figure(p, "latency_p2p", &q->latency_p2p);
 		figure(p, "latency_staged", &q->latency_staged);
+		curve(p, "p2p", &q->curve);
 	}
 	if (st.exchange.valid)
 		for (i = 0; i < GPU_EXCHANGE_SIZES; i++)
@@ -165,7 +228,9 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_CHILDREN, &ru);
 	printf("worker_maxrss_kib=%ld\n", ru.ru_maxrss);
 
+	/* a GPU left unmeasured because it was busy is what was asked for */
 	bad = (st.cuda != GPU_OK && st.cuda != GPU_SKIPPED) ||
+	      st.measure == GPU_BUSY ||
 	      (st.measure != GPU_OK && st.measure != GPU_SKIPPED);
 	return bad ? 1 : 0;
 }

@@ -294,6 +294,72 @@ run_case FAKE_NVML_REPLAY_DELTA=3 FAKE_GPUS=1 -- "${SMALL[@]}"
 has_re "^dev0\.counters=replay 0->3 "
 finish "PCIe replay counter read before and after the run"
 
+# --- measurement validity: other work, clocks, placement, settings ---------
+
+BUSY=(FAKE_GPUS=1 FAKE_NVML_PROCS=4711:copier:2600)
+run_case "${BUSY[@]}" -- "${SMALL[@]}"
+has "measure=busy"; status 1; lacks_re "^dev0\.h2d="
+has "dev0.procs=1"; has "dev0.proc0=pid 4711 name copier bytes 2726297600"
+has_re "^error=GPU 0000:10:00.0 is busy \(1 other process"
+finish "another process on the GPU: not measured by default, the process named"
+
+run_case "${BUSY[@]}" -- "${SMALL[@]}" --if-busy=measure
+has "measure=ok"; status 0; has_re "^dev0\.h2d=.* verify=ok$"
+has "dev0.proc0=pid 4711 name copier bytes 2726297600"
+finish "--if-busy=measure: measured, the process still recorded"
+
+run_case FAKE_GPUS=1 FAKE_NVML_UTIL=97 -- "${SMALL[@]}"
+has "measure=busy"; has "dev0.procs=0"; has "dev0.util=gpu 97 mem 48"
+finish "busy with no process visible (another container): utilisation counts"
+
+run_case "${BUSY[@]}" FAKE_NVML_PROCS_READS=3 -- "${SMALL[@]}" --wait-idle 10
+has "measure=ok"; has_re "^dev0\.h2d=.* verify=ok$"; has "dev0.procs=0"
+awk -v w="$(value dev0.waited_s)" 'BEGIN { exit !(w > 0.3 && w < 2) }' ||
+	why=${why:-"waited $(value dev0.waited_s) s, not the 2 polls until idle"}
+finish "--wait-idle: measured once the other process is gone"
+
+run_case "${BUSY[@]}" -- "${SMALL[@]}" --wait-idle 1
+has "measure=busy"; status 1; faster_than 3000
+awk -v w="$(value dev0.waited_s)" 'BEGIN { exit !(w >= 1) }' ||
+	why=${why:-"waited $(value dev0.waited_s) s, not the 1 s asked"}
+finish "--wait-idle is bounded: still busy after it, not measured"
+
+run_case FAKE_GPUS=1 FAKE_NVML_THROTTLE=0x41 FAKE_NVML_SM_CLOCK=1200 \
+	FAKE_NVML_PSTATE=2 -- "${SMALL[@]}"
+has_re "^dev0\.throttle=0x41 samples [1-9][0-9]* sm 1200 pstate 2$"
+finish "clock event reasons, SM clock and P-state sampled during the copies"
+
+run_case FAKE_GPUS=1 -- "${SMALL[@]}"
+has_re "^dev0\.placement=cpu [0-9]+ node [0-9]+ buffers [0-9]+$"
+finish "worker CPU and node, pinned buffers' node recorded"
+
+run_case FAKE_GPUS=1 FAKE_NVML_ECC=1:0 FAKE_NVML_PERSISTENCE=0 \
+	FAKE_NVML_COMPUTE_MODE=3 FAKE_NVML_MIG=0:1 FAKE_NVML_APP_SM=1410:1980 \
+	-- "${SMALL[@]}" --quick
+has "dev0.settings=ecc 1/0 persistence 0 compute 3 mig 0/1 app_sm 1410/1980 app_mem 3201/3201 max_mem 3201 bus 0"
+finish "settings read: ECC and pending, persistence, compute mode, MIG, clocks"
+
+run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 FAKE_NVML_NVLINK_VERSION=5 -- \
+	"${SMALL[@]}" --quick
+has "dev0.nvlink0.version=5"; has "dev1.nvlink3.version=5"
+lacks_re "^dev0\.nvlink4\."
+finish "NVLink version read per active link"
+
+run_case FAKE_GPUS=2 FAKE_CUDA_LAT_US=2 -- "${SMALL[@]}" --curve
+curve_line=$(grep '^dev0.curve_h2d=' <<<"$out")
+[ -n "$curve_line" ] || why=${why:-"no host-to-device curve"}
+grep -q '^dev0.curve_h2d=verified 4:2.000 8:2.000 ' <<<"$out" ||
+	why=${why:-"curve does not start at 4 B with the double's 2 us: $curve_line"}
+grep -qE ' 1048576:21\.0[0-9]+$' <<<"$curve_line" ||
+	why=${why:-"curve does not end at --size (2 us + 1 MiB / 55 GB/s): $curve_line"}
+has_re "^dev0\.curve_d2h=verified 4:"; has_re "^dev0\.curve_local=verified 4:"
+has_re "^pair0-1\.curve_p2p=verified 4:"
+finish "--curve: 4 B to --size for h2d, d2h, device-local and P2P"
+
+run_case FAKE_GPUS=1 -- "${SMALL[@]}"
+lacks_re "curve_"
+finish "no curve unless asked"
+
 # --- options ----------------------------------------------------------------
 
 run_case -- --quick
@@ -430,6 +496,106 @@ fi
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_INIT=fail --
 has_re "^CUDA: init-failed"; has_re "cuInit: CUDA_ERROR_UNKNOWN"; status 1
 finish "p2pdiag-check, cuInit failing: said with the error name, exit 1"
+
+# measurement validity end to end: what explains a low figure is named,
+# and no finding sends anyone to the link or the slot for it
+SLOW=(FAKE_CUDA_BW_H2D=20 FAKE_CUDA_BW_D2H=20)
+BLAME_LINK='reseat|check the link under load|retimer'
+
+check 02-eight-gpu-four-switches $SW "${SLOW[@]}" --
+status 1; finding warning bw-low; has_re "check the link under load"
+finish "p2pdiag-check, slow host copies on an idle GPU: bw-low blames the path"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" --
+status 1; finding warning gpu-busy
+has_re "GPU 0000:03:00.0 is in use: pid 4711 \(copier, 2.5 GiB\); not measured"
+lacks_re "^  (warning|info) +bw-low"; lacks_re "$BLAME_LINK"
+finish "p2pdiag-check, GPU busy (default): not measured, the process named"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" \
+	-- --if-busy=measure
+status 1; finding warning gpu-busy; finding info bw-low-explained
+has_re "host to device: [0-9.]+ GB/s .*explained by other work on the GPU: pid 4711 \(copier"
+lacks_re "^  warning +bw-low"; lacks_re "$BLAME_LINK"
+finish "p2pdiag-check, --if-busy=measure: low figures explained by the process, not the link"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_THROTTLE=0x40 "${SLOW[@]}" --
+status 1; finding warning gpu-throttled; finding info bw-low-explained
+has_re "HW thermal slowdown"; lacks_re "^  warning +bw-low"; lacks_re "$BLAME_LINK"
+finish "p2pdiag-check, clocks held by heat during the copies: gpu-throttled, not the link"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_LAT_US=8 --
+status 1; finding warning latency-high
+has_re "small-copy latency: 8.0 us is above the 5.0 us expected"
+finish "p2pdiag-check, small copies slow on an idle GPU: latency-high"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_BIDIR=0.3 "${P2PDIAG_OPTS[@]}" --
+finding warning bw-low
+has_re "host to device \(both directions\): .* of the 25.2 GB/s expected"
+finish "p2pdiag-check, both-ways host copies judged against each direction's share"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_BW_D2D=900 FAKE_NVML_BUS_WIDTH=6144 \
+	"${P2PDIAG_OPTS[@]}" --
+finding warning bw-low
+has_re "device-local copy: .* expected \(HBM: 2 x 3201 MHz x 6144 bit"
+finish "p2pdiag-check, device-local copy judged against NVML's HBM rate"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_NVLINKS=0-1:4,1-0:4 \
+	FAKE_NVML_NVLINK_VERSION=5 "${P2PDIAG_OPTS[@]}" --
+finding warning bw-low
+has_re "P2P copy 0000:03:00.0 -> 0000:04:00.0: .* of the 170.0 GB/s expected \(4 NVLinks x 50 GB/s \(NVLink 5"
+finish "p2pdiag-check, NVLink expectation from NVML's link version (4 x 50 GB/s)"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_ECC=1:0 FAKE_NVML_MIG=1:1 \
+	FAKE_NVML_APP_SM=1410:1980 FAKE_NVML_PERSISTENCE=0 -- --quick
+status 1
+finding warning setting-ecc; finding warning setting-mig
+finding warning setting-clocks; finding info setting-persistence
+has_re "fix: nvidia-smi -i 0000:03:00.0 -e 1 \(or -e 0\), then a GPU reset"
+has_re "fix: nvidia-smi -i 0000:03:00.0 -mig 0"
+has_re "fix: nvidia-smi -i 0000:03:00.0 -rac"
+has_re "^\(4\) Settings that change performance"
+finish "p2pdiag-check, settings against performance: findings with the nvidia-smi command"
+
+check 02-eight-gpu-four-switches $SW -- --quick
+lacks_re "setting-"
+finish "p2pdiag-check, settings as a check wants them: no setting finding"
+
+mkdir -p "$EMPTY/aspm/sys/module/pcie_aspm/parameters"
+echo "default performance [powersave] powersupersave" \
+	>"$EMPTY/aspm/sys/module/pcie_aspm/parameters/policy"
+check 02-eight-gpu-four-switches $SW -- --quick --root "$EMPTY/aspm"
+finding info setting-aspm_policy
+has_re "PCIe ASPM policy: powersave"
+finish "p2pdiag-check, ASPM powersave policy read through --root: noted with its fix"
+
+check 02-eight-gpu-four-switches $SW -- --curve
+sections=$(grep -nE '^\((1|2|3|4)\) ' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ')
+[[ "$sections" =~ ^[0-9]+:\(1\)\ [0-9]+:\(2\)\ [0-9]+:\(3\)\ [0-9]+:\(4\)\ $ ]] ||
+	why=${why:-"sections not in the seed's order: $sections"}
+has_re "host to device: fixed cost 2.00 us per copy; half the peak \(.* GB/s at 1048576 B\) from [0-9]+ B"
+finish "p2pdiag-check: the report in the seed's order, the curve with fixed cost and half-peak size"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 -- \
+	--json --if-busy=measure --curve
+python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+g = j["gpus"][0]
+c = g["conditions"]
+assert c["busy"] and c["processes"][0] == {"pid": 4711, "name": "copier", "used_bytes": 2726297600, "graphics": False}, c
+v = {x["figure"]: x for x in g["judged"]}
+assert v["h2d"]["basis"].startswith("PCIe"), v["h2d"]
+assert v["latency"]["expected_is"] == "ceiling", v["latency"]
+assert {s["key"] for s in g["settings"]} >= {"ecc", "persistence", "compute_mode", "mig", "clocks", "pstate"}
+assert j["host_settings"][0]["key"] == "aspm_policy"
+h = g["curves"]["h2d"]
+assert h["points"][0]["bytes"] == 4 and abs(h["fixed_us"] - 2.0) < 0.01, h
+assert 60000 < h["half_peak_bytes"] < 200000, h
+p = [x for x in j["pairs"] if x.get("judged")]
+assert p and [x["figure"] for x in p[0]["judged"]] == ["p2p", "p2p_bidir", "latency_p2p"], p
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON lacks the conditions, judged figures, settings or curves"}
+finish "p2pdiag-check --json: conditions, judged figures with basis, settings, curves"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
