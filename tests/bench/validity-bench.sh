@@ -19,7 +19,6 @@ TOP=$(cd "$HERE/../.." && pwd)
 P2PDIAG=${P2PDIAG:-$TOP/userspace/p2pdiag-check}
 NVCC=${NVCC:-nvcc}
 LOGDIR=${LOGDIR:-$TOP/validity-logs}
-COPIER_MIB=${COPIER_MIB:-1024}
 
 die() { echo "validity-bench: $*" >&2; exit 3; }
 [ -x "$P2PDIAG" ] || die "no p2pdiag-check at $P2PDIAG (set P2PDIAG)"
@@ -40,7 +39,7 @@ run() {
 
 # copier SECONDS: start the competitor, wait until NVML lists it
 copier() {
-	"$LOGDIR/busy_copier" "$1" "$COPIER_MIB" >>"$LOGDIR/copier.log" 2>&1 &
+	"$LOGDIR/busy_copier" "$1" "${COPIER_MIB:-1024}" >>"$LOGDIR/copier.log" 2>&1 &
 	copier_pid=$!
 	for _ in $(seq 50); do
 		nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null |
@@ -68,10 +67,18 @@ copier 6
 run busy-wait-outlasts --no-color --wait-idle 30
 wait "$copier_pid" 2>/dev/null
 
+# a lighter load: 16 MiB copies, the kind that slowed latency and the
+# both-ways figures without any finding before
+COPIER_MIB=16 copier 30
+run busy-light-measure --no-color --if-busy=measure
+kill "$copier_pid" 2>/dev/null
+wait "$copier_pid" 2>/dev/null
+
 for s in "${summary[@]}"; do
 	echo "$s"
 done
-for f in busy-default busy-measure busy-wait-bounded busy-wait-outlasts; do
+for f in busy-default busy-measure busy-wait-bounded busy-wait-outlasts \
+	busy-light-measure; do
 	echo "== $f"
 	sed -n '/^Findings/,$p' "$LOGDIR/$f.txt" | grep -vE '^\s*$'
 done
