@@ -64,7 +64,8 @@ expect() {
 opts=$(complete_line "p2pdiag-check --" | sed 's/=$//')
 want=$(help_options "$bin")
 [ -n "$want" ] && [ "$opts" = "$want" ] && result 1 "completion: '--' offers exactly the options of --help" ||
-	result 0 "completion: '--' offers exactly the options of --help" "$(diff <(echo "$want") <(echo "$opts"))"
+	result 0 "completion: '--' offers exactly the options of --help" \
+		"$(diff <(echo "$want") <(echo "$opts")) (< only in --help: add it to userspace/completion/p2pdiag-check)"
 
 expect "an option's prefix" "p2pdiag-check --so" --source=
 expect "--source= offers its values" "p2pdiag-check --source=" auto module pci

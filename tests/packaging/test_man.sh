@@ -36,7 +36,8 @@ missing=$(help_options "$bin" | while read -r o; do
 	grep -q -- "$o\\b" "$tmp/p2pdiag-check.8.txt" || echo "$o"
 done)
 [ -z "$missing" ] && result 1 "man: p2pdiag-check(8) has every option of --help" ||
-	result 0 "man: p2pdiag-check(8) has every option of --help" "missing: $missing"
+	result 0 "man: p2pdiag-check(8) has every option of --help" \
+		"missing: $missing (document it in userspace/man/p2pdiag-check.8)"
 [ -n "$(help_options "$bin")" ] || result 0 "man: --help lists options" "none found"
 
 missing=$(sed -n 's/^What:[[:space:]]*//p' "$root/include/p2pdiag/ABI.txt" | while read -r w; do
@@ -49,7 +50,8 @@ done)
 params=$(sed -n 's/^module_param(\([a-z_0-9]*\),.*/\1/p' "$root"/kmod/*.c | sort -u)
 missing=$(for p in $params; do grep -q "^       $p=" "$tmp/p2pdiag.4.txt" || echo "$p"; done)
 [ -n "$params" ] && [ -z "$missing" ] && result 1 "man: p2pdiag(4) has every module parameter ($(echo $params))" ||
-	result 0 "man: p2pdiag(4) has every module parameter ($(echo $params))" "missing: $missing"
+	result 0 "man: p2pdiag(4) has every module parameter ($(echo $params))" \
+		"missing: $missing (document it in userspace/man/p2pdiag.4.in)"
 
 # abi2man must stop at text it cannot place, not drop it.
 abi2man=$root/userspace/man/abi2man
