@@ -122,6 +122,49 @@ void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
 void p2pd_format_config_acs(struct p2pd_buf *b, const struct p2pd_model *m,
 			    const struct p2pd_pair *p);
 
+/*
+ * The ports one kernel parameter names for a whole machine: the kernel
+ * keeps one disable_acs_redir= (or config_acs=) list, a second replaces the
+ * first, so every port that matters goes into one.  Model indices, in
+ * address order, each once.
+ */
+#define P2PD_MAX_FIX_PORTS	256
+
+struct p2pd_port_set {
+	int port[P2PD_MAX_FIX_PORTS];
+	unsigned int nr;
+	int overflow;		/* more ports than P2PD_MAX_FIX_PORTS */
+};
+
+/**
+ * p2pd_port_set_add() - add the ports whose redirect @p's fix clears
+ * (none where clearing would not give the pair a direct path).
+ * @s: the set, zeroed before the first call
+ * @p: the judged pair
+ *
+ * Return: how many ports were new, or -1 when the set is full.
+ */
+int p2pd_port_set_add(struct p2pd_port_set *s, const struct p2pd_pair *p);
+
+/**
+ * p2pd_format_fix_set() - one pci=disable_acs_redir= naming every port of
+ * @s, or "none".
+ * @b: output
+ * @m: the model the indices refer to
+ * @s: the ports
+ */
+void p2pd_format_fix_set(struct p2pd_buf *b, const struct p2pd_model *m,
+			 const struct p2pd_port_set *s);
+
+/**
+ * p2pd_format_config_acs_set() - the same in the pci=config_acs= form.
+ * @b: output
+ * @m: the model the indices refer to
+ * @s: the ports
+ */
+void p2pd_format_config_acs_set(struct p2pd_buf *b, const struct p2pd_model *m,
+				const struct p2pd_port_set *s);
+
 /**
  * p2pd_format_setpci() - the runtime command that clears the redirect bits
  * of one port: "setpci -s <addr> ECAP_ACS+0x6.w=<value>".

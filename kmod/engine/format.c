@@ -390,37 +390,86 @@ static int acs_fix_applies(const struct p2pd_pair *p)
 	       (p->common_kind == P2PD_COMMON_BRIDGE || !p->host_blocks);
 }
 
-/* "<param><item_prefix><addr>;<item_prefix><addr>..." for the blockers */
-static void put_acs_fix(struct p2pd_buf *b, const struct p2pd_model *m,
-			const struct p2pd_pair *p, const char *param,
-			const char *item_prefix)
+/* "<param><item_prefix><addr>;<item_prefix><addr>..." for @nr ports */
+static void put_port_list(struct p2pd_buf *b, const struct p2pd_model *m,
+			  const int *port, unsigned int nr, const char *param,
+			  const char *item_prefix)
 {
 	unsigned int i;
 
-	if (!acs_fix_applies(p)) {
+	if (!nr) {
 		p2pd_put_str(b, P2PD_WORD_NONE);
 		return;
 	}
 	p2pd_put_str(b, param);
-	for (i = 0; i < p->nr_blockers; i++) {
+	for (i = 0; i < nr; i++) {
 		if (i)
 			p2pd_put_char(b, ';');
 		p2pd_put_str(b, item_prefix);
-		p2pd_put_addr(b, m->fn[p->blocker[i]].addr);
+		p2pd_put_addr(b, m->fn[port[i]].addr);
 	}
 }
+
+/* The pair's ports to clear, or none where clearing would not help. */
+static unsigned int pair_fix_ports(const struct p2pd_pair *p)
+{
+	return acs_fix_applies(p) ? p->nr_blockers : 0;
+}
+
+/* pci=disable_acs_redir= takes "<addr>" items, pci=config_acs= "<flags>@<addr>" */
+#define FIX_PARAM		"pci=disable_acs_redir="
+#define CONFIG_ACS_PARAM	"pci=config_acs="
+/* flags from DT (left) to SV (right): clear EC, CR, RR; keep others */
+#define CONFIG_ACS_ITEM		"x0x00xx@"
 
 void p2pd_format_fix(struct p2pd_buf *b, const struct p2pd_model *m,
 		     const struct p2pd_pair *p)
 {
-	put_acs_fix(b, m, p, "pci=disable_acs_redir=", "");
+	put_port_list(b, m, p->blocker, pair_fix_ports(p), FIX_PARAM, "");
 }
 
 void p2pd_format_config_acs(struct p2pd_buf *b, const struct p2pd_model *m,
 			    const struct p2pd_pair *p)
 {
-	/* flags from DT (left) to SV (right): clear EC, CR, RR; keep others */
-	put_acs_fix(b, m, p, "pci=config_acs=", "x0x00xx@");
+	put_port_list(b, m, p->blocker, pair_fix_ports(p), CONFIG_ACS_PARAM,
+		      CONFIG_ACS_ITEM);
+}
+
+int p2pd_port_set_add(struct p2pd_port_set *s, const struct p2pd_pair *p)
+{
+	unsigned int i, j, k, nr = pair_fix_ports(p);
+	int added = 0;
+
+	for (i = 0; i < nr; i++) {
+		int port = p->blocker[i];
+
+		for (j = 0; j < s->nr && s->port[j] < port; j++)
+			;
+		if (j < s->nr && s->port[j] == port)
+			continue;
+		if (s->nr == P2PD_MAX_FIX_PORTS) {
+			s->overflow = 1;
+			return -1;
+		}
+		for (k = s->nr; k > j; k--)
+			s->port[k] = s->port[k - 1];
+		s->port[j] = port;
+		s->nr++;
+		added++;
+	}
+	return added;
+}
+
+void p2pd_format_fix_set(struct p2pd_buf *b, const struct p2pd_model *m,
+			 const struct p2pd_port_set *s)
+{
+	put_port_list(b, m, s->port, s->nr, FIX_PARAM, "");
+}
+
+void p2pd_format_config_acs_set(struct p2pd_buf *b, const struct p2pd_model *m,
+				const struct p2pd_port_set *s)
+{
+	put_port_list(b, m, s->port, s->nr, CONFIG_ACS_PARAM, CONFIG_ACS_ITEM);
 }
 
 void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f)

@@ -8,7 +8,12 @@
  *
  * with any keys of the pairs line (class verdict map distance common
  * blockers bottleneck degraded nccl_p2p fix) and path, missing, notes,
- * config_acs.  For every fixture:
+ * config_acs, and at most one line for the whole machine:
+ *
+ *   expect machine fix=<pci=disable_acs_redir=...> config_acs=<...>
+ *
+ * the one kernel parameter over every pair (p2pd_port_set_add() and its
+ * formatters).  For every fixture:
  *   - it parses, and formatting the model gives back the fixture's
  *     topology byte for byte (comments dropped), which parses to the same
  *     model (the golden round trip);
@@ -45,6 +50,8 @@ struct fixture {
 	char *canon;		/* the topology part without comments */
 	struct expect ex[MAX_EXPECT];
 	unsigned int nr_ex;
+	char *machine;		/* "fix=... config_acs=...", or NULL */
+	unsigned int machine_line;
 };
 
 static struct ktap k;
@@ -94,6 +101,17 @@ static int load_fixture(const char *path, struct fixture *fx, char *why,
 		size_t n = strlen(line);
 
 		lineno++;
+		if (!strncmp(line, "expect machine ", 15)) {
+			if (fx->machine) {
+				snprintf(why, whylen, "%s:%u: a second expect machine line",
+					 fx->name, lineno);
+				free(text);
+				return -1;
+			}
+			fx->machine = strdup(line + 15);
+			fx->machine_line = lineno;
+			continue;
+		}
 		if (!strncmp(line, "expect ", 7)) {
 			struct expect *e = &fx->ex[fx->nr_ex];
 			char a[32], b[32];
@@ -132,6 +150,7 @@ static int load_fixture(const char *path, struct fixture *fx, char *why,
 
 static void free_fixture(struct fixture *fx)
 {
+	free(fx->machine);
 	unsigned int i;
 
 	for (i = 0; i < fx->nr_ex; i++)
@@ -305,6 +324,46 @@ static void check_pairs_file(const struct fixture *fx,
 	free(text);
 }
 
+/* The machine-wide fix over every pair against "expect machine". */
+static void check_machine(const struct fixture *fx, const struct p2pd_model *m)
+{
+	struct p2pd_port_set set = { .nr = 0 };
+	char have[2][LINE_MAX_LEN], want[LINE_MAX_LEN], why[LINE_MAX_LEN] = "";
+	static const char *const key[2] = { "fix=", "config_acs=" };
+	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
+	struct p2pd_buf buf;
+	unsigned int i;
+
+	if (!fx->machine)
+		return;
+	while (p2pd_next_pair(m, &a, &b)) {
+		struct p2pd_pair p;
+
+		if (!p2pd_judge(m, a, b, &p))
+			p2pd_port_set_add(&set, &p);
+	}
+	p2pd_buf_init(&buf, have[0], sizeof(have[0]));
+	p2pd_format_fix_set(&buf, m, &set);
+	p2pd_buf_terminate(&buf);
+	p2pd_buf_init(&buf, have[1], sizeof(have[1]));
+	p2pd_format_config_acs_set(&buf, m, &set);
+	p2pd_buf_terminate(&buf);
+	for (i = 0; i < 2 && !why[0]; i++) {
+		const char *at = strstr(fx->machine, key[i]);
+
+		if (!at)
+			continue;
+		snprintf(want, sizeof(want), "%.*s", (int)strcspn(at + strlen(key[i]), " "),
+			 at + strlen(key[i]));
+		if (strcmp(want, have[i]))
+			snprintf(why, sizeof(why), "line %u: %s%s, want %s", fx->machine_line,
+				 key[i], have[i], want);
+	}
+	ktap_result(&k, !why[0] && !set.overflow, why,
+		    "%s: one kernel parameter for the machine names every port that matters",
+		    fx->name);
+}
+
 static void run_fixture(const char *path)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
@@ -409,6 +468,7 @@ static void run_fixture(const char *path)
 	ktap_result(&k, !why[0], why, "%s: every expectation names a pair",
 		    fx->name);
 	check_pairs_file(fx, &m);
+	check_machine(fx, &m);
 	topo_free(&m);
 out:
 	free(again);
