@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "causes.h"
 #include "findings.h"
 #include "gpu.h"
 #include "options.h"
@@ -27,6 +28,7 @@ struct check_run {
 	const struct gpu_state *gpu;	/* NULL: the GPU side did not run */
 	bool gpu_measured;
 	struct findings findings;
+	struct causes causes;		/* the findings by cause, once judged */
 	const struct options *opt;
 	struct system_report *system;	/* facts under the root, or NULL */
 };

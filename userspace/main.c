@@ -424,6 +424,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (causes_build(&run, &run.causes))
+		run.findings.oom = true;
 	status = findings_exit_status(&run.findings);
 	if (opt.json) {
 		if (report_json_print(stdout, &run)) {
@@ -469,6 +471,7 @@ out:
 	}
 	system_report_free(&sys);
 	free(run.pair);
+	causes_free(&run.causes);
 	findings_free(&run.findings);
 	if (src.have_module)
 		sysfs_snapshot_free(&src.module);

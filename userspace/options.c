@@ -48,6 +48,7 @@ static const struct option long_options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
 	{ "help", no_argument, NULL, 'h' },
@@ -97,6 +98,8 @@ void options_usage(FILE *out)
 "Judgement and output:\n"
 "  --min-ratio R             measured/expected below R is low (default 0.85)\n"
 "  --tolerance T             baseline bandwidth tolerance (default 0.10)\n"
+"  -v, --verbose             also every finding of every pair, with its own\n"
+"                            fix, and the engine's line for each pair\n"
 "  --json                    JSON report (schema 1, see SCHEMA.md)\n"
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
@@ -263,7 +266,7 @@ int options_parse(int argc, char **argv, struct options *o,
 	options_defaults(o);
 	opterr = 0;		/* we word the errors ourselves */
 	optind = 0;		/* full reset: the tests parse many times */
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "auto"))
@@ -402,6 +405,9 @@ int options_parse(int argc, char **argv, struct options *o,
 			break;
 		case 'h':
 			o->help = true;
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case OPT_VERSION:
 			o->version = true;

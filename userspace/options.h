@@ -26,6 +26,7 @@ struct options {
 	enum source_kind source;
 	bool cross_check, json, quick, no_cuda, help, version, no_color;
 	bool journal;			/* --journal: findings to stderr */
+	bool verbose;			/* --verbose: every finding, every pair line */
 	const char *prometheus;		/* --prometheus FILE */
 	enum baseline_mode baseline;
 	const char *baseline_file;

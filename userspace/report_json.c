@@ -341,6 +341,69 @@ static struct json_object *findings_json(const struct findings *f)
 	return arr;
 }
 
+/* One entry per cause, worst first; "pairs" in the cause's order. */
+static struct json_object *causes_json(const struct check_run *r)
+{
+	const struct causes *c = &r->causes;
+	struct json_object *arr = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct cause *k = &c->cause[i];
+		struct json_object *o = json_object_new_object();
+		struct json_object *pairs = json_object_new_array();
+
+		put(o, "code", json_object_new_string(k->code));
+		put(o, "severity", json_object_new_string(finding_severity_name(k->severity)));
+		put(o, "findings", json_object_new_int64((int64_t)k->nr));
+		for (j = 0; j < k->nr; j++) {
+			const struct finding *it = &r->findings.item[k->item[j]];
+			struct json_object *pair;
+
+			if (!it->has_pair)
+				continue;
+			pair = json_object_new_array();
+			json_object_array_add(pair, jstr_addr(it->a));
+			json_object_array_add(pair, jstr_addr(it->b));
+			json_object_array_add(pairs, pair);
+		}
+		put(o, "pairs", pairs);
+		put(o, "fix", json_object_new_string(k->machine_fix ? "machine" :
+						     k->fix ? "shared" : "per_finding"));
+		put(o, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The machine-wide fix, or null when no port needs clearing. */
+static struct json_object *machine_fix_json(const struct check_run *r)
+{
+	const struct p2pd_port_set *s = &r->causes.ports;
+	struct json_object *o, *ports;
+	char tmp[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+	unsigned int i;
+
+	if (!s->nr || !r->model)
+		return NULL;
+	o = json_object_new_object();
+	p2pd_buf_init(&b, tmp, sizeof(tmp));
+	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	put(o, "kernel_parameter", json_object_new_string(tmp));
+	p2pd_buf_init(&b, tmp, sizeof(tmp));
+	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	put(o, "config_acs", json_object_new_string(tmp));
+	ports = json_object_new_array();
+	for (i = 0; i < s->nr; i++)
+		json_object_array_add(ports, jstr_addr(r->model->fn[s->port[i]].addr));
+	put(o, "ports", ports);
+	put(o, "overflow", json_object_new_boolean(s->overflow));
+	return o;
+}
+
 static struct json_object *status_json(const struct check_run *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -418,6 +481,7 @@ struct json_object *report_json_build(const struct check_run *r)
 				       json_object_new_array());
 	put(root, "system", system_output_json(r));
 	put(root, "findings", findings_json(&r->findings));
+	put(root, "causes", causes_json(r));
 
 	for (i = 0; i < r->findings.nr; i++)
 		n[r->findings.item[i].severity]++;
@@ -426,6 +490,7 @@ struct json_object *report_json_build(const struct check_run *r)
 	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
 	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
 	put(sum, "exit_status", json_object_new_int(findings_exit_status(&r->findings)));
+	put(sum, "fix", machine_fix_json(r));
 	put(root, "summary", sum);
 	return root;
 }

@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causes.h"
 #include "endpoint_labels.h"
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
 #include "system/system.h"
 #include "report_text_steps.h"
+#include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
 #ifndef P2PDIAG_VERSION
@@ -308,17 +310,17 @@ static void exchange_table(FILE *out, const struct gpu_exchange *x,
 	}
 }
 
+/* Every finding with its own fix, worst first: --verbose. */
 static void findings_text(FILE *out, const struct check_run *r,
 			  const struct palette *c)
 {
 	const struct findings *f = &r->findings;
-	size_t i, counts[3] = { 0 };
+	size_t i;
 	int sev;
 
-	fprintf(out, "\n%sFindings%s\n", c->bold, c->off);
+	fprintf(out, "\n%sFindings, one by one%s\n", c->bold, c->off);
 	if (!f->nr)
-		fprintf(out, "  %snone: every judged path is as direct and as fast as expected%s\n",
-			c->green, c->off);
+		fprintf(out, "  none\n");
 	/* worst first, in the order found within a severity */
 	for (sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
 		for (i = 0; i < f->nr; i++) {
@@ -328,7 +330,6 @@ static void findings_text(FILE *out, const struct check_run *r,
 
 			if ((int)it->severity != sev)
 				continue;
-			counts[sev]++;
 			fprintf(out, "  %s%-7s%s %s%s%s\n    %s\n", col,
 				finding_severity_name(it->severity), c->off, c->bold,
 				it->code, c->off, it->message);
@@ -336,12 +337,221 @@ static void findings_text(FILE *out, const struct check_run *r,
 				fprintf(out, "    fix: %s\n", it->fix);
 		}
 	}
-	if (f->oom)
-		fprintf(out, "  %serror%s   memory ran out: some findings were lost\n",
+}
+
+static const char *severity_colour(enum finding_severity sev,
+				   const struct palette *c)
+{
+	return sev == SEV_ERROR ? c->red : sev == SEV_WARNING ? c->yellow : c->dim;
+}
+
+/* "GPU0-NIC1", by the labels of the matrix (addresses where none). */
+static void put_pair_name(FILE *out, const struct check_run *r,
+			  const struct endpoint_label *ep, unsigned int n,
+			  const struct finding *it)
+{
+	unsigned int addr[2] = { it->a, it->b }, k;
+
+	for (k = 0; k < 2; k++) {
+		int fn = r->model ? p2pd_model_find(r->model, addr[k]) : P2PD_NO_INDEX;
+		const char *label = fn == P2PD_NO_INDEX ? NULL :
+				    endpoint_label_of(ep, n, fn);
+		char a[P2PD_ADDR_STRLEN];
+
+		fprintf(out, "%s%s", k ? "-" : "", label ? label : pciaddr_format(a, addr[k]));
+	}
+}
+
+/* Pairs a cause line names before "+N more": one line on a wide terminal. */
+#define CAUSE_PAIRS_NAMED 8
+
+static void cause_text(FILE *out, const struct check_run *r,
+		       const struct endpoint_label *ep, unsigned int n,
+		       const struct cause *k, const struct palette *c)
+{
+	const struct findings *f = &r->findings;
+	const struct finding *worst = &f->item[k->item[0]];
+	size_t i, named = 0;
+
+	fprintf(out, "  %s%-7s%s %s%s%s", severity_colour(k->severity, c),
+		finding_severity_name(k->severity), c->off, c->bold, k->code, c->off);
+	if (k->nr_pairs)
+		fprintf(out, "  %zu pair%s: ", k->nr_pairs, k->nr_pairs == 1 ? "" : "s");
+	else if (k->nr > 1)
+		fprintf(out, "  %zu times", k->nr);
+	for (i = 0; i < k->nr && named < CAUSE_PAIRS_NAMED; i++) {
+		if (!f->item[k->item[i]].has_pair)
+			continue;
+		fputs(named++ ? ", " : "", out);
+		put_pair_name(out, r, ep, n, &f->item[k->item[i]]);
+	}
+	if (k->nr_pairs > named)
+		fprintf(out, " +%zu more", k->nr_pairs - named);
+	if (k->nr_pairs && k->nr > k->nr_pairs)
+		fprintf(out, "; and %zu more not about a pair", k->nr - k->nr_pairs);
+	fprintf(out, "\n    %s%s\n", k->nr < 2 ? "" :
+		f->item[k->item[k->nr - 1]].severity < k->severity ? "worst: " : "e.g. ",
+		worst->message);
+	if (k->machine_fix)
+		fprintf(out, "    fix: the kernel parameter above\n");
+	else if (k->fix)
+		fprintf(out, "    fix: %s\n", k->fix);
+	else if (worst->fix)
+		fprintf(out, "    fix: one per finding (--verbose); the worst's: %s\n", worst->fix);
+}
+
+static void verdict_counts(FILE *out, const struct check_run *r)
+{
+	static const char *const words[P2PD_VERDICT_COUNT] = {
+		"direct", "through a host bridge that routes P2P",
+		"redirected through the root complex", "blocked", "unknown",
+	};
+	unsigned int count[P2PD_VERDICT_COUNT] = { 0 }, i, shown = 0;
+	int v;
+
+	for (i = 0; i < r->nr_pairs; i++)
+		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
+			count[r->pair[i].verdict]++;
+	fprintf(out, "%u pair%s judged", r->nr_pairs, r->nr_pairs == 1 ? "" : "s");
+	/* the worst verdicts first */
+	for (v = P2PD_VERDICT_UNKNOWN; v >= P2PD_VERDICT_OK; v--) {
+		if (!count[v])
+			continue;
+		fprintf(out, "%s%u %s", shown++ ? ", " : ": ", count[v], words[v]);
+	}
+	fputc('\n', out);
+}
+
+static void put_port_words(FILE *out, const struct p2pd_function *f)
+{
+	char a[P2PD_ADDR_STRLEN], bits[32];
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, bits, sizeof(bits));
+	p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "%s %s %s", p2pd_role_name(f->role), pciaddr_format(a, f->addr), bits);
+}
+
+/* "4 root_port, 16 downstream_port": how many ports of each role. */
+static void put_port_roles(FILE *out, const struct p2pd_model *m,
+			   const struct p2pd_port_set *s)
+{
+	unsigned int count[P2PD_ROLE_COUNT] = { 0 }, i, shown = 0;
+
+	for (i = 0; i < s->nr; i++)
+		if ((unsigned int)m->fn[s->port[i]].role < P2PD_ROLE_COUNT)
+			count[m->fn[s->port[i]].role]++;
+	for (i = 0; i < P2PD_ROLE_COUNT; i++)
+		if (count[i])
+			fprintf(out, "%s%u %s", shown++ ? ", " : "", count[i],
+				p2pd_role_name((enum p2pd_role)i));
+}
+
+/* The machine-wide fix: one parameter, what it clears, how to undo it. */
+static void machine_fix_text(FILE *out, const struct check_run *r,
+			     const struct palette *c)
+{
+	const struct p2pd_port_set *s = &r->causes.ports;
+	bool verbose = r->opt && r->opt->verbose;
+	char param[JUDGE_TEXT_MAX], alt[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+	unsigned int i;
+
+	p2pd_buf_init(&b, param, sizeof(param));
+	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "%sDo this:%s boot with this one kernel parameter, then run p2pdiag-check again\n",
+		c->bold, c->off);
+	fprintf(out, "    %s%s%s\n", c->bold, param, c->off);
+	fprintf(out, "  It clears ACS redirect on %u port%s (", s->nr, s->nr == 1 ? "" : "s");
+	put_port_roles(out, r->model, s);
+	fprintf(out, "), all in one list: a second disable_acs_redir= replaces the first.\n"
+		     "  It merges IOMMU groups: read \"Applying fixes safely\" in README.md first.\n");
+	if (s->overflow)
+		fprintf(out, "  %sMore than %d ports redirect: only the first %d are named.%s\n",
+			c->red, P2PD_MAX_FIX_PORTS, P2PD_MAX_FIX_PORTS, c->off);
+	if (!verbose)
+		return;
+	fprintf(out, "  The ports:");
+	for (i = 0; i < s->nr; i++) {
+		fputs(i ? ", " : " ", out);
+		put_port_words(out, &r->model->fn[s->port[i]]);
+	}
+	p2pd_buf_init(&b, alt, sizeof(alt));
+	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "\n  Same effect: %s\n", alt);
+	fprintf(out, "  Until reboot instead, before the GPU driver loads (lost at reboot; changes isolation and IOMMU groups):\n");
+	for (i = 0; i < s->nr; i++) {
+		char line[96];
+
+		p2pd_buf_init(&b, line, sizeof(line));
+		p2pd_format_setpci(&b, &r->model->fn[s->port[i]]);
+		p2pd_buf_terminate(&b);
+		fprintf(out, "    %s\n", line);
+	}
+}
+
+/*
+ * The first screen: is P2P healthy here, and if not, the one thing to do;
+ * then one line per cause, worst first.
+ */
+static void summary_text(FILE *out, const struct check_run *r,
+			 const struct endpoint_label *ep, unsigned int n,
+			 const struct palette *c)
+{
+	const struct causes *k = &r->causes;
+	enum finding_severity worst = findings_worst(&r->findings);
+	size_t i, other = 0;
+
+	fputc('\n', out);
+	if (!r->findings.nr || worst == SEV_INFO)
+		fprintf(out, "%sP2P here: healthy.%s ", c->green, c->off);
+	else if (worst == SEV_WARNING)
+		fprintf(out, "%sP2P here: works, but not as it should.%s ", c->yellow, c->off);
+	else
+		fprintf(out, "%sP2P here: broken.%s ", c->red, c->off);
+	verdict_counts(out, r);
+	for (i = 0; i < k->nr; i++)
+		other += k->cause[i].severity >= SEV_WARNING && !k->cause[i].machine_fix;
+	if (k->ports.nr && r->model) {
+		machine_fix_text(out, r, c);
+		if (other)
+			fprintf(out, "Then: %zu more cause%s below, which the parameter does not fix.\n",
+				other, other == 1 ? "" : "s");
+	} else if (k->nr && k->cause[0].severity >= SEV_WARNING) {
+		const struct cause *first = &k->cause[0];
+		const char *fix = first->fix ? first->fix :
+				  r->findings.item[first->item[0]].fix;
+
+		fprintf(out, "%sDo this:%s %s\n", c->bold, c->off,
+			fix ? fix : "no single change fixes it: see the causes below");
+	} else {
+		fprintf(out, "Nothing to change.\n");
+	}
+	if (!k->nr)
+		return;
+	fprintf(out, "\n%sCauses%s (one line per kind of finding, worst first; each pair's own: --verbose)\n",
+		c->bold, c->off);
+	for (i = 0; i < k->nr; i++)
+		cause_text(out, r, ep, n, &k->cause[i], c);
+}
+
+static void closing_line(FILE *out, const struct check_run *r,
+			 const struct palette *c)
+{
+	const struct causes *k = &r->causes;
+
+	if (r->findings.oom || k->oom)
+		fprintf(out, "\n%serror%s   memory ran out: some findings were lost\n",
 			c->red, c->off);
-	fprintf(out, "\n%zu error(s), %zu warning(s), %zu note(s): exit status %d\n",
-		counts[SEV_ERROR], counts[SEV_WARNING], counts[SEV_INFO],
-		findings_exit_status(f));
+	fprintf(out, "\n%zu error cause(s), %zu warning cause(s), %zu note(s) from %zu finding(s): exit status %d\n",
+		causes_count(k, SEV_ERROR), causes_count(k, SEV_WARNING),
+		causes_count(k, SEV_INFO), r->findings.nr,
+		findings_exit_status(&r->findings));
+	if (!r->opt || !r->opt->verbose)
+		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }
 
 static void header(FILE *out, const struct check_run *r, const struct palette *c)
@@ -382,12 +592,15 @@ void report_text(FILE *out, const struct check_run *r, bool colour)
 	const struct report_style style = { c->bold, c->off };
 	struct endpoint_label *ep = NULL;
 	unsigned int n = endpoint_labels(r, &ep);
+	bool verbose = r->opt && r->opt->verbose;
 
 	header(out, r, c);
+	summary_text(out, r, ep, n, c);
 	if (n) {
 		class_matrix(out, r, ep, n, c);
 		verdict_matrix(out, r, ep, n, c);
-		pair_lines(out, r, ep, n, c);
+		if (verbose)
+			pair_lines(out, r, ep, n, c);
 	} else if (r->model) {
 		fprintf(out, "\n%s(1) Topology%s: no GPU, NIC, NVMe or accelerator functions in the snapshot: no pairs to judge\n",
 			c->bold, c->off);
@@ -409,6 +622,8 @@ void report_text(FILE *out, const struct check_run *r, bool colour)
 	if (r->gpu && r->gpu->nr_dev)
 		report_text_settings(out, r, &style);
 	system_output_text(out, r);
-	findings_text(out, r, c);
+	if (verbose)
+		findings_text(out, r, c);
+	closing_line(out, r, c);
 	free(ep);
 }

@@ -66,8 +66,11 @@ case $out in *"source: module ($tmp/ok, read in 1 attempt)"*) result 1 "cli: the
 	*) result 0 "cli: the report names the module source" "$(head -3 <<<"$out")";; esac
 expect_rc 1 "cli: ACS redirect under the switch exits 1" "$bin" --sysfs-root "$tmp/redirect" --no-cuda
 expect_rc 2 "cli: a blocked pair exits 2" "$bin" --sysfs-root "$tmp/blocked" --no-cuda
-case $out in *"verdict=blocked"*"error   acs-redirect"*) result 1 "cli: ... with the verdict and the finding";;
-	*) result 0 "cli: ... with the verdict and the finding";; esac
+case $out in *"P2P here: broken."*"error   acs-redirect  3 pairs: GPU0-GPU1, GPU0-GPU2, GPU1-GPU2"*) result 1 "cli: ... with the verdict and the cause";;
+	*) result 0 "cli: ... with the verdict and the cause";; esac
+run "$bin" --sysfs-root "$tmp/blocked" --no-cuda --verbose
+case $out in *"verdict=blocked"*"error   acs-redirect"$'\n'*) result 1 "cli: ... and with --verbose each pair's line and finding";;
+	*) result 0 "cli: ... and with --verbose each pair's line and finding";; esac
 expect_rc 2 "cli: --quick still judges the topology" "$bin" --sysfs-root "$tmp/blocked" --quick
 
 cp -r "$tmp/blocked" "$tmp/nocpu" && sed -i '1s/ cpu=other$//' "$tmp/nocpu/topology"
@@ -211,7 +214,7 @@ grep -q '^p2pdiag_gpudirect_ready{gpu="0000:1b:00.0",peer="0000:1d:00.0",kind="s
 	result 1 "cli: the textfile carries readiness and NCCL's GDR decision per pair" ||
 	result 0 "cli: the textfile carries readiness and NCCL's GDR decision per pair" "$(grep gpudirect "$tmp/gd.prom")"
 run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/peermem-broken" --no-cuda
-case $out in *"GPU 0000:1b:00.0 - NIC 0000:1c:00.0 (driver mlx5_core, RDMA device mlx5_0): RDMA route none, not ready"*"gdr-peermem-unregistered"*)
+case $out in *"gdr-peermem-unregistered"*"GPU 0000:1b:00.0 - NIC 0000:1c:00.0 (driver mlx5_core, RDMA device mlx5_0): RDMA route none, not ready"*)
 	[ "$rc" = 1 ] && result 1 "cli: the text report shows the pair's route and the peermem warning, exit 1" ||
 		result 0 "cli: the text report shows the pair's route and the peermem warning, exit 1" "rc $rc";;
 	*) result 0 "cli: the text report shows the pair's route and the peermem warning, exit 1" "$out";; esac
@@ -262,6 +265,50 @@ expect_rc 3 "cli: --graph into a missing directory exits 3" \
 	"$bin" --topology-file "$sacs" --graph "$tmp/none/x.dot"
 case $err in *"cannot write $tmp/none/x.dot.tmp"*) result 1 "cli: ... and names the file";;
 	*) result 0 "cli: ... and names the file" "$err";; esac
+
+# One screen: findings grouped by cause, one kernel parameter for the machine.
+efix=$fix/../../fixtures
+grep -v '^expect ' "$efix/03-amd-root-ports-acs.topo" >"$tmp/03.topo"
+run "$bin" --topology-file "$tmp/03.topo" --no-cuda
+params=$(grep -c 'pci=disable_acs_redir=' <<<"$out")
+[ "$rc" = 1 ] && [ "$params" = 1 ] &&
+	grep -qx '    pci=disable_acs_redir=0000:00:01.1;0000:00:01.2;0000:00:03.1;0000:04:00.0;0000:04:01.0;0000:40:01.1' <<<"$out" &&
+	result 1 "cli: 03 (20 per-pair findings): one kernel parameter naming the six ports" ||
+	result 0 "cli: 03 (20 per-pair findings): one kernel parameter naming the six ports" "rc $rc, $params lines: $out"
+causes=$(grep -Ec '^  (error|warning|info) ' <<<"$out")
+[ "$causes" = 2 ] && grep -q '^  warning acs-redirect  10 pairs: GPU0-GPU1, ' <<<"$out" &&
+	grep -q '^  warning iommu-translated  10 pairs: ' <<<"$out" && ! grep -q 'fix: kernel command line' <<<"$out" &&
+	result 1 "cli: ... two cause lines instead of 20 findings, no per-pair fix" ||
+	result 0 "cli: ... two cause lines instead of 20 findings, no per-pair fix" "$causes causes: $out"
+first=$(head -8 <<<"$out")
+case $first in *"P2P here: works, but not as it should."*"Do this: boot with this one kernel parameter"*) result 1 "cli: ... the first lines say how P2P is and what to do";;
+	*) result 0 "cli: ... the first lines say how P2P is and what to do" "$first";; esac
+run "$bin" --topology-file "$tmp/03.topo" --no-cuda --verbose
+[ "$(grep -c '^  warning acs-redirect$' <<<"$out")" = 10 ] && [ "$(grep -c '^  warning iommu-translated$' <<<"$out")" = 10 ] &&
+	[ "$(grep -c ' a=0000:' <<<"$out")" = 10 ] &&
+	result 1 "cli: ... --verbose keeps all 20 findings with their fixes and the 10 pair lines" ||
+	result 0 "cli: ... --verbose keeps all 20 findings with their fixes and the 10 pair lines" "$out"
+run "$bin" --topology-file "$tmp/03.topo" --no-cuda --json
+[ "$(json_get 'len(d["findings"])')" = 20 ] &&
+	[ "$(json_get 'd["summary"]["fix"]["ports"]')" = "['0000:00:01.1', '0000:00:01.2', '0000:00:03.1', '0000:04:00.0', '0000:04:01.0', '0000:40:01.1']" ] &&
+	[ "$(json_get '[(c["code"], len(c["pairs"]), c["fix"]) for c in d["causes"]]')" = "[('acs-redirect', 10, 'machine'), ('iommu-translated', 10, 'shared')]" ] &&
+	result 1 "cli: ... JSON keeps every finding and adds the causes and the machine-wide fix" ||
+	result 0 "cli: ... JSON keeps every finding and adds the causes and the machine-wide fix" "$(json_get 'd.get("causes"), d["summary"]')"
+# 8 GPUs and 8 NICs behind four switches, every root and downstream port redirecting
+grep -v '^expect ' "$efix/02-eight-gpu-four-switches.topo" |
+	sed -E '/role=(downstream_port|root_port)/{s/acs_ctrl=0x[0-9a-f]{4}/acs_ctrl=0x001d/;s/acs=SrcValid[^ ]*DirectTrans./acs=SrcValid+\\x20TransBlk-\\x20ReqRedir+\\x20CmpltRedir+\\x20UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans-/}' >"$tmp/02acs.topo"
+run "$bin" --topology-file "$tmp/02acs.topo" --no-cuda
+screen=$(sed '/^Topology /,$d' <<<"$out")
+ports=$(grep -o 'pci=disable_acs_redir=[^ ]*' <<<"$out" | tr ';' '\n' | wc -l)
+[ "$rc" = 1 ] && [ "$(wc -l <<<"$screen")" -le 24 ] && [ "$ports" = 20 ] &&
+	grep -q '^  warning acs-redirect  120 pairs: ' <<<"$screen" &&
+	result 1 "cli: 8 GPUs + 8 NICs, 120 redirected pairs: verdict, fix and causes in 24 lines, one parameter for 20 ports" ||
+	result 0 "cli: 8 GPUs + 8 NICs, 120 redirected pairs: verdict, fix and causes in 24 lines, one parameter for 20 ports" "rc $rc, $ports ports: $screen"
+grep -v '^expect ' "$efix/02-eight-gpu-four-switches.topo" >"$tmp/02.topo"
+run "$bin" --topology-file "$tmp/02.topo" --no-cuda
+case $out in *"P2P here: healthy. 120 pairs judged: "*"Nothing to change."*) [ "$rc" = 0 ] && result 1 "cli: a healthy server says so and that nothing is to change" ||
+	result 0 "cli: a healthy server says so and that nothing is to change" "rc $rc";;
+	*) result 0 "cli: a healthy server says so and that nothing is to change" "$(head -8 <<<"$out")";; esac
 
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,7 @@ void test_fsroot(struct ktap *k);
 void test_gpudirect(struct ktap *k, const char *fixtures);
 void test_graph(struct ktap *k, const char *fixtures);
 void test_system(struct ktap *k, const char *fixtures);
+void test_causes(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -72,5 +73,6 @@ int main(int argc, char **argv)
 	test_gpudirect(&k, argv[1]);
 	test_graph(&k, argv[1]);
 	test_system(&k, argv[1]);
+	test_causes(&k);
 	return ktap_finish(&k);
 }

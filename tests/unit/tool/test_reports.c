@@ -14,6 +14,7 @@
 
 #include "tool_util.h"
 #include "baseline.h"
+#include "causes.h"
 #include "judge.h"
 #include "report.h"
 
@@ -239,11 +240,36 @@ static void text_tests(struct ktap *k, struct check_run *r)
 		 strstr(plain, "GPU2    PIX    PIX     X     0\n"),
 	      "text: class matrix in nvidia-smi topo -m layout, X on the diagonal");
 	CHECK(k, strstr(plain, "GPU0     X     redir  redir") &&
-		 strstr(plain, "a=0000:03:00.0 b=0000:04:00.0 class=PIX verdict=redirected"),
-	      "text: verdict matrix and the pairs' ABI lines");
-	CHECK(k, strstr(plain, "P2P bandwidth, one way (GB/s)") && strstr(plain, "26.0") &&
-		 strstr(plain, "  warning acs-redirect\n") && strstr(plain, "    fix: kernel command line: "),
-	      "text: bandwidth matrix and findings with their fixes");
+		 !strstr(plain, "a=0000:03:00.0 b=0000:04:00.0 class=PIX verdict=redirected"),
+	      "text: verdict matrix; the pairs' ABI lines only with --verbose");
+	CHECK(k, strstr(plain, "P2P bandwidth, one way (GB/s)") && strstr(plain, "26.0"),
+	      "text: bandwidth matrix");
+	CHECK(k, strstr(plain, "\nP2P here: works, but not as it should. 3 pairs judged: 3 redirected through the root complex\n"
+			       "Do this: boot with this one kernel parameter, then run p2pdiag-check again\n"
+			       "    pci=disable_acs_redir=0000:02:08.0;0000:02:10.0;0000:02:18.0\n") &&
+		 strstr(plain, "(3 downstream_port), all in one list"),
+	      "text: the first lines say how P2P is and give the one parameter for all three ports");
+	CHECK(k, strstr(plain, "  warning acs-redirect  3 pairs: GPU0-GPU1, GPU0-GPU2, GPU1-GPU2\n") &&
+		 strstr(plain, "    fix: the kernel parameter above\n") &&
+		 !strstr(plain, "fix: kernel command line: ") &&
+		 !strstr(plain, "  warning acs-redirect\n"),
+	      "text: one cause line for the three pairs' redirect findings, no per-pair fix");
+	{
+		struct options verbose = *r->opt;
+		const struct options *was = r->opt;
+		char *v;
+
+		verbose.verbose = true;
+		r->opt = &verbose;
+		v = render(r, false);
+		r->opt = was;
+		CHECK(k, strstr(v, "a=0000:03:00.0 b=0000:04:00.0 class=PIX verdict=redirected") &&
+			 strstr(v, "  warning acs-redirect\n") &&
+			 strstr(v, "    fix: kernel command line: ") &&
+			 strstr(v, "    setpci -s 0000:02:08.0 ECAP_ACS+0x6.w=0011\n"),
+		      "text: --verbose adds the pair lines, each finding with its own fix, the setpci lines");
+		free(v);
+	}
 	CHECK(k, !strchr(plain, '\033'), "text: no escape sequences without a terminal");
 	colour = render(r, true);
 	CHECK(k, strstr(colour, "\033[33mredir  \033[0m") && strstr(colour, "\033[31m") == NULL,
@@ -272,12 +298,14 @@ void test_reports(struct ktap *k)
 	r.gpu_measured = true;
 	judge_topology(&r);
 	judge_gpus(&r);
+	causes_build(&r, &r.causes);
 
 	text_tests(k, &r);
 	json_tests(k, &r);
 	prom_tests(k, &r);
 	baseline_tests(k, &r, &m);
 
+	causes_free(&r.causes);
 	findings_free(&r.findings);
 	free(r.pair);
 	free(st->pair);
