@@ -367,7 +367,8 @@ static void put_pair_name(FILE *out, const struct check_run *r,
 
 static void cause_text(FILE *out, const struct check_run *r,
 		       const struct endpoint_label *ep, unsigned int n,
-		       const struct cause *k, const struct palette *c)
+		       const struct cause *k, const char *done,
+		       const struct palette *c)
 {
 	const struct findings *f = &r->findings;
 	const struct finding *worst = &f->item[k->item[0]];
@@ -394,6 +395,8 @@ static void cause_text(FILE *out, const struct check_run *r,
 		worst->message);
 	if (k->machine_fix)
 		fprintf(out, "    fix: the kernel parameter above\n");
+	else if (k->fix && k->fix == done)
+		fprintf(out, "    fix: the one under \"Do this\" above\n");
 	else if (k->fix)
 		fprintf(out, "    fix: %s\n", k->fix);
 	else if (worst->fix)
@@ -503,6 +506,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 {
 	const struct causes *k = &r->causes;
 	enum finding_severity worst = findings_worst(&r->findings);
+	const char *done = NULL;
 	size_t i, other = 0;
 
 	fputc('\n', out);
@@ -527,6 +531,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 
 		fprintf(out, "%sDo this:%s %s\n", c->bold, c->off,
 			fix ? fix : "no single change fixes it: see the causes below");
+		done = first->fix;
 	} else {
 		fprintf(out, "Nothing to change.\n");
 	}
@@ -535,7 +540,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 	fprintf(out, "\n%sCauses%s (one line per kind of finding, worst first; each pair's own: --verbose)\n",
 		c->bold, c->off);
 	for (i = 0; i < k->nr; i++)
-		cause_text(out, r, ep, n, &k->cause[i], c);
+		cause_text(out, r, ep, n, &k->cause[i], done, c);
 }
 
 static void closing_line(FILE *out, const struct check_run *r,
