@@ -409,7 +409,8 @@ for f in 01-dual-socket-cascaded-switches 02-eight-gpu-four-switches \
 	"$MKSYSFS" "$FIXTURES/$f.topo" "$EMPTY/$f" ||
 		{ echo "# mksysfs $f failed"; exit 1; }
 done
-# check FIXTURE GPU_ADDRS ENV... -- ARGS: p2pdiag-check on that machine
+# check FIXTURE GPU_ADDRS ENV... -- ARGS: p2pdiag-check on that machine,
+# --verbose: each finding on its own line (the default groups them by cause)
 check() {
 	local fixture=$1 envs=(FAKE_GPU_BUSIDS="$2")
 	shift 2
@@ -419,7 +420,7 @@ check() {
 	done
 	shift
 	PROG=$P2PDIAG run_case "${envs[@]}" -- --source=module \
-		--sysfs-root "$EMPTY/$fixture" --no-color --size 1M --timeout 10 "$@"
+		--sysfs-root "$EMPTY/$fixture" --no-color --verbose --size 1M --timeout 10 "$@"
 }
 finding() { has_re "^  $1 +$2\$"; }
 no_findings() { lacks_re "^  (error|warning) "; }
