@@ -298,7 +298,7 @@ run "$bin" --topology-file "$tmp/03.topo" --no-cuda --json
 grep -v '^expect ' "$efix/02-eight-gpu-four-switches.topo" |
 	sed -E '/role=(downstream_port|root_port)/{s/acs_ctrl=0x[0-9a-f]{4}/acs_ctrl=0x001d/;s/acs=SrcValid[^ ]*DirectTrans./acs=SrcValid+\\x20TransBlk-\\x20ReqRedir+\\x20CmpltRedir+\\x20UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans-/}' >"$tmp/02acs.topo"
 run "$bin" --topology-file "$tmp/02acs.topo" --no-cuda
-screen=$(sed '/^Topology /,$d' <<<"$out")
+screen=$(sed '/^(1) Topology /,$d' <<<"$out")
 ports=$(grep -o 'pci=disable_acs_redir=[^ ]*' <<<"$out" | tr ';' '\n' | wc -l)
 [ "$rc" = 1 ] && [ "$(wc -l <<<"$screen")" -le 24 ] && [ "$ports" = 20 ] &&
 	grep -q '^  warning acs-redirect  120 pairs: ' <<<"$screen" &&
