@@ -5,6 +5,10 @@
  * live-machine path appended to it is the file to open, and a resolved
  * path starting with it maps back to a live-machine path.
  */
+/* realpath() and readlink(): built also without the tool's _GNU_SOURCE */
+#if !defined(_GNU_SOURCE) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
