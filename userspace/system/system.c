@@ -9,12 +9,15 @@
 #include "system/bootline.h"
 #include "system/environ.h"
 #include "system/fsroot.h"
+#include "system/iommu_groups.h"
 #include "system/system.h"
 
 void system_inspect(struct check_run *r, struct system_report *s, bool offline)
 {
 	memset(s, 0, sizeof(*s));
 	r->system = s;
+	/* the model alone: valid for a saved topology too */
+	iommu_groups_judge(r);
 	/* another machine's topology with this machine's files would lie */
 	if (offline && fsroot_is_live())
 		return;

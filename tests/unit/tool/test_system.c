@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tool_util.h"
+#include "pciaddr.h"
 #include "system_fixture.h"
 #include "system/bootline.h"
 #include "system/environ.h"
@@ -26,14 +27,48 @@ static size_t lint(struct fixture_run *f, const char *cmdline, const char *code)
 	return fixture_count(f, code);
 }
 
-/* Pairs still redirected. */
-static unsigned int redirected(const struct fixture_run *f)
+/* Whether the pair @a, @b is redirected with @port among its blockers. */
+static bool redirected_by(const struct fixture_run *f, const char *a, const char *b,
+			  const char *port)
 {
-	unsigned int i, n = 0;
+	unsigned int i, k, xa, xb, xp;
 
-	for (i = 0; f->ok && i < f->r.nr_pairs; i++)
-		n += f->r.pair[i].verdict == P2PD_VERDICT_REDIRECTED;
-	return n;
+	if (!f->ok || pciaddr_parse(a, &xa) || pciaddr_parse(b, &xb) || pciaddr_parse(port, &xp))
+		return false;
+	for (i = 0; i < f->r.nr_pairs; i++) {
+		const struct p2pd_pair *p = &f->r.pair[i];
+
+		if (f->m.fn[p->a].addr != xa || f->m.fn[p->b].addr != xb ||
+		    p->verdict != P2PD_VERDICT_REDIRECTED)
+			continue;
+		for (k = 0; k < p->nr_blockers; k++)
+			if (f->m.fn[p->blocker[k]].addr == xp)
+				return true;
+	}
+	return false;
+}
+
+/* Whether a finding with @code has @text in its message. */
+static bool any_message(const struct fixture_run *f, const char *code, const char *text)
+{
+	size_t i;
+
+	for (i = 0; f->ok && i < f->r.findings.nr; i++)
+		if (!strcmp(f->r.findings.item[i].code, code) &&
+		    strstr(f->r.findings.item[i].message, text))
+			return true;
+	return false;
+}
+
+/* Index of the first finding with @code (0 when none: check the count first). */
+static size_t finding_index(const struct fixture_run *f, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < f->r.findings.nr; i++)
+		if (!strcmp(f->r.findings.item[i].code, code))
+			return i;
+	return 0;
 }
 
 static void bootline_tests(struct ktap *k, const char *fixtures)
@@ -42,10 +77,10 @@ static void bootline_tests(struct ktap *k, const char *fixtures)
 
 	fixture_load(&f, fixtures, "reboot-good");
 	CHECK(k, fixture_count(&f, "cmdline-fix-applied") == 1 &&
-	      strstr(fixture_message(&f, "cmdline-fix-applied"), "0000:1a:08.0, 0000:1a:10.0") &&
+	      strstr(fixture_message(&f, "cmdline-fix-applied"), "0000:1a:08.0, 0000:1a:10.0, 0000:1a:18.0") &&
 	      fixture_count(&f, "cmdline-fix-not-applied") == 0 &&
 	      fixture_count(&f, "cmdline-acs-comma") == 0,
-	      "bootline: reboot-good: both named ports have RR/CR/EC clear (cmdline-fix-applied)");
+	      "bootline: reboot-good: the three named ports have RR/CR/EC clear (cmdline-fix-applied)");
 	CHECK(k, lint(&f, "ro pci=disable_acs_redir=0000:1a:08.0 pci=realloc,disable_acs_redir=0000:1a:10.0",
 		      "cmdline-pci-repeated") == 1 &&
 	      strstr(fixture_message(&f, "cmdline-pci-repeated"), "disable_acs_redir='0000:1a:10.0'"),
@@ -70,12 +105,14 @@ static void bootline_tests(struct ktap *k, const char *fixtures)
 
 	fixture_load(&f, fixtures, "reboot-bad");
 	CHECK(k, fixture_count(&f, "cmdline-acs-comma") == 1 && f.r.findings.nr &&
-	      strstr(fixture_message(&f, "cmdline-acs-comma"), "0000:1a:10.0 is read as an unknown pci= option"),
-	      "bootline: reboot-bad: the comma cut 0000:1a:10.0 from the list (cmdline-acs-comma)");
+	      strstr(fixture_message(&f, "cmdline-acs-comma"), "0000:1a:10.0;0000:1a:18.0 is read as an unknown pci= option") &&
+	      !strcmp(f.r.findings.item[finding_index(&f, "cmdline-acs-comma")].fix,
+		      "pci=disable_acs_redir=0000:1a:08.0;0000:1a:10.0;0000:1a:18.0"),
+	      "bootline: reboot-bad: the comma cut two ports from the list (cmdline-acs-comma), the fix is the ';' form");
 	CHECK(k, strstr(fixture_message(&f, "cmdline-fix-applied"), "0000:1a:08.0") &&
 	      !strstr(fixture_message(&f, "cmdline-fix-applied"), "0000:1a:10.0") &&
-	      redirected(&f) == 2,
-	      "bootline: reboot-bad: only 0000:1a:08.0 took; the pair through 0000:1a:10.0 stays redirected");
+	      redirected_by(&f, "0000:1b:00.0", "0000:1c:00.0", "0000:1a:10.0"),
+	      "bootline: reboot-bad: only 0000:1a:08.0 took; the GPU-NIC pair stays redirected by 0000:1a:10.0");
 	CHECK(k, lint(&f, "iommu=pt", "cmdline-iommu-pt") == 1,
 	      "bootline: iommu=pt next to redirected pairs does not clear ACS (cmdline-iommu-pt)");
 	fixture_unload(&f);
@@ -148,8 +185,41 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	      "environ: NCCL level names compare with the engine's classes; others do not");
 }
 
+static void group_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	const char *msg;
+
+	fixture_load(&f, fixtures, "fix-cost");
+	msg = fixture_message(&f, "fix-merges-groups");
+	CHECK(k, fixture_count(&f, "fix-merges-groups") == 1 &&
+	      strstr(msg, "clearing ACS redirect on 0000:00:03.1") &&
+	      strstr(msg, "0000:04:00.0 (group 5) joins group 3 of 0000:00:03.1") &&
+	      strstr(msg, "0000:06:00.0 (group 6) joins group 3 of 0000:00:03.1"),
+	      "groups: fix-cost: clearing the root port's redirect merges the groups below it into its own");
+	CHECK(k, fixture_count(&f, "iommu-groups-stale") == 0,
+	      "groups: fix-cost: groups that match today's ACS are not stale");
+	fixture_unload(&f);
+
+	fixture_load(&f, fixtures, "setpci-stale");
+	msg = fixture_message(&f, "iommu-groups-stale");
+	CHECK(k, fixture_count(&f, "iommu-groups-stale") == 1 &&
+	      strstr(msg, "0000:1b:00.0 in group 8, though ACS control 0x0011 of 0000:1a:08.0 puts it into group 5"),
+	      "groups: setpci-stale: a port cleared at run time leaves its GPU's group stale");
+	CHECK(k, !any_message(&f, "fix-merges-groups", "on 0000:1a:08.0") &&
+	      any_message(&f, "fix-merges-groups", "on 0000:00:03.0"),
+	      "groups: setpci-stale: the cleared port is no blocker and costs nothing; the root port's fix does");
+	fixture_unload(&f);
+
+	fixture_load(&f, fixtures, "reboot-good");
+	CHECK(k, fixture_count(&f, "iommu-groups-stale") == 0,
+	      "groups: reboot-good: the fix given at boot leaves groups that match");
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	group_tests(k, fixtures);
 	bootline_tests(k, fixtures);
 	vm_tests(k, fixtures);
 	env_tests(k, fixtures);
