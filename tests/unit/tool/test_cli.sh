@@ -276,10 +276,12 @@ params=$(grep -c 'pci=disable_acs_redir=' <<<"$out")
 	result 1 "cli: 03 (20 per-pair findings): one kernel parameter naming the six ports" ||
 	result 0 "cli: 03 (20 per-pair findings): one kernel parameter naming the six ports" "rc $rc, $params lines: $out"
 causes=$(grep -Ec '^  (error|warning|info) ' <<<"$out")
-[ "$causes" = 2 ] && grep -q '^  warning acs-redirect  10 pairs: GPU0-GPU1, ' <<<"$out" &&
+# (the third line: what the fix costs in IOMMU groups, once for the machine)
+[ "$causes" = 3 ] && grep -q '^  warning acs-redirect  10 pairs: GPU0-GPU1, ' <<<"$out" &&
 	grep -q '^  warning iommu-translated  10 pairs: ' <<<"$out" && ! grep -q 'fix: kernel command line' <<<"$out" &&
-	result 1 "cli: ... two cause lines instead of 20 findings, no per-pair fix" ||
-	result 0 "cli: ... two cause lines instead of 20 findings, no per-pair fix" "$causes causes: $out"
+	grep -q '^  info    fix-merges-groups$' <<<"$out" &&
+	result 1 "cli: ... two cause lines instead of 20 findings, no per-pair fix, and the fix's cost" ||
+	result 0 "cli: ... two cause lines instead of 20 findings, no per-pair fix, and the fix's cost" "$causes causes: $out"
 first=$(head -8 <<<"$out")
 case $first in *"P2P here: works, but not as it should."*"Do this: boot with this one kernel parameter"*) result 1 "cli: ... the first lines say how P2P is and what to do";;
 	*) result 0 "cli: ... the first lines say how P2P is and what to do" "$first";; esac
@@ -289,9 +291,9 @@ run "$bin" --topology-file "$tmp/03.topo" --no-cuda --verbose
 	result 1 "cli: ... --verbose keeps all 20 findings with their fixes and the 10 pair lines" ||
 	result 0 "cli: ... --verbose keeps all 20 findings with their fixes and the 10 pair lines" "$out"
 run "$bin" --topology-file "$tmp/03.topo" --no-cuda --json
-[ "$(json_get 'len(d["findings"])')" = 20 ] &&
+[ "$(json_get 'len(d["findings"])')" = 21 ] &&
 	[ "$(json_get 'd["summary"]["fix"]["ports"]')" = "['0000:00:01.1', '0000:00:01.2', '0000:00:03.1', '0000:04:00.0', '0000:04:01.0', '0000:40:01.1']" ] &&
-	[ "$(json_get '[(c["code"], len(c["pairs"]), c["fix"]) for c in d["causes"]]')" = "[('acs-redirect', 10, 'machine'), ('iommu-translated', 10, 'shared')]" ] &&
+	[ "$(json_get '[(c["code"], len(c["pairs"]), c["fix"]) for c in d["causes"]]')" = "[('acs-redirect', 10, 'machine'), ('iommu-translated', 10, 'shared'), ('fix-merges-groups', 0, 'shared')]" ] &&
 	result 1 "cli: ... JSON keeps every finding and adds the causes and the machine-wide fix" ||
 	result 0 "cli: ... JSON keeps every finding and adds the causes and the machine-wide fix" "$(json_get 'd.get("causes"), d["summary"]')"
 # 8 GPUs and 8 NICs behind four switches, every root and downstream port redirecting
