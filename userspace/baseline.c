@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "baseline.h"
+#include "system/fleet.h"
 #include "judge.h"
 #include "pciaddr.h"
 #include "report.h"
@@ -310,6 +311,7 @@ int baseline_check(const char *path, struct check_run *r, double tolerance,
 		check_pairs(r, pairs, tolerance);
 	}
 	check_gpus(r, gpus, tolerance);
+	fleet_baseline_check(r, root);
 	json_object_put(root);
 	return 0;
 }

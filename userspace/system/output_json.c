@@ -123,6 +123,7 @@ struct json_object *system_output_json(const struct check_run *r)
 	put(k, "dmi_vendor", str_or_null(s->virt.dmi_vendor));
 	put(k, "dmi_product", str_or_null(s->virt.dmi_product));
 	put(o, "virtualization", k);
+	put(o, "context", fleet_json(&s->fleet));
 	put(o, "gpudirect", gpudirect_json(&s->gd));
 	return o;
 }

@@ -25,6 +25,7 @@ void system_inspect(struct check_run *r, struct system_report *s, bool offline)
 	kernel_facts_read(&s->kernel);
 	gpudirect_facts_read(&s->gd.facts, &s->kernel);
 	virt_facts_read(&s->virt);
+	fleet_facts_read(&s->fleet);
 	if (r->model)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)

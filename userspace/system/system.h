@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "system/fleet.h"
 #include "system/gpudirect.h"
 #include "system/kernel.h"
 #include "system/virt.h"
@@ -27,6 +28,7 @@ struct system_report {
 	bool read;
 	struct kernel_facts kernel;
 	struct virt_facts virt;
+	struct fleet_facts fleet;
 	struct gpudirect gd;
 };
 

@@ -312,5 +312,17 @@ case $out in *"P2P here: healthy. 120 pairs judged: "*"Nothing to change."*) [ "
 	result 0 "cli: a healthy server says so and that nothing is to change" "rc $rc";;
 	*) result 0 "cli: a healthy server says so and that nothing is to change" "$(head -8 <<<"$out")";; esac
 
+# Fleet context: a baseline from before a BIOS and kernel update and a slot swap.
+run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/fleet-before" --no-cuda --baseline save "$tmp/fleet.json"
+run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/fleet-after" --no-cuda --json --baseline check "$tmp/fleet.json"
+v=$(json_get '[f["message"] for f in d["findings"] if f["code"] == "baseline-context"]')
+case $v in *"bios_version '2.1.3' -> '2.2.0'"*"slots '3=0000:1b:00 4=0000:1c:00 5=0000:1d:00' -> '3=0000:1b:00 4=0000:1d:00 5=0000:1c:00'"*)
+	case $v in *"kernel '6.1.0-27-amd64' -> '6.1.0-28-amd64'"*) result 1 "cli: --baseline check says what changed: BIOS, kernel, slots";;
+		*) result 0 "cli: --baseline check says what changed: BIOS, kernel, slots" "$v";; esac;;
+	*) result 0 "cli: --baseline check says what changed: BIOS, kernel, slots" "$v $err";; esac
+v=$(json_get 'd["system"]["context"]["slots"][1], d["system"]["context"]["bios_vendor"]')
+[ "$v" = "{'name': '4', 'addr': '0000:1d:00'} American Megatrends International, LLC." ] &&
+	result 1 "cli: JSON carries slots and firmware" || result 0 "cli: JSON carries slots and firmware" "$v"
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The context a fleet diff needs: firmware (DMI BIOS vendor, version and
+ * date), the NVIDIA driver version, and which slot (/sys/bus/pci/slots)
+ * holds which device; with the kernel's release and command line and the
+ * ACS of every port (devices[]) it goes into the JSON report, and so into
+ * the baseline, where a later check says what changed.
+ */
+#ifndef P2PDIAG_SYSTEM_FLEET_H
+#define P2PDIAG_SYSTEM_FLEET_H
+
+#define FLEET_TEXT	128
+#define FLEET_MAX_SLOTS	64
+
+struct check_run;
+struct json_object;
+
+struct fleet_slot {
+	char name[32];			/* the slot's directory name: "3", "CPU1 SLOT2" */
+	char addr[16];			/* what its address file says: "0000:1b:00" */
+};
+
+struct fleet_facts {
+	char bios_vendor[FLEET_TEXT], bios_version[FLEET_TEXT], bios_date[FLEET_TEXT];
+	char board[FLEET_TEXT];		/* board_vendor board_name */
+	char nvidia_driver[64];		/* /sys/module/nvidia/version */
+	struct fleet_slot slot[FLEET_MAX_SLOTS];
+	unsigned int nr_slots;
+};
+
+void fleet_facts_read(struct fleet_facts *f);
+
+/* The "context" object of the JSON report's "system". */
+struct json_object *fleet_json(const struct fleet_facts *f);
+
+/*
+ * fleet_baseline_check() - compare the context of the baseline @base (a
+ * whole saved report) with this run's: one baseline-context finding
+ * listing every difference (firmware, kernel, command line, driver, slots).
+ */
+void fleet_baseline_check(struct check_run *r, struct json_object *base);
+
+#endif /* P2PDIAG_SYSTEM_FLEET_H */
