@@ -109,7 +109,10 @@ static void scan_pci_value(struct acs_args *a, const char *value, const char *ar
 	}
 	if (lost) {
 		snprintf(a->comma_arg, sizeof(a->comma_arg), "%s", arg);
-		snprintf(a->comma_fixed, sizeof(a->comma_fixed), "pci=%s", rebuilt);
+		if (snprintf(a->comma_fixed, sizeof(a->comma_fixed), "pci=%s",
+			     rebuilt) >= (int)sizeof(a->comma_fixed))
+			snprintf(a->comma_fixed, sizeof(a->comma_fixed),
+				 "(too long to rewrite here: separate its devices with ';')");
 	}
 	a->nr_redir_lists += set_redir;
 	a->nr_config_lists += set_config;

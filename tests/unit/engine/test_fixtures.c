@@ -356,8 +356,8 @@ static void check_machine(const struct fixture *fx, const struct p2pd_model *m)
 		snprintf(want, sizeof(want), "%.*s", (int)strcspn(at + strlen(key[i]), " "),
 			 at + strlen(key[i]));
 		if (strcmp(want, have[i]))
-			snprintf(why, sizeof(why), "line %u: %s%s, want %s", fx->machine_line,
-				 key[i], have[i], want);
+			snprintf(why, sizeof(why), "line %u: %s%.900s, want %.900s",
+				 fx->machine_line, key[i], have[i], want);
 	}
 	ktap_result(&k, !why[0] && !set.overflow, why,
 		    "%s: one kernel parameter for the machine names every port that matters",
