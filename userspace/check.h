@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 
-#include "causes.h"
-#include "findings.h"
-#include "gpu.h"
+#include "judge/causes.h"
+#include "judge/findings.h"
+#include "gpu/gpu.h"
 #include "options.h"
 #include "p2pdiag/model.h"
 #include "p2pdiag/verdict.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "p2pdiag/model.h"
 
 enum {

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "fake_common.h"
-#include "../../userspace/gpu_pattern.h"
+#include "../../userspace/gpu/gpu_pattern.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/bootline.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"

@@ -11,8 +11,8 @@
 #include <strings.h>
 
 #include "check.h"
-#include "judge.h"
-#include "pciaddr.h"
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
 #include "system/environ.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"

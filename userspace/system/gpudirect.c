@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "judge.h"
-#include "pciaddr.h"
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
 #include "system/fsroot.h"
 #include "system/gpudirect.h"
 #include "p2pdiag/decode.h"

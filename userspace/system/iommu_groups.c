@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/iommu_groups.h"
 #include "p2pdiag/groups.h"
 #include "p2pdiag/verdict.h"

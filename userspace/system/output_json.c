@@ -3,7 +3,7 @@
 #include <json-c/json.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/fsroot.h"
 #include "system/system.h"
 

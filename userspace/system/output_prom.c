@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/system.h"
 
 void system_output_prom(FILE *f, const struct check_run *r)

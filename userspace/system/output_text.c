@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/fsroot.h"
 #include "system/system.h"
 #include "p2pdiag/verdict.h"

@@ -14,8 +14,8 @@
 #endif
 
 #include "check.h"
-#include "judge.h"
-#include "pciaddr.h"
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
 #include "system/fsroot.h"
 #include "system/virt.h"
 #include "p2pdiag/decode.h"

@@ -30,7 +30,7 @@
 #include "ktap.h"
 #include "model_util.h"
 #include "pair_checks.h"
-#include "topology_parse.h"
+#include "topology/topology_parse.h"
 
 #define MAX_EXPECT	512
 #define LINE_MAX_LEN	2048

@@ -11,7 +11,7 @@
 #include "p2pdiag/abi.h"
 #include "ktap.h"
 #include "model_util.h"
-#include "topology_parse.h"
+#include "topology/topology_parse.h"
 
 static struct ktap k;
 

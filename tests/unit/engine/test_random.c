@@ -13,7 +13,7 @@
 #include "ktap.h"
 #include "model_util.h"
 #include "pair_checks.h"
-#include "topology_parse.h"
+#include "topology/topology_parse.h"
 
 int main(int argc, char **argv)
 {

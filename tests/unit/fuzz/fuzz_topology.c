@@ -13,7 +13,7 @@
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 #include "model_util.h"
-#include "topology_parse.h"
+#include "topology/topology_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

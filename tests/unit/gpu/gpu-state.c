@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 #include "../../../include/p2pdiag/model.h"
 
 static void addr_str(unsigned int a, char *buf, size_t len)

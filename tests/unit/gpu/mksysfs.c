@@ -16,8 +16,8 @@
 
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
-#include "format_text.h"
-#include "topology_parse.h"
+#include "topology/format_text.h"
+#include "topology/topology_parse.h"
 
 static int put(const char *dir, const char *name, const char *text, size_t len)
 {

@@ -8,7 +8,7 @@
 
 #include "system_fixture.h"
 #include "tool_util.h"
-#include "topology_parse.h"
+#include "topology/topology_parse.h"
 #include "system/fsroot.h"
 
 void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "causes.h"
-#include "judge.h"
+#include "judge/causes.h"
+#include "judge/judge.h"
 
 void test_causes(struct ktap *k);
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
-#include "source_pci.h"
+#include "topology/source_pci.h"
 #include "system/fsroot.h"
 
 void test_fsroot(struct ktap *k);

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "pciaddr.h"
-#include "topology_parse.h"
+#include "topology/pciaddr.h"
+#include "topology/topology_parse.h"
 #include "system_fixture.h"
 
 void test_gpudirect(struct ktap *k, const char *fixtures);

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "report.h"
-#include "topology_parse.h"
+#include "report/report.h"
+#include "topology/topology_parse.h"
 
 void test_graph(struct ktap *k, const char *fixtures);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "judge.h"
+#include "judge/judge.h"
 #include "p2pdiag/verdict.h"
 
 void test_judge(struct ktap *k);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "source_pci.h"
+#include "topology/source_pci.h"
 
 void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);

@@ -4,7 +4,7 @@
 
 #include "tool_util.h"
 #include "options.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 
 void test_options(struct ktap *k);
 

@@ -13,10 +13,10 @@
 #include <json-c/json.h>
 
 #include "tool_util.h"
-#include "baseline.h"
-#include "causes.h"
-#include "judge.h"
-#include "report.h"
+#include "report/baseline.h"
+#include "judge/causes.h"
+#include "judge/judge.h"
+#include "report/report.h"
 
 void test_reports(struct ktap *k);
 

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "tool_util.h"
-#include "pciaddr.h"
-#include "source_pci.h"
-#include "source_sysfs.h"
-#include "topology_parse.h"
+#include "topology/pciaddr.h"
+#include "topology/source_pci.h"
+#include "topology/source_sysfs.h"
+#include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system_fixture.h"
 #include "system/bootline.h"
 #include "system/environ.h"

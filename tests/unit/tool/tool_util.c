@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
-#include "format_text.h"
+#include "topology/format_text.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"

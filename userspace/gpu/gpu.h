@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the GPU side of p2pdiag-check (CUDA and NVML through dlopen, the
+ * measurements) hands to the judgement and the reports.  Filled by
+ * gpu_probe() and gpu_measure(); nothing here knows PCI topology except
+ * the PCI address that ties a GPU to the snapshot model.
+ */
+#ifndef P2PDIAG_GPU_H
+#define P2PDIAG_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu/gpu_validity.h"
+
+#define GPU_MAX		64
+#define GPU_NAME_LEN	96
+#define GPU_MAX_NVLINKS	18		/* NVML_NVLINK_MAX_LINKS */
+
+/* Why a GPU-side step could not run: distinct, so reports can say which. */
+enum gpu_status {
+	GPU_OK = 0,
+	GPU_NOT_BUILT,		/* built without cuda.h */
+	GPU_NO_LIBRARY,		/* libcuda.so.1 / libnvidia-ml.so.1 absent */
+	GPU_NO_SYMBOL,		/* an entry point is missing */
+	GPU_INIT_FAILED,	/* cuInit / nvmlInit failed */
+	GPU_NO_DEVICE,
+	GPU_FAILED,		/* a call failed: see gpu_state.error */
+	GPU_TIMEOUT,		/* the watchdog ended a stuck copy */
+	GPU_SKIPPED,		/* not asked for (--quick, --no-cuda) */
+	GPU_BUSY,		/* other work on a GPU: not measured (--if-busy) */
+};
+
+/* How copied data compared with what was sent. */
+enum gpu_verify {
+	VERIFY_NOT_RUN = 0,
+	VERIFY_OK,
+	VERIFY_ZEROS,		/* writes dropped */
+	VERIFY_ONES,		/* unsupported request: all ones */
+	VERIFY_STALE,		/* an older pattern */
+	VERIFY_PARTIAL,		/* some bytes right, some not */
+};
+
+/* A bandwidth or latency figure: median of samples, with its spread. */
+struct gpu_figure {
+	bool valid;
+	double median;		/* GB/s (1e9 bytes/s) or microseconds */
+	double min, max;
+	unsigned int samples;
+	enum gpu_verify verify;
+};
+
+struct gpu_link_reading {
+	bool valid;
+	unsigned int gen, width;		/* idle, before measuring */
+	unsigned int gen_load, width_load;	/* read while a copy ran */
+	unsigned int max_gen, max_width;
+};
+
+struct gpu_counters {
+	bool valid;
+	unsigned long long replay;		/* PCIe replay counter */
+	unsigned long long ecc_corrected, ecc_uncorrected;
+	unsigned long long xid;			/* Xid events seen */
+};
+
+struct gpu_device {
+	int ordinal;			/* CUDA device ordinal */
+	unsigned int pci_addr;		/* P2PD_ADDR() */
+	char name[GPU_NAME_LEN];
+	int numa_node;
+	struct gpu_link_reading link;
+	struct gpu_counters before, after;
+	unsigned int nvlinks_active;
+	/* P2PD_ADDR() of the far end of each active NVLink, 0 when down. */
+	unsigned int nvlink_remote[GPU_MAX_NVLINKS];
+	struct gpu_figure h2d, d2h, bidir_h2d, bidir_d2h, local, latency_h2d;
+	/*
+	 * latency_h2d is the per-copy cost of small copy-engine copies;
+	 * latency_chase is one dependent load by the GPU from pinned host
+	 * memory (pointer chase), the figure nvbandwidth calls
+	 * host_device_latency_sm.  Both in microseconds.
+	 */
+	struct gpu_figure latency_chase;
+	size_t local_bytes;		/* device-local copy size (> L2) */
+	struct gpu_activity activity;
+	struct gpu_placement placement;
+	struct gpu_settings settings;
+	struct gpu_curve curve[CURVE_KINDS];	/* --curve */
+};
+
+/* NVML's nvmlGpuP2PStatus_t, per capability. */
+enum gpu_p2p_status {
+	P2P_STATUS_UNKNOWN = 0, P2P_STATUS_OK, P2P_STATUS_CHIPSET_NS,
+	P2P_STATUS_GPU_NS, P2P_STATUS_IOH_TOPOLOGY_NS, P2P_STATUS_DISABLED_BY_REG,
+	P2P_STATUS_NOT_SUPPORTED,
+};
+
+/* One ordered pair of GPUs (src -> dst). */
+struct gpu_pair {
+	int src, dst;			/* indices into gpu_state.dev[] */
+	bool cuda_valid;
+	int can_access, perf_rank, access_supported, native_atomics, array_access;
+	bool nvml_valid;
+	int topo_level;			/* nvmlGpuTopologyLevel_t */
+	enum gpu_p2p_status p2p_read, p2p_write, p2p_nvlink, p2p_atomics;
+	unsigned int nvlinks;		/* links from src to dst */
+	struct gpu_figure p2p, p2p_bidir, staged, latency_p2p, latency_staged;
+	enum gpu_status status;		/* GPU_TIMEOUT when the watchdog fired */
+	struct gpu_curve curve;		/* P2P, --curve */
+};
+
+/*
+ * The gradient exchange: all GPUs send a shard to all others at once; the
+ * time is the slowest sender's, the median of the samples.  size[k] is
+ * 4 KiB << k; sizes above --size are not measured and stay 0.
+ */
+#define GPU_EXCHANGE_SIZES 15		/* 4 KiB .. 64 MiB, powers of two */
+struct gpu_exchange {
+	bool valid;
+	size_t size[GPU_EXCHANGE_SIZES];
+	double p2p_us[GPU_EXCHANGE_SIZES], staged_us[GPU_EXCHANGE_SIZES];
+};
+
+struct gpu_options {
+	bool no_cuda, quick;
+	size_t size;			/* bytes per bandwidth copy */
+	unsigned int iterations;	/* samples per figure, >= 3 */
+	double timeout_s;		/* per run deadline */
+	const unsigned int *only_pairs;	/* PCI addresses from --pairs, or NULL */
+	unsigned int nr_only_pairs;
+	void (*progress)(const char *what);	/* stderr line, or NULL */
+	enum gpu_busy_policy busy;	/* --if-busy */
+	double wait_idle_s;		/* --wait-idle: bounded wait, 0 none */
+	bool curve;			/* --curve: the small-message curve */
+};
+
+struct gpu_state {
+	enum gpu_status cuda, nvml;
+	char error[256];		/* the failing call and its error name */
+	int driver_version;		/* cuDriverGetVersion */
+	char nvml_driver[64];
+	unsigned int nr_dev;
+	struct gpu_device dev[GPU_MAX];
+	unsigned int nr_pairs;
+	struct gpu_pair *pair;		/* nr_dev * (nr_dev - 1), malloc'd */
+	struct gpu_exchange exchange;
+	/*
+	 * How the measuring ended: GPU_TIMEOUT when the deadline passed,
+	 * GPU_FAILED when a call failed or the measuring process died.
+	 * stuck_step names what was running ("p2p 0000:17:00.0 ->
+	 * 0000:18:00.0"); stuck_pair/stuck_dev index it, or -1.
+	 */
+	enum gpu_status measure;
+	char stuck_step[96];
+	int stuck_pair, stuck_dev;
+	double probe_s, measure_s;	/* wall time of each step */
+};
+
+/* Load the libraries, enumerate GPUs, read attributes.  Never fails hard. */
+void gpu_probe(struct gpu_state *st, const struct gpu_options *opt);
+/* Run the measurements asked for; a stuck copy ends as GPU_TIMEOUT. */
+void gpu_measure(struct gpu_state *st, const struct gpu_options *opt);
+void gpu_release(struct gpu_state *st);
+const char *gpu_status_name(enum gpu_status s);
+const char *gpu_verify_name(enum gpu_verify v);
+
+#endif /* P2PDIAG_GPU_H */

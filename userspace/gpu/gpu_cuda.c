@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CUDA driver API through dlopen: load libcuda.so.1, resolve every entry
+ * point through cuGetProcAddress (so each call gets the version this build's
+ * cuda.h describes), list the GPUs with their PCI addresses, and read
+ * cuDeviceCanAccessPeer and the P2P attributes of every ordered pair.
+ *
+ * The tool must run where no driver is installed, so nothing here links
+ * against libcuda: a missing library or entry point is a status, not a
+ * failure to start.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_priv.h"
+#include "system/fsroot.h"
+#include "../include/p2pdiag/model.h"
+
+/* cuGetProcAddress as the driver exports it, newest first. */
+typedef CUresult (*get_proc_v2_fn)(const char *, void **, int, cuuint64_t,
+				   CUdriverProcAddressQueryResult *);
+typedef CUresult (*get_proc_v1_fn)(const char *, void **, int, cuuint64_t);
+
+struct proc_lookup {
+	get_proc_v2_fn v2;
+	get_proc_v1_fn v1;
+};
+
+static void *resolve(const struct proc_lookup *pl, const char *name)
+{
+	void *fn = NULL;
+	CUdriverProcAddressQueryResult found;
+
+	if (pl->v2) {
+		if (pl->v2(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
+			   &found) != CUDA_SUCCESS ||
+		    found != CU_GET_PROC_ADDRESS_SUCCESS)
+			return NULL;
+		return fn;
+	}
+	if (pl->v1(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT) !=
+	    CUDA_SUCCESS)
+		return NULL;
+	return fn;
+}
+
+const char *gpu_cuda_error(const struct cuda_api *cu, CUresult r)
+{
+	const char *name = NULL;
+
+	if (cu->cuGetErrorName && cu->cuGetErrorName(r, &name) == CUDA_SUCCESS &&
+	    name)
+		return name;
+	return "CUDA_ERROR_UNKNOWN";
+}
+
+/*
+ * Load the library and resolve the entry points.  The probing calls are
+ * required; the measuring calls only for gpu_measure(), which says which
+ * one was missing if it is asked to run without them.
+ */
+static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
+{
+	const char *libname = "libcuda.so.1";
+	struct proc_lookup pl = { 0 };
+
+	cu->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL);
+	if (!cu->lib) {
+		snprintf(st->error, sizeof(st->error), "dlopen %s: %s",
+			 libname, dlerror());
+		return GPU_NO_LIBRARY;
+	}
+	*(void **)&pl.v2 = dlsym(cu->lib, "cuGetProcAddress_v2");
+	if (!pl.v2)
+		*(void **)&pl.v1 = dlsym(cu->lib, "cuGetProcAddress");
+	if (!pl.v2 && !pl.v1) {
+		snprintf(st->error, sizeof(st->error),
+			 "%s has no cuGetProcAddress (driver older than CUDA 11.3)",
+			 libname);
+		return GPU_NO_SYMBOL;
+	}
+
+#define RESOLVE_REQUIRED(name) \
+	*(void **)&cu->name = resolve(&pl, #name); \
+	if (!cu->name) { \
+		snprintf(st->error, sizeof(st->error), \
+			 "%s: entry point %s not found", libname, #name); \
+		return GPU_NO_SYMBOL; \
+	}
+	CUDA_PROBE_CALLS(RESOLVE_REQUIRED)
+#undef RESOLVE_REQUIRED
+
+	cu->measure_ok = true;
+#define RESOLVE_MEASURE(name) \
+	*(void **)&cu->name = resolve(&pl, #name); \
+	if (!cu->name && cu->measure_ok) { \
+		cu->measure_ok = false; \
+		snprintf(cu->missing, sizeof(cu->missing), "%s", #name); \
+	}
+	CUDA_MEASURE_CALLS(RESOLVE_MEASURE)
+#undef RESOLVE_MEASURE
+	return GPU_OK;
+}
+
+void gpu_addr_string(unsigned int addr, char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", P2PD_ADDR_DOMAIN(addr),
+		 P2PD_ADDR_BUS(addr), P2PD_ADDR_DEV(addr), P2PD_ADDR_FN(addr));
+}
+
+/* "0000:17:00.0" (or NVML's 8-digit domain) -> P2PD_ADDR; false if not. */
+bool gpu_parse_bus_id(const char *s, unsigned int *addr)
+{
+	unsigned int dom, bus, dev, fn;
+	char tail;
+
+	if (sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4 ||
+	    dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+		return false;
+	*addr = P2PD_ADDR(dom, bus, dev, fn);
+	return true;
+}
+
+/* The kernel's view of the GPU's NUMA node: -1 when it has none. */
+static int read_numa_node(unsigned int addr)
+{
+	char text[32], bus[P2PD_ADDR_STRLEN], *end;
+	long node;
+
+	gpu_addr_string(addr, bus, sizeof(bus));
+	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/numa_node", bus))
+		return -1;
+	node = strtol(text, &end, 10);
+	return end == text || node < -1 || node > 4095 ? -1 : (int)node;
+}
+
+unsigned int gpu_pair_index(unsigned int nr_dev, int src, int dst)
+{
+	return (unsigned int)src * (nr_dev - 1) +
+	       (unsigned int)(dst < src ? dst : dst - 1);
+}
+
+/* --pairs: a GPU is measured when the list is empty or names it. */
+bool gpu_selected(const struct gpu_state *st, const struct gpu_options *opt,
+		  int dev)
+{
+	unsigned int i;
+
+	if (!opt->only_pairs || !opt->nr_only_pairs)
+		return true;
+	for (i = 0; i < opt->nr_only_pairs; i++)
+		if (opt->only_pairs[i] == st->dev[dev].pci_addr)
+			return true;
+	return false;
+}
+
+static bool cuda_call(struct gpu_state *st, struct cuda_api *cu, CUresult r,
+		      const char *what)
+{
+	if (r == CUDA_SUCCESS)
+		return true;
+	snprintf(st->error, sizeof(st->error), "%s: %s", what,
+		 gpu_cuda_error(cu, r));
+	st->cuda = GPU_FAILED;
+	return false;
+}
+
+static void probe_pair(struct gpu_state *st, struct cuda_api *cu,
+		       struct gpu_pair *p, CUdevice a, CUdevice b)
+{
+	static const struct {
+		CUdevice_P2PAttribute attr;
+		size_t offset;
+	} attrs[] = {
+		{ CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK,
+		  offsetof(struct gpu_pair, perf_rank) },
+		{ CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED,
+		  offsetof(struct gpu_pair, access_supported) },
+		{ CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+		  offsetof(struct gpu_pair, native_atomics) },
+		{ CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED,
+		  offsetof(struct gpu_pair, array_access) },
+	};
+	size_t i;
+
+	if (!cuda_call(st, cu, cu->cuDeviceCanAccessPeer(&p->can_access, a, b),
+		       "cuDeviceCanAccessPeer"))
+		return;
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		int *field = (int *)((char *)p + attrs[i].offset);
+
+		if (!cuda_call(st, cu,
+			       cu->cuDeviceGetP2PAttribute(field, attrs[i].attr,
+							   a, b),
+			       "cuDeviceGetP2PAttribute"))
+			return;
+	}
+	p->cuda_valid = true;
+}
+
+/*
+ * Enumerate the GPUs and read what CUDA says about each pair.  st->pair
+ * must hold room for GPU_MAX * (GPU_MAX - 1) pairs (the worker's shared
+ * area does).
+ */
+void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
+{
+	CUdevice handle[GPU_MAX];
+	int count = 0, a, b;
+	CUresult r;
+
+	st->cuda = cuda_load(st, cu);
+	if (st->cuda != GPU_OK)
+		return;
+	r = cu->cuInit(0);
+	if (r != CUDA_SUCCESS) {
+		snprintf(st->error, sizeof(st->error), "cuInit: %s",
+			 gpu_cuda_error(cu, r));
+		st->cuda = r == CUDA_ERROR_NO_DEVICE ? GPU_NO_DEVICE :
+						       GPU_INIT_FAILED;
+		return;
+	}
+	if (!cuda_call(st, cu, cu->cuDriverGetVersion(&st->driver_version),
+		       "cuDriverGetVersion") ||
+	    !cuda_call(st, cu, cu->cuDeviceGetCount(&count), "cuDeviceGetCount"))
+		return;
+	if (count <= 0) {
+		snprintf(st->error, sizeof(st->error),
+			 "cuDeviceGetCount: no CUDA devices");
+		st->cuda = GPU_NO_DEVICE;
+		return;
+	}
+	if (count > GPU_MAX)
+		count = GPU_MAX;	/* the report says how many it saw */
+
+	for (a = 0; a < count; a++) {
+		struct gpu_device *d = &st->dev[a];
+		char bus[32];
+
+		d->ordinal = a;
+		if (!cuda_call(st, cu, cu->cuDeviceGet(&handle[a], a),
+			       "cuDeviceGet") ||
+		    !cuda_call(st, cu,
+			       cu->cuDeviceGetName(d->name, sizeof(d->name),
+						   handle[a]),
+			       "cuDeviceGetName") ||
+		    !cuda_call(st, cu,
+			       cu->cuDeviceGetPCIBusId(bus, sizeof(bus), handle[a]),
+			       "cuDeviceGetPCIBusId"))
+			return;
+		if (!gpu_parse_bus_id(bus, &d->pci_addr)) {
+			snprintf(st->error, sizeof(st->error),
+				 "cuDeviceGetPCIBusId: cannot parse \"%.32s\"", bus);
+			st->cuda = GPU_FAILED;
+			return;
+		}
+		d->numa_node = read_numa_node(d->pci_addr);
+	}
+	st->nr_dev = (unsigned int)count;
+	st->nr_pairs = st->nr_dev * (st->nr_dev - 1);
+
+	for (a = 0; a < count; a++)
+		for (b = 0; b < count; b++) {
+			struct gpu_pair *p;
+
+			if (a == b)
+				continue;
+			p = &st->pair[gpu_pair_index(st->nr_dev, a, b)];
+			p->src = a;
+			p->dst = b;
+			probe_pair(st, cu, p, handle[a], handle[b]);
+			if (st->cuda != GPU_OK)
+				return;
+		}
+}

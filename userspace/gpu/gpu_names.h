@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The words reports use for gpu.h's enums.  Defined here, not in a .c file,
+ * because a build has either the CUDA side (gpu_worker.c includes this) or
+ * gpu_none.c (includes it too), never both: exactly one translation unit
+ * of each build defines them.
+ */
+#ifndef P2PDIAG_GPU_NAMES_H
+#define P2PDIAG_GPU_NAMES_H
+
+#include "gpu/gpu.h"
+
+const char *gpu_status_name(enum gpu_status s)
+{
+	switch (s) {
+	case GPU_OK:		return "ok";
+	case GPU_NOT_BUILT:	return "not-built";
+	case GPU_NO_LIBRARY:	return "no-library";
+	case GPU_NO_SYMBOL:	return "no-symbol";
+	case GPU_INIT_FAILED:	return "init-failed";
+	case GPU_NO_DEVICE:	return "no-device";
+	case GPU_FAILED:	return "failed";
+	case GPU_TIMEOUT:	return "timeout";
+	case GPU_SKIPPED:	return "skipped";
+	case GPU_BUSY:		return "busy";
+	}
+	return "unknown";
+}
+
+const char *gpu_verify_name(enum gpu_verify v)
+{
+	switch (v) {
+	case VERIFY_NOT_RUN:	return "not-run";
+	case VERIFY_OK:		return "ok";
+	case VERIFY_ZEROS:	return "zeros";
+	case VERIFY_ONES:	return "ones";
+	case VERIFY_STALE:	return "stale";
+	case VERIFY_PARTIAL:	return "partial";
+	}
+	return "unknown";
+}
+
+#endif /* P2PDIAG_GPU_NAMES_H */

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVML through dlopen: for each GPU that CUDA listed, the PCIe link NVML
+ * reports (idle, under load, maximum), NVLink state and far end per link,
+ * the error counters before and after the run; for each pair, the common
+ * ancestor level and the P2P status NVML gives for read, write, NVLink and
+ * atomics.  NVML is optional: without it the readings stay invalid and
+ * st->nvml says why.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu/gpu_priv.h"
+#include "../include/p2pdiag/model.h"
+
+static enum gpu_status nvml_load(struct gpu_state *st, struct nvml_api *nv)
+{
+	const char *libname = "libnvidia-ml.so.1";
+
+	nv->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL);
+	if (!nv->lib) {
+		/* CUDA's error, if any, is the one the report needs. */
+		if (!st->error[0])
+			snprintf(st->error, sizeof(st->error), "dlopen %s: %s",
+				 libname, dlerror());
+		return GPU_NO_LIBRARY;
+	}
+#define RESOLVE_REQUIRED(name) \
+	*(void **)&nv->name = dlsym(nv->lib, #name); \
+	if (!nv->name) { \
+		if (!st->error[0]) \
+			snprintf(st->error, sizeof(st->error), \
+				 "%s: entry point %s not found", libname, #name); \
+		return GPU_NO_SYMBOL; \
+	}
+	NVML_REQUIRED_CALLS(RESOLVE_REQUIRED)
+#undef RESOLVE_REQUIRED
+#define RESOLVE_OPTIONAL(name) *(void **)&nv->name = dlsym(nv->lib, #name);
+	NVML_OPTIONAL_CALLS(RESOLVE_OPTIONAL)
+#undef RESOLVE_OPTIONAL
+	return GPU_OK;
+}
+
+static enum gpu_p2p_status p2p_status(nvmlGpuP2PStatus_t s)
+{
+	switch (s) {
+	case NVML_P2P_STATUS_OK:
+		return P2P_STATUS_OK;
+	case NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED:
+		return P2P_STATUS_CHIPSET_NS;
+	case NVML_P2P_STATUS_GPU_NOT_SUPPORTED:
+		return P2P_STATUS_GPU_NS;
+	case NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED:
+		return P2P_STATUS_IOH_TOPOLOGY_NS;
+	case NVML_P2P_STATUS_DISABLED_BY_REGKEY:
+		return P2P_STATUS_DISABLED_BY_REG;
+	case NVML_P2P_STATUS_NOT_SUPPORTED:
+		return P2P_STATUS_NOT_SUPPORTED;
+	default:
+		return P2P_STATUS_UNKNOWN;
+	}
+}
+
+static void read_link(struct nvml_api *nv, nvmlDevice_t h,
+		      struct gpu_link_reading *l)
+{
+	l->valid = nv->nvmlDeviceGetCurrPcieLinkGeneration(h, &l->gen) ==
+			   NVML_SUCCESS &&
+		   nv->nvmlDeviceGetCurrPcieLinkWidth(h, &l->width) ==
+			   NVML_SUCCESS &&
+		   nv->nvmlDeviceGetMaxPcieLinkGeneration(h, &l->max_gen) ==
+			   NVML_SUCCESS &&
+		   nv->nvmlDeviceGetMaxPcieLinkWidth(h, &l->max_width) ==
+			   NVML_SUCCESS;
+}
+
+static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
+{
+	struct gpu_device *dev = &st->dev[d];
+	unsigned int link, j;
+
+	if (!nv->nvmlDeviceGetNvLinkState)
+		return;
+	for (link = 0; link < GPU_MAX_NVLINKS; link++) {
+		nvmlEnableState_t active = NVML_FEATURE_DISABLED;
+		nvmlPciInfo_t pci;
+
+		/* GPUs without NVLink answer NOT_SUPPORTED for link 0. */
+		if (nv->nvmlDeviceGetNvLinkState(nv->dev[d], link, &active) !=
+			    NVML_SUCCESS ||
+		    active != NVML_FEATURE_ENABLED)
+			continue;
+		dev->nvlinks_active++;
+		memset(&pci, 0, sizeof(pci));
+		if (!nv->nvmlDeviceGetNvLinkRemotePciInfo_v2 ||
+		    nv->nvmlDeviceGetNvLinkRemotePciInfo_v2(nv->dev[d], link,
+							    &pci) != NVML_SUCCESS ||
+		    !gpu_parse_bus_id(pci.busId, &dev->nvlink_remote[link]))
+			continue;
+		for (j = 0; j < st->nr_dev; j++)
+			if (j != (unsigned int)d &&
+			    st->dev[j].pci_addr == dev->nvlink_remote[link])
+				st->pair[gpu_pair_index(st->nr_dev, d, (int)j)]
+					.nvlinks++;
+	}
+}
+
+static void probe_pair(struct nvml_api *nv, struct gpu_pair *p)
+{
+	static const struct {
+		nvmlGpuP2PCapsIndex_t index;
+		size_t offset;
+	} caps[] = {
+		{ NVML_P2P_CAPS_INDEX_READ, offsetof(struct gpu_pair, p2p_read) },
+		{ NVML_P2P_CAPS_INDEX_WRITE, offsetof(struct gpu_pair, p2p_write) },
+		{ NVML_P2P_CAPS_INDEX_NVLINK,
+		  offsetof(struct gpu_pair, p2p_nvlink) },
+		{ NVML_P2P_CAPS_INDEX_ATOMICS,
+		  offsetof(struct gpu_pair, p2p_atomics) },
+	};
+	nvmlDevice_t a = nv->dev[p->src], b = nv->dev[p->dst];
+	nvmlGpuTopologyLevel_t level;
+	size_t i;
+
+	if (!a || !b)
+		return;
+	p->topo_level = -1;
+	if (nv->nvmlDeviceGetTopologyCommonAncestor &&
+	    nv->nvmlDeviceGetTopologyCommonAncestor(a, b, &level) ==
+		    NVML_SUCCESS) {
+		p->topo_level = (int)level;
+		p->nvml_valid = true;
+	}
+	if (!nv->nvmlDeviceGetP2PStatus)
+		return;
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		nvmlGpuP2PStatus_t s;
+		enum gpu_p2p_status *field =
+			(enum gpu_p2p_status *)((char *)p + caps[i].offset);
+
+		if (nv->nvmlDeviceGetP2PStatus(a, b, caps[i].index, &s) ==
+		    NVML_SUCCESS) {
+			*field = p2p_status(s);
+			p->nvml_valid = true;
+		}
+	}
+}
+
+/* Xid events arrive as they happen; collect what came so far. */
+static void drain_xid(struct gpu_state *st, struct nvml_api *nv,
+		      struct gpu_counters *c[GPU_MAX])
+{
+	nvmlEventData_t ev;
+	unsigned int d;
+
+	if (!nv->xid_events || !nv->nvmlEventSetWait_v2)
+		return;
+	while (nv->nvmlEventSetWait_v2(nv->xid_events, &ev, 0) == NVML_SUCCESS)
+		for (d = 0; d < st->nr_dev; d++)
+			if (nv->dev[d] == ev.device &&
+			    ev.eventType == nvmlEventTypeXidCriticalError)
+				c[d]->xid++;
+}
+
+void gpu_nvml_read_counters(struct gpu_state *st, struct nvml_api *nv,
+			    bool after)
+{
+	struct gpu_counters *c[GPU_MAX];
+	unsigned int d;
+
+	if (st->nvml != GPU_OK)
+		return;
+	for (d = 0; d < st->nr_dev; d++) {
+		unsigned int replay;
+		nvmlDevice_t h = nv->dev[d];
+
+		c[d] = after ? &st->dev[d].after : &st->dev[d].before;
+		if (after)
+			c[d]->xid = st->dev[d].before.xid;
+		if (!h)
+			continue;
+		if (nv->nvmlDeviceGetPcieReplayCounter &&
+		    nv->nvmlDeviceGetPcieReplayCounter(h, &replay) ==
+			    NVML_SUCCESS) {
+			c[d]->replay = replay;
+			c[d]->valid = true;
+		}
+		/* ECC may be off or absent: then the totals stay 0. */
+		if (nv->nvmlDeviceGetTotalEccErrors) {
+			nv->nvmlDeviceGetTotalEccErrors(
+				h, NVML_MEMORY_ERROR_TYPE_CORRECTED,
+				NVML_VOLATILE_ECC, &c[d]->ecc_corrected);
+			nv->nvmlDeviceGetTotalEccErrors(
+				h, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+				NVML_VOLATILE_ECC, &c[d]->ecc_uncorrected);
+		}
+	}
+	drain_xid(st, nv, c);
+}
+
+/*
+ * Idle GPUs train their links down to save power, so the generation and
+ * width that matter are the ones read while a copy keeps the link busy.
+ */
+void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,
+			     int dev)
+{
+	struct gpu_link_reading *l = &st->dev[dev].link;
+	nvmlDevice_t h = nv->dev[dev];
+
+	if (st->nvml != GPU_OK || !h)
+		return;
+	if (nv->nvmlDeviceGetCurrPcieLinkGeneration(h, &l->gen_load) !=
+		    NVML_SUCCESS ||
+	    nv->nvmlDeviceGetCurrPcieLinkWidth(h, &l->width_load) !=
+		    NVML_SUCCESS)
+		l->gen_load = l->width_load = 0;
+}
+
+/* Run on the CPUs next to the GPU, as nvbandwidth does. */
+void gpu_nvml_bind_cpu(struct nvml_api *nv, int dev)
+{
+	if (nv->lib && nv->nvmlDeviceSetCpuAffinity && nv->dev[dev])
+		nv->nvmlDeviceSetCpuAffinity(nv->dev[dev]);
+}
+
+void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
+{
+	unsigned int d, i;
+	nvmlReturn_t r;
+
+	st->nvml = nvml_load(st, nv);
+	if (st->nvml != GPU_OK)
+		return;
+	r = nv->nvmlInit_v2();
+	if (r != NVML_SUCCESS) {
+		if (!st->error[0])
+			snprintf(st->error, sizeof(st->error),
+				 "nvmlInit_v2: %s", nv->nvmlErrorString(r));
+		st->nvml = GPU_INIT_FAILED;
+		return;
+	}
+	if (nv->nvmlSystemGetDriverVersion)
+		nv->nvmlSystemGetDriverVersion(st->nvml_driver,
+					       sizeof(st->nvml_driver));
+	if (nv->nvmlEventSetCreate && nv->nvmlDeviceRegisterEvents &&
+	    nv->nvmlEventSetCreate(&nv->xid_events) != NVML_SUCCESS)
+		nv->xid_events = NULL;
+
+	for (d = 0; d < st->nr_dev; d++) {
+		char bus[P2PD_ADDR_STRLEN];
+
+		gpu_addr_string(st->dev[d].pci_addr, bus, sizeof(bus));
+		if (nv->nvmlDeviceGetHandleByPciBusId_v2(bus, &nv->dev[d]) !=
+		    NVML_SUCCESS) {
+			nv->dev[d] = NULL;
+			continue;
+		}
+		read_link(nv, nv->dev[d], &st->dev[d].link);
+		gpu_settings_read(st, nv, (int)d);
+		if (nv->xid_events)
+			nv->nvmlDeviceRegisterEvents(nv->dev[d],
+						     nvmlEventTypeXidCriticalError,
+						     nv->xid_events);
+	}
+	for (d = 0; d < st->nr_dev; d++)
+		if (nv->dev[d])
+			read_nvlinks(st, nv, (int)d);
+	for (i = 0; i < st->nr_pairs; i++)
+		probe_pair(nv, &st->pair[i]);
+	gpu_nvml_read_counters(st, nv, false);
+}
+
+void gpu_nvml_release(struct nvml_api *nv)
+{
+	if (!nv->lib)
+		return;
+	if (nv->xid_events && nv->nvmlEventSetFree)
+		nv->nvmlEventSetFree(nv->xid_events);
+	nv->xid_events = NULL;
+	if (nv->nvmlShutdown)
+		nv->nvmlShutdown();
+	/* The library stays mapped: the worker process ends right after. */
+}

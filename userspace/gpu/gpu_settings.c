@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The settings that change what copies and P2P achieve, read once at probe
+ * time: ECC (current and pending), persistence mode, compute mode, MIG
+ * mode (current and pending), application clocks against their defaults,
+ * the maximum clocks and memory bus width (the HBM figure's basis), and
+ * the NVLink version of each active link (its per-link rate).  What each
+ * does and how it is changed is the judgement's business (judge_settings.c).
+ */
+#include <string.h>
+
+#include "gpu/gpu_priv.h"
+
+static int enable_state(nvmlReturn_t r, nvmlEnableState_t s)
+{
+	return r != NVML_SUCCESS ? -1 : s == NVML_FEATURE_ENABLED;
+}
+
+static unsigned int clock_of(struct nvml_api *nv, nvmlDevice_t h,
+			     nvmlClockType_t type, nvmlClockId_t id)
+{
+	unsigned int mhz = 0;
+
+	if (!nv->nvmlDeviceGetClock ||
+	    nv->nvmlDeviceGetClock(h, type, id, &mhz) != NVML_SUCCESS)
+		return 0;
+	return mhz;
+}
+
+void gpu_settings_read(struct gpu_state *st, struct nvml_api *nv, int dev)
+{
+	struct gpu_settings *s = &st->dev[dev].settings;
+	nvmlDevice_t h = nv->dev[dev];
+	nvmlEnableState_t cur, pend;
+	nvmlComputeMode_t mode;
+	unsigned int link, mc, mp;
+
+	memset(s, 0, sizeof(*s));
+	s->ecc = s->ecc_pending = s->persistence = s->compute_mode = -1;
+	s->mig = s->mig_pending = -1;
+	st->dev[dev].activity.pstate_load = -1;
+	if (!h)
+		return;
+	s->valid = true;
+	if (nv->nvmlDeviceGetEccMode) {
+		nvmlReturn_t r = nv->nvmlDeviceGetEccMode(h, &cur, &pend);
+
+		s->ecc = enable_state(r, cur);
+		s->ecc_pending = enable_state(r, pend);
+	}
+	if (nv->nvmlDeviceGetPersistenceMode) {
+		nvmlReturn_t r = nv->nvmlDeviceGetPersistenceMode(h, &cur);
+
+		s->persistence = enable_state(r, cur);
+	}
+	if (nv->nvmlDeviceGetComputeMode &&
+	    nv->nvmlDeviceGetComputeMode(h, &mode) == NVML_SUCCESS)
+		s->compute_mode = (int)mode;
+	if (nv->nvmlDeviceGetMigMode &&
+	    nv->nvmlDeviceGetMigMode(h, &mc, &mp) == NVML_SUCCESS) {
+		s->mig = mc == NVML_DEVICE_MIG_ENABLE;
+		s->mig_pending = mp == NVML_DEVICE_MIG_ENABLE;
+	}
+	s->app_sm = clock_of(nv, h, NVML_CLOCK_SM, NVML_CLOCK_ID_APP_CLOCK_TARGET);
+	s->app_sm_default = clock_of(nv, h, NVML_CLOCK_SM,
+				     NVML_CLOCK_ID_APP_CLOCK_DEFAULT);
+	s->app_mem = clock_of(nv, h, NVML_CLOCK_MEM,
+			      NVML_CLOCK_ID_APP_CLOCK_TARGET);
+	s->app_mem_default = clock_of(nv, h, NVML_CLOCK_MEM,
+				      NVML_CLOCK_ID_APP_CLOCK_DEFAULT);
+	if (nv->nvmlDeviceGetMaxClockInfo) {
+		if (nv->nvmlDeviceGetMaxClockInfo(h, NVML_CLOCK_SM, &s->max_sm) !=
+		    NVML_SUCCESS)
+			s->max_sm = 0;
+		if (nv->nvmlDeviceGetMaxClockInfo(h, NVML_CLOCK_MEM,
+						  &s->max_mem) != NVML_SUCCESS)
+			s->max_mem = 0;
+	}
+	if (nv->nvmlDeviceGetMemoryBusWidth &&
+	    nv->nvmlDeviceGetMemoryBusWidth(h, &s->mem_bus_width) != NVML_SUCCESS)
+		s->mem_bus_width = 0;
+	if (!nv->nvmlDeviceGetNvLinkVersion || !nv->nvmlDeviceGetNvLinkState)
+		return;
+	for (link = 0; link < GPU_NVLINK_LINKS; link++) {
+		nvmlEnableState_t active = NVML_FEATURE_DISABLED;
+		unsigned int v = 0;
+
+		if (nv->nvmlDeviceGetNvLinkState(h, link, &active) !=
+			    NVML_SUCCESS ||
+		    active != NVML_FEATURE_ENABLED)
+			continue;
+		if (nv->nvmlDeviceGetNvLinkVersion(h, link, &v) == NVML_SUCCESS)
+			s->nvlink_version[link] = v;
+	}
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpu_probe(), gpu_measure(), gpu_release(): the tool's side of the GPU
+ * work, and the watchdog around it.
+ *
+ * Every CUDA and NVML call runs in one forked worker process that writes
+ * its results into a shared anonymous mapping.  The tool waits for each
+ * step with a deadline (--timeout) and kills the worker when it passes:
+ * a copy stuck behind an ACS redirect or an IOMMU fault, a cuInit that
+ * never returns or a driver that crashes ends the worker, never the tool,
+ * and the report still gets every figure measured before it plus the
+ * name of the step that hung.  One worker does both steps, so cuInit and
+ * the driver's start-up are paid once.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpu/gpu_priv.h"
+#include "gpu/gpu_names.h"
+
+#define DEFAULT_TIMEOUT_S	60.0
+/* The worker enforces the deadline itself; this is for when it cannot. */
+#define WATCHDOG_GRACE_S	5.0
+#define EXIT_WAIT_S		2.0
+
+enum worker_cmd { CMD_PROBED = 'P', CMD_MEASURE = 'M', CMD_QUIT = 'Q' };
+
+/* What both processes see. */
+struct shared {
+	struct gpu_state st;
+	struct gpu_options opt;
+	unsigned int only_pairs[GPU_MAX];
+	struct gpu_pair pair[GPU_MAX * (GPU_MAX - 1)];
+};
+
+static struct {
+	pid_t pid;
+	int fd;			/* socketpair end; MSG_NOSIGNAL, no SIGPIPE */
+	struct shared *sh;
+} worker = { .pid = -1, .fd = -1 };
+
+double gpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void gpu_worker_step(struct gpu_state *st, const char *what, int pair,
+		     int dev)
+{
+	snprintf(st->stuck_step, sizeof(st->stuck_step), "%s", what);
+	st->stuck_pair = pair;
+	st->stuck_dev = dev;
+}
+
+static double timeout_of(const struct gpu_options *opt)
+{
+	return opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT_S;
+}
+
+static bool send_cmd(int fd, char c)
+{
+	return send(fd, &c, 1, MSG_NOSIGNAL) == 1;
+}
+
+static void worker_main(struct shared *sh, int fd)
+{
+	struct cuda_api cu = { 0 };
+	struct nvml_api nv = { 0 };
+	char c;
+
+	sh->st.pair = sh->pair;
+	gpu_cuda_probe(&sh->st, &cu);
+	if (sh->st.cuda == GPU_OK)
+		gpu_nvml_probe(&sh->st, &nv);
+	else
+		sh->st.nvml = GPU_SKIPPED;	/* nothing to attach it to */
+	gpu_worker_step(&sh->st, "", -1, -1);
+	if (!send_cmd(fd, CMD_PROBED))
+		_exit(1);
+	while (read(fd, &c, 1) == 1) {
+		if (c == CMD_MEASURE) {
+			sh->opt.only_pairs = sh->only_pairs;
+			sh->st.measure = gpu_measure_all(
+				&sh->st, &sh->opt, &cu, &nv,
+				gpu_now() + sh->opt.wait_idle_s +
+					timeout_of(&sh->opt));
+			if (!send_cmd(fd, CMD_MEASURE))
+				break;
+		} else {
+			break;
+		}
+	}
+	gpu_nvml_release(&nv);
+	/* _exit: the parent's stdio buffers were copied too; never flush. */
+	_exit(0);
+}
+
+/* Wait for the worker's answer c; false on deadline or death. */
+static bool await(char want, double deadline, bool *died)
+{
+	struct pollfd pfd = { .fd = worker.fd, .events = POLLIN };
+	char c;
+
+	*died = false;
+	for (;;) {
+		double left = deadline - gpu_now();
+		int r;
+
+		if (left <= 0)
+			return false;
+		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		if (read(worker.fd, &c, 1) != 1) {
+			*died = true;
+			return false;
+		}
+		if (c == want)
+			return true;
+	}
+}
+
+static void reap(bool kill_first)
+{
+	double until = gpu_now() + EXIT_WAIT_S;
+	int status;
+
+	if (worker.pid < 0)
+		return;
+	if (kill_first)
+		kill(worker.pid, SIGKILL);
+	/* A process stuck in the driver may take a while to die; never
+	 * block on it. */
+	while (waitpid(worker.pid, &status, WNOHANG) == 0) {
+		if (gpu_now() > until) {
+			if (!kill_first)
+				kill(worker.pid, SIGKILL);
+			kill_first = true;
+			until = gpu_now() + EXIT_WAIT_S;
+			if (waitpid(worker.pid, &status, WNOHANG) == 0)
+				break;
+		}
+		usleep(1000);
+	}
+	worker.pid = -1;
+	if (worker.fd >= 0)
+		close(worker.fd);
+	worker.fd = -1;
+}
+
+/* Copy the shared state into the caller's, with a private pair array. */
+static void collect(struct gpu_state *st)
+{
+	struct gpu_pair *pairs = st->pair;
+	unsigned int n = worker.sh->st.nr_pairs;
+	double probe_s = st->probe_s, measure_s = st->measure_s;
+
+	*st = worker.sh->st;
+	st->probe_s = probe_s;
+	st->measure_s = measure_s;
+	st->pair = NULL;
+	if (!n) {
+		free(pairs);
+		return;
+	}
+	/* nr_pairs is fixed by the probe: later calls reuse the array. */
+	if (!pairs)
+		pairs = calloc(n, sizeof(*pairs));
+	if (!pairs) {
+		st->nr_pairs = 0;
+		return;
+	}
+	memcpy(pairs, worker.sh->pair, n * sizeof(*pairs));
+	st->pair = pairs;
+}
+
+/* The worker missed its deadline or died: say where, then end it. */
+static void worker_lost(struct gpu_state *st, bool measuring, bool died,
+			double limit)
+{
+	struct gpu_state *w = &worker.sh->st;
+	enum gpu_status *which = measuring ? &w->measure : &w->cuda;
+	const char *where = w->stuck_step[0] ? w->stuck_step :
+			    measuring ? "measuring" : "cuInit and device probing";
+
+	if (!measuring && w->nvml == GPU_OK)
+		w->nvml = GPU_SKIPPED;
+	if (died) {
+		*which = GPU_FAILED;
+		snprintf(w->error, sizeof(w->error),
+			 "the GPU worker process died during %s", where);
+	} else {
+		*which = GPU_TIMEOUT;
+		snprintf(w->error, sizeof(w->error),
+			 "%s did not complete within %.0f s: the watchdog ended it",
+			 where, limit);
+	}
+	reap(true);
+	collect(st);
+	if (st->stuck_pair >= 0 && (unsigned int)st->stuck_pair < st->nr_pairs &&
+	    st->pair)
+		st->pair[st->stuck_pair].status = *which == GPU_TIMEOUT ?
+						  GPU_TIMEOUT : GPU_FAILED;
+}
+
+void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
+{
+	double start = gpu_now(), limit = timeout_of(opt);
+	int sv[2];
+	bool died;
+
+	memset(st, 0, sizeof(*st));
+	st->stuck_pair = st->stuck_dev = -1;
+	st->measure = GPU_SKIPPED;
+	if (opt->no_cuda) {
+		st->cuda = st->nvml = GPU_SKIPPED;
+		return;
+	}
+	worker.sh = mmap(NULL, sizeof(*worker.sh), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (worker.sh == MAP_FAILED) {
+		worker.sh = NULL;
+		st->cuda = st->nvml = GPU_FAILED;
+		snprintf(st->error, sizeof(st->error), "mmap: %s",
+			 strerror(errno));
+		return;
+	}
+	worker.sh->st = *st;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		st->cuda = st->nvml = GPU_FAILED;
+		snprintf(st->error, sizeof(st->error), "socketpair: %s",
+			 strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	worker.pid = fork();
+	if (worker.pid < 0) {
+		st->cuda = st->nvml = GPU_FAILED;
+		snprintf(st->error, sizeof(st->error), "fork: %s",
+			 strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return;
+	}
+	if (worker.pid == 0) {
+		close(sv[0]);
+		worker_main(worker.sh, sv[1]);
+	}
+	close(sv[1]);
+	worker.fd = sv[0];
+
+	if (await(CMD_PROBED, start + limit, &died))
+		collect(st);
+	else
+		worker_lost(st, false, died, limit);
+	st->measure = GPU_SKIPPED;
+	st->probe_s = gpu_now() - start;
+}
+
+void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
+{
+	/* --wait-idle comes before the copies' own deadline */
+	double start = gpu_now(), limit = opt->wait_idle_s + timeout_of(opt);
+	bool died;
+
+	if (opt->no_cuda || opt->quick || st->cuda != GPU_OK ||
+	    worker.pid < 0) {
+		st->measure = GPU_SKIPPED;
+		return;
+	}
+	worker.sh->opt = *opt;
+	worker.sh->opt.nr_only_pairs = 0;
+	if (opt->only_pairs && opt->nr_only_pairs) {
+		unsigned int n = opt->nr_only_pairs < GPU_MAX ?
+					 opt->nr_only_pairs : GPU_MAX;
+
+		memcpy(worker.sh->only_pairs, opt->only_pairs,
+		       n * sizeof(*opt->only_pairs));
+		worker.sh->opt.nr_only_pairs = n;
+	}
+	if (!send_cmd(worker.fd, CMD_MEASURE)) {
+		worker_lost(st, true, true, limit);
+	} else if (await(CMD_MEASURE, start + limit + WATCHDOG_GRACE_S,
+			 &died)) {
+		collect(st);
+		/* A worker that gave up on a stuck copy cannot clean up. */
+		if (st->measure == GPU_TIMEOUT) {
+			reap(true);
+			if (st->stuck_pair >= 0 && st->pair &&
+			    (unsigned int)st->stuck_pair < st->nr_pairs)
+				st->pair[st->stuck_pair].status = GPU_TIMEOUT;
+		}
+	} else {
+		worker_lost(st, true, died, limit);
+	}
+	st->measure_s = gpu_now() - start;
+}
+
+void gpu_release(struct gpu_state *st)
+{
+	if (worker.pid > 0) {
+		send_cmd(worker.fd, CMD_QUIT);
+		reap(false);
+	}
+	if (worker.sh) {
+		munmap(worker.sh, sizeof(*worker.sh));
+		worker.sh = NULL;
+	}
+	free(st->pair);
+	st->pair = NULL;
+	st->nr_pairs = 0;
+}

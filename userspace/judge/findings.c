@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The list of findings.  Messages are formatted into owned strings so the
+ * reports can print them long after the numbers behind them are gone.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/findings.h"
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	char *s;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+int findings_add(struct findings *f, enum finding_severity sev,
+		 const char *code, unsigned int a, unsigned int b,
+		 const char *fix, const char *fmt, ...)
+{
+	struct finding *it;
+	va_list ap;
+
+	if (f->nr == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		struct finding *n = realloc(f->item, cap * sizeof(*n));
+
+		if (!n) {
+			f->oom = true;
+			return -1;
+		}
+		f->item = n;
+		f->cap = cap;
+	}
+	it = &f->item[f->nr];
+	memset(it, 0, sizeof(*it));
+	it->severity = sev;
+	snprintf(it->code, sizeof(it->code), "%s", code);
+	it->has_pair = a != FINDING_NO_ADDR && b != FINDING_NO_ADDR;
+	it->a = a;
+	it->b = b;
+	va_start(ap, fmt);
+	it->message = vformat(fmt, ap);
+	va_end(ap);
+	it->fix = fix && *fix ? strdup(fix) : NULL;
+	if (!it->message || (fix && *fix && !it->fix)) {
+		free(it->message);
+		free(it->fix);
+		f->oom = true;
+		return -1;
+	}
+	f->nr++;
+	return 0;
+}
+
+void findings_free(struct findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++) {
+		free(f->item[i].message);
+		free(f->item[i].fix);
+	}
+	free(f->item);
+	memset(f, 0, sizeof(*f));
+}
+
+size_t findings_count_code(const struct findings *f, const char *code)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nr; i++)
+		if (!strcmp(f->item[i].code, code))
+			n++;
+	return n;
+}
+
+enum finding_severity findings_worst(const struct findings *f)
+{
+	enum finding_severity w = SEV_INFO;
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->item[i].severity > w)
+			w = f->item[i].severity;
+	return w;
+}
+
+int findings_exit_status(const struct findings *f)
+{
+	switch (findings_worst(f)) {
+	case SEV_ERROR:
+		return EXIT_P2P_BROKEN;
+	case SEV_WARNING:
+		return EXIT_WARNINGS;
+	default:
+		/* A lost finding could have been an error: never say "good". */
+		return f->oom ? EXIT_WARNINGS : EXIT_ALL_GOOD;
+	}
+}
+
+const char *finding_severity_name(enum finding_severity s)
+{
+	switch (s) {
+	case SEV_INFO:
+		return "info";
+	case SEV_WARNING:
+		return "warning";
+	case SEV_ERROR:
+		return "error";
+	}
+	return "unknown";
+}

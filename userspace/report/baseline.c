@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Baseline save and check.  The baseline is the JSON report itself, so one
+ * schema (SCHEMA.md) describes both and a saved report can serve as a
+ * baseline.  The check compares what should not differ between servers of
+ * one model: the devices and how they hang together, ACS control, maximum
+ * links, classes and verdicts; and bandwidth, which may differ by the
+ * tolerance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "report/baseline.h"
+#include "system/fleet.h"
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
+#include "report/report.h"
+#include "p2pdiag/format.h"
+
+int baseline_save(const char *path, const struct check_run *r,
+		  char *err, size_t errlen)
+{
+	struct json_object *root = report_json_build(r);
+	size_t len = strlen(path) + sizeof(".tmp");
+	char *tmp = malloc(len);
+	int rc = -1;
+
+	if (!root || !tmp) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	snprintf(tmp, len, "%s.tmp", path);
+	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE)) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp,
+			 json_util_get_last_err() ? json_util_get_last_err() : "?");
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "cannot put %s in place: %s", path,
+			 strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	json_object_put(root);
+	return rc;
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int get_num(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return -1;
+	*out = json_object_get_double(v);
+	return 0;
+}
+
+static struct json_object *get_array(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+static void field_text(const struct p2pd_function *f, enum p2pd_field field,
+		       char *buf, size_t len)
+{
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, buf, len);
+	p2pd_format_field(&b, f, field);
+	p2pd_buf_terminate(&b);
+}
+
+/* Fields two servers of one model must share. */
+static const enum p2pd_field stable_fields[] = {
+	P2PD_F_ROLE, P2PD_F_PARENT, P2PD_F_VENDOR, P2PD_F_DEVICE,
+	P2PD_F_ACS_CTRL, P2PD_F_LINK_MAX_SPEED, P2PD_F_LINK_MAX_WIDTH,
+	P2PD_F_IOMMU_DOMAIN, P2PD_F_P2P_ENDPOINT,
+};
+
+static void check_devices(struct check_run *r, struct json_object *devs)
+{
+	const struct p2pd_model *m = r->model;
+	size_t i, nd = json_object_array_length(devs);
+	unsigned char *seen = calloc(m->nr_fn ? m->nr_fn : 1, 1);
+	unsigned int k;
+
+	if (!seen) {
+		r->findings.oom = true;
+		return;
+	}
+	for (i = 0; i < nd; i++) {
+		struct json_object *d = json_object_array_get_idx(devs, i);
+		const char *as = get_str(d, "addr");
+		unsigned int addr;
+		int idx;
+
+		if (!as || pciaddr_parse(as, &addr))
+			continue;
+		idx = p2pd_model_find(m, addr);
+		if (idx == P2PD_NO_INDEX) {
+			findings_add(&r->findings, SEV_WARNING, "baseline-topology",
+				     addr, FINDING_NO_ADDR,
+				     "check that the card is seated and enabled in firmware (lspci should list it)",
+				     "%s [%s:%s] of the baseline is missing here", as,
+				     get_str(d, "vendor") ? get_str(d, "vendor") : "?",
+				     get_str(d, "device") ? get_str(d, "device") : "?");
+			continue;
+		}
+		seen[idx] = 1;
+		for (k = 0; k < sizeof(stable_fields) / sizeof(stable_fields[0]); k++) {
+			const char *name = p2pd_field_name(stable_fields[k]);
+			const char *want = get_str(d, name);
+			char have[160];
+
+			field_text(&m->fn[idx], stable_fields[k], have, sizeof(have));
+			if (want && strcmp(want, have))
+				findings_add(&r->findings, SEV_WARNING, "baseline-device",
+					     addr, FINDING_NO_ADDR,
+					     !strcmp(name, "acs_ctrl") ?
+					     "compare the firmware ACS settings and kernel parameters with the baseline server" : NULL,
+					     "%s %s is %s here, %s on the baseline", as, name,
+					     have, want);
+		}
+	}
+	for (k = 0; k < m->nr_fn; k++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (seen[k])
+			continue;
+		pciaddr_format(a, m->fn[k].addr);
+		findings_add(&r->findings, SEV_WARNING, "baseline-topology",
+			     m->fn[k].addr, FINDING_NO_ADDR, NULL,
+			     "%s [%04x:%04x] is here but not on the baseline", a,
+			     m->fn[k].vendor, m->fn[k].device);
+	}
+	free(seen);
+}
+
+static int verdict_of(const char *s)
+{
+	int v;
+
+	for (v = 0; v < P2PD_VERDICT_COUNT; v++)
+		if (!strcmp(s, p2pd_verdict_name((enum p2pd_verdict)v)))
+			return v;
+	return -1;
+}
+
+static void check_bw(struct check_run *r, const char *what, unsigned int a,
+		     unsigned int b, double base, double now, double tol)
+{
+	if (base > 0 && now < base * (1 - tol))
+		findings_add(&r->findings, SEV_WARNING, "baseline-bw", a, b,
+			     "compare links under load, NUMA placement and firmware settings with the baseline server",
+			     "%s: %.1f GB/s, %.0f%% below the baseline's %.1f GB/s (tolerance %.0f%%)",
+			     what, now, 100 * (1 - now / base), base, 100 * tol);
+}
+
+static void check_pairs(struct check_run *r, struct json_object *pairs,
+			double tol)
+{
+	size_t i, n = json_object_array_length(pairs);
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(pairs, i), *bw;
+		const char *as = get_str(o, "a"), *bs = get_str(o, "b");
+		const char *cls = get_str(o, "class"), *ver = get_str(o, "verdict");
+		unsigned int a, b;
+		int pi, v;
+		const struct p2pd_pair *p;
+		double base;
+
+		if (!as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b))
+			continue;
+		if (!judge_selected(r->opt, a) || !judge_selected(r->opt, b))
+			continue;
+		pi = judge_pair_index(r, p2pd_model_find(r->model, a),
+				      p2pd_model_find(r->model, b));
+		if (pi < 0)
+			continue;	/* the missing device was reported */
+		p = &r->pair[pi];
+		if (cls && strcmp(cls, p2pd_class_name(p->cls)))
+			findings_add(&r->findings, SEV_WARNING, "baseline-class", a, b,
+				     "the devices sit elsewhere in the PCIe tree than on the baseline: check slots and risers",
+				     "%s and %s are %s here, %s on the baseline", as, bs,
+				     p2pd_class_name(p->cls), cls);
+		v = ver ? verdict_of(ver) : -1;
+		if (v >= 0 && v != (int)p->verdict) {
+			enum finding_severity sev =
+				p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR :
+				p->verdict == P2PD_VERDICT_OK ? SEV_INFO : SEV_WARNING;
+
+			findings_add(&r->findings, sev, "baseline-verdict", a, b,
+				     "compare the ACS findings and the firmware settings with the baseline server",
+				     "%s and %s: verdict %s here, %s on the baseline", as, bs,
+				     p2pd_verdict_name(p->verdict), ver);
+		}
+		if (r->gpu && json_object_object_get_ex(o, "bw", &bw) &&
+		    json_object_is_type(bw, json_type_object) &&
+		    !get_num(bw, "p2p_gbs", &base)) {
+			unsigned int g, s = GPU_MAX, d = GPU_MAX;
+			const struct gpu_pair *gp;
+			char what[96];
+
+			for (g = 0; g < r->gpu->nr_dev; g++) {
+				if (r->gpu->dev[g].pci_addr == a)
+					s = g;
+				if (r->gpu->dev[g].pci_addr == b)
+					d = g;
+			}
+			gp = s < GPU_MAX && d < GPU_MAX ?
+			     judge_gpu_pair(r->gpu, (int)s, (int)d) : NULL;
+			snprintf(what, sizeof(what), "P2P %s -> %s", as, bs);
+			if (gp && gp->p2p.valid)
+				check_bw(r, what, a, b, base, gp->p2p.median, tol);
+		}
+	}
+}
+
+static void check_gpus(struct check_run *r, struct json_object *gpus, double tol)
+{
+	size_t i, n = json_object_array_length(gpus);
+	unsigned int g;
+
+	if (!r->gpu)
+		return;
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(gpus, i);
+		const char *as = get_str(o, "addr");
+		unsigned int a;
+		double base;
+		char what[96];
+
+		if (!as || pciaddr_parse(as, &a))
+			continue;
+		for (g = 0; g < r->gpu->nr_dev; g++) {
+			const struct gpu_device *d = &r->gpu->dev[g];
+
+			if (d->pci_addr != a)
+				continue;
+			snprintf(what, sizeof(what), "GPU %s host to device", as);
+			if (d->h2d.valid && !get_num(o, "h2d_gbs", &base))
+				check_bw(r, what, a, FINDING_NO_ADDR, base, d->h2d.median, tol);
+			snprintf(what, sizeof(what), "GPU %s device to host", as);
+			if (d->d2h.valid && !get_num(o, "d2h_gbs", &base))
+				check_bw(r, what, a, FINDING_NO_ADDR, base, d->d2h.median, tol);
+		}
+	}
+}
+
+int baseline_check(const char *path, struct check_run *r, double tolerance,
+		   char *err, size_t errlen)
+{
+	struct json_object *root, *devs, *pairs, *gpus, *v;
+	const char *tool;
+
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "cannot read baseline %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	root = json_object_from_file(path);
+	if (!root) {
+		snprintf(err, errlen, "baseline %s is not valid JSON: %s", path,
+			 json_util_get_last_err() ? json_util_get_last_err() : "?");
+		return -1;
+	}
+	tool = get_str(root, "tool");
+	devs = get_array(root, "devices");
+	pairs = get_array(root, "pairs");
+	gpus = get_array(root, "gpus");
+	if (!json_object_is_type(root, json_type_object) || !tool ||
+	    strcmp(tool, "p2pdiag-check") ||
+	    !json_object_object_get_ex(root, "schema", &v) ||
+	    json_object_get_int(v) != REPORT_SCHEMA || !devs || !pairs || !gpus) {
+		snprintf(err, errlen,
+			 "%s is not a p2pdiag-check baseline of schema %d (make one with --baseline save)",
+			 path, REPORT_SCHEMA);
+		json_object_put(root);
+		return -1;
+	}
+	if (r->model) {
+		check_devices(r, devs);
+		check_pairs(r, pairs, tolerance);
+	}
+	check_gpus(r, gpus, tolerance);
+	fleet_baseline_check(r, root);
+	json_object_put(root);
+	return 0;
+}

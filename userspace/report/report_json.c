@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JSON report, schema 1 (documented in SCHEMA.md).  Built as a json-c
+ * tree, so strings are escaped by the library, and the same tree is the
+ * baseline file.  Per-function values are the ABI's own text, exactly as
+ * /sys/kernel/p2pdiag/devices/<addr>/<field> holds them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
+#include "report/report.h"
+#include "system/system.h"
+#include "report/report_json_steps.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
+
+static struct json_object *jstr_addr(unsigned int addr)
+{
+	char a[P2PD_ADDR_STRLEN];
+
+	return json_object_new_string(pciaddr_format(a, addr));
+}
+
+/* A number rounded to 3 decimals, or null for "not measured". */
+static struct json_object *jnum(double v, int valid)
+{
+	if (!valid || !isfinite(v))
+		return NULL;
+	return json_object_new_double(round(v * 1000.0) / 1000.0);
+}
+
+static struct json_object *jfig(const struct gpu_figure *f)
+{
+	return jnum(f->median, f->valid);
+}
+
+static void put(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static struct json_object *jbuf(void (*fn)(struct p2pd_buf *,
+					   const struct p2pd_model *,
+					   const struct p2pd_pair *),
+				const struct p2pd_model *m,
+				const struct p2pd_pair *p)
+{
+	char tmp[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, tmp, sizeof(tmp));
+	fn(&b, m, p);
+	p2pd_buf_terminate(&b);
+	return json_object_new_string(tmp);
+}
+
+static struct json_object *device_json(const struct p2pd_function *f)
+{
+	struct json_object *o = json_object_new_object();
+	int field;
+
+	put(o, "addr", jstr_addr(f->addr));
+	for (field = 0; field < P2PD_F_COUNT; field++) {
+		char tmp[160];
+		struct p2pd_buf b;
+
+		p2pd_buf_init(&b, tmp, sizeof(tmp));
+		p2pd_format_field(&b, f, (enum p2pd_field)field);
+		p2pd_buf_terminate(&b);
+		put(o, p2pd_field_name((enum p2pd_field)field),
+		    json_object_new_string(tmp));
+	}
+	put(o, "kind", json_object_new_string(p2pd_kind_name(p2pd_device_kind(f->class_code))));
+	return o;
+}
+
+static struct json_object *cuda_json(const struct gpu_pair *gp)
+{
+	struct json_object *o;
+
+	if (!gp || !gp->cuda_valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "can_access", json_object_new_int(gp->can_access));
+	put(o, "perf_rank", json_object_new_int(gp->perf_rank));
+	put(o, "access_supported", json_object_new_int(gp->access_supported));
+	put(o, "native_atomics", json_object_new_int(gp->native_atomics));
+	put(o, "array_access", json_object_new_int(gp->array_access));
+	return o;
+}
+
+static const char *p2p_status_word(enum gpu_p2p_status s)
+{
+	static const char *const w[] = {
+		"unknown", "ok", "chipset_not_supported", "gpu_not_supported",
+		"ioh_topology_not_supported", "disabled_by_regkey", "not_supported",
+	};
+
+	return (unsigned int)s < sizeof(w) / sizeof(w[0]) ? w[s] : "unknown";
+}
+
+static struct json_object *nvml_json(const struct gpu_pair *gp)
+{
+	struct json_object *o;
+
+	if (!gp || !gp->nvml_valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "topo_level", json_object_new_int(gp->topo_level));
+	put(o, "p2p_read", json_object_new_string(p2p_status_word(gp->p2p_read)));
+	put(o, "p2p_write", json_object_new_string(p2p_status_word(gp->p2p_write)));
+	put(o, "p2p_nvlink", json_object_new_string(p2p_status_word(gp->p2p_nvlink)));
+	put(o, "p2p_atomics", json_object_new_string(p2p_status_word(gp->p2p_atomics)));
+	put(o, "nvlinks", json_object_new_int((int)gp->nvlinks));
+	return o;
+}
+
+static const char *verified_word(const struct gpu_pair *gp)
+{
+	const struct gpu_figure *f[] = { &gp->p2p, &gp->p2p_bidir, &gp->latency_p2p };
+	unsigned int i;
+	int ran = 0;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (f[i]->verify == VERIFY_NOT_RUN)
+			continue;
+		if (f[i]->verify != VERIFY_OK)
+			return gpu_verify_name(f[i]->verify);
+		ran = 1;
+	}
+	return ran ? "ok" : "not-run";
+}
+
+/* One direction of a GPU pair: CUDA, NVML, figures. */
+static void direction_json(struct json_object *o, const struct check_run *r,
+			   const struct gpu_pair *gp)
+{
+	struct json_object *bw;
+	double exp;
+
+	put(o, "cuda", cuda_json(gp));
+	put(o, "nvml", nvml_json(gp));
+	if (!gp) {
+		put(o, "bw", NULL);
+		put(o, "latency_us", NULL);
+		put(o, "latency_staged_us", NULL);
+		put(o, "verified", NULL);
+		return;
+	}
+	exp = judge_expected_pair_gbs(r, gp);
+	bw = json_object_new_object();
+	put(bw, "p2p_gbs", jfig(&gp->p2p));
+	put(bw, "staged_gbs", jfig(&gp->staged));
+	put(bw, "bidir_gbs", jfig(&gp->p2p_bidir));
+	put(bw, "expected_gbs", jnum(exp, exp > 0));
+	put(bw, "ratio", jnum(gp->p2p.median / exp, gp->p2p.valid && exp > 0));
+	put(o, "bw", bw);
+	put(o, "latency_us", jfig(&gp->latency_p2p));
+	put(o, "latency_staged_us", jfig(&gp->latency_staged));
+	put(o, "verified", json_object_new_string(verified_word(gp)));
+	put(o, "status", json_object_new_string(gpu_status_name(gp->status)));
+	put(o, "judged", report_json_pair_judged(r, gp));
+	put(o, "curve", report_json_curve(&gp->curve));
+}
+
+static int gpu_of(const struct check_run *r, int fn)
+{
+	unsigned int g;
+
+	if (!r->gpu)
+		return -1;
+	for (g = 0; g < r->gpu->nr_dev; g++)
+		if (r->gpu->dev[g].pci_addr == r->model->fn[fn].addr)
+			return (int)g;
+	return -1;
+}
+
+static struct json_object *pair_json(const struct check_run *r,
+				     const struct p2pd_pair *p)
+{
+	const struct p2pd_model *m = r->model;
+	struct json_object *o = json_object_new_object(), *arr, *rev;
+	const struct gpu_pair *ab = NULL, *ba = NULL;
+	int ga = gpu_of(r, p->a), gb = gpu_of(r, p->b);
+	char fix[JUDGE_TEXT_MAX];
+	unsigned int i;
+
+	put(o, "a", jstr_addr(m->fn[p->a].addr));
+	put(o, "b", jstr_addr(m->fn[p->b].addr));
+	put(o, "class", json_object_new_string(p2pd_class_name(p->cls)));
+	put(o, "verdict", json_object_new_string(p2pd_verdict_name(p->verdict)));
+	put(o, "map", json_object_new_string(p2pd_map_name(p->map)));
+	put(o, "distance", json_object_new_int(p->distance));
+	if (p->common_kind == P2PD_COMMON_BRIDGE)
+		put(o, "common", jstr_addr(m->fn[p->common].addr));
+	else
+		put(o, "common", json_object_new_string(
+			p->common_kind == P2PD_COMMON_HOST ? "host" : "none"));
+	arr = json_object_new_array();
+	for (i = 0; i < p->path_len; i++)
+		json_object_array_add(arr, jstr_addr(m->fn[p->path[i]].addr));
+	put(o, "path", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < p->nr_blockers; i++) {
+		const struct p2pd_function *f = &m->fn[p->blocker[i]];
+		char tmp[64];
+		struct p2pd_buf b;
+
+		p2pd_buf_init(&b, tmp, sizeof(tmp));
+		p2pd_put_addr(&b, f->addr);
+		p2pd_put_char(&b, ':');
+		p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+		p2pd_buf_terminate(&b);
+		json_object_array_add(arr, json_object_new_string(tmp));
+	}
+	put(o, "blockers", arr);
+	put(o, "host_blocks", json_object_new_boolean(p->host_blocks));
+	put(o, "fix", jbuf(p2pd_format_fix, m, p));
+	judge_pair_fix(r, p, fix, sizeof(fix));
+	put(o, "fix_detail", fix[0] ? json_object_new_string(fix) : NULL);
+	if (p->bottleneck_fn != P2PD_NO_INDEX) {
+		char bn[32];
+
+		snprintf(bn, sizeof(bn), "%u.%ux%u", p->bottleneck.speed / 10,
+			 p->bottleneck.speed % 10, p->bottleneck.width);
+		put(o, "bottleneck", json_object_new_string(bn));
+	} else {
+		put(o, "bottleneck", NULL);
+	}
+	put(o, "degraded", json_object_new_boolean(p->degraded));
+	put(o, "nccl_p2p", json_object_new_boolean(p->nccl_p2p));
+	arr = json_object_new_array();
+	if (p->notes & P2PD_NOTE_IOMMU_A)
+		json_object_array_add(arr, json_object_new_string("iommu_a"));
+	if (p->notes & P2PD_NOTE_IOMMU_B)
+		json_object_array_add(arr, json_object_new_string("iommu_b"));
+	if (p->notes & P2PD_NOTE_ATS_A)
+		json_object_array_add(arr, json_object_new_string("ats_a"));
+	if (p->notes & P2PD_NOTE_ATS_B)
+		json_object_array_add(arr, json_object_new_string("ats_b"));
+	if (p->notes & P2PD_NOTE_DIRECT_TRANS)
+		json_object_array_add(arr, json_object_new_string("direct_trans"));
+	if (p->notes & P2PD_NOTE_SAME_DEVICE)
+		json_object_array_add(arr, json_object_new_string("same_device"));
+	put(o, "notes", arr);
+
+	if (ga >= 0 && gb >= 0) {
+		ab = judge_gpu_pair(r->gpu, ga, gb);
+		ba = judge_gpu_pair(r->gpu, gb, ga);
+	}
+	direction_json(o, r, ab);
+	rev = json_object_new_object();
+	direction_json(rev, r, ba);
+	put(o, "reverse", rev);
+	return o;
+}
+
+static struct json_object *link_json(const struct gpu_link_reading *l)
+{
+	struct json_object *o;
+
+	if (!l->valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "gen", json_object_new_int((int)l->gen));
+	put(o, "width", json_object_new_int((int)l->width));
+	put(o, "gen_load", json_object_new_int((int)l->gen_load));
+	put(o, "width_load", json_object_new_int((int)l->width_load));
+	put(o, "max_gen", json_object_new_int((int)l->max_gen));
+	put(o, "max_width", json_object_new_int((int)l->max_width));
+	return o;
+}
+
+static struct json_object *counters_json(const struct gpu_counters *c)
+{
+	struct json_object *o;
+
+	if (!c->valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "replay", json_object_new_int64((int64_t)c->replay));
+	put(o, "ecc_corrected", json_object_new_int64((int64_t)c->ecc_corrected));
+	put(o, "ecc_uncorrected", json_object_new_int64((int64_t)c->ecc_uncorrected));
+	put(o, "xid", json_object_new_int64((int64_t)c->xid));
+	return o;
+}
+
+static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
+	struct json_object *o = json_object_new_object();
+	double exp = judge_expected_host_gbs(r, g);
+
+	put(o, "index", json_object_new_int((int)g));
+	put(o, "ordinal", json_object_new_int(d->ordinal));
+	put(o, "addr", jstr_addr(d->pci_addr));
+	put(o, "name", json_object_new_string(d->name));
+	put(o, "numa_node", json_object_new_int(d->numa_node));
+	put(o, "h2d_gbs", jfig(&d->h2d));
+	put(o, "d2h_gbs", jfig(&d->d2h));
+	put(o, "bidir_h2d_gbs", jfig(&d->bidir_h2d));
+	put(o, "bidir_d2h_gbs", jfig(&d->bidir_d2h));
+	put(o, "local_gbs", jfig(&d->local));
+	put(o, "expected_gbs", jnum(exp, exp > 0));
+	put(o, "latency_us", jfig(&d->latency_h2d));
+	put(o, "latency_chase_us", jfig(&d->latency_chase));
+	put(o, "link", link_json(&d->link));
+	put(o, "nvlinks_active", json_object_new_int((int)d->nvlinks_active));
+	put(o, "counters_before", counters_json(&d->before));
+	put(o, "counters_after", counters_json(&d->after));
+	put(o, "conditions", report_json_conditions(r, g));
+	put(o, "judged", report_json_dev_judged(r, g));
+	put(o, "settings", report_json_settings(r, (int)g));
+	put(o, "curves", report_json_dev_curves(d));
+	return o;
+}
+
+static struct json_object *findings_json(const struct findings *f)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < f->nr; i++) {
+		const struct finding *it = &f->item[i];
+		struct json_object *o = json_object_new_object();
+
+		put(o, "severity", json_object_new_string(finding_severity_name(it->severity)));
+		put(o, "code", json_object_new_string(it->code));
+		put(o, "message", json_object_new_string(it->message));
+		put(o, "fix", it->fix ? json_object_new_string(it->fix) : NULL);
+		put(o, "a", it->has_pair || it->a != FINDING_NO_ADDR ? jstr_addr(it->a) : NULL);
+		put(o, "b", it->has_pair ? jstr_addr(it->b) : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* One entry per cause, worst first; "pairs" in the cause's order. */
+static struct json_object *causes_json(const struct check_run *r)
+{
+	const struct causes *c = &r->causes;
+	struct json_object *arr = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct cause *k = &c->cause[i];
+		struct json_object *o = json_object_new_object();
+		struct json_object *pairs = json_object_new_array();
+
+		put(o, "code", json_object_new_string(k->code));
+		put(o, "severity", json_object_new_string(finding_severity_name(k->severity)));
+		put(o, "findings", json_object_new_int64((int64_t)k->nr));
+		for (j = 0; j < k->nr; j++) {
+			const struct finding *it = &r->findings.item[k->item[j]];
+			struct json_object *pair;
+
+			if (!it->has_pair)
+				continue;
+			pair = json_object_new_array();
+			json_object_array_add(pair, jstr_addr(it->a));
+			json_object_array_add(pair, jstr_addr(it->b));
+			json_object_array_add(pairs, pair);
+		}
+		put(o, "pairs", pairs);
+		put(o, "fix", json_object_new_string(k->machine_fix ? "machine" :
+						     k->fix ? "shared" : "per_finding"));
+		put(o, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The machine-wide fix, or null when no port needs clearing. */
+static struct json_object *machine_fix_json(const struct check_run *r)
+{
+	const struct p2pd_port_set *s = &r->causes.ports;
+	struct json_object *o, *ports;
+	char tmp[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+	unsigned int i;
+
+	if (!s->nr || !r->model)
+		return NULL;
+	o = json_object_new_object();
+	p2pd_buf_init(&b, tmp, sizeof(tmp));
+	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	put(o, "kernel_parameter", json_object_new_string(tmp));
+	p2pd_buf_init(&b, tmp, sizeof(tmp));
+	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	put(o, "config_acs", json_object_new_string(tmp));
+	ports = json_object_new_array();
+	for (i = 0; i < s->nr; i++)
+		json_object_array_add(ports, jstr_addr(r->model->fn[s->port[i]].addr));
+	put(o, "ports", ports);
+	put(o, "overflow", json_object_new_boolean(s->overflow));
+	return o;
+}
+
+static struct json_object *status_json(const struct check_run *r)
+{
+	struct json_object *o = json_object_new_object();
+	const struct gpu_state *st = r->gpu;
+
+	put(o, "cuda", json_object_new_string(st ? gpu_status_name(st->cuda) : "skipped"));
+	put(o, "nvml", json_object_new_string(st ? gpu_status_name(st->nvml) : "skipped"));
+	put(o, "measure", json_object_new_string(!st ? "skipped" :
+		r->gpu_measured ? gpu_status_name(st->measure) : "skipped"));
+	put(o, "error", st && st->error[0] ? json_object_new_string(st->error) : NULL);
+	put(o, "driver_version", st ? json_object_new_int(st->driver_version) : NULL);
+	put(o, "nvml_driver", st && st->nvml_driver[0] ?
+	    json_object_new_string(st->nvml_driver) : NULL);
+	return o;
+}
+
+static struct json_object *exchange_json(const struct gpu_exchange *x)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; x->valid && i < GPU_EXCHANGE_SIZES; i++) {
+		struct json_object *o;
+
+		if (!x->size[i])
+			continue;
+		o = json_object_new_object();
+		put(o, "bytes", json_object_new_int64((int64_t)x->size[i]));
+		put(o, "p2p_us", jnum(x->p2p_us[i], 1));
+		put(o, "staged_us", jnum(x->staged_us[i], 1));
+		put(o, "reduction", jnum(1 - x->p2p_us[i] / x->staged_us[i],
+					 x->staged_us[i] > 0));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+struct json_object *report_json_build(const struct check_run *r)
+{
+	struct json_object *root = json_object_new_object(), *arr, *sum;
+	const struct p2pd_model *m = r->model;
+	unsigned int i;
+	size_t n[3] = { 0 };
+
+	if (!root)
+		return NULL;
+	put(root, "schema", json_object_new_int(REPORT_SCHEMA));
+	put(root, "tool", json_object_new_string("p2pdiag-check"));
+	put(root, "version", json_object_new_string(report_version()));
+	put(root, "source", json_object_new_string(r->source));
+	put(root, "source_detail", json_object_new_string(r->source_detail));
+	put(root, "generation", m ? json_object_new_int64((int64_t)m->generation) : NULL);
+	put(root, "cpu", !m ? NULL : json_object_new_string(
+		m->cpu_flags & P2PD_CPU_ROUTES_P2P ? "amd_zen" :
+		m->cpu_flags & P2PD_CPU_AMD ? "amd" : "other"));
+
+	arr = json_object_new_array();
+	for (i = 0; m && i < m->nr_fn; i++)
+		json_object_array_add(arr, device_json(&m->fn[i]));
+	put(root, "devices", arr);
+
+	arr = json_object_new_array();
+	for (i = 0; i < r->nr_pairs; i++)
+		json_object_array_add(arr, pair_json(r, &r->pair[i]));
+	put(root, "pairs", arr);
+
+	arr = json_object_new_array();
+	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
+		if (judge_selected(r->opt, r->gpu->dev[i].pci_addr))
+			json_object_array_add(arr, gpu_json(r, i));
+	put(root, "gpus", arr);
+	put(root, "gpu_status", status_json(r));
+	put(root, "host_settings", report_json_settings(r, -1));
+	put(root, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
+				       json_object_new_array());
+	put(root, "system", system_output_json(r));
+	put(root, "findings", findings_json(&r->findings));
+	put(root, "causes", causes_json(r));
+
+	for (i = 0; i < r->findings.nr; i++)
+		n[r->findings.item[i].severity]++;
+	sum = json_object_new_object();
+	put(sum, "errors", json_object_new_int((int)n[SEV_ERROR]));
+	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
+	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
+	put(sum, "exit_status", json_object_new_int(findings_exit_status(&r->findings)));
+	put(sum, "fix", machine_fix_json(r));
+	put(root, "summary", sum);
+	return root;
+}
+
+int report_json_print(FILE *out, const struct check_run *r)
+{
+	struct json_object *root = report_json_build(r);
+	const char *s;
+	int rc;
+
+	if (!root)
+		return -1;
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						 JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE);
+	rc = s && fputs(s, out) >= 0 && fputc('\n', out) != EOF ? 0 : -1;
+	json_object_put(root);
+	return rc;
+}

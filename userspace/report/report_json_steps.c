@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON for the seed's steps beyond the topology: the conditions each GPU
+ * was measured under, each figure judged against its expectation with
+ * the basis, the settings that change performance, the small-message
+ * curve.  Findings stay structured data of their own (findings[]); these
+ * are the facts behind them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "judge/curve_fit.h"
+#include "judge/judge_expect.h"
+#include "judge/judge_settings.h"
+#include "judge/judge_validity.h"
+#include "report/report_json_steps.h"
+
+static void put(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+/* Rounded to 3 decimals, or null. */
+static struct json_object *num(double v, bool valid)
+{
+	if (!valid || !isfinite(v))
+		return NULL;
+	return json_object_new_double(round(v * 1000.0) / 1000.0);
+}
+
+static struct json_object *str(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static struct json_object *reasons_json(unsigned long long bits)
+{
+	struct json_object *arr = json_object_new_array();
+	char words[256], *tok, *save = NULL;
+
+	judge_throttle_words(bits, words, sizeof(words));
+	for (tok = strtok_r(words, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		json_object_array_add(arr, str(tok[0] == ' ' ? tok + 1 : tok));
+	return arr;
+}
+
+struct json_object *report_json_conditions(const struct check_run *r,
+					   unsigned int g)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_activity *a = &d->activity;
+	struct json_object *o = json_object_new_object(), *arr, *p;
+	unsigned int i;
+
+	put(o, "busy", json_object_new_boolean(gpu_activity_busy(a)));
+	arr = a->procs_valid ? json_object_new_array() : NULL;
+	for (i = 0; arr && i < a->nr_procs && i < GPU_MAX_PROCS; i++) {
+		p = json_object_new_object();
+		put(p, "pid", json_object_new_int64(a->proc[i].pid));
+		put(p, "name", a->proc[i].name[0] ? str(a->proc[i].name) : NULL);
+		put(p, "used_bytes", a->proc[i].used_bytes ?
+		    json_object_new_int64((int64_t)a->proc[i].used_bytes) : NULL);
+		put(p, "graphics", json_object_new_boolean(a->proc[i].graphics));
+		json_object_array_add(arr, p);
+	}
+	put(o, "processes", arr);
+	put(o, "processes_total", a->procs_valid ?
+	    json_object_new_int((int)a->nr_procs) : NULL);
+	put(o, "utilization_gpu_pct", a->util_valid ?
+	    json_object_new_int((int)a->util_gpu) : NULL);
+	put(o, "utilization_memory_pct", a->util_valid ?
+	    json_object_new_int((int)a->util_mem) : NULL);
+	put(o, "waited_s", num(a->waited_s, true));
+	put(o, "clock_reasons", a->throttle_valid ? reasons_json(a->throttle) : NULL);
+	put(o, "clock_reasons_mask", a->throttle_valid ?
+	    json_object_new_int64((int64_t)a->throttle) : NULL);
+	put(o, "clocks_held", json_object_new_boolean(
+		a->throttle_valid && (a->throttle & JUDGE_THROTTLE_SLOWING)));
+	put(o, "sm_clock_load_mhz", a->sm_clock_load ?
+	    json_object_new_int((int)a->sm_clock_load) : NULL);
+	put(o, "pstate_load", a->throttle_valid && a->pstate_load >= 0 ?
+	    json_object_new_int(a->pstate_load) : NULL);
+	if (d->placement.valid) {
+		p = json_object_new_object();
+		put(p, "cpu", json_object_new_int(d->placement.cpu));
+		put(p, "cpu_node", json_object_new_int(d->placement.cpu_node));
+		put(p, "buffer_node", json_object_new_int(d->placement.buf_node));
+		put(o, "placement", p);
+	} else {
+		put(o, "placement", NULL);
+	}
+	return o;
+}
+
+static struct json_object *judged_one(const struct check_run *r,
+				      const char *key, const struct gpu_figure *f,
+				      const struct judge_expect *e, bool explained)
+{
+	struct json_object *o = json_object_new_object();
+	double ratio;
+	bool low = judge_figure_low(r, f, e, &ratio);
+	const char *verdict = !f->valid ? "not_measured" :
+			      e->value <= 0 ? "no_expectation" :
+			      !low ? "ok" : explained ? "explained" :
+			      e->ceiling ? "high" : "low";
+
+	put(o, "figure", str(key));
+	put(o, "value", num(f->median, f->valid));
+	put(o, "unit", str(e->ceiling ? "us" : "GB/s"));
+	put(o, "expected", num(e->value, e->value > 0));
+	put(o, "expected_is", str(e->ceiling ? "ceiling" : "rate"));
+	put(o, "ratio", num(ratio, f->valid && e->value > 0));
+	put(o, "verdict", str(verdict));
+	put(o, "basis", str(e->basis));
+	return o;
+}
+
+struct json_object *report_json_dev_judged(const struct check_run *r,
+					   unsigned int g)
+{
+	struct json_object *arr = json_object_new_array();
+	char why[1024], fix[512];
+	bool host = judge_gpu_explained(r, g, true, why, sizeof(why), fix, sizeof(fix));
+	bool local = judge_gpu_explained(r, g, false, why, sizeof(why), fix, sizeof(fix));
+	unsigned int i;
+
+	for (i = 0; i < JF_DEV_FIGS; i++) {
+		struct judge_expect e;
+
+		judge_expect_device(r, g, i, &e);
+		json_object_array_add(arr, judged_one(r, judge_dev_fig_key(i),
+						      judge_dev_figure(&r->gpu->dev[g], i),
+						      &e, i == JF_LOCAL ? local : host));
+	}
+	return arr;
+}
+
+struct json_object *report_json_pair_judged(const struct check_run *r,
+					    const struct gpu_pair *gp)
+{
+	struct json_object *arr;
+	char why[1024], fix[512];
+	bool explained;
+	unsigned int i;
+
+	if (!gp)
+		return NULL;
+	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
+					sizeof(why), fix, sizeof(fix)) ||
+		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
+					sizeof(why), fix, sizeof(fix));
+	arr = json_object_new_array();
+	for (i = 0; i < JP_PAIR_FIGS; i++) {
+		struct judge_expect e;
+
+		judge_expect_pair(r, gp, i, &e);
+		json_object_array_add(arr, judged_one(r, judge_pair_fig_key(i),
+						      judge_pair_figure(gp, i),
+						      &e, explained));
+	}
+	return arr;
+}
+
+static struct json_object *setting_json(const struct judge_setting *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "key", str(s->key));
+	put(o, "name", str(s->name));
+	put(o, "value", s->state == SETTING_UNKNOWN ? NULL : str(s->value));
+	put(o, "state", str(judge_setting_state_name(s->state)));
+	put(o, "effect", str(s->effect));
+	put(o, "change", str(s->change));
+	return o;
+}
+
+struct json_object *report_json_settings(const struct check_run *r, int g)
+{
+	struct judge_setting set[JUDGE_SETTINGS_MAX];
+	struct json_object *arr = json_object_new_array();
+	unsigned int i, n;
+
+	if (g < 0) {
+		judge_host_aspm(set);
+		n = 1;
+	} else {
+		n = judge_gpu_settings(r, (unsigned int)g, set);
+	}
+	for (i = 0; i < n; i++)
+		json_object_array_add(arr, setting_json(&set[i]));
+	return arr;
+}
+
+struct json_object *report_json_curve(const struct gpu_curve *c)
+{
+	struct json_object *o, *arr;
+	struct curve_fit f;
+	unsigned int i;
+
+	curve_fit(c, &f);
+	if (!c->n)
+		return NULL;
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	for (i = 0; i < c->n; i++) {
+		struct json_object *p = json_object_new_object();
+
+		put(p, "bytes", json_object_new_int64((int64_t)c->bytes[i]));
+		put(p, "us", num(c->us[i], true));
+		json_object_array_add(arr, p);
+	}
+	put(o, "points", arr);
+	put(o, "verified", json_object_new_boolean(c->verified));
+	put(o, "fixed_us", num(f.fixed_us, f.valid));
+	put(o, "peak_gbs", num(f.peak_gbs, f.valid));
+	put(o, "peak_bytes", f.valid ? json_object_new_int64((int64_t)f.peak_bytes) : NULL);
+	put(o, "half_peak_bytes", f.valid && f.half_peak_bytes > 0 ?
+	    json_object_new_int64((int64_t)llround(f.half_peak_bytes)) : NULL);
+	put(o, "bound_bytes", f.valid ? json_object_new_int64((int64_t)f.bound_bytes) : NULL);
+	return o;
+}
+
+struct json_object *report_json_dev_curves(const struct gpu_device *d)
+{
+	static const char *const keys[CURVE_KINDS] = { "h2d", "d2h", "local" };
+	struct json_object *o;
+	unsigned int k, any = 0;
+
+	for (k = 0; k < CURVE_KINDS; k++)
+		any |= d->curve[k].n;
+	if (!any)
+		return NULL;
+	o = json_object_new_object();
+	for (k = 0; k < CURVE_KINDS; k++)
+		put(o, keys[k], report_json_curve(&d->curve[k]));
+	return o;
+}

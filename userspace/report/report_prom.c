@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * node_exporter textfile-collector output.  The collector reads every
+ * *.prom file in its directory whenever it is scraped, so the file is
+ * written beside its final name (FILE.tmp, which it ignores), flushed to
+ * disk and renamed over FILE: a scrape sees the old run or the new one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
+#include "report/report.h"
+#include "system/system.h"
+
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Findings that would print as the same series (same labels). */
+static int same_series(const struct finding *x, const struct finding *y)
+{
+	return x->severity == y->severity && x->a == y->a && x->b == y->b &&
+	       x->has_pair == y->has_pair && !strcmp(x->code, y->code);
+}
+
+static void help(FILE *f, const char *name, const char *type, const char *text)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
+}
+
+/* The GPUs' link generation or width: idle, under load, maximum. */
+static void link_metric(FILE *f, const struct gpu_state *st, const char *name,
+			const char *text, int width)
+{
+	char a[P2PD_ADDR_STRLEN];
+	unsigned int i;
+
+	help(f, name, "gauge", text);
+	for (i = 0; i < st->nr_dev; i++) {
+		const struct gpu_link_reading *l = &st->dev[i].link;
+		const unsigned int v[3] = {
+			width ? l->width : l->gen,
+			width ? l->width_load : l->gen_load,
+			width ? l->max_width : l->max_gen,
+		};
+		static const char *const state[3] = { "idle", "load", "max" };
+		unsigned int k;
+
+		if (!l->valid)
+			continue;
+		pciaddr_format(a, st->dev[i].pci_addr);
+		for (k = 0; k < 3; k++)
+			fprintf(f, "%s{gpu=\"%s\",state=\"%s\"} %u\n", name, a,
+				state[k], v[k]);
+	}
+}
+
+static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pair *p)
+{
+	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+
+	pciaddr_format(a, r->model->fn[p->a].addr);
+	pciaddr_format(b, r->model->fn[p->b].addr);
+	fprintf(f, "a=\"%s\",b=\"%s\"", a, b);
+}
+
+static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
+{
+	static const char *const kinds[] = { "p2p", "staged", "bidir", "expected" };
+	const struct gpu_state *st = r->gpu;
+	unsigned int i, k;
+	size_t n[3] = { 0 };
+	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+
+	help(f, "p2pdiag_info", "gauge", "p2pdiag-check run: version and topology source");
+	fprintf(f, "p2pdiag_info{version=\"");
+	label(f, report_version());
+	fprintf(f, "\",source=\"");
+	label(f, r->source);
+	fprintf(f, "\"} 1\n");
+	help(f, "p2pdiag_generation", "gauge", "generation of the topology snapshot judged");
+	fprintf(f, "p2pdiag_generation %lu\n", r->model ? r->model->generation : 0UL);
+	help(f, "p2pdiag_last_run_timestamp_seconds", "gauge", "when this run ended");
+	fprintf(f, "p2pdiag_last_run_timestamp_seconds %lld\n", (long long)time(NULL));
+	help(f, "p2pdiag_exit_status", "gauge",
+	     "0 all good, 1 warnings, 2 P2P broken, 3 usage or environment error");
+	fprintf(f, "p2pdiag_exit_status %d\n", exit_status);
+
+	help(f, "p2pdiag_pair_verdict", "gauge",
+	     "1 for the verdict of each pair of P2P endpoints (class and verdict in labels)");
+	for (i = 0; i < r->nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->pair[i];
+
+		fprintf(f, "p2pdiag_pair_verdict{");
+		pair_labels(f, r, p);
+		fprintf(f, ",class=\"%s\",verdict=\"%s\"} 1\n",
+			p2pd_class_name(p->cls), p2pd_verdict_name(p->verdict));
+	}
+	help(f, "p2pdiag_pair_blockers", "gauge",
+	     "ports whose ACS redirects the pair's traffic");
+	for (i = 0; i < r->nr_pairs; i++) {
+		fprintf(f, "p2pdiag_pair_blockers{");
+		pair_labels(f, r, &r->pair[i]);
+		fprintf(f, "} %u\n", r->pair[i].nr_blockers);
+	}
+
+	if (st && st->pair) {
+		help(f, "p2pdiag_gpu_pair_bandwidth_gbs", "gauge",
+		     "GPU to GPU copy bandwidth, GB/s (median), by kind");
+		for (i = 0; i < st->nr_pairs; i++) {
+			const struct gpu_pair *gp = &st->pair[i];
+			const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
+			double exp = judge_expected_pair_gbs(r, gp);
+
+			pciaddr_format(a, st->dev[gp->src].pci_addr);
+			pciaddr_format(b, st->dev[gp->dst].pci_addr);
+			if (!judge_selected(r->opt, st->dev[gp->src].pci_addr) ||
+			    !judge_selected(r->opt, st->dev[gp->dst].pci_addr))
+				continue;
+			for (k = 0; k < 4; k++) {
+				double v = k < 3 ? figs[k]->median : exp;
+
+				if (k < 3 ? !figs[k]->valid : exp <= 0)
+					continue;
+				fprintf(f, "p2pdiag_gpu_pair_bandwidth_gbs{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.3f\n",
+					a, b, kinds[k], v);
+			}
+		}
+		help(f, "p2pdiag_gpu_pair_latency_us", "gauge",
+		     "per-copy latency of small copies, microseconds");
+		for (i = 0; i < st->nr_pairs; i++) {
+			const struct gpu_pair *gp = &st->pair[i];
+
+			pciaddr_format(a, st->dev[gp->src].pci_addr);
+			pciaddr_format(b, st->dev[gp->dst].pci_addr);
+			if (gp->latency_p2p.valid)
+				fprintf(f, "p2pdiag_gpu_pair_latency_us{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.3f\n",
+					a, b, gp->latency_p2p.median);
+			if (gp->latency_staged.valid)
+				fprintf(f, "p2pdiag_gpu_pair_latency_us{src=\"%s\",dst=\"%s\",kind=\"staged\"} %.3f\n",
+					a, b, gp->latency_staged.median);
+		}
+	}
+	if (st && st->nr_dev) {
+		help(f, "p2pdiag_gpu_bandwidth_gbs", "gauge",
+		     "host to GPU copy bandwidth, GB/s (median), by kind");
+		for (i = 0; i < st->nr_dev; i++) {
+			const struct gpu_device *d = &st->dev[i];
+			double exp = judge_expected_host_gbs(r, i);
+
+			pciaddr_format(a, d->pci_addr);
+			if (d->h2d.valid)
+				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"h2d\"} %.3f\n", a, d->h2d.median);
+			if (d->d2h.valid)
+				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"d2h\"} %.3f\n", a, d->d2h.median);
+			if (d->local.valid)
+				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"local\"} %.3f\n", a, d->local.median);
+			if (exp > 0)
+				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"expected\"} %.3f\n", a, exp);
+		}
+		link_metric(f, st, "p2pdiag_gpu_link_gen",
+			    "PCIe generation of the GPU's link: idle, load, max", 0);
+		link_metric(f, st, "p2pdiag_gpu_link_width",
+			    "lanes of the GPU's link: idle, load, max", 1);
+	}
+
+	system_output_prom(f, r);
+	for (i = 0; i < r->findings.nr; i++)
+		n[r->findings.item[i].severity]++;
+	help(f, "p2pdiag_findings", "gauge", "number of findings by severity");
+	fprintf(f, "p2pdiag_findings{severity=\"error\"} %zu\n", n[SEV_ERROR]);
+	fprintf(f, "p2pdiag_findings{severity=\"warning\"} %zu\n", n[SEV_WARNING]);
+	fprintf(f, "p2pdiag_findings{severity=\"info\"} %zu\n", n[SEV_INFO]);
+	help(f, "p2pdiag_finding", "gauge",
+	     "findings by code, severity and device or pair (one series each, so counted)");
+	for (i = 0; i < r->findings.nr; i++) {
+		const struct finding *it = &r->findings.item[i];
+		unsigned int j, count = 0;
+
+		for (j = 0; j < r->findings.nr; j++)
+			if (same_series(it, &r->findings.item[j])) {
+				if (j < i)
+					break;
+				count++;
+			}
+		if (!count)
+			continue;	/* printed with an earlier one */
+		fprintf(f, "p2pdiag_finding{code=\"");
+		label(f, it->code);
+		fprintf(f, "\",severity=\"%s\"", finding_severity_name(it->severity));
+		if (it->a != FINDING_NO_ADDR)
+			fprintf(f, ",a=\"%s\"", pciaddr_format(a, it->a));
+		if (it->has_pair)
+			fprintf(f, ",b=\"%s\"", pciaddr_format(b, it->b));
+		fprintf(f, "} %u\n", count);
+	}
+}
+
+int report_prom_write(const char *path, const struct check_run *r,
+		      int exit_status, char *err, size_t errlen)
+{
+	size_t len = strlen(path) + sizeof(".tmp");
+	char *tmp = malloc(len);
+	FILE *f;
+	int saved;
+
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(tmp, len, "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	write_metrics(f, r, exit_status);
+	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
+		saved = errno;
+		fclose(f);
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+		free(tmp);
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		saved = errno;
+		unlink(tmp);
+		snprintf(err, errlen, "cannot put %s in place: %s", path, strerror(saved));
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The human report, in the seed's troubleshooting order: (1) the topology
+ * (the class matrix has nvidia-smi topo -m's layout, so the two can be laid
+ * side by side) and the verdicts, (2) what software allows, (3) the
+ * measured, verified figures with their conditions and expectations,
+ * (4) the settings that change performance; then the findings with their
+ * fixes.  Colour only on a terminal (and never with
+ * NO_COLOR set), so a redirected report is plain text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/causes.h"
+#include "report/endpoint_labels.h"
+#include "judge/judge.h"
+#include "topology/pciaddr.h"
+#include "report/report.h"
+#include "system/system.h"
+#include "report/report_text_steps.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/format.h"
+
+#ifndef P2PDIAG_VERSION
+#define P2PDIAG_VERSION "0.0.0"
+#endif
+
+#define CELL 7
+
+const char *report_version(void)
+{
+	return P2PDIAG_VERSION;
+}
+
+struct palette {
+	const char *red, *yellow, *green, *bold, *dim, *off;
+};
+
+static const struct palette plain = { "", "", "", "", "", "" };
+static const struct palette ansi = {
+	"\033[31m", "\033[33m", "\033[32m", "\033[1m", "\033[2m", "\033[0m"
+};
+
+static unsigned int nvlinks_between(const struct check_run *r,
+				    const struct endpoint_label *x,
+				    const struct endpoint_label *y)
+{
+	const struct gpu_pair *gp;
+
+	if (x->gpu < 0 || y->gpu < 0)
+		return 0;
+	gp = judge_gpu_pair(r->gpu, x->gpu, y->gpu);
+	return gp ? gp->nvlinks : 0;
+}
+
+static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int n,
+			const char *extra, const struct palette *c)
+{
+	unsigned int j;
+
+	fprintf(out, "%s%-*s", c->bold, CELL + 1, "");
+	for (j = 0; j < n; j++)
+		fprintf(out, "%-*s", CELL, ep[j].label);
+	fprintf(out, "%s%s\n", extra ? extra : "", c->off);
+}
+
+static void class_matrix(FILE *out, const struct check_run *r,
+			 const struct endpoint_label *ep, unsigned int n,
+			 const struct palette *c)
+{
+	unsigned int i, j;
+
+	fprintf(out, "\n%s(1) Topology%s (the layout of nvidia-smi topo -m)\n", c->bold, c->off);
+	matrix_head(out, ep, n, "NUMA Affinity", c);
+	for (i = 0; i < n; i++) {
+		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
+
+		fprintf(out, "%s%-*s%s", c->bold, CELL + 1, ep[i].label, c->off);
+		for (j = 0; j < n; j++) {
+			char cell[16];
+			unsigned int nv = nvlinks_between(r, &ep[i], &ep[j]);
+			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+
+			if (i == j)
+				snprintf(cell, sizeof(cell), " X");
+			else if (nv)
+				snprintf(cell, sizeof(cell), "NV%u", nv);
+			else if (pi >= 0)
+				snprintf(cell, sizeof(cell), "%s",
+					 p2pd_class_name(r->pair[pi].cls));
+			else
+				snprintf(cell, sizeof(cell), "-");
+			fprintf(out, "%-*s", CELL, cell);
+		}
+		if (f->numa_node >= 0)
+			fprintf(out, "%d\n", f->numa_node);
+		else
+			fprintf(out, "N/A\n");
+	}
+	fprintf(out, "\n  X = self  PIX = at most one PCIe switch  PXB = several switches\n"
+		     "  PHB = through a host bridge  NODE = between host bridges of one NUMA node\n"
+		     "  SYS = across NUMA nodes  NV# = number of NVLinks\n\n");
+	for (i = 0; i < n; i++) {
+		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
+		char a[P2PD_ADDR_STRLEN];
+
+		pciaddr_format(a, f->addr);
+		fprintf(out, "  %-7s %s  [%04x:%04x] class %06x", ep[i].label, a,
+			f->vendor, f->device, f->class_code);
+		if (ep[i].gpu >= 0)
+			fprintf(out, "  %s (CUDA %d)", r->gpu->dev[ep[i].gpu].name,
+				r->gpu->dev[ep[i].gpu].ordinal);
+		fputc('\n', out);
+	}
+}
+
+static void verdict_matrix(FILE *out, const struct check_run *r,
+			   const struct endpoint_label *ep, unsigned int n,
+			   const struct palette *c)
+{
+	static const char *const word[P2PD_VERDICT_COUNT] = {
+		"ok", "host", "redir", "BLOCK", "?",
+	};
+	unsigned int i, j;
+
+	fprintf(out, "\n%sP2P verdicts%s\n", c->bold, c->off);
+	matrix_head(out, ep, n, NULL, c);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s%-*s%s", c->bold, CELL + 1, ep[i].label, c->off);
+		for (j = 0; j < n; j++) {
+			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+			const char *w, *col = "";
+
+			if (i == j) {
+				w = " X";
+			} else if (pi < 0) {
+				w = "-";
+			} else {
+				enum p2pd_verdict v = r->pair[pi].verdict;
+
+				w = word[v];
+				col = v == P2PD_VERDICT_OK ? c->green :
+				      v == P2PD_VERDICT_BLOCKED ? c->red :
+				      v == P2PD_VERDICT_HOST ? "" : c->yellow;
+			}
+			fprintf(out, "%s%-*s%s", col, CELL, w, *col ? c->off : "");
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\n  ok = direct through PCIe switches  host = through a host bridge that routes P2P\n"
+		     "  redir = ACS sends it through the root complex (works, slower)\n"
+		     "  BLOCK = nothing on the way routes it: expect failure  ? = unknown\n");
+}
+
+static void pair_lines(FILE *out, const struct check_run *r,
+		       const struct endpoint_label *ep, unsigned int n,
+		       const struct palette *c)
+{
+	unsigned int i, j;
+
+	fprintf(out, "\n%sPairs%s\n", c->bold, c->off);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+			char line[JUDGE_TEXT_MAX];
+			struct p2pd_buf b;
+
+			if (pi < 0)
+				continue;
+			p2pd_buf_init(&b, line, sizeof(line));
+			p2pd_format_pair(&b, r->model, &r->pair[pi]);
+			p2pd_buf_terminate(&b);
+			/* labels in the line's own order: a is the lower address */
+			int swap = r->pair[pi].a != ep[i].fn;
+
+			fprintf(out, "  %-6s %-6s %s", ep[swap ? j : i].label,
+				ep[swap ? i : j].label, line);
+			if (line[0] && line[strlen(line) - 1] != '\n')
+				fputc('\n', out);
+		}
+	}
+}
+
+static void fig(FILE *out, const struct gpu_figure *f, int width)
+{
+	if (f->valid)
+		fprintf(out, "%*.1f", width, f->median);
+	else
+		fprintf(out, "%*s", width, "-");
+}
+
+static const char *gpu_label(const struct endpoint_label *ep, unsigned int n, int g,
+			     char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ep[i].gpu == g)
+			return ep[i].label;
+	snprintf(buf, len, "cuda%d", g);
+	return buf;
+}
+
+static void gpu_table(FILE *out, const struct check_run *r,
+		      const struct endpoint_label *ep, unsigned int n,
+		      const struct palette *c)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned int g;
+
+	fprintf(out, "\n%s(3) Measured and verified%s: GPUs (GB/s, median; link as Gen x width: idle / under load / max)\n",
+		c->bold, c->off);
+	fprintf(out, "  %-7s %-12s %-22s %7s %7s %7s %7s %7s %8s %7s\n", "", "address",
+		"link", "h2d", "d2h", "bi-h2d", "bi-d2h", "local", "expected", "lat us");
+	for (g = 0; g < st->nr_dev; g++) {
+		const struct gpu_device *d = &st->dev[g];
+		char a[P2PD_ADDR_STRLEN], link[64], lb[ENDPOINT_LABEL_MAX];
+
+		if (!judge_selected(r->opt, d->pci_addr))
+			continue;
+		pciaddr_format(a, d->pci_addr);
+		if (d->link.valid && d->link.gen_load)
+			snprintf(link, sizeof(link), "%ux%u/%ux%u/%ux%u", d->link.gen,
+				 d->link.width, d->link.gen_load, d->link.width_load,
+				 d->link.max_gen, d->link.max_width);
+		else if (d->link.valid)		/* not read under load (--quick) */
+			snprintf(link, sizeof(link), "%ux%u/-/%ux%u", d->link.gen,
+				 d->link.width, d->link.max_gen, d->link.max_width);
+		else
+			snprintf(link, sizeof(link), "-");
+		fprintf(out, "  %-7s %-12s %-22s", gpu_label(ep, n, (int)g, lb, sizeof(lb)),
+			a, link);
+		fig(out, &d->h2d, 8);
+		fig(out, &d->d2h, 8);
+		fig(out, &d->bidir_h2d, 8);
+		fig(out, &d->bidir_d2h, 8);
+		fig(out, &d->local, 8);
+		fprintf(out, "%9.1f", judge_expected_host_gbs(r, g));
+		fig(out, &d->latency_h2d, 8);
+		fprintf(out, "   %s\n", d->name);
+	}
+}
+
+enum pair_figure { PF_P2P, PF_STAGED, PF_BIDIR, PF_LAT_P2P, PF_LAT_STAGED };
+
+static const struct gpu_figure *pick(const struct gpu_pair *gp, enum pair_figure w)
+{
+	switch (w) {
+	case PF_P2P: return &gp->p2p;
+	case PF_STAGED: return &gp->staged;
+	case PF_BIDIR: return &gp->p2p_bidir;
+	case PF_LAT_P2P: return &gp->latency_p2p;
+	default: return &gp->latency_staged;
+	}
+}
+
+static void gpu_matrix(FILE *out, const struct check_run *r,
+		       const struct endpoint_label *ep, unsigned int n,
+		       enum pair_figure w, const char *title,
+		       const struct palette *c)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned int s, d, any = 0;
+	char lb[ENDPOINT_LABEL_MAX];
+
+	for (s = 0; st->pair && s < st->nr_pairs; s++)
+		any |= pick(&st->pair[s], w)->valid;
+	if (!any)
+		return;
+	fprintf(out, "\n%s%s%s\n", c->bold, title, c->off);
+	fprintf(out, "%-*s", CELL + 1, "");
+	for (d = 0; d < st->nr_dev; d++)
+		fprintf(out, "%*s", CELL + 1, gpu_label(ep, n, (int)d, lb, sizeof(lb)));
+	fputc('\n', out);
+	for (s = 0; s < st->nr_dev; s++) {
+		fprintf(out, "%-*s", CELL + 1, gpu_label(ep, n, (int)s, lb, sizeof(lb)));
+		for (d = 0; d < st->nr_dev; d++) {
+			const struct gpu_pair *gp = judge_gpu_pair(st, (int)s, (int)d);
+
+			if (s == d || !gp)
+				fprintf(out, "%*s", CELL + 1, s == d ? "X" : "-");
+			else
+				fig(out, pick(gp, w), CELL + 1);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void exchange_table(FILE *out, const struct gpu_exchange *x,
+			   const struct palette *c)
+{
+	unsigned int i;
+
+	if (!x->valid)
+		return;
+	fprintf(out, "\n%sGradient exchange%s (all GPUs send a shard to all others at once)\n",
+		c->bold, c->off);
+	fprintf(out, "  %10s %12s %12s %10s\n", "bytes", "P2P us", "staged us", "reduction");
+	for (i = 0; i < GPU_EXCHANGE_SIZES; i++) {
+		if (!x->size[i])
+			continue;
+		fprintf(out, "  %10zu %12.1f %12.1f", x->size[i], x->p2p_us[i],
+			x->staged_us[i]);
+		if (x->staged_us[i] > 0)
+			fprintf(out, " %9.0f%%\n",
+				100.0 * (1 - x->p2p_us[i] / x->staged_us[i]));
+		else
+			fprintf(out, " %10s\n", "-");
+	}
+}
+
+/* Every finding with its own fix, worst first: --verbose. */
+static void findings_text(FILE *out, const struct check_run *r,
+			  const struct palette *c)
+{
+	const struct findings *f = &r->findings;
+	size_t i;
+	int sev;
+
+	fprintf(out, "\n%sFindings, one by one%s\n", c->bold, c->off);
+	if (!f->nr)
+		fprintf(out, "  none\n");
+	/* worst first, in the order found within a severity */
+	for (sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
+		for (i = 0; i < f->nr; i++) {
+			const struct finding *it = &f->item[i];
+			const char *col = sev == SEV_ERROR ? c->red :
+					  sev == SEV_WARNING ? c->yellow : c->dim;
+
+			if ((int)it->severity != sev)
+				continue;
+			fprintf(out, "  %s%-7s%s %s%s%s\n    %s\n", col,
+				finding_severity_name(it->severity), c->off, c->bold,
+				it->code, c->off, it->message);
+			if (it->fix)
+				fprintf(out, "    fix: %s\n", it->fix);
+		}
+	}
+}
+
+static const char *severity_colour(enum finding_severity sev,
+				   const struct palette *c)
+{
+	return sev == SEV_ERROR ? c->red : sev == SEV_WARNING ? c->yellow : c->dim;
+}
+
+/* "GPU0-NIC1", by the labels of the matrix (addresses where none). */
+static void put_pair_name(FILE *out, const struct check_run *r,
+			  const struct endpoint_label *ep, unsigned int n,
+			  const struct finding *it)
+{
+	unsigned int addr[2] = { it->a, it->b }, k;
+
+	for (k = 0; k < 2; k++) {
+		int fn = r->model ? p2pd_model_find(r->model, addr[k]) : P2PD_NO_INDEX;
+		const char *label = fn == P2PD_NO_INDEX ? NULL :
+				    endpoint_label_of(ep, n, fn);
+		char a[P2PD_ADDR_STRLEN];
+
+		fprintf(out, "%s%s", k ? "-" : "", label ? label : pciaddr_format(a, addr[k]));
+	}
+}
+
+/* Pairs a cause line names before "+N more": one line on a wide terminal. */
+#define CAUSE_PAIRS_NAMED 8
+
+static void cause_text(FILE *out, const struct check_run *r,
+		       const struct endpoint_label *ep, unsigned int n,
+		       const struct cause *k, const char *done,
+		       const struct palette *c)
+{
+	const struct findings *f = &r->findings;
+	const struct finding *worst = &f->item[k->item[0]];
+	size_t i, named = 0;
+
+	fprintf(out, "  %s%-7s%s %s%s%s", severity_colour(k->severity, c),
+		finding_severity_name(k->severity), c->off, c->bold, k->code, c->off);
+	if (k->nr_pairs)
+		fprintf(out, "  %zu pair%s: ", k->nr_pairs, k->nr_pairs == 1 ? "" : "s");
+	else if (k->nr > 1)
+		fprintf(out, "  %zu times", k->nr);
+	for (i = 0; i < k->nr && named < CAUSE_PAIRS_NAMED; i++) {
+		if (!f->item[k->item[i]].has_pair)
+			continue;
+		fputs(named++ ? ", " : "", out);
+		put_pair_name(out, r, ep, n, &f->item[k->item[i]]);
+	}
+	if (k->nr_pairs > named)
+		fprintf(out, " +%zu more", k->nr_pairs - named);
+	if (k->nr_pairs && k->nr > k->nr_pairs)
+		fprintf(out, "; and %zu more not about a pair", k->nr - k->nr_pairs);
+	fprintf(out, "\n    %s%s\n", k->nr < 2 ? "" :
+		f->item[k->item[k->nr - 1]].severity < k->severity ? "worst: " : "e.g. ",
+		worst->message);
+	if (k->machine_fix)
+		fprintf(out, "    fix: the kernel parameter above\n");
+	else if (k->fix && k->fix == done)
+		fprintf(out, "    fix: the one under \"Do this\" above\n");
+	else if (k->fix)
+		fprintf(out, "    fix: %s\n", k->fix);
+	else if (worst->fix)
+		fprintf(out, "    fix: one per finding (--verbose); the worst's: %s\n", worst->fix);
+}
+
+static void verdict_counts(FILE *out, const struct check_run *r)
+{
+	static const char *const words[P2PD_VERDICT_COUNT] = {
+		"direct", "through a host bridge that routes P2P",
+		"redirected through the root complex", "blocked", "unknown",
+	};
+	unsigned int count[P2PD_VERDICT_COUNT] = { 0 }, i, shown = 0;
+	int v;
+
+	for (i = 0; i < r->nr_pairs; i++)
+		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
+			count[r->pair[i].verdict]++;
+	fprintf(out, "%u pair%s judged", r->nr_pairs, r->nr_pairs == 1 ? "" : "s");
+	/* the worst verdicts first */
+	for (v = P2PD_VERDICT_UNKNOWN; v >= P2PD_VERDICT_OK; v--) {
+		if (!count[v])
+			continue;
+		fprintf(out, "%s%u %s", shown++ ? ", " : ": ", count[v], words[v]);
+	}
+	fputc('\n', out);
+}
+
+static void put_port_words(FILE *out, const struct p2pd_function *f)
+{
+	char a[P2PD_ADDR_STRLEN], bits[32];
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, bits, sizeof(bits));
+	p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "%s %s %s", p2pd_role_name(f->role), pciaddr_format(a, f->addr), bits);
+}
+
+/* "4 root_port, 16 downstream_port": how many ports of each role. */
+static void put_port_roles(FILE *out, const struct p2pd_model *m,
+			   const struct p2pd_port_set *s)
+{
+	unsigned int count[P2PD_ROLE_COUNT] = { 0 }, i, shown = 0;
+
+	for (i = 0; i < s->nr; i++)
+		if ((unsigned int)m->fn[s->port[i]].role < P2PD_ROLE_COUNT)
+			count[m->fn[s->port[i]].role]++;
+	for (i = 0; i < P2PD_ROLE_COUNT; i++)
+		if (count[i])
+			fprintf(out, "%s%u %s", shown++ ? ", " : "", count[i],
+				p2pd_role_name((enum p2pd_role)i));
+}
+
+/* The machine-wide fix: one parameter, what it clears, how to undo it. */
+static void machine_fix_text(FILE *out, const struct check_run *r,
+			     const struct palette *c)
+{
+	const struct p2pd_port_set *s = &r->causes.ports;
+	bool verbose = r->opt && r->opt->verbose;
+	char param[JUDGE_TEXT_MAX], alt[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+	unsigned int i;
+
+	p2pd_buf_init(&b, param, sizeof(param));
+	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "%sDo this:%s boot with this one kernel parameter, then run p2pdiag-check again\n",
+		c->bold, c->off);
+	fprintf(out, "    %s%s%s\n", c->bold, param, c->off);
+	fprintf(out, "  It clears ACS redirect on %u port%s (", s->nr, s->nr == 1 ? "" : "s");
+	put_port_roles(out, r->model, s);
+	fprintf(out, "), all in one list: a second disable_acs_redir= replaces the first.\n"
+		     "  It merges IOMMU groups: read \"Applying fixes safely\" in README.md first.\n");
+	if (s->overflow)
+		fprintf(out, "  %sMore than %d ports redirect: only the first %d are named.%s\n",
+			c->red, P2PD_MAX_FIX_PORTS, P2PD_MAX_FIX_PORTS, c->off);
+	if (!verbose)
+		return;
+	fprintf(out, "  The ports:");
+	for (i = 0; i < s->nr; i++) {
+		fputs(i ? ", " : " ", out);
+		put_port_words(out, &r->model->fn[s->port[i]]);
+	}
+	p2pd_buf_init(&b, alt, sizeof(alt));
+	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "\n  Same effect: %s\n", alt);
+	fprintf(out, "  Until reboot instead, before the GPU driver loads (lost at reboot; changes isolation and IOMMU groups):\n");
+	for (i = 0; i < s->nr; i++) {
+		char line[96];
+
+		p2pd_buf_init(&b, line, sizeof(line));
+		p2pd_format_setpci(&b, &r->model->fn[s->port[i]]);
+		p2pd_buf_terminate(&b);
+		fprintf(out, "    %s\n", line);
+	}
+}
+
+/*
+ * The first screen: is P2P healthy here, and if not, the one thing to do;
+ * then one line per cause, worst first.
+ */
+static void summary_text(FILE *out, const struct check_run *r,
+			 const struct endpoint_label *ep, unsigned int n,
+			 const struct palette *c)
+{
+	const struct causes *k = &r->causes;
+	enum finding_severity worst = findings_worst(&r->findings);
+	const char *done = NULL;
+	size_t i, other = 0;
+
+	fputc('\n', out);
+	if (!r->findings.nr || worst == SEV_INFO)
+		fprintf(out, "%sP2P here: healthy.%s ", c->green, c->off);
+	else if (worst == SEV_WARNING)
+		fprintf(out, "%sP2P here: works, but not as it should.%s ", c->yellow, c->off);
+	else
+		fprintf(out, "%sP2P here: broken.%s ", c->red, c->off);
+	verdict_counts(out, r);
+	for (i = 0; i < k->nr; i++)
+		other += k->cause[i].severity >= SEV_WARNING && !k->cause[i].machine_fix;
+	if (k->ports.nr && r->model) {
+		machine_fix_text(out, r, c);
+		if (other)
+			fprintf(out, "Then: %zu more cause%s below, which the parameter does not fix.\n",
+				other, other == 1 ? "" : "s");
+	} else if (k->nr && k->cause[0].severity >= SEV_WARNING) {
+		const struct cause *first = &k->cause[0];
+		const char *fix = first->fix ? first->fix :
+				  r->findings.item[first->item[0]].fix;
+
+		fprintf(out, "%sDo this:%s %s\n", c->bold, c->off,
+			fix ? fix : "no single change fixes it: see the causes below");
+		done = first->fix;
+	} else {
+		fprintf(out, "Nothing to change.\n");
+	}
+	if (!k->nr)
+		return;
+	fprintf(out, "\n%sCauses%s (one line per kind of finding, worst first; each pair's own: --verbose)\n",
+		c->bold, c->off);
+	for (i = 0; i < k->nr; i++)
+		cause_text(out, r, ep, n, &k->cause[i], done, c);
+}
+
+static void closing_line(FILE *out, const struct check_run *r,
+			 const struct palette *c)
+{
+	const struct causes *k = &r->causes;
+
+	if (r->findings.oom || k->oom)
+		fprintf(out, "\n%serror%s   memory ran out: some findings were lost\n",
+			c->red, c->off);
+	fprintf(out, "\n%zu error cause(s), %zu warning cause(s), %zu note(s) from %zu finding(s): exit status %d\n",
+		causes_count(k, SEV_ERROR), causes_count(k, SEV_WARNING),
+		causes_count(k, SEV_INFO), r->findings.nr,
+		findings_exit_status(&r->findings));
+	if (!r->opt || !r->opt->verbose)
+		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
+}
+
+static void header(FILE *out, const struct check_run *r, const struct palette *c)
+{
+	const struct p2pd_model *m = r->model;
+
+	fprintf(out, "%sp2pdiag-check %s%s\n", c->bold, report_version(), c->off);
+	fprintf(out, "source: %s (%s)", r->source, r->source_detail);
+	if (m)
+		fprintf(out, ", generation %lu, %u functions, %u pairs judged",
+			m->generation, m->nr_fn, r->nr_pairs);
+	fputc('\n', out);
+	if (m)
+		fprintf(out, "host CPU: %s\n",
+			m->cpu_flags & P2PD_CPU_ROUTES_P2P ?
+			"AMD Zen or newer: the kernel lets every host bridge route P2P" :
+			m->cpu_flags & P2PD_CPU_AMD ?
+			"AMD before Zen / Hygon: host bridges must be on the kernel's P2PDMA list" :
+			"not AMD: host bridges must be on the kernel's P2PDMA list");
+	if (r->gpu) {
+		fprintf(out, "CUDA: %s", gpu_status_name(r->gpu->cuda));
+		if (r->gpu->driver_version)
+			fprintf(out, " (driver API %d.%d)", r->gpu->driver_version / 1000,
+				(r->gpu->driver_version % 1000) / 10);
+		fprintf(out, ", NVML: %s", gpu_status_name(r->gpu->nvml));
+		if (r->gpu->nvml_driver[0])
+			fprintf(out, " (driver %s)", r->gpu->nvml_driver);
+		fprintf(out, ", %u GPU(s)%s\n", r->gpu->nr_dev,
+			r->gpu_measured ? "" : ", not measured");
+	} else {
+		fprintf(out, "CUDA: not used (--no-cuda)\n");
+	}
+}
+
+void report_text(FILE *out, const struct check_run *r, bool colour)
+{
+	const struct palette *c = colour ? &ansi : &plain;
+	const struct report_style style = { c->bold, c->off };
+	struct endpoint_label *ep = NULL;
+	unsigned int n = endpoint_labels(r, &ep);
+	bool verbose = r->opt && r->opt->verbose;
+
+	header(out, r, c);
+	summary_text(out, r, ep, n, c);
+	if (n) {
+		class_matrix(out, r, ep, n, c);
+		verdict_matrix(out, r, ep, n, c);
+		if (verbose)
+			pair_lines(out, r, ep, n, c);
+	} else if (r->model) {
+		fprintf(out, "\n%s(1) Topology%s: no GPU, NIC, NVMe or accelerator functions in the snapshot: no pairs to judge\n",
+			c->bold, c->off);
+	}
+	if (r->gpu && r->gpu->nr_dev)
+		report_text_software(out, r, &style);
+	if (r->gpu && r->gpu->nr_dev) {
+		gpu_table(out, r, ep, n, c);
+		gpu_matrix(out, r, ep, n, PF_P2P, "P2P bandwidth, one way (GB/s)", c);
+		gpu_matrix(out, r, ep, n, PF_STAGED, "Host-staged bandwidth, peer access off (GB/s)", c);
+		gpu_matrix(out, r, ep, n, PF_BIDIR, "P2P bandwidth, both ways at once, this direction's share (GB/s)", c);
+		gpu_matrix(out, r, ep, n, PF_LAT_P2P, "P2P latency (us per small copy)", c);
+		gpu_matrix(out, r, ep, n, PF_LAT_STAGED, "Host-staged latency (us per small copy)", c);
+		exchange_table(out, &r->gpu->exchange, c);
+		if (r->gpu_measured)
+			report_text_measured(out, r, &style);
+		report_text_curves(out, r, &style);
+	}
+	if (r->gpu && r->gpu->nr_dev)
+		report_text_settings(out, r, &style);
+	system_output_text(out, r);
+	if (verbose)
+		findings_text(out, r, c);
+	closing_line(out, r, c);
+	free(ep);
+}

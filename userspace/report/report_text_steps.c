@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parts of the human report that follow the seed's troubleshooting
+ * order after the topology: (2) what software allows, (3) the conditions
+ * the figures were measured under, each figure against its expectation
+ * and the small-message curve, (4) the settings that change performance.
+ * They only print what the run holds and what the judgement derives.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/curve_fit.h"
+#include "judge/judge.h"
+#include "judge/judge_expect.h"
+#include "judge/judge_settings.h"
+#include "judge/judge_validity.h"
+#include "topology/pciaddr.h"
+#include "report/report_text_steps.h"
+
+static const char *p2p_word(enum gpu_p2p_status s)
+{
+	switch (s) {
+	case P2P_STATUS_OK: return "ok";
+	case P2P_STATUS_CHIPSET_NS: return "chipset-no";
+	case P2P_STATUS_GPU_NS: return "gpu-no";
+	case P2P_STATUS_IOH_TOPOLOGY_NS: return "topology-no";
+	case P2P_STATUS_DISABLED_BY_REG: return "regkey-off";
+	case P2P_STATUS_NOT_SUPPORTED: return "no";
+	default: return "?";
+	}
+}
+
+static bool shown(const struct check_run *r, unsigned int g)
+{
+	return judge_selected(r->opt, r->gpu->dev[g].pci_addr);
+}
+
+void report_text_software(FILE *out, const struct check_run *r,
+			  const struct report_style *c)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned int i, any = 0;
+
+	fprintf(out, "\n%s(2) What software allows%s (CUDA canAccessPeer and P2P attributes, NVML P2P status)\n",
+		c->bold, c->off);
+	if (!st || st->cuda != GPU_OK) {
+		fprintf(out, "  CUDA not available: nothing to ask\n");
+		return;
+	}
+	if (st->nr_dev < 2) {
+		fprintf(out, "  %u GPU: no peer to ask about\n", st->nr_dev);
+		return;
+	}
+	fprintf(out, "  %-27s %-6s %-5s %-7s %-6s | %-5s %-11s %-11s %-11s %-11s\n",
+		"src -> dst", "access", "rank", "atomics", "arrays", "NVML:",
+		"read", "write", "nvlink", "atomics");
+	for (i = 0; st->pair && i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
+		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], ab[40];
+
+		if (!shown(r, (unsigned int)gp->src) || !shown(r, (unsigned int)gp->dst))
+			continue;
+		any = 1;
+		pciaddr_format(a, st->dev[gp->src].pci_addr);
+		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		snprintf(ab, sizeof(ab), "%s -> %s", a, b);
+		if (gp->cuda_valid)
+			fprintf(out, "  %-27s %-6s %-5d %-7s %-6s |", ab,
+				gp->can_access ? "yes" : "NO", gp->perf_rank,
+				gp->native_atomics ? "yes" : "no",
+				gp->array_access ? "yes" : "no");
+		else
+			fprintf(out, "  %-27s %-6s %-5s %-7s %-6s |", ab, "?", "?", "?", "?");
+		if (gp->nvml_valid)
+			fprintf(out, " %-5s %-11s %-11s %-11s %-11s", "",
+				p2p_word(gp->p2p_read), p2p_word(gp->p2p_write),
+				p2p_word(gp->p2p_nvlink), p2p_word(gp->p2p_atomics));
+		if (gp->nvlinks)
+			fprintf(out, " %u NVLinks", gp->nvlinks);
+		fputc('\n', out);
+	}
+	if (!any)
+		fprintf(out, "  no pair selected\n");
+}
+
+static void conditions(FILE *out, const struct check_run *r, unsigned int g)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_activity *a = &d->activity;
+	char words[600];
+
+	if (a->procs_valid || a->util_valid) {
+		judge_process_words(a, words, sizeof(words));
+		fprintf(out, "    other work: %s", a->nr_procs ? words : "no other process");
+		if (a->util_valid)
+			fprintf(out, "; utilisation %u%% (memory %u%%) before the copies",
+				a->util_gpu, a->util_mem);
+		if (a->waited_s > 0)
+			fprintf(out, "; waited %.1f s for idle", a->waited_s);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "    other work: unknown (no NVML)\n");
+	}
+	if (a->throttle_valid) {
+		judge_throttle_words(a->throttle, words, sizeof(words));
+		fprintf(out, "    clocks during the copies: %s; SM %u MHz, P%d (%u samples)\n",
+			a->throttle & JUDGE_THROTTLE_SLOWING ? words :
+			words[0] ? "not held back (only: idle SMs, copies use the copy engines)" :
+				   "not held back",
+			a->sm_clock_load, a->pstate_load, a->throttle_samples);
+	}
+	if (d->link.valid && d->link.gen_load)
+		fprintf(out, "    link under load: Gen%u x%u (maximum Gen%u x%u)\n",
+			d->link.gen_load, d->link.width_load, d->link.max_gen,
+			d->link.max_width);
+	if (d->placement.valid)
+		fprintf(out, "    worker on CPU %d (node %d), pinned buffers on node %d, GPU on node %d\n",
+			d->placement.cpu, d->placement.cpu_node,
+			d->placement.buf_node, d->numa_node);
+}
+
+static void expectation_line(FILE *out, const char *what,
+			     const struct gpu_figure *f,
+			     const struct judge_expect *e, const struct check_run *r)
+{
+	double ratio;
+	bool low;
+
+	if (!f->valid)
+		return;
+	low = judge_figure_low(r, f, e, &ratio);
+	fprintf(out, "    %-40s %9.2f %-5s", what, f->median,
+		e->ceiling ? "us" : "GB/s");
+	if (e->value > 0)
+		fprintf(out, " %s %8.2f %5.2f %-4s %s\n", e->ceiling ? "max" : "exp",
+			e->value, ratio, low ? (e->ceiling ? "HIGH" : "LOW") : "ok",
+			e->basis);
+	else
+		fprintf(out, " %12s %5s %-4s %s\n", "-", "-", "-", e->basis);
+}
+
+static void curve_text(FILE *out, const char *what, const struct gpu_curve *c)
+{
+	struct curve_fit f;
+	unsigned int i;
+
+	curve_fit(c, &f);
+	if (!f.valid)
+		return;
+	fprintf(out, "    %s: fixed cost %.2f us per copy; half the peak (%.1f GB/s at %zu B) from %.0f B; link-bound (>= %.0f%% of peak) from %zu B%s\n",
+		what, f.fixed_us, f.peak_gbs, f.peak_bytes, f.half_peak_bytes,
+		CURVE_BOUND_SHARE * 100, f.bound_bytes,
+		c->verified ? "" : "; SOME COPIES DID NOT VERIFY");
+	fprintf(out, "      bytes:us");
+	for (i = 0; i < c->n; i++)
+		fprintf(out, "%s%zu:%.2f", i % 8 ? " " : "\n        ", c->bytes[i], c->us[i]);
+	fputc('\n', out);
+}
+
+void report_text_measured(FILE *out, const struct check_run *r,
+			  const struct report_style *c)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned int g, i;
+
+	fprintf(out, "\n%sConditions and expectations%s (each figure against what its path allows, and why)\n",
+		c->bold, c->off);
+	if (st->measure == GPU_BUSY)
+		fprintf(out, "  not measured: %s\n", st->error);
+	for (g = 0; g < st->nr_dev; g++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (!shown(r, g))
+			continue;
+		pciaddr_format(a, st->dev[g].pci_addr);
+		fprintf(out, "  GPU %s (%s)\n", a, st->dev[g].name);
+		conditions(out, r, g);
+		for (i = 0; i < JF_DEV_FIGS; i++) {
+			struct judge_expect e;
+
+			judge_expect_device(r, g, i, &e);
+			expectation_line(out, judge_dev_fig_name(i),
+					 judge_dev_figure(&st->dev[g], i), &e, r);
+		}
+	}
+	for (i = 0; st->pair && i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
+		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+		unsigned int k;
+
+		if (!gp->p2p.valid || !shown(r, (unsigned int)gp->src) ||
+		    !shown(r, (unsigned int)gp->dst))
+			continue;
+		pciaddr_format(a, st->dev[gp->src].pci_addr);
+		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		fprintf(out, "  %s -> %s\n", a, b);
+		for (k = 0; k < JP_PAIR_FIGS; k++) {
+			struct judge_expect e;
+
+			judge_expect_pair(r, gp, k, &e);
+			expectation_line(out, judge_pair_fig_name(k),
+					 judge_pair_figure(gp, k), &e, r);
+		}
+	}
+}
+
+void report_text_curves(FILE *out, const struct check_run *r,
+			const struct report_style *c)
+{
+	static const char *const names[CURVE_KINDS] = {
+		"host to device", "device to host", "device-local",
+	};
+	const struct gpu_state *st = r->gpu;
+	unsigned int g, k, any = 0;
+
+	for (g = 0; g < st->nr_dev; g++)
+		for (k = 0; k < CURVE_KINDS; k++)
+			any |= st->dev[g].curve[k].n;
+	if (!any)
+		return;
+	fprintf(out, "\n%sSmall-message curve%s (time per copy against size, median of the samples)\n",
+		c->bold, c->off);
+	for (g = 0; g < st->nr_dev; g++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (!shown(r, g))
+			continue;
+		pciaddr_format(a, st->dev[g].pci_addr);
+		fprintf(out, "  GPU %s\n", a);
+		for (k = 0; k < CURVE_KINDS; k++)
+			curve_text(out, names[k], &st->dev[g].curve[k]);
+	}
+	for (k = 0; st->pair && k < st->nr_pairs; k++) {
+		const struct gpu_pair *gp = &st->pair[k];
+		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], what[64];
+
+		if (!gp->curve.n)
+			continue;
+		pciaddr_format(a, st->dev[gp->src].pci_addr);
+		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		snprintf(what, sizeof(what), "P2P %s -> %s", a, b);
+		curve_text(out, what, &gp->curve);
+	}
+}
+
+static void setting_line(FILE *out, const struct judge_setting *s)
+{
+	fprintf(out, "    %-30s %-40s [%s]\n      %s\n      change: %s\n", s->name,
+		s->value, judge_setting_state_name(s->state), s->effect, s->change);
+}
+
+void report_text_settings(FILE *out, const struct check_run *r,
+			  const struct report_style *c)
+{
+	struct judge_setting set[JUDGE_SETTINGS_MAX];
+	unsigned int g, i, n;
+
+	fprintf(out, "\n%s(4) Settings that change performance%s\n", c->bold, c->off);
+	for (g = 0; r->gpu && g < r->gpu->nr_dev; g++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (!shown(r, g))
+			continue;
+		pciaddr_format(a, r->gpu->dev[g].pci_addr);
+		fprintf(out, "  GPU %s\n", a);
+		n = judge_gpu_settings(r, g, set);
+		for (i = 0; i < n; i++)
+			setting_line(out, &set[i]);
+	}
+	fprintf(out, "  host\n");
+	judge_host_aspm(set);
+	setting_line(out, &set[0]);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PCI address text.  Parsing is strict (hex fields of the right width, a
+ * function from 0 to 7, nothing after it), because an address that reads
+ * as another one would silently select the wrong device.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "topology/pciaddr.h"
+
+static int hex_field(const char *s, size_t len, unsigned int max,
+		     unsigned int *v)
+{
+	size_t i;
+
+	*v = 0;
+	if (!len || len > 4)
+		return -1;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned int)(c - 'A' + 10);
+		else
+			return -1;
+		*v = *v * 16 + d;
+	}
+	return *v <= max ? 0 : -1;
+}
+
+int pciaddr_parse(const char *s, unsigned int *addr)
+{
+	const char *c1 = strchr(s, ':'), *c2, *dot;
+	unsigned int dom = 0, bus, dev, fn;
+
+	if (!c1)
+		return -1;
+	c2 = strchr(c1 + 1, ':');
+	if (c2) {
+		if (hex_field(s, (size_t)(c1 - s), 0xffff, &dom))
+			return -1;
+		s = c1 + 1;
+		c1 = c2;
+	}
+	dot = strchr(c1 + 1, '.');
+	if (!dot || strchr(dot + 1, '.') || strchr(dot + 1, ':'))
+		return -1;
+	if (hex_field(s, (size_t)(c1 - s), 0xff, &bus) ||
+	    hex_field(c1 + 1, (size_t)(dot - c1 - 1), 0x1f, &dev) ||
+	    strlen(dot + 1) != 1 || dot[1] < '0' || dot[1] > '7')
+		return -1;
+	fn = (unsigned int)(dot[1] - '0');
+	*addr = P2PD_ADDR(dom, bus, dev, fn);
+	return 0;
+}
+
+char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned int addr)
+{
+	snprintf(buf, P2PD_ADDR_STRLEN, "%04x:%02x:%02x.%u",
+		 P2PD_ADDR_DOMAIN(addr), P2PD_ADDR_BUS(addr),
+		 P2PD_ADDR_DEV(addr), P2PD_ADDR_FN(addr));
+	return buf;
+}

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libpci -> struct p2pd_model.
+ *
+ * Reads the same registers the module reads through the kernel's helpers:
+ * the PCIe capability (port type, Link Capabilities and Status), and the
+ * ACS, ATS, PRI and PASID extended capabilities.  A register that reads as
+ * all ones (removed device, config space cut short) is "unknown", never
+ * decoded: an all-ones ACS control would otherwise look like every
+ * redirect bit set.
+ *
+ * libpci reports fatal errors through a callback that must not return;
+ * we turn them into an error return with setjmp/longjmp, so a broken dump
+ * file is a clear message and exit status 3, not exit(1) from the library.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pci/pci.h>
+
+#include "topology/source_pci.h"
+#include "system/fsroot.h"
+#include "topology/pciaddr.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
+#include "p2pdiag/verdict.h"
+
+#define CFG_STD_END		0x40	/* unprivileged readers see only this */
+#define CFG_EXT_START		0x100
+#define MAX_CHAIN		256	/* parent walk bound: a bad dump can loop */
+
+/* Fields of registers not spelled out in every libpci header. */
+#define ACS_CAP_REG		P2PD_ACS_CAP_OFFSET
+#define ACS_CTRL_REG		P2PD_ACS_CTRL_OFFSET
+#define ATS_CTRL_REG		0x06
+#define ATS_CTRL_ENABLE		0x8000
+#define ATS_CTRL_STU		0x001f
+#define PRI_CTRL_REG		0x04
+#define PRI_CTRL_ENABLE		0x0001
+#define PASID_CTRL_REG		0x06
+#define PASID_CTRL_ENABLE	0x0001
+
+#define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
+#define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
+#define PCI_SYSFS_DIR		"/sys/bus/pci"
+
+/*
+ * libpci 3.6 and newer know a function's IOMMU group (Debian 12 ships 3.9,
+ * PCI_LIB_VERSION 0x030900); without it there is no IOMMU fact.  The
+ * parent is not asked of libpci: 3.9's PCI_FILL_PARENT leaks the paths it
+ * resolves, and sysfs answers the same question directly.
+ */
+#ifdef PCI_FILL_IOMMU_GROUP
+#define FILL_IOMMU_GROUP	PCI_FILL_IOMMU_GROUP
+#else
+#define FILL_IOMMU_GROUP	0
+#endif
+
+static jmp_buf pci_fatal;
+static char pci_fatal_msg[256];
+
+static void __attribute__((noreturn)) on_pci_error(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_fatal_msg, sizeof(pci_fatal_msg), msg, ap);
+	va_end(ap);
+	longjmp(pci_fatal, 1);
+}
+
+/* libpci warns about odd dump lines and unreadable ids: not our findings. */
+static void on_pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+static int readable(struct pci_dev *d, int pos, unsigned int len)
+{
+	u8 buf[4];
+
+	return len <= sizeof(buf) && pci_read_block(d, pos, buf, (int)len);
+}
+
+static void read_link(struct pci_dev *d, unsigned int exp,
+		      struct p2pd_function *f)
+{
+	u32 cap;
+	u16 sta;
+
+	if (!p2pd_role_has_link(1, f->role)) {
+		f->link.state = P2PD_ABSENT;
+		return;
+	}
+	cap = pci_read_long(d, (int)exp + PCI_EXP_LNKCAP);
+	sta = pci_read_word(d, (int)exp + PCI_EXP_LNKSTA);
+	if (cap == 0xffffffffu || sta == 0xffff) {
+		f->link.state = P2PD_UNKNOWN;
+		return;
+	}
+	p2pd_decode_link(&f->link, sta, cap);
+}
+
+/* ACS, ATS, PRI, PASID: absent, present, or unknown when unreadable. */
+static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
+{
+	struct pci_cap *c;
+	u16 v, w;
+
+	if (!readable(d, CFG_EXT_START, 4) ||
+	    pci_read_long(d, CFG_EXT_START) == 0xffffffffu) {
+		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
+		return;
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_ACS, PCI_CAP_EXTENDED);
+	if (c) {
+		v = pci_read_word(d, (int)c->addr + ACS_CAP_REG);
+		w = pci_read_word(d, (int)c->addr + ACS_CTRL_REG);
+		if (v == 0xffff || w == 0xffff) {
+			f->acs = P2PD_UNKNOWN;
+		} else {
+			f->acs = P2PD_PRESENT;
+			f->acs_cap = v;
+			f->acs_ctrl = w;
+		}
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_ATS, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + ATS_CTRL_REG);
+		if (w == 0xffff) {
+			f->ats = P2PD_UNKNOWN;
+		} else {
+			f->ats = P2PD_PRESENT;
+			f->ats_enabled = !!(w & ATS_CTRL_ENABLE);
+			f->ats_stu = w & ATS_CTRL_STU;
+		}
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_PRI, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + PRI_CTRL_REG);
+		f->pri = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
+		f->pri_enabled = w != 0xffff && (w & PRI_CTRL_ENABLE);
+	}
+	c = pci_find_cap(d, PCI_EXT_CAP_ID_PASID, PCI_CAP_EXTENDED);
+	if (c) {
+		w = pci_read_word(d, (int)c->addr + PASID_CTRL_REG);
+		f->pasid = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
+		f->pasid_enabled = w != 0xffff && (w & PASID_CTRL_ENABLE);
+	}
+}
+
+/* The default domain type of an IOMMU group, in the ABI's words. */
+static enum p2pd_iommu_domain iommu_domain_of(const char *group)
+{
+	char type[32];
+
+	if (fsroot_read(type, sizeof(type), IOMMU_GROUPS_DIR "/%s/type", group))
+		return P2PD_IOMMU_UNKNOWN;
+	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
+	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
+	    !strcmp(type, "unmanaged"))
+		return P2PD_IOMMU_TRANSLATED;
+	if (!strcmp(type, "identity"))
+		return P2PD_IOMMU_IDENTITY;
+	if (!strcmp(type, "blocked"))
+		return P2PD_IOMMU_BLOCKED;
+	return P2PD_IOMMU_UNKNOWN;
+}
+
+/* One function; returns 0 when config space beyond the header was readable. */
+static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
+{
+	unsigned int filled, flags;
+	struct pci_cap *exp;
+	char *group;
+	u8 hdr;
+
+	memset(f, 0, sizeof(*f));
+	flags = PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS |
+		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE | FILL_IOMMU_GROUP;
+	filled = (unsigned int)pci_fill_info(d, (int)flags);
+
+	f->addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus, d->dev,
+			    d->func);
+	f->numa_node = (filled & PCI_FILL_NUMA_NODE) ? d->numa_node : -1;
+	f->iommu_group = -1;
+	f->iommu_domain = P2PD_IOMMU_NONE;
+	f->acs = f->ats = f->pri = f->pasid = P2PD_ABSENT;
+	f->link.state = P2PD_ABSENT;
+	f->vendor = d->vendor_id;
+	f->device = d->device_id;
+	f->class_code = ((unsigned int)d->device_class << 8) |
+			pci_read_byte(d, PCI_CLASS_PROG);
+	hdr = pci_read_byte(d, PCI_HEADER_TYPE);
+	f->role = p2pd_decode_role(0, 0, hdr);
+
+#ifdef PCI_FILL_IOMMU_GROUP
+	if (live && (filled & PCI_FILL_IOMMU_GROUP)) {
+		group = pci_get_string_property(d, PCI_FILL_IOMMU_GROUP);
+		if (group && *group) {
+			char *end;
+			long g = strtol(group, &end, 10);
+
+			if (!*end && g >= 0 && g <= INT_MAX) {
+				f->iommu_group = (int)g;
+				f->iommu_domain = iommu_domain_of(group);
+			}
+		}
+	}
+#else
+	(void)live;
+#endif
+
+	if (pci_read_word(d, PCI_VENDOR_ID) == 0xffff ||
+	    !readable(d, CFG_STD_END, 4)) {
+		/* Gone, or only the header is readable: nothing decoded. */
+		f->cfg_error = 1;
+		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
+		f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
+		return -1;
+	}
+
+	exp = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	if (exp) {
+		u16 flags16 = pci_read_word(d, (int)exp->addr + PCI_EXP_FLAGS);
+
+		f->is_pcie = 1;
+		f->role = p2pd_decode_role(1, (flags16 & PCI_EXP_FLAGS_TYPE) >> 4,
+					   hdr);
+		read_link(d, exp->addr, f);
+		read_ext_caps(d, f);
+	}
+	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
+	return 0;
+}
+
+static int cmp_fn(const void *x, const void *y)
+{
+	const struct p2pd_function *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * The kernel's parent of a live function: the directory above it in
+ * /sys/devices, a bridge ("0000:00:01.1") or a host bridge ("pci0000:00").
+ * Return: 1 with *@parent set, 0 on a root bus, -1 when sysfs cannot say.
+ */
+static int sysfs_parent(unsigned int addr, unsigned int *parent)
+{
+	char real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
+
+	if (fsroot_realpath(real, sizeof(real), PCI_DEVICES_DIR "/%s",
+			    pciaddr_format(a, addr)))
+		return -1;
+	slash = strrchr(real, '/');
+	if (!slash || slash == real)
+		return -1;
+	*slash = '\0';
+	slash = strrchr(real, '/');
+	if (!slash)
+		return -1;
+	return pciaddr_parse(slash + 1, parent) ? 0 : 1;
+}
+
+/* The bridge whose secondary bus is @d's bus: the kernel's bus->self. */
+static struct pci_dev *bridge_above(struct pci_access *pacc, struct pci_dev *d)
+{
+	struct pci_dev *q;
+
+	for (q = pacc->devices; q; q = q->next) {
+		if (q == d || q->domain != d->domain || q->bus == d->bus ||
+		    (pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f) !=
+		    PCI_HEADER_TYPE_BRIDGE)
+			continue;
+		if (pci_read_byte(q, PCI_SECONDARY_BUS) == d->bus)
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Parents: from sysfs on a live machine; from the bridges' secondary bus
+ * numbers in a dump (or where sysfs cannot say).
+ */
+static void link_parents(struct pci_access *pacc, struct p2pd_model *m,
+			 int live)
+{
+	struct pci_dev *d;
+
+	for (d = pacc->devices; d; d = d->next) {
+		unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
+					      d->bus, d->dev, d->func);
+		int idx = p2pd_model_find(m, addr), known = -1;
+		struct p2pd_function *f;
+		struct pci_dev *p;
+
+		if (idx == P2PD_NO_INDEX)
+			continue;
+		f = &m->fn[idx];
+		if (live)
+			known = sysfs_parent(addr, &f->parent);
+		if (known >= 0) {
+			f->has_parent = known;
+			if (!known)
+				f->parent = 0;
+			continue;
+		}
+		p = bridge_above(pacc, d);
+		if (p) {
+			f->has_parent = 1;
+			f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
+					      p->bus, p->dev, p->func);
+		}
+	}
+}
+
+/* The root bus each function hangs under: the top of its parent chain. */
+static void find_host_bridges(struct p2pd_model *m)
+{
+	unsigned int i, steps;
+
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *top = &m->fn[i];
+
+		for (steps = 0; top->has_parent && steps < MAX_CHAIN; steps++) {
+			int up = p2pd_model_find(m, top->parent);
+
+			if (up == P2PD_NO_INDEX)
+				break;
+			top = &m->fn[up];
+		}
+		if (top->has_parent) {
+			/* Parent outside the snapshot: its bus is the best we know. */
+			m->fn[i].host_bridge = P2PD_HOST_BRIDGE(
+				P2PD_ADDR_DOMAIN(top->parent),
+				P2PD_ADDR_BUS(top->parent));
+		} else {
+			m->fn[i].host_bridge = P2PD_HOST_BRIDGE(
+				P2PD_ADDR_DOMAIN(top->addr),
+				P2PD_ADDR_BUS(top->addr));
+		}
+	}
+}
+
+/* Everything that may end in a libpci error: run under pci_source_read's setjmp. */
+static int walk(struct pci_access *pacc, const char *dump_file,
+		struct p2pd_model *m, char *err, size_t errlen)
+{
+	unsigned int n = 0, readable_fns = 0, i = 0;
+	struct pci_dev *d;
+
+	if (dump_file) {
+		pacc->method = PCI_ACCESS_DUMP;
+		if (pci_set_param(pacc, "dump.name", (char *)dump_file)) {
+			snprintf(err, errlen, "libpci has no dump back-end");
+			return -1;
+		}
+	} else if (!fsroot_is_live()) {
+		/* another root: libpci's sysfs back-end reads it, no other */
+		char path[PATH_MAX];
+
+		pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+		if (fsroot_path(path, sizeof(path), PCI_SYSFS_DIR) ||
+		    pci_set_param(pacc, "sysfs.path", path)) {
+			snprintf(err, errlen, "libpci cannot read %s%s",
+				 fsroot_get(), PCI_SYSFS_DIR);
+			return -1;
+		}
+	}
+	pci_init(pacc);
+	pci_scan_bus(pacc);
+
+	for (d = pacc->devices; d; d = d->next)
+		n++;
+	if (!n) {
+		if (dump_file)
+			snprintf(err, errlen,
+				 "%s holds no PCI functions (expected `lspci -xxxx` output)",
+				 dump_file);
+		else
+			snprintf(err, errlen, "libpci found no PCI functions");
+		return -1;
+	}
+	/* in the model at once, so a libpci error mid-walk frees it */
+	m->fn = calloc(n, sizeof(*m->fn));
+	if (!m->fn) {
+		snprintf(err, errlen, "out of memory for %u functions", n);
+		return -1;
+	}
+	for (d = pacc->devices; d; d = d->next)
+		if (!fill_function(d, !dump_file, &m->fn[i++]))
+			readable_fns++;
+	if (!readable_fns) {
+		if (dump_file)
+			snprintf(err, errlen,
+				 "%s holds only the first 64 bytes of config space: capture it with `lspci -xxxx` as root",
+				 dump_file);
+		else
+			snprintf(err, errlen,
+				 "PCI config space past the first 64 bytes is readable by root only: run as root, or load the p2pdiag module");
+		return -1;
+	}
+	qsort(m->fn, n, sizeof(*m->fn), cmp_fn);
+	m->nr_fn = n;
+	if (p2pd_model_check(m)) {
+		snprintf(err, errlen,
+			 "two PCI functions share an address (PCI domains wider than 16 bits are not supported)");
+		return -1;
+	}
+	link_parents(pacc, m, !dump_file);
+	find_host_bridges(m);
+	return 0;
+}
+
+int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen)
+{
+	struct pci_access *volatile pacc = NULL;
+	unsigned int cpu = m->cpu_flags;
+	volatile int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_flags = cpu;
+	if (setjmp(pci_fatal)) {
+		snprintf(err, errlen, "libpci: %s", pci_fatal_msg);
+		goto out;
+	}
+	pacc = pci_alloc();
+	pacc->error = on_pci_error;
+	pacc->warning = on_pci_quiet;
+	pacc->debug = on_pci_quiet;
+	pacc->numeric_ids = 1;
+	rc = walk(pacc, dump_file, m, err, errlen);
+out:
+	if (pacc && !setjmp(pci_fatal))
+		pci_cleanup(pacc);
+	if (rc) {
+		free(m->fn);
+		memset(m, 0, sizeof(*m));
+		m->cpu_flags = cpu;
+	}
+	return rc;
+}
+
+void pci_source_free(struct p2pd_model *m)
+{
+	free(m->fn);
+	m->fn = NULL;
+	m->nr_fn = 0;
+}
+
+int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
+{
+	char line[512];
+	int family = -1, amd = 0, hygon = 0;
+	FILE *fp = fopen(path, "re");
+
+	*flags = 0;
+	if (!fp)
+		return -1;
+	/* The first processor's block is enough: sockets match. */
+	while (fgets(line, sizeof(line), fp)) {
+		char *colon = strchr(line, ':'), *v;
+
+		if (line[0] == '\n' && (amd || hygon || family >= 0))
+			break;
+		if (!colon)
+			continue;
+		for (v = colon + 1; isspace((unsigned char)*v); v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "vendor_id", 9)) {
+			amd = !strcmp(v, "AuthenticAMD");
+			hygon = !strcmp(v, "HygonGenuine");
+		} else if (!strncmp(line, "cpu family", 10)) {
+			family = atoi(v);
+		}
+	}
+	fclose(fp);
+	*flags = p2pd_cpu_flags(amd ? P2PD_CPU_VENDOR_AMD :
+				hygon ? P2PD_CPU_VENDOR_HYGON :
+				P2PD_CPU_VENDOR_OTHER,
+				family < 0 ? 0 : (unsigned int)family);
+	return 0;
+}

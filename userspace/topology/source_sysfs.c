@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading /sys/kernel/p2pdiag.
+ *
+ * A one-value attribute is read with a single bounded read(), as sysfs
+ * serves it whole from one show() call; reading it in pieces could mix two
+ * snapshots.  topology and pairs are binary attributes that hand out at
+ * most a page per read(), so they are read to the end, with a size bound.
+ * The module rebuilds its snapshot on hotplug: when the generation read
+ * before and after differs, or a file's header names another generation,
+ * the whole set is read again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topology/source_sysfs.h"
+#include "topology/topology_parse.h"
+#include "p2pdiag/abi.h"
+
+int sysfs_read_value(const char *path, char *buf, size_t cap)
+{
+	ssize_t n;
+	int fd, saved;
+
+	if (cap < 2) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do {
+		n = read(fd, buf, cap);
+	} while (n < 0 && errno == EINTR);
+	saved = errno;
+	close(fd);
+	if (n < 0) {
+		errno = saved;
+		return -1;
+	}
+	if ((size_t)n == cap) {
+		errno = EFBIG;
+		return -1;
+	}
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+int sysfs_read_table(const char *path, char **out, size_t *len)
+{
+	size_t cap = 65536, used = 0;
+	char *buf = NULL, *nb;
+	int fd, saved = 0;
+
+	*out = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	buf = malloc(cap);
+	if (!buf) {
+		saved = ENOMEM;
+		goto fail;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (cap - used < 2) {
+			if (cap >= SYSFS_TABLE_MAX) {
+				saved = EFBIG;
+				goto fail;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				saved = ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			goto fail;
+		}
+		if (!n)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	return 0;
+fail:
+	free(buf);
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int sysfs_header_generation(const char *text, size_t len, unsigned long *gen)
+{
+	static const char prefix[] = P2PD_HEADER_PREFIX "1 generation=";
+	size_t plen = sizeof(prefix) - 1, i;
+	unsigned long g = 0;
+
+	if (len < plen + 1 || memcmp(text, prefix, plen))
+		return -1;
+	for (i = plen; i < len && text[i] >= '0' && text[i] <= '9'; i++) {
+		if (g > (ULONG_MAX - 9) / 10)
+			return -1;
+		g = g * 10 + (unsigned long)(text[i] - '0');
+	}
+	if (i == plen || i == len || (text[i] != ' ' && text[i] != '\n'))
+		return -1;
+	*gen = g;
+	return 0;
+}
+
+int sysfs_module_present(const char *root)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
+	return access(path, F_OK) == 0;
+}
+
+static int read_generation(const char *root, unsigned long *gen,
+			   char *err, size_t errlen)
+{
+	char path[PATH_MAX], val[64], *end;
+
+	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_GENERATION);
+	if (sysfs_read_value(path, val, sizeof(val))) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	*gen = strtoul(val, &end, 10);
+	if (!val[0] || *end || errno || val[0] == '-') {
+		snprintf(err, errlen, "%s holds '%.20s', not a generation number",
+			 path, val);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_table(const char *root, const char *name, char **out,
+		      size_t *len, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	if (sysfs_read_table(path, out, len)) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void drop_tables(struct sysfs_snapshot *s)
+{
+	free(s->topology);
+	free(s->pairs);
+	s->topology = s->pairs = NULL;
+	s->topology_len = s->pairs_len = 0;
+}
+
+int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
+			char *err, size_t errlen)
+{
+	char path[PATH_MAX], val[64];
+	unsigned long g1 = 0, g2 = 0, gt = 0, gp = 0;
+	struct topo_header hdr;
+	char perr[256];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
+	if (sysfs_read_value(path, val, sizeof(val))) {
+		snprintf(err, errlen, "cannot read %s: %s%s", path,
+			 strerror(errno),
+			 errno == ENOENT ? " (is the p2pdiag module loaded?)" : "");
+		return -1;
+	}
+	if (strcmp(val, "1")) {
+		snprintf(err, errlen,
+			 "%s says ABI version '%.20s'; this p2pdiag-check reads version %d: install matching versions of the module and the tool",
+			 path, val, P2PD_ABI_VERSION);
+		return -1;
+	}
+
+	for (s->attempts = 1; s->attempts <= SYSFS_MAX_ATTEMPTS; s->attempts++) {
+		drop_tables(s);
+		if (read_generation(root, &g1, err, errlen) ||
+		    read_table(root, P2PD_FILE_TOPOLOGY, &s->topology,
+			       &s->topology_len, err, errlen) ||
+		    read_table(root, P2PD_FILE_PAIRS, &s->pairs, &s->pairs_len,
+			       err, errlen) ||
+		    read_generation(root, &g2, err, errlen))
+			goto fail;
+		if (sysfs_header_generation(s->topology, s->topology_len, &gt)) {
+			snprintf(err, errlen,
+				 "%s/%s does not start with a '# p2pdiag abi=1 generation=<n>' header (truncated or another ABI?)",
+				 root, P2PD_FILE_TOPOLOGY);
+			goto fail;
+		}
+		if (sysfs_header_generation(s->pairs, s->pairs_len, &gp)) {
+			snprintf(err, errlen,
+				 "%s/%s does not start with a '# p2pdiag abi=1 generation=<n>' header (truncated or another ABI?)",
+				 root, P2PD_FILE_PAIRS);
+			goto fail;
+		}
+		if (g1 == g2 && gt == g1 && gp == g1)
+			break;
+	}
+	if (s->attempts > SYSFS_MAX_ATTEMPTS) {
+		snprintf(err, errlen,
+			 "the snapshot changed while it was read, %d times in a row (generation %lu, files at %lu and %lu, then %lu): PCI devices are still coming and going; run again when they settle",
+			 SYSFS_MAX_ATTEMPTS, g1, gt, gp, g2);
+		s->attempts = SYSFS_MAX_ATTEMPTS;
+		goto fail;
+	}
+	s->generation = g1;
+	if (topo_parse_ex(s->topology, s->topology_len, &s->model, &hdr, perr,
+			  sizeof(perr))) {
+		snprintf(err, errlen, "%s/%s: %s", root, P2PD_FILE_TOPOLOGY, perr);
+		topo_free(&s->model);
+		goto fail;
+	}
+	s->cpu_known = hdr.cpu_known;
+	return 0;
+fail:
+	drop_tables(s);
+	return -1;
+}
+
+void sysfs_snapshot_free(struct sysfs_snapshot *s)
+{
+	drop_tables(s);
+	topo_free(&s->model);
+	memset(s, 0, sizeof(*s));
+}
