@@ -408,6 +408,7 @@ int main(int argc, char **argv)
 		die_usage("out of memory");
 		goto out;
 	}
+	system_begin(&run, &sys, opt.topology_file || opt.pci_dump);
 	gpu_probe(gpu, &gopt);
 	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
 		gpu_measure(gpu, &gopt);
@@ -417,7 +418,7 @@ int main(int argc, char **argv)
 
 	judge_topology(&run);
 	judge_gpus(&run);
-	system_inspect(&run, &sys, opt.topology_file || opt.pci_dump);
+	system_inspect(&run, &sys);
 	if (opt.baseline == BASELINE_CHECK &&
 	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
 		die_usage(err);

@@ -103,6 +103,32 @@ static struct json_object *gpudirect_json(const struct gpudirect *g)
 	return o;
 }
 
+/* Every function on a judged path whose AER counters were readable. */
+static struct json_object *aer_json(const struct aer_state *a)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct aer_port *p = &a->port[i];
+		struct json_object *o;
+
+		if (!p->after.have)
+			continue;
+		o = json_object_new_object();
+		put(o, "addr", addr_json(p->addr));
+		put(o, "correctable", json_object_new_int64((int64_t)p->after.cor));
+		put(o, "nonfatal", json_object_new_int64((int64_t)p->after.nonfatal));
+		put(o, "fatal", json_object_new_int64((int64_t)p->after.fatal));
+		put(o, "counters", str_or_null(p->after.detail));
+		put(o, "before", !p->before.have ? NULL :
+		    json_object_new_int64((int64_t)(p->before.cor + p->before.nonfatal + p->before.fatal)));
+		put(o, "link_status", p->have_lnksta ? json_object_new_int((int)p->lnksta) : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 struct json_object *system_output_json(const struct check_run *r)
 {
 	const struct system_report *s = r->system;
@@ -125,5 +151,6 @@ struct json_object *system_output_json(const struct check_run *r)
 	put(o, "virtualization", k);
 	put(o, "context", fleet_json(&s->fleet));
 	put(o, "gpudirect", gpudirect_json(&s->gd));
+	put(o, "aer", aer_json(&s->aer));
 	return o;
 }

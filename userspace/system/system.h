@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "system/aer.h"
 #include "system/fleet.h"
 #include "system/gpudirect.h"
 #include "system/kernel.h"
@@ -29,11 +30,18 @@ struct system_report {
 	struct kernel_facts kernel;
 	struct virt_facts virt;
 	struct fleet_facts fleet;
+	struct aer_state aer;
 	struct gpudirect gd;
 };
 
-/* Read the machine's facts and judge them into @r's findings. */
-void system_inspect(struct check_run *r, struct system_report *s, bool offline);
+/*
+ * system_begin() - before the copies: decide whether system files are
+ * read (not for another machine's saved topology without --root) and
+ * take the counters the run is compared with.  @r's pairs are judged.
+ */
+void system_begin(struct check_run *r, struct system_report *s, bool offline);
+/* After the copies: read the machine's facts and judge them into @r's findings. */
+void system_inspect(struct check_run *r, struct system_report *s);
 void system_report_free(struct system_report *s);
 
 /* The report's sections; nothing when r->system is NULL or not read. */

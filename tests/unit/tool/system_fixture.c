@@ -36,7 +36,8 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 		return;
 	}
 	judge_run(&f->r, &f->m, &f->o);
-	system_inspect(&f->r, &f->s, true);
+	system_begin(&f->r, &f->s, true);
+	system_inspect(&f->r, &f->s);
 	f->ok = true;
 }
 

@@ -5,6 +5,7 @@
  * reboot-bad, and command lines written out here), guests (vm-kvm,
  * vm-kvm-noclique, vm-firecracker), and the environment audit.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 #include "tool_util.h"
 #include "topology/pciaddr.h"
 #include "system_fixture.h"
+#include "system/aer.h"
 #include "system/bootline.h"
+#include "system/fsroot.h"
 #include "system/environ.h"
 #include "system/virt.h"
 
@@ -217,8 +220,62 @@ static void group_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 }
 
+static void aer_tests(struct ktap *k, const char *fixtures)
+{
+	char *dir = make_tmpdir(), cmd[PATH_MAX * 2 + 32], path[PATH_MAX];
+	unsigned long long total;
+	struct fixture_run f;
+	const char *msg;
+	char detail[64];
+
+	fixture_load(&f, fixtures, "aer");
+	msg = fixture_message(&f, "aer-logged");
+	CHECK(k, fixture_count(&f, "aer-logged") == 1 && f.r.findings.nr &&
+	      strstr(msg, "downstream_port 0000:1a:10.0 has logged AER errors since boot: correctable 15, non-fatal 1") &&
+	      strstr(msg, "CmpltTO 1") && strstr(msg, "0000:1b:00.0-0000:1c:00.0") &&
+	      f.r.findings.item[finding_index(&f, "aer-logged")].severity == SEV_WARNING,
+	      "aer: a port's non-fatal error since boot is a warning on that port, naming the pairs through it");
+	CHECK(k, fixture_count(&f, "link-retrained") == 1 &&
+	      strstr(fixture_message(&f, "link-retrained"), "0000:1a:10.0: Link Status 0x6104"),
+	      "aer: Link Bandwidth Management Status on the port is link-retrained; DLL-active alone is not");
+	fixture_unload(&f);
+
+	/* the copies ran and the counters rose: a copy of the tree, changed between the reads */
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/system/aer/.' '%s/'", fixtures, dir);
+	if (system(cmd))
+		fprintf(stderr, "# cannot copy the aer tree\n");
+	memset(&f, 0, sizeof(f));
+	fixture_load(&f, fixtures, "aer");
+	if (f.ok) {
+		char err[64];
+
+		findings_free(&f.r.findings);
+		memset(&f.r.findings, 0, sizeof(f.r.findings));
+		fsroot_set(dir, err, sizeof(err));
+		aer_free(&f.s.aer);
+		aer_before(&f.r, &f.s.aer);
+		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);
+		write_file(path, "RxErr 0\nBadTLP 4\nTOTAL_ERR_COR 4\n", 33);
+		f.r.gpu_measured = true;
+		aer_judge(&f.r, &f.s.aer);
+	}
+	msg = fixture_message(&f, "aer-during-run");
+	CHECK(k, fixture_count(&f, "aer-during-run") == 1 &&
+	      strstr(msg, "0000:1a:08.0 logged errors during this run's copies: correctable +4") &&
+	      strstr(msg, "0000:1b:00.0-0000:1c:00.0"),
+	      "aer: counters that rose between before and after the copies are aer-during-run on that port");
+	fixture_unload(&f);
+	remove_tree(dir);
+	free(dir);
+	CHECK(k, aer_parse("RxErr 2\nTimeout 1\nTOTAL_ERR_COR 3\n", &total, detail, sizeof(detail)) == 0 &&
+	      total == 3 && !strcmp(detail, "RxErr 2, Timeout 1") &&
+	      aer_parse("garbage\n", &total, detail, sizeof(detail)) == -1,
+	      "aer: a counter file's total and non-zero counters; one without a total is refused");
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	aer_tests(k, fixtures);
 	group_tests(k, fixtures);
 	bootline_tests(k, fixtures);
 	vm_tests(k, fixtures);

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's AER statistics (drivers/pci/pcie/aer.c): each aer_dev_*
+ * file is one "<name> <count>" line per error bit and a TOTAL_ERR_COR,
+ * TOTAL_ERR_NONFATAL or TOTAL_ERR_FATAL line.  Link Status is read from
+ * the function's config space (root only past 64 bytes): Link Bandwidth
+ * Management Status (bit 14) and Link Autonomous Bandwidth Status (bit
+ * 15) mean the link changed speed or width since they were last cleared.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "pciaddr.h"
+#include "system/aer.h"
+#include "system/fsroot.h"
+#include "p2pdiag/verdict.h"
+
+#define AER_TEXT_MAX	2048
+#define CAP_POINTER	0x34
+#define CAP_ID_EXP	0x10
+#define LNKSTA		0x12
+#define LNKSTA_LBMS	0x4000
+#define LNKSTA_LABS	0x8000
+#define MAX_CAPS	48
+#define MAX_PAIRS_NAMED	3
+
+int aer_parse(const char *text, unsigned long long *total, char *detail, size_t len)
+{
+	const char *line = text;
+	size_t used = 0;
+	int found = -1;
+
+	*total = 0;
+	detail[0] = '\0';
+	while (line && *line) {
+		char name[40];
+		unsigned long long n;
+
+		if (sscanf(line, "%39s %llu", name, &n) == 2) {
+			if (!strncmp(name, "TOTAL_ERR_", 10)) {
+				*total = n;
+				found = 0;
+			} else if (n && used < len) {
+				int w = snprintf(detail + used, len - used, "%s%s %llu",
+						 used ? ", " : "", name, n);
+
+				used = w < 0 ? used : used + (size_t)w;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return found;
+}
+
+static bool read_kind(const char *addr, const char *file, unsigned long long *total,
+		      char *detail, size_t len)
+{
+	char text[2048];
+
+	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/%s", addr, file))
+		return false;
+	return !aer_parse(text, total, detail, len);
+}
+
+static void read_counts(unsigned int addr, struct aer_counts *c)
+{
+	char a[P2PD_ADDR_STRLEN], d1[AER_DETAIL], d2[AER_DETAIL], d3[AER_DETAIL];
+
+	memset(c, 0, sizeof(*c));
+	pciaddr_format(a, addr);
+	c->have = read_kind(a, "aer_dev_correctable", &c->cor, d1, sizeof(d1)) &&
+		  read_kind(a, "aer_dev_nonfatal", &c->nonfatal, d2, sizeof(d2)) &&
+		  read_kind(a, "aer_dev_fatal", &c->fatal, d3, sizeof(d3));
+	if (c->have)
+		snprintf(c->detail, sizeof(c->detail), "%.80s%s%.80s%s%.80s", d1,
+			 d1[0] && (d2[0] || d3[0]) ? ", " : "", d2,
+			 d2[0] && d3[0] ? ", " : "", d3);
+}
+
+static bool read_lnksta(unsigned int addr, unsigned int *lnksta)
+{
+	unsigned char cfg[256];
+	char a[P2PD_ADDR_STRLEN];
+	unsigned int pos, steps;
+	size_t n;
+	FILE *f = fsroot_fopen("/sys/bus/pci/devices/%s/config", pciaddr_format(a, addr));
+
+	if (!f)
+		return false;
+	n = fread(cfg, 1, sizeof(cfg), f);
+	fclose(f);
+	if (n < sizeof(cfg) || !(cfg[0x06] & 0x10))
+		return false;
+	pos = cfg[CAP_POINTER] & 0xfc;
+	for (steps = 0; pos >= 0x40 && pos + LNKSTA + 2 <= n && steps < MAX_CAPS; steps++) {
+		if (cfg[pos] == CAP_ID_EXP) {
+			*lnksta = cfg[pos + LNKSTA] | (unsigned int)cfg[pos + LNKSTA + 1] << 8;
+			return true;
+		}
+		pos = cfg[pos + 1] & 0xfc;
+	}
+	return false;
+}
+
+void aer_before(const struct check_run *r, struct aer_state *a)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned char *on;
+	unsigned int i, k;
+
+	memset(a, 0, sizeof(*a));
+	if (!m || !m->nr_fn)
+		return;
+	on = calloc(m->nr_fn, 1);
+	a->port = calloc(m->nr_fn, sizeof(*a->port));
+	if (!on || !a->port) {
+		free(on);
+		free(a->port);
+		a->port = NULL;
+		return;
+	}
+	for (i = 0; i < r->nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->pair[i];
+
+		on[p->a] = on[p->b] = 1;
+		for (k = 0; k < p->path_len; k++)
+			on[p->path[k]] = 1;
+	}
+	for (i = 0; i < m->nr_fn; i++) {
+		struct aer_port *port = &a->port[a->nr];
+
+		if (!on[i])
+			continue;
+		port->addr = m->fn[i].addr;
+		port->fn = (int)i;
+		read_counts(port->addr, &port->before);
+		a->nr++;
+	}
+	free(on);
+	a->taken = true;
+}
+
+/* "GPU 0000:1b:00.0 - NIC 0000:1c:00.0, ..." for the pairs through @fn. */
+static void pairs_through(const struct check_run *r, int fn, char *buf, size_t len)
+{
+	unsigned int i, k, named = 0, more = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->pair[i];
+		bool through = p->a == fn || p->b == fn;
+		char x[P2PD_ADDR_STRLEN], y[P2PD_ADDR_STRLEN];
+
+		for (k = 0; k < p->path_len && !through; k++)
+			through = p->path[k] == fn;
+		if (!through)
+			continue;
+		if (named++ >= MAX_PAIRS_NAMED) {
+			more++;
+			continue;
+		}
+		if (used < len) {
+			int w = snprintf(buf + used, len - used, "%s%s-%s", used ? ", " : "",
+					 pciaddr_format(x, r->model->fn[p->a].addr),
+					 pciaddr_format(y, r->model->fn[p->b].addr));
+
+			used = w < 0 ? used : used + (size_t)w;
+		}
+	}
+	if (more && used < len)
+		snprintf(buf + used, len - used, " and %u more", more);
+}
+
+static void judge_port(struct check_run *r, const struct aer_port *p)
+{
+	const struct aer_counts *b = &p->before, *n = &p->after;
+	const struct p2pd_function *f = &r->model->fn[p->fn];
+	char a[P2PD_ADDR_STRLEN], pairs[512];
+
+	pciaddr_format(a, p->addr);
+	pairs_through(r, p->fn, pairs, sizeof(pairs));
+	if (r->gpu_measured && b->have && n->have &&
+	    (n->cor > b->cor || n->nonfatal > b->nonfatal || n->fatal > b->fatal))
+		findings_add(&r->findings, SEV_WARNING, "aer-during-run", p->addr,
+			     FINDING_NO_ADDR,
+			     "reseat or replace the card or cable at this port, check its slot's lane margin (or lower the link speed in firmware) and compare with nvidia-smi -q's replay counter",
+			     "%s %s logged errors during this run's copies: correctable +%llu, non-fatal +%llu, fatal +%llu (now %s); it is on the path of %s",
+			     p2pd_role_name(f->role), a, n->cor - b->cor, n->nonfatal - b->nonfatal,
+			     n->fatal - b->fatal, n->detail, pairs);
+	else if (n->have && (n->cor || n->nonfatal || n->fatal))
+		findings_add(&r->findings, n->nonfatal || n->fatal ? SEV_WARNING : SEV_INFO,
+			     "aer-logged", p->addr, FINDING_NO_ADDR,
+			     n->nonfatal || n->fatal ?
+			     "see the kernel log for the AER reports of this port; an uncorrectable error on a P2P path can mean lost or poisoned data: test the pair's copies (the data check below)" :
+			     NULL,
+			     "%s %s has logged AER errors since boot: correctable %llu, non-fatal %llu, fatal %llu (%s); it is on the path of %s",
+			     p2pd_role_name(f->role), a, n->cor, n->nonfatal, n->fatal,
+			     n->detail, pairs);
+	if (p->have_lnksta && (p->lnksta & (LNKSTA_LBMS | LNKSTA_LABS)))
+		findings_add(&r->findings, SEV_INFO, "link-retrained", p->addr, FINDING_NO_ADDR,
+			     NULL,
+			     "%s %s: Link Status 0x%04x has %s%s%s set: the link changed speed or width by itself since the flag was last cleared (signal trouble, or power management); it is on the path of %s",
+			     p2pd_role_name(f->role), a, p->lnksta,
+			     p->lnksta & LNKSTA_LBMS ? "Link Bandwidth Management Status" : "",
+			     (p->lnksta & LNKSTA_LBMS) && (p->lnksta & LNKSTA_LABS) ? " and " : "",
+			     p->lnksta & LNKSTA_LABS ? "Link Autonomous Bandwidth Status" : "",
+			     pairs);
+}
+
+void aer_judge(struct check_run *r, struct aer_state *a)
+{
+	unsigned int i;
+
+	if (!r->model)
+		return;
+	if (!a->taken)
+		aer_before(r, a);
+	for (i = 0; i < a->nr; i++) {
+		struct aer_port *p = &a->port[i];
+
+		read_counts(p->addr, &p->after);
+		p->have_lnksta = read_lnksta(p->addr, &p->lnksta);
+		judge_port(r, p);
+	}
+}
+
+void aer_free(struct aer_state *a)
+{
+	free(a->port);
+	memset(a, 0, sizeof(*a));
+}
