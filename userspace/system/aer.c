@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "pciaddr.h"
+#include "topology/pciaddr.h"
 #include "system/aer.h"
 #include "system/fsroot.h"
 #include "p2pdiag/verdict.h"
