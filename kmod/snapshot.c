@@ -67,8 +67,8 @@ static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 }
 
 /*
- * Format one text with a counting pass and a filling pass; @fmt is
- * p2pd_format_topology or p2pd_format_pairs.
+ * Format one file with a counting pass and a filling pass; @fmt is
+ * p2pd_format_topology_file or p2pd_format_pairs_file.
  */
 static int p2pd_format_text(const struct p2pd_model *m,
 			    void (*fmt)(struct p2pd_buf *b,
@@ -110,11 +110,11 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	if (p2pd_crosscheck)
 		p2pd_crosscheck_p2pdma(&s->model);
 	s->model.generation = generation;
-	ret = p2pd_format_text(&s->model, p2pd_format_topology, &s->topology,
+	ret = p2pd_format_text(&s->model, p2pd_format_topology_file, &s->topology,
 			       &s->topology_len);
 	if (ret)
 		goto free_snapshot;
-	ret = p2pd_format_text(&s->model, p2pd_format_pairs, &s->pairs,
+	ret = p2pd_format_text(&s->model, p2pd_format_pairs_file, &s->pairs,
 			       &s->pairs_len);
 	if (ret)
 		goto free_snapshot;

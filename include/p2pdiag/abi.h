@@ -49,6 +49,12 @@
 
 /* Header line of the topology and pairs files. */
 #define P2PD_HEADER_PREFIX	"# p2pdiag abi="
+/*
+ * Their last line: "# p2pdiag end generation=<n> bytes=<b>", <n> as in the
+ * header, <b> the number of bytes before this line.
+ */
+#define P2PD_TRAILER_PREFIX	"# p2pdiag end generation="
+#define P2PD_TRAILER_BYTES	" bytes="
 
 /* ACS capability/control bits (PCIe r6.0, 7.7.8): same in both registers. */
 #define P2PD_ACS_SV	0x0001	/* Source Validation */

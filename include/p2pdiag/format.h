@@ -200,4 +200,20 @@ void p2pd_format_pair(struct p2pd_buf *b, const struct p2pd_model *m,
  */
 void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m);
 
+/**
+ * p2pd_format_topology_file() - the topology file as the module publishes
+ * it: p2pd_format_topology() and the trailer line.
+ * @b: output
+ * @m: the model
+ */
+void p2pd_format_topology_file(struct p2pd_buf *b, const struct p2pd_model *m);
+
+/**
+ * p2pd_format_pairs_file() - the pairs file as the module publishes it:
+ * p2pd_format_pairs() and the trailer line.
+ * @b: output
+ * @m: the model
+ */
+void p2pd_format_pairs_file(struct p2pd_buf *b, const struct p2pd_model *m);
+
 #endif /* P2PDIAG_FORMAT_H */

@@ -585,3 +585,33 @@ void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m)
 		if (!p2pd_judge(m, a, bi, &pair))
 			p2pd_format_pair(b, m, &pair);
 }
+
+/*
+ * The last line of both files (ABI.txt): the generation again and the
+ * bytes before this line.  A reader whose read() calls were served from
+ * two snapshots finds a generation other than the header's (generations
+ * only grow, so equal ends mean one snapshot throughout); one whose text
+ * was cut short finds no such line, or another byte count.
+ */
+static void put_trailer(struct p2pd_buf *b, unsigned long generation)
+{
+	unsigned long bytes = b->len;
+
+	p2pd_put_str(b, P2PD_TRAILER_PREFIX);
+	p2pd_put_udec(b, generation);
+	p2pd_put_str(b, P2PD_TRAILER_BYTES);
+	p2pd_put_udec(b, bytes);
+	p2pd_put_char(b, '\n');
+}
+
+void p2pd_format_topology_file(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	p2pd_format_topology(b, m);
+	put_trailer(b, m->generation);
+}
+
+void p2pd_format_pairs_file(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	p2pd_format_pairs(b, m);
+	put_trailer(b, m->generation);
+}

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,15 +200,19 @@ TEST(topology_matches_config_space)
 	long long gen_before, gen_after, gen_hdr = -1;
 	unsigned long nfn = 0;
 	int n, lines = 0, bad = 0, f;
+	size_t len;
 
 	n = st_list_addrs(st_pci_root(), pci_addrs, ST_MAX_FUNCS);
 	ASSERT_GT(n, 0);
 	root_file(path, sizeof(path), P2PD_FILE_TOPOLOGY);
 	gen_before = read_generation();
-	text = st_read_file(path, 4096, NULL);
+	text = st_read_file(path, 4096, &len);
 	gen_after = read_generation();
 	ASSERT_NE(NULL, text) {
 		TH_LOG("cannot read %s: %s", path, strerror(errno));
+	}
+	ASSERT_EQ(0, st_check_trailer(text, len, why, sizeof(why))) {
+		TH_LOG("%s: %s", path, why);
 	}
 
 	line = strtok_r(text, "\n", &save);
@@ -607,6 +612,89 @@ TEST_F(rescan, needs_privilege)
 	EXPECT_EQ(self->gen, read_generation());
 }
 
+/* Lines after the header of a text whose trailer was cut off already. */
+static unsigned long count_body_lines(const char *text)
+{
+	unsigned long n = 0;
+	const char *nl = strchr(text, '\n');
+
+	while (nl && nl[1]) {
+		n++;
+		nl = strchr(nl + 1, '\n');
+	}
+	return n;
+}
+
+/*
+ * Read @name in 61-byte blocks (many read() calls) @rounds times while a
+ * child rebuilds as fast as it can.  Every read must either fail its
+ * trailer check (spliced, and the reader knows) or be whole: as many lines
+ * as its header says.  Returns the number of reads that were whole.
+ */
+static int whole_or_detected(struct __test_metadata *_metadata,
+			     const char *name, const char *count_key,
+			     int rounds, int *spliced)
+{
+	char path[512], why[256];
+	int whole = 0, i;
+
+	root_file(path, sizeof(path), name);
+	for (i = 0; i < rounds; i++) {
+		unsigned long want;
+		size_t len;
+		char *text = st_read_file(path, 61, &len), *key;
+
+		ASSERT_NE(NULL, text);
+		if (st_check_trailer(text, len, why, sizeof(why))) {
+			(*spliced)++;
+			free(text);
+			continue;
+		}
+		key = strstr(text, count_key);
+		EXPECT_TRUE(key && key < strchr(text, '\n') &&
+			    sscanf(key + strlen(count_key), "%lu", &want) == 1 &&
+			    count_body_lines(text) == want) {
+			TH_LOG("%s passed its trailer check but holds %lu lines, not its header's count",
+			       name, count_body_lines(text));
+		}
+		whole++;
+		free(text);
+	}
+	return whole;
+}
+
+TEST(spliced_reads_are_detected)
+{
+	int whole = 0, spliced = 0, status;
+	char path[512];
+	pid_t pid;
+
+	root_file(path, sizeof(path), P2PD_FILE_RESCAN);
+	if (!st_on_sysfs(path) || geteuid() != 0)
+		SKIP(return, "needs root and %s on sysfs to rebuild meanwhile", path);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		for (;;) {
+			int fd = open(path, O_WRONLY);
+
+			if (fd < 0 || write(fd, "1", 1) != 1)
+				_exit(1);
+			close(fd);
+		}
+	}
+	whole += whole_or_detected(_metadata, P2PD_FILE_TOPOLOGY,
+				   " functions=", 100, &spliced);
+	whole += whole_or_detected(_metadata, P2PD_FILE_PAIRS, " pairs=",
+				   100, &spliced);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("200 reads in 61-byte blocks during rebuilds: %d whole, %d spliced and detected",
+	       whole, spliced);
+	/* Not one whole read in 200 would mean the check refuses good text. */
+	EXPECT_GT(whole, 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (!st_module_loaded()) {
@@ -615,3 +703,4 @@ int main(int argc, char **argv)
 	}
 	return test_harness_run(argc, argv);
 }
+

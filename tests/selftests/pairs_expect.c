@@ -47,13 +47,18 @@ struct pairs_file {
 
 static int read_pairs(struct pairs_file *p, char *why, size_t size)
 {
-	char path[512], *save = NULL, *line, hdr[64];
+	char path[512], *save = NULL, *line, hdr[64], trailer_why[256];
+	size_t len;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(path, sizeof(path), "%s/%s", st_p2pdiag_root(), P2PD_FILE_PAIRS);
-	p->text = st_read_file(path, 4096, NULL);
+	p->text = st_read_file(path, 4096, &len);
 	if (!p->text) {
 		snprintf(why, size, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (st_check_trailer(p->text, len, trailer_why, sizeof(trailer_why))) {
+		snprintf(why, size, "%s: %s", path, trailer_why);
 		return -1;
 	}
 	line = strtok_r(p->text, "\n", &save);

@@ -11,6 +11,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "../../include/p2pdiag/abi.h"
 #include "sysfs_paths.h"
 
 #ifndef SYSFS_MAGIC
@@ -119,6 +120,51 @@ int st_read_value(const char *path, char *out, size_t size, int *nl)
 	snprintf(out, size, "%s", text);
 	free(text);
 	return 0;
+}
+
+int st_check_trailer(char *text, size_t len, char *why, size_t size)
+{
+	static const char gen_key[] = " generation=";
+	unsigned long long head_gen, tail_gen, bytes;
+	char *last, *g, *p, *e;
+
+	if (!len || text[len - 1] != '\n' || strlen(text) != len) {
+		snprintf(why, size, "does not end in a newline (%zu bytes)", len);
+		return -1;
+	}
+	text[len - 1] = '\0';
+	last = strrchr(text, '\n');
+	last = last ? last + 1 : text;
+	text[len - 1] = '\n';
+	g = strstr(text, gen_key);
+	if (!g || g > strchr(text, '\n') ||
+	    sscanf(g + strlen(gen_key), "%llu", &head_gen) != 1) {
+		snprintf(why, size, "no generation= in the header line");
+		return -1;
+	}
+	p = last + strlen(P2PD_TRAILER_PREFIX);
+	if (strncmp(last, P2PD_TRAILER_PREFIX, strlen(P2PD_TRAILER_PREFIX)))
+		goto bad_form;
+	tail_gen = strtoull(p, &e, 10);
+	if (e == p || strncmp(e, P2PD_TRAILER_BYTES, strlen(P2PD_TRAILER_BYTES)))
+		goto bad_form;
+	p = e + strlen(P2PD_TRAILER_BYTES);
+	bytes = strtoull(p, &e, 10);
+	if (e == p || strcmp(e, "\n"))
+		goto bad_form;
+	if (tail_gen != head_gen || bytes != (unsigned long long)(last - text)) {
+		snprintf(why, size,
+			 "trailer says generation %llu, %llu bytes; the header says generation %llu and the trailer starts at byte %zu: spliced or cut",
+			 tail_gen, bytes, head_gen, (size_t)(last - text));
+		return -1;
+	}
+	*last = '\0';
+	return 0;
+
+bad_form:
+	snprintf(why, size, "last line '%.80s' is not '%s<n>%s<b>'", last,
+		 P2PD_TRAILER_PREFIX, P2PD_TRAILER_BYTES);
+	return -1;
 }
 
 int st_is_addr(const char *s)

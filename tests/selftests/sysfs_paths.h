@@ -40,6 +40,15 @@ char *st_read_file(const char *path, size_t block, size_t *len);
  */
 int st_read_value(const char *path, char *out, size_t size, int *nl);
 
+/*
+ * Check the last line of a topology or pairs text (@text, @len bytes):
+ * "# p2pdiag end generation=<n> bytes=<b>" with <n> the generation of the
+ * header line and <b> the bytes before the line.  On success cut the text
+ * there (NUL) and return 0; else -1 with the reason in @why.  A text that
+ * fails was cut short or spliced from two snapshots.
+ */
+int st_check_trailer(char *text, size_t len, char *why, size_t size);
+
 /* Whether @s is "dddd:bb:dd.f" with lower-case hex. */
 int st_is_addr(const char *s);
 

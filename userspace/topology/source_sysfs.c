@@ -108,6 +108,21 @@ fail:
 	return -1;
 }
 
+/* Digits at *@i of @text (up to @len) into *@v; *@i moves past them. */
+static int read_decimal(const char *text, size_t len, size_t *i,
+			unsigned long *v)
+{
+	size_t start = *i;
+
+	*v = 0;
+	for (; *i < len && text[*i] >= '0' && text[*i] <= '9'; (*i)++) {
+		if (*v > (ULONG_MAX - 9) / 10)
+			return -1;
+		*v = *v * 10 + (unsigned long)(text[*i] - '0');
+	}
+	return *i == start ? -1 : 0;
+}
+
 int sysfs_header_generation(const char *text, size_t len, unsigned long *gen)
 {
 	static const char prefix[] = P2PD_HEADER_PREFIX "1 generation=";
@@ -124,6 +139,35 @@ int sysfs_header_generation(const char *text, size_t len, unsigned long *gen)
 	if (i == plen || i == len || (text[i] != ' ' && text[i] != '\n'))
 		return -1;
 	*gen = g;
+	return 0;
+}
+
+int sysfs_strip_trailer(char *text, size_t *len, unsigned long gen)
+{
+	static const char prefix[] = P2PD_TRAILER_PREFIX;
+	static const char bytes_key[] = P2PD_TRAILER_BYTES;
+	unsigned long tgen = 0, bytes = 0;
+	size_t start, i;
+
+	if (!*len || text[*len - 1] != '\n')
+		return -1;
+	for (start = *len - 1; start > 0 && text[start - 1] != '\n'; start--)
+		;
+	if (*len - start < sizeof(prefix) ||
+	    memcmp(text + start, prefix, sizeof(prefix) - 1))
+		return -1;
+	i = start + sizeof(prefix) - 1;
+	if (read_decimal(text, *len, &i, &tgen) ||
+	    *len - i < sizeof(bytes_key) ||
+	    memcmp(text + i, bytes_key, sizeof(bytes_key) - 1))
+		return -1;
+	i += sizeof(bytes_key) - 1;
+	if (read_decimal(text, *len, &i, &bytes) || i != *len - 1)
+		return -1;
+	if (tgen != gen || bytes != start)
+		return -1;
+	text[start] = '\0';
+	*len = start;
 	return 0;
 }
 
@@ -229,6 +273,18 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 			 "the snapshot changed while it was read, %d times in a row (generation %lu, files at %lu and %lu, then %lu): PCI devices are still coming and going; run again when they settle",
 			 SYSFS_MAX_ATTEMPTS, g1, gt, gp, g2);
 		s->attempts = SYSFS_MAX_ATTEMPTS;
+		goto fail;
+	}
+	/*
+	 * Equal generations before, in both headers and after mean one
+	 * snapshot throughout; the trailers say nothing was cut off.
+	 */
+	if (sysfs_strip_trailer(s->topology, &s->topology_len, g1) ||
+	    sysfs_strip_trailer(s->pairs, &s->pairs_len, g1)) {
+		snprintf(err, errlen,
+			 "%s/%s or %s does not end with its '%s%lu%s<bytes>' line: cut short, or a module from before the trailer (install matching versions of the module and the tool)",
+			 root, P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS,
+			 P2PD_TRAILER_PREFIX, g1, P2PD_TRAILER_BYTES);
 		goto fail;
 	}
 	s->generation = g1;

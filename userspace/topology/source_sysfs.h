@@ -60,4 +60,15 @@ int sysfs_read_table(const char *path, char **out, size_t *len);
  */
 int sysfs_header_generation(const char *text, size_t len, unsigned long *gen);
 
+/**
+ * sysfs_strip_trailer() - check and cut the last line of a topology or
+ * pairs text: "# p2pdiag end generation=<gen> bytes=<b>", <b> being the
+ * bytes before it.
+ *
+ * Return: 0 with the text NUL-terminated at the line and *@len shortened to
+ * <b>, or -1 (text untouched) when the line is missing, malformed, of
+ * another generation or at another offset.
+ */
+int sysfs_strip_trailer(char *text, size_t *len, unsigned long gen);
+
 #endif /* P2PDIAG_SOURCE_SYSFS_H */

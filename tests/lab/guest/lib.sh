@@ -176,3 +176,34 @@ cross_check() {
 		ktap_result "not ok" "p2pdiag-check --cross-check" "exit $rc"
 	fi
 }
+
+# One read of a p2pdiag text in 61-byte blocks (dozens of read() calls),
+# judged by its trailer (ABI.txt): "whole" when the trailer's generation
+# is the header's and its byte count the trailer's offset, and then the
+# lines must be as many as the header says; "spliced" when the trailer
+# check fails.  Prints whole, spliced or bad (whole by the trailer, yet
+# the wrong number of lines).
+judge_read() {	# file count-key line-prefix
+	local t=/run/lab/whole.$$ head tail hgen tgen bytes size n want
+	dd if="$P2PD/$1" of=$t bs=61 2>/dev/null
+	head=$(head -n 1 $t)
+	tail=$(tail -n 1 $t)
+	hgen=${head#*generation=}
+	hgen=${hgen%% *}
+	case "$tail" in
+	"# p2pdiag end generation="*" bytes="*) ;;
+	*) echo spliced; return ;;
+	esac
+	tgen=${tail#*generation=}
+	tgen=${tgen%% *}
+	bytes=${tail##*bytes=}
+	size=$(( $(wc -c < $t) - ${#tail} - 1 ))
+	if [ "$tgen" != "$hgen" ] || [ "$bytes" != "$size" ]; then
+		echo spliced
+		return
+	fi
+	want=${head##*$2=}
+	want=${want%% *}
+	n=$(grep -c "^$3" $t)
+	if [ "$n" = "$want" ]; then echo whole; else echo bad; fi
+}

@@ -134,6 +134,11 @@ FIELDS = ["role", "parent", "host_bridge", "numa_node", "vendor", "device",
           "iommu_domain", "p2p_endpoint"]
 
 
+def trailer(gen, nbytes):
+    """The last line of topology and pairs (include/p2pdiag/ABI.txt)."""
+    return "# p2pdiag end generation=%d bytes=%d\n" % (gen, nbytes)
+
+
 def write(path, text, mode=0o444):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     # An IOMMU group's type is written once per member; a file left 0444
@@ -192,6 +197,8 @@ def main():
                                     "a=0000:04:00.0 b=0000:03:00.0")
     elif mutation == "p2p-endpoint":
         vals["0000:00:1c.0"]["p2p_endpoint"] = "1"
+    elif mutation in ("spliced-topology", "no-trailer"):
+        pass    # the files' last lines, below
     elif mutation:
         sys.exit("unknown mutation " + mutation)
 
@@ -222,9 +229,14 @@ def main():
     for a in order:
         lines.append("addr=" + a + "".join(
             " %s=%s" % (k, topo_vals[a][k].replace(" ", "\\x20")) for k in FIELDS))
-    write(os.path.join(p2pd, "topology"), "\n".join(lines) + "\n")
-    write(os.path.join(p2pd, "pairs"), "# p2pdiag abi=1 generation=%d pairs=%d\n"
-          % (gen, len(pairs)) + "".join(p + "\n" for p in pairs))
+    topology = "\n".join(lines) + "\n"
+    # A topology spliced from two snapshots: its trailer is the next one's.
+    write(os.path.join(p2pd, "topology"), topology + trailer(
+        gen + 1 if mutation == "spliced-topology" else gen, len(topology)))
+    text = ("# p2pdiag abi=1 generation=%d pairs=%d\n" % (gen, len(pairs))
+            + "".join(p + "\n" for p in pairs))
+    write(os.path.join(p2pd, "pairs"),
+          text if mutation == "no-trailer" else text + trailer(gen, len(text)))
     write(os.path.join(root, "lab/topo"),
           "# fake topology for the selftests' own check\nname fake\n"
           + "expect role 0000:02:00.0 downstream_port\n"

@@ -68,8 +68,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mksysfs: %s: %s\n", argv[1], text ? err : "empty");
 		return 1;
 	}
-	topo = format_text(p2pd_format_topology, &m, &tlen);
-	pairs = format_text(p2pd_format_pairs, &m, &plen);
+	topo = format_text(p2pd_format_topology_file, &m, &tlen);
+	pairs = format_text(p2pd_format_pairs_file, &m, &plen);
 	snprintf(gen, sizeof(gen), "%lu\n", m.generation);
 	if (!topo || !pairs || put(argv[2], P2PD_FILE_ABI_VERSION, "1\n", 2) ||
 	    put(argv[2], P2PD_FILE_GENERATION, gen, strlen(gen)) ||

@@ -118,15 +118,16 @@ static char *file_text(const char *dir, const char *file)
 	return read_whole(path, NULL);
 }
 
-/* Replace "generation=<from> " in @text (same number of digits). */
+/* Replace "generation=<from> " in @text (same number of digits): header and trailer. */
 static void regenerate(char *text, unsigned long from, unsigned long to)
 {
 	char old[64], new[64], *at;
 
 	snprintf(old, sizeof(old), "generation=%lu ", from);
 	snprintf(new, sizeof(new), "generation=%lu ", to);
-	at = text ? strstr(text, old) : NULL;
-	if (at && strlen(old) == strlen(new))
+	if (!text || strlen(old) != strlen(new))
+		return;
+	for (at = strstr(text, old); at; at = strstr(at + strlen(new), old))
 		memcpy(at, new, strlen(new));
 }
 
@@ -219,7 +220,8 @@ static void sysfs_tests(struct ktap *k)
 	snprintf(path, sizeof(path), "%s/pairs", dir);
 	pairs = read_whole(path, &len);
 	ktap_result(k, !rc && s.attempts == 1 && s.generation == 7 &&
-		       s.model.nr_fn == m.nr_fn && pairs && s.pairs_len == len &&
+		       s.model.nr_fn == m.nr_fn && pairs &&
+		       !sysfs_strip_trailer(pairs, &len, 7) && s.pairs_len == len &&
 		       !memcmp(s.pairs, pairs, len) &&
 		       !p2pd_model_check(&s.model) &&
 		       s.model.fn[8].p2p_endpoint,
@@ -251,6 +253,38 @@ static void sysfs_tests(struct ktap *k)
 		ktap_result(k, rc == -1 && strstr(err, "header"), err,
 			    "sysfs: a topology file cut inside its header is an error");
 		write_file(path, t, len);
+		free(t);
+	}
+
+	/* the trailer: spliced from the next snapshot, missing, or cut */
+	snprintf(path, sizeof(path), "%s/pairs", dir);
+	{
+		char *t = read_whole(path, &len), *bad = malloc(len + 1);
+		size_t cut;
+
+		memcpy(bad, t, len + 1);
+		regenerate(strstr(bad, "# p2pdiag end "), 7, 8);
+		write_file(path, bad, len);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
+			    "sysfs: pairs whose trailer is another generation's (a spliced read) is an error");
+		cut = (size_t)(strstr(t, "# p2pdiag end ") - t);
+		write_file(path, t, cut);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
+			    "sysfs: pairs without a trailer is an error");
+		write_file(path, t, len - 3);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
+			    "sysfs: pairs cut inside the trailer is an error");
+		memcpy(bad, t, len + 1);
+		bad[strlen(bad) - 2] = bad[strlen(bad) - 2] == '9' ? '8' : '9';
+		write_file(path, bad, len);
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
+			    "sysfs: a trailer whose byte count is not its offset is an error");
+		write_file(path, t, len);
+		free(bad);
 		free(t);
 	}
 

@@ -164,13 +164,13 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 	snprintf(gen, sizeof(gen), "%lu\n", m->generation);
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_GENERATION);
 	rc |= write_file(path, gen, strlen(gen));
-	text = format_text(p2pd_format_topology, m, &len);
+	text = format_text(p2pd_format_topology_file, m, &len);
 	if (!text)
 		abort();
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_TOPOLOGY);
 	rc |= write_file(path, text, len);
 	free(text);
-	text = format_text(p2pd_format_pairs, m, &len);
+	text = format_text(p2pd_format_pairs_file, m, &len);
 	if (!text)
 		abort();
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_PAIRS);
