@@ -43,10 +43,63 @@ static bool route_is(const struct gd_pair *p, const char *route, bool ready)
 
 #define count fixture_count
 
+/* The GPU-NIC pair's index in the run, or -1. */
+static int pair_index(const struct fixture_run *f, const char *gpu, const char *nic)
+{
+	unsigned int g, n, i;
+
+	if (!f->ok || pciaddr_parse(gpu, &g) || pciaddr_parse(nic, &n))
+		return -1;
+	for (i = 0; i < f->r.nr_pairs; i++) {
+		unsigned int a = f->m.fn[f->r.pair[i].a].addr, b = f->m.fn[f->r.pair[i].b].addr;
+
+		if ((a == g && b == n) || (a == n && b == g))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* NCCL's PXN and C2C cases of the GDR distance rule. */
+static void nccl_cases(struct ktap *k, const char *fixtures)
+{
+	static struct gpu_state gpus;
+	struct fixture_run f;
+	char why[160] = "";
+	int pi, host;
+
+	fixture_load(&f, fixtures, "peermem");
+	pi = pair_index(&f, GPU_FAR, NIC);
+	CHECK(k, pi >= 0 && gpudirect_nccl_gdr(&f.r, (unsigned int)pi, why, sizeof(why)) == 0 &&
+	      strstr(why, "PHB > PXB"),
+	      "gpudirect: NCCL: the PHB GPU-NIC pair is beyond PXB without NVLink");
+	/* the far GPU with an NVLink to the near one: PXN through it */
+	memset(&gpus, 0, sizeof(gpus));
+	gpus.nr_dev = 2;
+	pciaddr_parse(GPU_FAR, &gpus.dev[0].pci_addr);
+	pciaddr_parse(GPU_NEAR, &gpus.dev[1].pci_addr);
+	gpus.dev[0].nvlink_remote[0] = gpus.dev[1].pci_addr;
+	gpus.dev[1].nvlink_remote[0] = gpus.dev[0].pci_addr;
+	f.r.gpu = &gpus;
+	CHECK(k, pi >= 0 && gpudirect_nccl_gdr(&f.r, (unsigned int)pi, why, sizeof(why)) == 1 &&
+	      strstr(why, "PXN through NVLink peer GPU " GPU_NEAR " (PIX to the NIC)"),
+	      "gpudirect: NCCL: with an NVLink peer under the NIC's switch, PXN gives GDR");
+	f.r.gpu = NULL;
+	/* an NVIDIA CPU's host bridge: C2C, where P2C admits the PHB pair */
+	host = pi >= 0 ? f.r.pair[pi].host_fn : -1;
+	if (host >= 0)
+		f.m.fn[host].vendor = 0x10de;
+	CHECK(k, host >= 0 && gpudirect_nccl_gdr(&f.r, (unsigned int)pi, why, sizeof(why)) == 1 &&
+	      strstr(why, "C2C"),
+	      "gpudirect: NCCL: on a C2C host (NVIDIA CPU host bridge) a PHB NIC is within P2C");
+	fixture_unload(&f);
+}
+
 void test_gpudirect(struct ktap *k, const char *fixtures)
 {
 	struct fixture_run f;
 	const struct gd_pair *p;
+
+	nccl_cases(k, fixtures);
 
 	fixture_load(&f, fixtures, "peermem");
 	p = pair_of(&f, GPU_NEAR, NIC);
