@@ -32,6 +32,12 @@ KO=/lab/modules/p2pdiag.ko
 # failure's own stack dump (warn_alloc) has none of them.
 STRESS_REPORTS='WARNING: |BUG: |Oops|KFENCE: |KASAN|UBSAN: |lockdep|possible circular locking|INFO: (possible|inconsistent|trying to register|task .* blocked)|DEBUG_LOCKS_WARN_ON|ODEBUG: |list_(add|del) corruption|general protection|Kernel panic|refcount_t: |kobject: .*has no release'
 
+# The report lines of a kernel log on stdin (plus the extra pattern);
+# lockdep's boot banner ("RCU lockdep checking is enabled") is none.
+stress_reports() {	# [|extra pattern]
+	grep -v 'RCU lockdep checking is enabled' | grep -E "$STRESS_REPORTS${1:-}"
+}
+
 stress_full() {
 	case " $(cat /proc/cmdline) " in
 	*" lab.stress=full "*) return 0 ;;
@@ -114,15 +120,28 @@ stress_tree_matches() {
 }
 
 # After the load or the change: the module published a tree equal to the
-# PCI core's (2 s for a rebuild to land).
+# PCI core's (STRESS_FOLLOW_LIMIT for a rebuild to land).
 stress_check_tree() {	# name
-	if wait_for stress_tree_matches 200; then
+	if stress_follow stress_tree_matches; then
 		ktap_result ok "$1"
 	else
 		ktap_diag "$1: /sys/bus/pci/devices: $(ls "$PCI" | tr '\n' ' ')"
 		ktap_diag "$1: devices/: $(ls "$P2PD/devices" 2>&1 | tr '\n' ' ')"
 		ktap_result "not ok" "$1"
 	fi
+}
+
+# Wait for the module to follow a change; the slowest wait so far is in
+# STRESS_FOLLOW_MAX (centiseconds).  Stress asks for survival, not for the
+# lab's 2 s: on the debug kernel, with 4 readers on the one vCPU, a
+# rebuild can take longer.
+STRESS_FOLLOW_LIMIT=1000
+stress_follow() {	# condition
+	local t0=$(uptime_cs) ok=0 d
+	wait_for "$1" $STRESS_FOLLOW_LIMIT || ok=1
+	d=$(( $(uptime_cs) - t0 ))
+	[ "$d" -gt "${STRESS_FOLLOW_MAX:-0}" ] && STRESS_FOLLOW_MAX=$d
+	return $ok
 }
 
 secs_since() {	# centiseconds -> "s.cc"
@@ -265,13 +284,14 @@ stress_hotplug() {	# cycles addr device
 		i=$((i + 1))
 		hotplug_request add "$addr" "$dev"
 		wait_for "[ -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
-		wait_for "[ -e $P2PD/devices/$addr ]" 200 || bad=$((bad + 1))
+		stress_follow "[ -e $P2PD/devices/$addr ]" || bad=$((bad + 1))
 		hotplug_request del "$addr" "$id"
 		wait_for "[ ! -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
-		wait_for "[ ! -e $P2PD/devices/$addr ]" 200 || bad=$((bad + 1))
+		stress_follow "[ ! -e $P2PD/devices/$addr ]" || bad=$((bad + 1))
 	done
 	passes=$(stress_readers_stop)
-	ktap_diag "stress: hotplug $addr cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	ktap_diag "stress: hotplug $addr cycles=$i failures=$bad reader_passes=$passes" \
+		"slowest_follow=$((STRESS_FOLLOW_MAX * 10)) ms in $(secs_since "$t0") s"
 	check "hotplug add+del of $addr: $n cycles under 4 readers" 0 "$bad"
 	stress_check_tree "hotplug cycles: devices/ equals /sys/bus/pci/devices"
 }
@@ -294,13 +314,13 @@ stress_hotplug_race() {	# cycles addr device
 			wait $! || bad=$((bad + 1))
 		fi
 		wait_for "[ -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
-		wait_for stress_tree_matches 200 || {
+		stress_follow stress_tree_matches || {
 			ktap_diag "hotplug race $i: devices/ differs from /sys/bus/pci/devices"
 			bad=$((bad + 1))
 		}
 		hotplug_request del "$addr" "$id"
 		wait_for "[ ! -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
-		wait_for stress_tree_matches 200 || bad=$((bad + 1))
+		stress_follow stress_tree_matches || bad=$((bad + 1))
 	done
 	ktap_diag "stress: hotplug-race $addr cycles=$i failures=$bad in $(secs_since "$t0") s"
 	check "hot add racing module load: $n times, tree equals /sys/bus/pci" 0 "$bad"
@@ -322,15 +342,16 @@ stress_sriov() {	# cycles pf vfs
 		vfs=$(vf_addrs "$pf")
 		[ "$(echo "$vfs" | wc -w)" = "$want" ] || bad=$((bad + 1))
 		for vf in $vfs; do
-			wait_for "[ -e $P2PD/devices/$vf ]" 200 || bad=$((bad + 1))
+			stress_follow "[ -e $P2PD/devices/$vf ]" || bad=$((bad + 1))
 		done
 		echo 0 > "$PCI/$pf/sriov_numvfs" || { bad=$((bad + 1)); break; }
 		for vf in $vfs; do
-			wait_for "[ ! -e $P2PD/devices/$vf ]" 200 || bad=$((bad + 1))
+			stress_follow "[ ! -e $P2PD/devices/$vf ]" || bad=$((bad + 1))
 		done
 	done
 	passes=$(stress_readers_stop)
-	ktap_diag "stress: sriov $pf vfs=$want cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
+	ktap_diag "stress: sriov $pf vfs=$want cycles=$i failures=$bad reader_passes=$passes" \
+		"slowest_follow=$((STRESS_FOLLOW_MAX * 10)) ms in $(secs_since "$t0") s"
 	check "sriov: $want VFs of $pf enabled and disabled $n times under 4 readers" 0 "$bad"
 	stress_check_tree "sriov cycles: devices/ equals /sys/bus/pci/devices"
 }
@@ -411,7 +432,7 @@ stress_failnth() {	# max k
 	fi
 	# The kernel log so far holds no report: checked here, because the
 	# window below is cut out of it.
-	if dmesg | grep -E "$STRESS_REPORTS|Call Trace:" > "$STRESS/reports"; then
+	if dmesg | stress_reports "|Call Trace:" > "$STRESS/reports"; then
 		sed 's/^/# dmesg: /' "$STRESS/reports" | head -20 >> "$RESULTS"
 		ktap_result "not ok" "kernel log clean before fault injection"
 	else
@@ -458,7 +479,7 @@ stress_failnth() {	# max k
 		"kernel_log_lines=$(wc -l < "$STRESS/dmesg.faults") in $(secs_since "$t0") s"
 	grep -E 'p2pdiag' "$STRESS/dmesg.faults" | sort | uniq -c | sort -rn | head -5 |
 		sed 's/^/# stress: failnth log: /' >> "$RESULTS"
-	if grep -E "$STRESS_REPORTS" "$STRESS/dmesg.faults" > "$STRESS/reports"; then
+	if stress_reports < "$STRESS/dmesg.faults" > "$STRESS/reports"; then
 		sed 's/^/# dmesg: /' "$STRESS/reports" | head -40 >> "$RESULTS"
 		bad=$((bad + 1))
 	fi
@@ -473,6 +494,7 @@ stress_failnth() {	# max k
 
 stress_step() {	# kind count full-count args...
 	local kind=$1 n=$2
+	STRESS_FOLLOW_MAX=0
 	stress_full && n=$3
 	shift 3
 	mkdir -p "$STRESS"
