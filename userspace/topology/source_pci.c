@@ -172,9 +172,68 @@ static enum p2pd_iommu_domain iommu_domain_of(const char *group)
 	return P2PD_IOMMU_UNKNOWN;
 }
 
-/* One function; returns 0 when config space beyond the header was readable. */
-static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
+/*
+ * A live SR-IOV virtual function's physical function, from its physfn
+ * link in sysfs; NULL for any other function (and in a dump, which cannot
+ * tell).
+ */
+static struct pci_dev *physfn_of(struct pci_access *pacc, struct pci_dev *d,
+				 int live)
 {
+	unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus,
+				      d->dev, d->func), pf;
+	char a[P2PD_ADDR_STRLEN], name[64];
+	struct pci_dev *q;
+
+	if (!live ||
+	    fsroot_link_name(name, sizeof(name), PCI_DEVICES_DIR "/%s/physfn",
+			     pciaddr_format(a, addr)) ||
+	    pciaddr_parse(name, &pf))
+		return NULL;
+	for (q = pacc->devices; q; q = q->next)
+		if (P2PD_ADDR((unsigned int)q->domain & 0xffff, q->bus, q->dev,
+			      q->func) == pf)
+			return q;
+	return NULL;
+}
+
+/*
+ * What a VF shares with its PF, as the kernel reads it: the ATS Smallest
+ * Translation Unit (reserved in a VF) and the PRI and PASID interfaces,
+ * which the PF's capabilities configure.
+ */
+static void take_from_physfn(struct pci_dev *pf, struct p2pd_function *f)
+{
+	struct p2pd_function pff;
+	unsigned int ats = f->ats, enabled = f->ats_enabled;
+
+	memset(&pff, 0, sizeof(pff));
+	pff.acs = pff.ats = pff.pri = pff.pasid = P2PD_ABSENT;
+	read_ext_caps(pf, &pff);
+	if (ats == P2PD_PRESENT) {
+		if (pff.ats == P2PD_PRESENT)
+			f->ats_stu = pff.ats_stu;
+		else if (pff.ats == P2PD_UNKNOWN)
+			f->ats = P2PD_UNKNOWN;
+		f->ats_enabled = (int)enabled;
+	}
+	f->pri = pff.pri;
+	f->pri_enabled = pff.pri_enabled;
+	f->pasid = pff.pasid;
+	f->pasid_enabled = pff.pasid_enabled;
+}
+
+/*
+ * One function; returns 0 when config space beyond the header was
+ * readable.  A VF reads 0xffff as Vendor and Device ID by specification
+ * (SR-IOV 1.1, 3.4.1.1): it is present when its PF answers, as in the
+ * kernel's pci_device_is_present(); its IDs are the ones libpci has from
+ * sysfs.
+ */
+static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
+			 struct p2pd_function *f)
+{
+	struct pci_dev *pf = physfn_of(pacc, d, live);
 	unsigned int filled, flags;
 	struct pci_cap *exp;
 	char *group;
@@ -216,7 +275,7 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 	(void)live;
 #endif
 
-	if (pci_read_word(d, PCI_VENDOR_ID) == 0xffff ||
+	if (pci_read_word(pf ? pf : d, PCI_VENDOR_ID) == 0xffff ||
 	    !readable(d, CFG_STD_END, 4)) {
 		/* Gone, or only the header is readable: nothing decoded. */
 		f->cfg_error = 1;
@@ -234,6 +293,8 @@ static int fill_function(struct pci_dev *d, int live, struct p2pd_function *f)
 					   hdr);
 		read_link(d, exp->addr, f);
 		read_ext_caps(d, f);
+		if (pf)
+			take_from_physfn(pf, f);
 	}
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 	return 0;
@@ -394,7 +455,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 		return -1;
 	}
 	for (d = pacc->devices; d; d = d->next)
-		if (!fill_function(d, !dump_file, &m->fn[i++]))
+		if (!fill_function(pacc, d, !dump_file, &m->fn[i++]))
 			readable_fns++;
 	if (!readable_fns) {
 		if (dump_file)
