@@ -142,7 +142,7 @@ bool gpu_activity_gate(struct gpu_state *st, const struct gpu_options *opt,
 		return true;	/* nothing to go by: measure, as before */
 	if (until > deadline)
 		until = deadline;
-	gpu_worker_step(st, "waiting for idle GPUs", -1, -1);
+	gpu_record_step(st, "waiting for idle GPUs", -1, -1);
 	while (any_busy(st, opt, nv, &which) && gpu_now() < until) {
 		struct timespec ts = { 0, (long)(IDLE_POLL_S * 1e9) };
 
@@ -154,7 +154,7 @@ bool gpu_activity_gate(struct gpu_state *st, const struct gpu_options *opt,
 		for (d = 0; d < st->nr_dev; d++)
 			st->dev[d].activity.waited_s = gpu_now() - start;
 	}
-	gpu_worker_step(st, "", -1, -1);
+	gpu_record_step(st, "", -1, -1);
 	if (which < 0 || !gpu_activity_busy(&st->dev[which].activity) ||
 	    opt->busy == GPU_BUSY_MEASURE)
 		return true;

@@ -455,11 +455,26 @@ static bool measure_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 	return true;
 }
 
-static void lane_init(struct meas *m, struct lane *l, int dev,
-		      unsigned int stream, CUdeviceptr dst, int dst_dev,
-		      CUdeviceptr src, int src_dev, size_t bytes,
-		      unsigned int count)
+/* One end of a copy: the buffer and the context that fills or checks it. */
+struct lane_end {
+	CUdeviceptr ptr;
+	int dev;
+};
+
+/* What a lane copies: lane_init() turns it into a struct lane. */
+struct lane_spec {
+	int dev;			/* context whose stream copies */
+	unsigned int stream;		/* which of its streams (modulo their count) */
+	struct lane_end dst, src;
+	size_t bytes;
+	unsigned int count;		/* timed copies per sample */
+};
+
+/* Set @l up to copy as @spec says; its events are kept. */
+static void lane_init(struct meas *m, struct lane *l,
+		      const struct lane_spec *spec)
 {
+	const struct gpu_ctx *g = &m->g[spec->dev];
 	CUevent start = l->start, end = l->end;
 	int ev_dev = l->ev_dev;
 
@@ -467,15 +482,15 @@ static void lane_init(struct meas *m, struct lane *l, int dev,
 	l->start = start;
 	l->end = end;
 	l->ev_dev = ev_dev;
-	l->dev = dev;
-	l->stream = m->g[dev].stream[stream % m->g[dev].nr_streams];
-	l->dst = dst;
-	l->dst_dev = dst_dev;
-	l->src = src;
-	l->src_dev = src_dev;
-	l->bytes = bytes;
-	l->count = count;
-	l->warmup = count > 1 ? WARMUP_COPIES : 1;
+	l->dev = spec->dev;
+	l->stream = g->stream[spec->stream % g->nr_streams];
+	l->dst = spec->dst.ptr;
+	l->dst_dev = spec->dst.dev;
+	l->src = spec->src.ptr;
+	l->src_dev = spec->src.dev;
+	l->bytes = spec->bytes;
+	l->count = spec->count;
+	l->warmup = spec->count > 1 ? WARMUP_COPIES : 1;
 }
 
 /* Events belong to a context: (re)create a lane's pair in its device's. */
@@ -509,7 +524,7 @@ static void step(struct meas *m, const char *what, int a, int b)
 	} else {
 		snprintf(name, sizeof(name), "%s %s", what, sa);
 	}
-	gpu_worker_step(m->st, name, pair, a);
+	gpu_record_step(m->st, name, pair, a);
 	if (m->opt->progress)
 		m->opt->progress(name);
 }
@@ -731,15 +746,30 @@ static bool measure_curves(struct meas *m, int d, CUdeviceptr host)
 	struct lane *l = m->lane;
 
 	step(m, "small-message curve, host to device", d, -1);
-	lane_init(m, &l[0], d, 0, g->a, d, host, d, 0, 1);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->a, d },
+		.src = { host, d },
+		.count = 1,
+	});
 	if (!measure_curve(m, &dev->curve[CURVE_H2D], m->size))
 		return false;
 	step(m, "small-message curve, device to host", d, -1);
-	lane_init(m, &l[0], d, 0, host, d, g->a, d, 0, 1);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { host, d },
+		.src = { g->a, d },
+		.count = 1,
+	});
 	if (!measure_curve(m, &dev->curve[CURVE_D2H], m->size))
 		return false;
 	step(m, "small-message curve, device-local", d, -1);
-	lane_init(m, &l[0], d, 0, g->b, d, g->a, d, 0, 1);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->b, d },
+		.src = { g->a, d },
+		.count = 1,
+	});
 	return measure_curve(m, &dev->curve[CURVE_LOCAL], m->size);
 }
 
@@ -771,20 +801,45 @@ static bool measure_gpu(struct meas *m, int d)
 		goto out;
 
 	step(m, "host to device", d, -1);
-	lane_init(m, &l[0], d, 0, g->a, d, H1, d, m->size, COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->a, d },
+		.src = { H1, d },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
 	one[0] = &dev->h2d;
 	if (!measure_lanes(m, l, 1, one, false))
 		goto out;
 
 	step(m, "device to host", d, -1);
-	lane_init(m, &l[0], d, 0, H2, d, g->a, d, m->size, COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { H2, d },
+		.src = { g->a, d },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
 	one[0] = &dev->d2h;
 	if (!measure_lanes(m, l, 1, one, false))
 		goto out;
 
 	step(m, "host to device and back at once", d, -1);
-	lane_init(m, &l[0], d, 0, g->a, d, H1, d, m->size, COPIES_PER_SAMPLE);
-	lane_init(m, &l[1], d, 1, H2, d, g->b, d, m->size, COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->a, d },
+		.src = { H1, d },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
+	lane_init(m, &l[1], &(struct lane_spec){
+		.dev = d,
+		.stream = 1,
+		.dst = { H2, d },
+		.src = { g->b, d },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
 	l[0].trail = l[1].trail = COPIES_PER_SAMPLE;
 	two[0] = &dev->bidir_h2d;
 	two[1] = &dev->bidir_d2h;
@@ -794,15 +849,25 @@ static bool measure_gpu(struct meas *m, int d)
 	m->load_dev = -1;
 
 	step(m, "device-local copy", d, -1);
-	lane_init(m, &l[0], d, 0, g->b, d, g->a, d, g->local_bytes,
-		  COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->b, d },
+		.src = { g->a, d },
+		.bytes = g->local_bytes,
+		.count = COPIES_PER_SAMPLE,
+	});
 	one[0] = &dev->local;
 	if (!measure_lanes(m, l, 1, one, false))
 		goto out;
 
 	step(m, "host to device latency", d, -1);
-	lane_init(m, &l[0], d, 0, g->a, d, H1, d, LATENCY_BYTES,
-		  LATENCY_COPIES);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = d,
+		.dst = { g->a, d },
+		.src = { H1, d },
+		.bytes = LATENCY_BYTES,
+		.count = LATENCY_COPIES,
+	});
 	one[0] = &dev->latency_h2d;
 	if (!measure_lanes(m, l, 1, one, true))
 		goto out;
@@ -864,16 +929,26 @@ static bool measure_pair(struct meas *m, struct gpu_pair *p, bool direct)
 		return false;
 
 	step(m, direct ? "p2p" : "staged", p->src, p->dst);
-	lane_init(m, &l[0], p->src, 0, b->a, p->dst, a->b, p->src, m->size,
-		  COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = p->src,
+		.dst = { b->a, p->dst },
+		.src = { a->b, p->src },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
 	l[0].peer = true;
 	one[0] = direct ? &p->p2p : &p->staged;
 	if (!measure_lanes(m, l, 1, one, false))
 		return false;
 
 	step(m, direct ? "p2p latency" : "staged latency", p->src, p->dst);
-	lane_init(m, &l[0], p->src, 0, b->a, p->dst, a->b, p->src,
-		  LATENCY_BYTES, LATENCY_COPIES);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = p->src,
+		.dst = { b->a, p->dst },
+		.src = { a->b, p->src },
+		.bytes = LATENCY_BYTES,
+		.count = LATENCY_COPIES,
+	});
 	l[0].peer = true;
 	one[0] = direct ? &p->latency_p2p : &p->latency_staged;
 	if (!measure_lanes(m, l, 1, one, true))
@@ -882,10 +957,21 @@ static bool measure_pair(struct meas *m, struct gpu_pair *p, bool direct)
 		return true;
 
 	step(m, "p2p both ways", p->src, p->dst);
-	lane_init(m, &l[0], p->src, 0, b->a, p->dst, a->b, p->src, m->size,
-		  COPIES_PER_SAMPLE);
-	lane_init(m, &l[1], p->dst, 1, a->a, p->src, b->b, p->dst, m->size,
-		  COPIES_PER_SAMPLE);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = p->src,
+		.dst = { b->a, p->dst },
+		.src = { a->b, p->src },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
+	lane_init(m, &l[1], &(struct lane_spec){
+		.dev = p->dst,
+		.stream = 1,
+		.dst = { a->a, p->src },
+		.src = { b->b, p->dst },
+		.bytes = m->size,
+		.count = COPIES_PER_SAMPLE,
+	});
 	l[0].peer = l[1].peer = true;
 	l[0].trail = l[1].trail = COPIES_PER_SAMPLE;
 	two[0] = &p->p2p_bidir;
@@ -895,7 +981,12 @@ static bool measure_pair(struct meas *m, struct gpu_pair *p, bool direct)
 	if (!m->opt->curve)
 		return true;
 	step(m, "small-message curve, p2p", p->src, p->dst);
-	lane_init(m, &l[0], p->src, 0, b->a, p->dst, a->b, p->src, 0, 1);
+	lane_init(m, &l[0], &(struct lane_spec){
+		.dev = p->src,
+		.dst = { b->a, p->dst },
+		.src = { a->b, p->src },
+		.count = 1,
+	});
 	l[0].peer = true;
 	return measure_curve(m, &p->curve, m->size);
 }
@@ -927,10 +1018,14 @@ static bool exchange_once(struct meas *m, size_t bytes, bool direct,
 		l->dev = p->src;
 		if (!lane_events(m, l))
 			return false;
-		lane_init(m, l, p->src, (unsigned int)p->dst,
-			  m->g[p->dst].xrecv + rslot * m->size, p->dst,
-			  m->g[p->src].xsend + sslot * m->size, p->src, bytes,
-			  1);
+		lane_init(m, l, &(struct lane_spec){
+			.dev = p->src,
+			.stream = (unsigned int)p->dst,
+			.dst = { m->g[p->dst].xrecv + rslot * m->size, p->dst },
+			.src = { m->g[p->src].xsend + sslot * m->size, p->src },
+			.bytes = bytes,
+			.count = 1,
+		});
 		l->peer = true;
 		n++;
 	}
@@ -989,7 +1084,7 @@ static bool measure_exchange(struct meas *m, bool direct)
 			break;
 		snprintf(what, sizeof(what), "gradient exchange %s %zu KiB",
 			 direct ? "p2p" : "staged", bytes >> 10);
-		gpu_worker_step(m->st, what, -1, -1);
+		gpu_record_step(m->st, what, -1, -1);
 		if (m->opt->progress)
 			m->opt->progress(what);
 		if (!exchange_once(m, bytes, direct, &us))
@@ -1121,6 +1216,6 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 		cu->cuMemFreeHost(m->results);
 	for (d = 0; d < st->nr_dev; d++)
 		ctx_teardown(m, (int)d);
-	gpu_worker_step(st, "", -1, -1);
+	gpu_record_step(st, "", -1, -1);
 	return st->measure;
 }

@@ -134,8 +134,11 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 /* gpu_kernels.c: the PTX module the measuring loads into each context. */
 extern const char gpu_kernels_ptx[];
 
-/* gpu_worker.c: what the worker is doing now, for the watchdog's finding. */
-void gpu_worker_step(struct gpu_state *st, const char *what, int pair,
+/*
+ * gpu_progress.c: the step a measurement is in, for the watchdog's
+ * finding, and the monotonic clock in seconds.
+ */
+void gpu_record_step(struct gpu_state *st, const char *what, int pair,
 		     int dev);
 double gpu_now(void);
 

@@ -49,22 +49,6 @@ static struct {
 	struct shared *sh;
 } worker = { .pid = -1, .fd = -1 };
 
-double gpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void gpu_worker_step(struct gpu_state *st, const char *what, int pair,
-		     int dev)
-{
-	snprintf(st->stuck_step, sizeof(st->stuck_step), "%s", what);
-	st->stuck_pair = pair;
-	st->stuck_dev = dev;
-}
-
 static double timeout_of(const struct gpu_options *opt)
 {
 	return opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT_S;
@@ -87,7 +71,7 @@ static void worker_main(struct shared *sh, int fd)
 		gpu_nvml_probe(&sh->st, &nv);
 	else
 		sh->st.nvml = GPU_SKIPPED;	/* nothing to attach it to */
-	gpu_worker_step(&sh->st, "", -1, -1);
+	gpu_record_step(&sh->st, "", -1, -1);
 	if (!send_cmd(fd, CMD_PROBED))
 		_exit(1);
 	while (read(fd, &c, 1) == 1) {
