@@ -782,6 +782,7 @@ static bool measure_gpu(struct meas *m, int d)
 	void *h1 = NULL, *h2 = NULL;
 	CUdeviceptr H1, H2;
 	struct gpu_figure *one[1], *two[2];
+	struct lane_spec h2d;
 	bool ok = false;
 
 	gpu_nvml_bind_cpu(m->nv, d);
@@ -801,13 +802,14 @@ static bool measure_gpu(struct meas *m, int d)
 		goto out;
 
 	step(m, "host to device", d, -1);
-	lane_init(m, &l[0], &(struct lane_spec){
+	h2d = (struct lane_spec){
 		.dev = d,
 		.dst = { g->a, d },
 		.src = { H1, d },
 		.bytes = m->size,
 		.count = COPIES_PER_SAMPLE,
-	});
+	};
+	lane_init(m, &l[0], &h2d);
 	one[0] = &dev->h2d;
 	if (!measure_lanes(m, l, 1, one, false))
 		goto out;
@@ -825,13 +827,7 @@ static bool measure_gpu(struct meas *m, int d)
 		goto out;
 
 	step(m, "host to device and back at once", d, -1);
-	lane_init(m, &l[0], &(struct lane_spec){
-		.dev = d,
-		.dst = { g->a, d },
-		.src = { H1, d },
-		.bytes = m->size,
-		.count = COPIES_PER_SAMPLE,
-	});
+	lane_init(m, &l[0], &h2d);
 	lane_init(m, &l[1], &(struct lane_spec){
 		.dev = d,
 		.stream = 1,
