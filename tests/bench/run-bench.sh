@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# p2pdiag-check against nvbandwidth and PyTorch on one GPU machine (issue 6).
+# p2pdiag-check against nvbandwidth and PyTorch on one GPU machine.
 #
 #   NVBANDWIDTH=/path/to/nvbandwidth [P2PDIAG=userspace/p2pdiag-check] \
 #   [RUNS=5] [LOGDIR=bench-logs] tests/bench/run-bench.sh
@@ -198,7 +198,7 @@ with open(f"{logdir}/table.md", "w") as fh:
     fh.write(table + "\n")
 print(table)
 
-# Targets of issue 6, judged on the medians above.
+# The accuracy and speed targets, judged on the medians above.
 print()
 res = {r[0] + "|" + r[4]: r for r in rows}
 def target(name, ok, detail):

@@ -90,7 +90,7 @@ iommu_domain() {
 	esac
 }
 
-# The classes issue 2 counts as P2P endpoints (display, network, NVMe,
+# The classes the engine counts as P2P endpoints (display, network, NVMe,
 # processing accelerators, co-processors), for endpoint-type functions.
 p2p_endpoint() {
 	local class=$1 role=$2
