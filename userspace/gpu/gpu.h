@@ -165,4 +165,10 @@ void gpu_release(struct gpu_state *st);
 const char *gpu_status_name(enum gpu_status s);
 const char *gpu_verify_name(enum gpu_verify v);
 
+/*
+ * gpu_median() - the median of @n values, sorting @v in place: the middle
+ * value, or the mean of the two middle ones for an even @n; 0 for none.
+ */
+double gpu_median(double *v, unsigned int n);
+
 #endif /* P2PDIAG_GPU_H */

@@ -396,22 +396,14 @@ release:
 	return false;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void figure_set(struct gpu_figure *f, double *v, unsigned int n,
 		       enum gpu_verify verify)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	f->median = gpu_median(v, n);	/* sorts v */
 	f->valid = n > 0;
 	f->samples = n;
 	f->min = n ? v[0] : 0;
 	f->max = n ? v[n - 1] : 0;
-	f->median = !n ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	f->verify = verify;
 }
 
@@ -1047,8 +1039,7 @@ static bool exchange_once(struct meas *m, size_t bytes, bool direct,
 		}
 		v[s] = slowest * 1e3;
 	}
-	qsort(v, m->samples, sizeof(double), cmp_double);
-	*us = v[m->samples / 2];
+	*us = gpu_median(v, m->samples);
 	return true;
 }
 

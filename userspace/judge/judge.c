@@ -640,13 +640,6 @@ static void judge_timeouts(struct check_run *r)
 	}
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* GPUs of one model (same name) should move data equally fast. */
 static void judge_siblings(struct check_run *r, int d2h)
 {
@@ -674,8 +667,7 @@ static void judge_siblings(struct check_run *r, int d2h)
 		}
 		if (n < 2)
 			continue;
-		qsort(vals, n, sizeof(vals[0]), cmp_double);
-		median = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+		median = gpu_median(vals, n);
 		if (median > 0 && fi->median < JUDGE_SIBLING_MARGIN * median)
 			findings_add(&r->findings, SEV_WARNING, "sibling-outlier",
 				     st->dev[i].pci_addr, FINDING_NO_ADDR,

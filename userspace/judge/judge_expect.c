@@ -164,13 +164,6 @@ static void host_link(const struct check_run *r, unsigned int g,
 		 "none: the GPU's PCIe link is unknown (not in the snapshot, no NVML)");
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The HBM expectation: identical GPUs' median, else NVML's memory rate. */
 static void hbm(const struct check_run *r, unsigned int g, struct judge_expect *e)
 {
@@ -183,8 +176,7 @@ static void hbm(const struct check_run *r, unsigned int g, struct judge_expect *
 		if (st->dev[j].local.valid && !strcmp(st->dev[j].name, d->name))
 			vals[n++] = st->dev[j].local.median;
 	if (n >= 3) {
-		qsort(vals, n, sizeof(vals[0]), cmp_double);
-		e->value = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+		e->value = gpu_median(vals, n);
 		snprintf(e->basis, sizeof(e->basis),
 			 "HBM: the median device-local copy of the %u identical GPUs (%s) measured in this run",
 			 n, d->name);

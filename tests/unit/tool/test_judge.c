@@ -132,10 +132,26 @@ static void expect_only(struct ktap *k, struct fixture *f, const char *code,
 		    finding_severity_name(sev), exit_status);
 }
 
+/* The one median: the middle value, the mean of the two middle ones. */
+static void test_median(struct ktap *k)
+{
+	double odd[] = { 9.0, 1.0, 5.0 }, even[] = { 4.0, 1.0, 3.0, 2.0 };
+	double one[] = { 7.5 }, two[] = { 10.0, 20.0 };
+
+	CHECK(k, gpu_median(odd, 3) == 5.0 && odd[0] == 1.0 && odd[2] == 9.0,
+	      "median: of 9 1 5 is 5, the values left sorted");
+	CHECK(k, gpu_median(even, 4) == 2.5, "median: of 4 1 3 2 is 2.5");
+	CHECK(k, gpu_median(two, 2) == 15.0, "median: of two values is their mean");
+	CHECK(k, gpu_median(one, 1) == 7.5, "median: of one value is that value");
+	CHECK(k, gpu_median(NULL, 0) == 0, "median: of none is 0");
+}
+
 void test_judge(struct ktap *k)
 {
 	struct fixture f;
 	const struct finding *it;
+
+	test_median(k);
 
 	/* healthy: no findings at all */
 	setup(&f, 0, 0x8086);
