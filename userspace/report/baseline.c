@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "report/atomic_file.h"
 #include "report/baseline.h"
 #include "system/fleet.h"
 #include "judge/judge.h"
@@ -22,35 +23,30 @@
 #include "report/report.h"
 #include "p2pdiag/format.h"
 
+static int write_json(FILE *f, const void *ctx)
+{
+	const char *text = json_object_to_json_string_ext(
+		(struct json_object *)ctx,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return fputs(text, f) < 0 ? -1 : 0;
+}
+
 int baseline_save(const char *path, const struct check_run *r,
 		  char *err, size_t errlen)
 {
 	struct json_object *root = report_json_build(r);
-	size_t len = strlen(path) + sizeof(".tmp");
-	char *tmp = malloc(len);
-	int rc = -1;
+	int rc;
 
-	if (!root || !tmp) {
+	if (!root) {
 		snprintf(err, errlen, "out of memory");
-		goto out;
+		return -1;
 	}
-	snprintf(tmp, len, "%s.tmp", path);
-	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp,
-			 json_util_get_last_err() ? json_util_get_last_err() : "?");
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "cannot put %s in place: %s", path,
-			 strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(tmp);
+	rc = atomic_file_write(path, write_json, root, err, errlen);
 	json_object_put(root);
 	return rc;
 }

@@ -5,15 +5,14 @@
  * written beside its final name (FILE.tmp, which it ignores), flushed to
  * disk and renamed over FILE: a scrape sees the old run or the new one.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "judge/judge.h"
 #include "topology/pciaddr.h"
+#include "report/atomic_file.h"
 #include "report/report.h"
 #include "system/system.h"
 
@@ -211,41 +210,23 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 	}
 }
 
+struct metrics_job {
+	const struct check_run *r;
+	int exit_status;
+};
+
+static int write_job(FILE *f, const void *ctx)
+{
+	const struct metrics_job *job = ctx;
+
+	write_metrics(f, job->r, job->exit_status);
+	return 0;
+}
+
 int report_prom_write(const char *path, const struct check_run *r,
 		      int exit_status, char *err, size_t errlen)
 {
-	size_t len = strlen(path) + sizeof(".tmp");
-	char *tmp = malloc(len);
-	FILE *f;
-	int saved;
+	const struct metrics_job job = { r, exit_status };
 
-	if (!tmp) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	snprintf(tmp, len, "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	write_metrics(f, r, exit_status);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		saved = errno;
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		saved = errno;
-		unlink(tmp);
-		snprintf(err, errlen, "cannot put %s in place: %s", path, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return atomic_file_write(path, write_job, &job, err, errlen);
 }
