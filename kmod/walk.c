@@ -272,7 +272,7 @@ static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 	f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
 						       P2PD_ABSENT;
 	if (p2pd_powered_down(pdev)) {
-		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		p2pd_mark_unread(f, P2PD_SUSPENDED);
 		return P2PD_READ_SUSPENDED;
 	}
 	if (pdev->error_state != pci_channel_io_normal ||

@@ -46,6 +46,7 @@
 /* Words used for absent and unreadable values. */
 #define P2PD_WORD_NONE		"none"
 #define P2PD_WORD_UNKNOWN	"unknown"
+#define P2PD_WORD_SUSPENDED	"suspended"
 
 /* Header line of the topology and pairs files. */
 #define P2PD_HEADER_PREFIX	"# p2pdiag abi="

@@ -54,6 +54,7 @@ enum p2pd_state {
 	P2PD_ABSENT,	/* capability not present: "none" */
 	P2PD_PRESENT,	/* read and decoded */
 	P2PD_UNKNOWN,	/* read failed (removed device, all-ones): "unknown" */
+	P2PD_SUSPENDED,	/* powered down, not woken, not read: "suspended" */
 };
 
 enum p2pd_iommu_domain {

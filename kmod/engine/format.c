@@ -178,13 +178,18 @@ const char *p2pd_field_name(enum p2pd_field field)
 	       field_names[field] : P2PD_NULL;
 }
 
-/* "none" or "unknown" for a value that was not read; NULL when it was. */
+/*
+ * "none", "unknown" or "suspended" for a value that was not read; NULL
+ * when it was.
+ */
 static const char *absent_word(enum p2pd_state state)
 {
 	if (state == P2PD_ABSENT)
 		return P2PD_WORD_NONE;
 	if (state == P2PD_UNKNOWN)
 		return P2PD_WORD_UNKNOWN;
+	if (state == P2PD_SUSPENDED)
+		return P2PD_WORD_SUSPENDED;
 	return P2PD_NULL;
 }
 

@@ -306,7 +306,8 @@ static void add_blocker(const struct p2pd_model *m, int idx,
 {
 	const struct p2pd_function *f = &m->fn[idx];
 
-	if (f->acs == P2PD_UNKNOWN) {
+	/* Unread (unknown or suspended): what it would do is not known. */
+	if (f->acs != P2PD_PRESENT && f->acs != P2PD_ABSENT) {
 		p->missing |= P2PD_MISSING_ACS;
 		return;
 	}

@@ -201,13 +201,15 @@ static int parse_speed(const char *s, unsigned int *out)
 	return 0;
 }
 
-/* "none" / "unknown" / anything else (a value to parse). */
+/* "none" / "unknown" / "suspended" / anything else (a value to parse). */
 static enum p2pd_state word_state(const char *s)
 {
 	if (!strcmp(s, P2PD_WORD_NONE))
 		return P2PD_ABSENT;
 	if (!strcmp(s, P2PD_WORD_UNKNOWN))
 		return P2PD_UNKNOWN;
+	if (!strcmp(s, P2PD_WORD_SUSPENDED))
+		return P2PD_SUSPENDED;
 	return P2PD_PRESENT;
 }
 
@@ -739,7 +741,9 @@ static int check_line(struct parser *p, struct fn_ctx *c)
 	f->is_pcie = f->role != P2PD_ROLE_PCI_DEVICE &&
 		     f->role != P2PD_ROLE_PCI_BRIDGE;
 	f->cfg_error = f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
-		       f->link.state == P2PD_UNKNOWN;
+		       f->link.state == P2PD_UNKNOWN ||
+		       f->acs == P2PD_SUSPENDED || f->ats == P2PD_SUSPENDED ||
+		       f->link.state == P2PD_SUSPENDED;
 	f->pri = f->pasid = P2PD_ABSENT;
 	return 0;
 }

@@ -133,6 +133,65 @@ static void values(void)
 	topo_free(&m);
 }
 
+/* One line with the fields that matter here; the rest fixed and valid. */
+#define SW_FN(addr, role, parent, cls, cap, ctrl, words, ep) \
+	"addr=" addr " role=" role " parent=" parent " host_bridge=0000:00 " \
+	"numa_node=0 vendor=0x10b5 device=0x9797 class=" cls " acs_cap=" cap \
+	" acs_ctrl=" ctrl " acs=" words " ats=none link_speed=16.0 " \
+	"link_width=16 link_max_speed=16.0 link_max_width=16 iommu_group=none " \
+	"iommu_domain=none p2p_endpoint=" ep "\n"
+#define ACS_SV_UF "SrcValid+\\x20TransBlk-\\x20ReqRedir-\\x20CmpltRedir-\\x20" \
+	"UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans-"
+
+/*
+ * A downstream port that was not read because it is powered down: its
+ * files say "suspended", the parser keeps that apart from "unknown", the
+ * engine writes it back, and a pair whose path crosses it is unknown (its
+ * ACS may redirect), not ok.
+ */
+static void suspended_port(void)
+{
+	static const char t[] =
+		"# p2pdiag abi=1 generation=3 functions=6 cpu=other\n"
+		SW_FN("0000:00:01.0", "root_port", "none", "0x060400", "none",
+		      "none", "none", "0")
+		SW_FN("0000:01:00.0", "upstream_port", "0000:00:01.0", "0x060400",
+		      "none", "none", "none", "0")
+		SW_FN("0000:02:00.0", "downstream_port", "0000:01:00.0", "0x060400",
+		      "0x005f", "0x0011", ACS_SV_UF, "0")
+		SW_FN("0000:02:01.0", "downstream_port", "0000:01:00.0", "0x060400",
+		      "suspended", "suspended", "suspended", "0")
+		SW_FN("0000:03:00.0", "endpoint", "0000:02:00.0", "0x030200",
+		      "none", "none", "none", "1")
+		SW_FN("0000:04:00.0", "endpoint", "0000:02:01.0", "0x030200",
+		      "none", "none", "none", "1");
+	struct p2pd_model m;
+	struct p2pd_pair pair;
+	char err[256], *text;
+	int ok;
+
+	if (parse(t, &m, err, sizeof(err))) {
+		ktap_result(&k, 0, err, "a suspended port parses");
+		return;
+	}
+	ok = m.fn[3].acs == P2PD_SUSPENDED && m.fn[3].cfg_error &&
+	     m.fn[2].acs == P2PD_PRESENT;
+	ktap_result(&k, ok, "state words decoded wrongly",
+		    "maps suspended to P2PD_SUSPENDED, apart from unknown");
+	text = format_topology(&m);
+	ktap_result(&k, text && strstr(text, "addr=0000:02:01.0 ") &&
+		    strstr(strstr(text, "addr=0000:02:01.0 "),
+			   " acs_cap=suspended acs_ctrl=suspended acs=suspended "),
+		    text ? text : "out of memory",
+		    "the engine writes a suspended port's ACS back as suspended");
+	free(text);
+	ok = !p2pd_judge(&m, 4, 5, &pair) &&
+	     pair.verdict == P2PD_VERDICT_UNKNOWN;
+	ktap_result(&k, ok, "the pair was judged as if the port had no ACS",
+		    "a pair through a suspended port is unknown, not ok");
+	topo_free(&m);
+}
+
 static void too_many(void)
 {
 	char hdr[128];
@@ -182,6 +241,7 @@ static void free_empty(void)
 int main(void)
 {
 	ktap_start("topology-parse");
+	suspended_port();
 
 	accepts("a header and two functions", HDR2 RP "\n" GPU "\n");
 	accepts("no functions", "# p2pdiag abi=1 generation=0 functions=0\n");
