@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_priv.h"
+#include "topology/pciaddr.h"
 #include "../include/p2pdiag/model.h"
 
 #define IDLE_POLL_S		0.25
@@ -158,7 +159,7 @@ bool gpu_activity_gate(struct gpu_state *st, const struct gpu_options *opt,
 	if (which < 0 || !gpu_activity_busy(&st->dev[which].activity) ||
 	    opt->busy == GPU_BUSY_MEASURE)
 		return true;
-	gpu_addr_string(st->dev[which].pci_addr, addr, sizeof(addr));
+	pciaddr_format(addr, st->dev[which].pci_addr);
 	a = &st->dev[which].activity;
 	snprintf(st->error, sizeof(st->error),
 		 "GPU %s is busy (%u other process(es), %u%% utilisation)%s: not measured",

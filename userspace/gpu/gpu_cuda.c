@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gpu/gpu_priv.h"
+#include "topology/pciaddr.h"
 #include "system/fsroot.h"
 #include "../include/p2pdiag/model.h"
 
@@ -104,12 +105,6 @@ static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
 	return GPU_OK;
 }
 
-void gpu_addr_string(unsigned int addr, char *buf, size_t len)
-{
-	snprintf(buf, len, "%04x:%02x:%02x.%x", P2PD_ADDR_DOMAIN(addr),
-		 P2PD_ADDR_BUS(addr), P2PD_ADDR_DEV(addr), P2PD_ADDR_FN(addr));
-}
-
 /* "0000:17:00.0" (or NVML's 8-digit domain) -> P2PD_ADDR; false if not. */
 bool gpu_parse_bus_id(const char *s, unsigned int *addr)
 {
@@ -129,7 +124,7 @@ static int read_numa_node(unsigned int addr)
 	char text[32], bus[P2PD_ADDR_STRLEN], *end;
 	long node;
 
-	gpu_addr_string(addr, bus, sizeof(bus));
+	pciaddr_format(bus, addr);
 	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/numa_node", bus))
 		return -1;
 	node = strtol(text, &end, 10);

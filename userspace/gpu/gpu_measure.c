@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_priv.h"
+#include "topology/pciaddr.h"
 #include "gpu/gpu_pattern.h"
 #include "../include/p2pdiag/model.h"
 
@@ -508,9 +509,9 @@ static void step(struct meas *m, const char *what, int a, int b)
 	char name[96], sa[P2PD_ADDR_STRLEN], sb[P2PD_ADDR_STRLEN];
 	int pair = -1;
 
-	gpu_addr_string(m->st->dev[a].pci_addr, sa, sizeof(sa));
+	pciaddr_format(sa, m->st->dev[a].pci_addr);
 	if (b >= 0) {
-		gpu_addr_string(m->st->dev[b].pci_addr, sb, sizeof(sb));
+		pciaddr_format(sb, m->st->dev[b].pci_addr);
 		snprintf(name, sizeof(name), "%s %s -> %s", what, sa, sb);
 		pair = (int)gpu_pair_index(m->st->nr_dev, a, b);
 	} else {

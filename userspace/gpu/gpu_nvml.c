@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpu/gpu_priv.h"
+#include "topology/pciaddr.h"
 #include "../include/p2pdiag/model.h"
 
 static enum gpu_status nvml_load(struct gpu_state *st, struct nvml_api *nv)
@@ -251,7 +252,7 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 	for (d = 0; d < st->nr_dev; d++) {
 		char bus[P2PD_ADDR_STRLEN];
 
-		gpu_addr_string(st->dev[d].pci_addr, bus, sizeof(bus));
+		pciaddr_format(bus, st->dev[d].pci_addr);
 		if (nv->nvmlDeviceGetHandleByPciBusId_v2(bus, &nv->dev[d]) !=
 		    NVML_SUCCESS) {
 			nv->dev[d] = NULL;

@@ -93,7 +93,6 @@ const char *gpu_cuda_error(const struct cuda_api *cu, CUresult r);
 unsigned int gpu_pair_index(unsigned int nr_dev, int src, int dst);
 bool gpu_selected(const struct gpu_state *st, const struct gpu_options *opt,
 		  int dev);
-void gpu_addr_string(unsigned int addr, char *buf, size_t len);
 bool gpu_parse_bus_id(const char *s, unsigned int *addr);
 
 /* gpu_nvml.c */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "topology/pciaddr.h"
+#include "p2pdiag/format.h"
 
 static int hex_field(const char *s, size_t len, unsigned int max,
 		     unsigned int *v)
@@ -62,8 +63,11 @@ int pciaddr_parse(const char *s, unsigned int *addr)
 
 char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned int addr)
 {
-	snprintf(buf, P2PD_ADDR_STRLEN, "%04x:%02x:%02x.%u",
-		 P2PD_ADDR_DOMAIN(addr), P2PD_ADDR_BUS(addr),
-		 P2PD_ADDR_DEV(addr), P2PD_ADDR_FN(addr));
+	struct p2pd_buf b;
+
+	/* the engine's spelling, so the tool's text matches the module's */
+	p2pd_buf_init(&b, buf, P2PD_ADDR_STRLEN);
+	p2pd_put_addr(&b, addr);
+	p2pd_buf_terminate(&b);
 	return buf;
 }
