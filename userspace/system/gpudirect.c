@@ -110,7 +110,8 @@ static void read_nvfs(struct gpudirect_facts *f)
 	fclose(s);
 }
 
-void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k)
+void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
+			  bool storage)
 {
 	char mp[16];
 	enum tri rel;
@@ -130,7 +131,11 @@ void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *
 	read_nvfs(f);
 	f->p2pdma_release = kernel_at_least(k, 6, 2);
 	f->p2pdma_config = kernel_config(k, "PCI_P2PDMA");
-	f->p2pdma_ops = kernel_symbol("p2pdma_pgmap_ops");
+	/*
+	 * /proc/kallsyms is read to its end (100,000 lines and more, tens of
+	 * milliseconds): only where a GPU-NVMe pair can need the answer.
+	 */
+	f->p2pdma_ops = storage ? kernel_symbol("p2pdma_pgmap_ops") : TRI_UNKNOWN;
 	if (!module_value("nvme_core", "parameters/multipath", mp, sizeof(mp)))
 		f->multipath_off = mp[0] == 'N' || mp[0] == 'n' || mp[0] == '0' ?
 				   TRI_YES : TRI_NO;

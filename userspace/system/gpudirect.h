@@ -85,8 +85,12 @@ struct gpudirect {
 	unsigned int nr_vmd;
 };
 
-/* Read the machine-wide facts (under the root) into @f. */
-void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k);
+/*
+ * Read the machine-wide facts (under the root) into @f; @storage: the
+ * model has an NVMe function, so the storage routes' facts are wanted too.
+ */
+void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
+			  bool storage);
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair

@@ -6,11 +6,22 @@
 #include <string.h>
 
 #include "check.h"
+#include "p2pdiag/decode.h"
 #include "system/bootline.h"
 #include "system/environ.h"
 #include "system/fsroot.h"
 #include "system/iommu_groups.h"
 #include "system/system.h"
+
+static bool has_nvme(const struct p2pd_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; m && i < m->nr_fn; i++)
+		if (p2pd_device_kind(m->fn[i].class_code) == P2PD_KIND_NVME)
+			return true;
+	return false;
+}
 
 void system_begin(struct check_run *r, struct system_report *s, bool offline)
 {
@@ -30,7 +41,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	if (!s->read)
 		return;
 	kernel_facts_read(&s->kernel);
-	gpudirect_facts_read(&s->gd.facts, &s->kernel);
+	gpudirect_facts_read(&s->gd.facts, &s->kernel, has_nvme(r->model));
 	virt_facts_read(&s->virt);
 	fleet_facts_read(&s->fleet);
 	if (r->model)
