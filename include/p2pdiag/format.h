@@ -174,6 +174,14 @@ void p2pd_format_config_acs_set(struct p2pd_buf *b, const struct p2pd_model *m,
 void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f);
 
 /**
+ * p2pd_format_blocker() - "addr:RR+CR" for one redirecting port: an item of
+ * p2pd_format_blockers(), for readers that list the ports one by one.
+ * @b: output
+ * @f: the port
+ */
+void p2pd_format_blocker(struct p2pd_buf *b, const struct p2pd_function *f);
+
+/**
  * p2pd_format_blockers() - "addr:RR+CR,..." for the redirecting ports,
  * "addr:HB" for a root bus whose host bridge does not route P2P, or "none".
  * @b: output

@@ -495,6 +495,13 @@ static void put_host_blocker(struct p2pd_buf *b, const struct p2pd_model *m,
 	p2pd_put_str(b, ":HB");
 }
 
+void p2pd_format_blocker(struct p2pd_buf *b, const struct p2pd_function *f)
+{
+	p2pd_put_addr(b, f->addr);
+	p2pd_put_char(b, ':');
+	p2pd_put_acs_short(b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+}
+
 void p2pd_format_blockers(struct p2pd_buf *b, const struct p2pd_model *m,
 			  const struct p2pd_pair *p)
 {
@@ -506,13 +513,9 @@ void p2pd_format_blockers(struct p2pd_buf *b, const struct p2pd_model *m,
 		return;
 	}
 	for (i = 0; i < p->nr_blockers; i++) {
-		const struct p2pd_function *f = &m->fn[p->blocker[i]];
-
 		if (i)
 			p2pd_put_char(b, ',');
-		p2pd_put_addr(b, f->addr);
-		p2pd_put_char(b, ':');
-		p2pd_put_acs_short(b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+		p2pd_format_blocker(b, &m->fn[p->blocker[i]]);
 	}
 	if (!p->host_blocks)
 		return;

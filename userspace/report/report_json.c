@@ -208,14 +208,11 @@ static struct json_object *pair_json(const struct check_run *r,
 	put(o, "path", arr);
 	arr = json_object_new_array();
 	for (i = 0; i < p->nr_blockers; i++) {
-		const struct p2pd_function *f = &m->fn[p->blocker[i]];
 		char tmp[64];
 		struct p2pd_buf b;
 
 		p2pd_buf_init(&b, tmp, sizeof(tmp));
-		p2pd_put_addr(&b, f->addr);
-		p2pd_put_char(&b, ':');
-		p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+		p2pd_format_blocker(&b, &m->fn[p->blocker[i]]);
 		p2pd_buf_terminate(&b);
 		json_object_array_add(arr, json_object_new_string(tmp));
 	}
