@@ -78,6 +78,27 @@ void p2pd_put_acs_words(struct p2pd_buf *b, unsigned int ctrl);
 void p2pd_put_acs_short(struct p2pd_buf *b, unsigned int bits);
 
 /**
+ * p2pd_acs_word_bit() - the ACS control bit that lspci's word names: the
+ * reverse of p2pd_put_acs_words(), for readers of the acs= field.
+ * @s: the word, without its +/- sign; need not be NUL-terminated
+ * @len: its length
+ *
+ * Return: the P2PD_ACS_* bit, or 0 when @s is not one of the words.
+ */
+unsigned int p2pd_acs_word_bit(const char *s, unsigned long len);
+
+/**
+ * p2pd_cpu_word_flags() - the P2PD_CPU_* flags that the topology header's
+ * cpu= word stands for: the reverse of what p2pd_format_topology() writes.
+ * @s: the word; need not be NUL-terminated
+ * @len: its length
+ * @flags: set to the flags when @s is a cpu= word, untouched otherwise
+ *
+ * Return: 0, or -1 when @s is not amd_zen, amd or other.
+ */
+int p2pd_cpu_word_flags(const char *s, unsigned long len, unsigned int *flags);
+
+/**
  * p2pd_field_name() - the file and key name of @field, or NULL.
  * @field: the field
  */

@@ -124,6 +124,27 @@ static const struct acs_bit_name {
 
 #define NR_ACS_BITS (sizeof(acs_bit_names) / sizeof(acs_bit_names[0]))
 
+/* The @len bytes at @s are exactly @word (a table's NUL-terminated word). */
+static int same_word(const char *word, const char *s, unsigned long len)
+{
+	unsigned long i;
+
+	for (i = 0; i < len; i++)
+		if (word[i] != s[i] || !word[i])
+			return 0;
+	return !word[len];
+}
+
+unsigned int p2pd_acs_word_bit(const char *s, unsigned long len)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_ACS_BITS; i++)
+		if (same_word(acs_bit_names[i].word, s, len))
+			return acs_bit_names[i].bit;
+	return 0;
+}
+
 void p2pd_put_acs_words(struct p2pd_buf *b, unsigned int ctrl)
 {
 	unsigned int i;
@@ -348,13 +369,38 @@ static void put_header(struct p2pd_buf *b, const struct p2pd_model *m)
 	p2pd_put_udec(b, m->generation);
 }
 
+/* The header's cpu= words; cpu_word() picks one, p2pd_cpu_word_flags() reads it. */
+enum { CPU_WORD_AMD_ZEN, CPU_WORD_AMD, CPU_WORD_OTHER, NR_CPU_WORDS };
+
+static const struct cpu_word_name {
+	const char *word;
+	unsigned int flags;
+} cpu_words[NR_CPU_WORDS] = {
+	[CPU_WORD_AMD_ZEN] = { "amd_zen", P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P },
+	[CPU_WORD_AMD] = { "amd", P2PD_CPU_AMD },
+	[CPU_WORD_OTHER] = { "other", 0 },
+};
+
 static const char *cpu_word(unsigned int cpu_flags)
 {
 	if (cpu_flags & P2PD_CPU_ROUTES_P2P)
-		return "amd_zen";
+		return cpu_words[CPU_WORD_AMD_ZEN].word;
 	if (cpu_flags & P2PD_CPU_AMD)
-		return "amd";
-	return "other";
+		return cpu_words[CPU_WORD_AMD].word;
+	return cpu_words[CPU_WORD_OTHER].word;
+}
+
+int p2pd_cpu_word_flags(const char *s, unsigned long len, unsigned int *flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_CPU_WORDS; i++) {
+		if (same_word(cpu_words[i].word, s, len)) {
+			*flags = cpu_words[i].flags;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)

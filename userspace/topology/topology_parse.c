@@ -213,25 +213,13 @@ static enum p2pd_state word_state(const char *s)
 	return P2PD_PRESENT;
 }
 
-static const struct {
-	const char *word;
-	unsigned int bit;
-} acs_words[] = {
-	{ "SrcValid", P2PD_ACS_SV },   { "TransBlk", P2PD_ACS_TB },
-	{ "ReqRedir", P2PD_ACS_RR },   { "CmpltRedir", P2PD_ACS_CR },
-	{ "UpstreamFwd", P2PD_ACS_UF }, { "EgressCtrl", P2PD_ACS_EC },
-	{ "DirectTrans", P2PD_ACS_DT },
-};
-
-#define NR_ACS_WORDS (sizeof(acs_words) / sizeof(acs_words[0]))
-
 /*
  * lspci's words, "SrcValid+ TransBlk- ...": each known word exactly once,
  * words this version does not know are skipped.  The bits in *out.
  */
 static int parse_acs_words(const char *s, unsigned int *out)
 {
-	unsigned int seen = 0, bits = 0, i;
+	unsigned int seen = 0, bits = 0, bit;
 
 	while (*s) {
 		const char *end = strchr(s, ' ');
@@ -243,15 +231,13 @@ static int parse_acs_words(const char *s, unsigned int *out)
 		sign = s[n - 1];
 		if (sign != '+' && sign != '-')
 			return -1;
-		for (i = 0; i < NR_ACS_WORDS; i++) {
-			if (strlen(acs_words[i].word) != n - 1 ||
-			    strncmp(s, acs_words[i].word, n - 1))
-				continue;
-			if (seen & acs_words[i].bit)
+		bit = p2pd_acs_word_bit(s, n - 1);
+		if (bit) {
+			if (seen & bit)
 				return -1;
-			seen |= acs_words[i].bit;
+			seen |= bit;
 			if (sign == '+')
-				bits |= acs_words[i].bit;
+				bits |= bit;
 		}
 		s += n;
 		if (*s == ' ' && !*++s)
@@ -422,13 +408,7 @@ static int header_token(struct parser *p, void *ctx, const char *key,
 		h->hdr->functions = (unsigned int)v;
 		break;
 	default:
-		if (!strcmp(value, "amd_zen"))
-			h->cpu_flags = P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P;
-		else if (!strcmp(value, "amd"))
-			h->cpu_flags = P2PD_CPU_AMD;
-		else if (!strcmp(value, "other"))
-			h->cpu_flags = 0;
-		else
+		if (p2pd_cpu_word_flags(value, strlen(value), &h->cpu_flags))
 			return fail(p, p->line,
 				    "cpu=%s: expected amd_zen, amd or other",
 				    shown(value, strlen(value), buf));
