@@ -139,6 +139,27 @@ static bool past_deadline(struct meas *m)
 	return true;
 }
 
+enum wait_step { WAIT_DONE, WAIT_AGAIN, WAIT_FAILED };
+
+/*
+ * What one answer of a CUDA query that is waited on means: the work is
+ * done; not yet, so ask again (after a short pause); or give up, on an
+ * error (recorded) or when the run's deadline has passed.
+ */
+static enum wait_step wait_step(struct meas *m, CUresult r, const char *what)
+{
+	if (r == CUDA_SUCCESS)
+		return WAIT_DONE;
+	if (r != CUDA_ERROR_NOT_READY) {
+		cu_ok(m, r, what);
+		return WAIT_FAILED;
+	}
+	if (past_deadline(m))
+		return WAIT_FAILED;
+	pause_briefly();
+	return WAIT_AGAIN;
+}
+
 static bool set_ctx(struct meas *m, int dev)
 {
 	return cu_ok(m, m->cu->cuCtxSetCurrent(m->g[dev].ctx),
@@ -155,18 +176,16 @@ static bool wait_idle(struct meas *m)
 
 		if (!g->ready)
 			continue;
-		for (s = 0; s < g->nr_streams; s++)
-			for (;;) {
-				CUresult r = m->cu->cuStreamQuery(g->stream[s]);
+		for (s = 0; s < g->nr_streams; s++) {
+			enum wait_step w;
 
-				if (r == CUDA_SUCCESS)
-					break;
-				if (r != CUDA_ERROR_NOT_READY)
-					return cu_ok(m, r, "cuStreamQuery");
-				if (past_deadline(m))
-					return false;
-				pause_briefly();
-			}
+			do
+				w = wait_step(m, m->cu->cuStreamQuery(g->stream[s]),
+					      "cuStreamQuery");
+			while (w == WAIT_AGAIN);
+			if (w == WAIT_FAILED)
+				return false;
+		}
 	}
 	return true;
 }
@@ -272,6 +291,7 @@ static bool wait_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 	for (i = 0; i < n; i++)
 		for (;;) {
 			CUresult r = m->cu->cuEventQuery(lanes[i].end);
+			enum wait_step w;
 
 			/* Once per sample, while the copies run (or as the
 			 * last ends, when they are shorter than that). */
@@ -292,13 +312,11 @@ static bool wait_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 							m->load_dev);
 				m->load_dev = -1;
 			}
-			if (r == CUDA_SUCCESS)
+			w = wait_step(m, r, "cuEventQuery");
+			if (w == WAIT_DONE)
 				break;
-			if (r != CUDA_ERROR_NOT_READY)
-				return cu_ok(m, r, "cuEventQuery");
-			if (past_deadline(m))
+			if (w == WAIT_FAILED)
 				return false;
-			pause_briefly();
 		}
 	return true;
 }
