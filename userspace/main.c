@@ -252,20 +252,37 @@ static int judge_all_pairs(struct check_run *r, const struct options *o,
 	return 0;
 }
 
+/* Another machine's topology whose CPU nobody named. */
+static void cpu_unknown_finding(struct check_run *r)
+{
+	findings_add(&r->findings, SEV_INFO, "cpu-unknown",
+		     FINDING_NO_ADDR, FINDING_NO_ADDR,
+		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE",
+		     "the input does not say which CPU it came from, and this machine's is not its: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
+}
+
 static int choose_source(struct check_run *r, const struct options *o,
 			 struct sources *s, char *err, size_t errlen)
 {
 	const char *root = module_root(o);
 	unsigned int cpu = 0;
-	int cpu_ok, module_loaded = sysfs_module_present(root);
+	int cpu_ok, cpu_foreign, module_loaded = sysfs_module_present(root);
 	int want_module, want_pci;
 	char cpuinfo[PATH_MAX];
 
+	/*
+	 * A dump or a saved topology comes from another machine: this one's
+	 * CPU would decide its host bridges wrongly, so it is used only when
+	 * asked for (--cpuinfo, or --root at that machine's files).
+	 */
+	cpu_foreign = (o->pci_dump || o->topology_file) && !o->cpuinfo &&
+		      fsroot_is_live();
 	if (o->cpuinfo)
 		snprintf(cpuinfo, sizeof(cpuinfo), "%s", o->cpuinfo);
-	else if (fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH))
+	else if (cpu_foreign || fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH))
 		cpuinfo[0] = '\0';
-	cpu_ok = cpuinfo[0] && !cpu_flags_from_cpuinfo(cpuinfo, &cpu);
+	cpu_ok = cpu_foreign ||
+		 (cpuinfo[0] && !cpu_flags_from_cpuinfo(cpuinfo, &cpu));
 	if (!cpu_ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
 			 strerror(errno));
@@ -286,7 +303,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 		snprintf(r->source_detail, sizeof(r->source_detail),
 			 "saved topology %s, host CPU from %s", o->topology_file,
 			 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
-			 "this machine's " CPUINFO_PATH);
+			 cpu_foreign ? "nowhere (unknown)" :
+			 "the root's " CPUINFO_PATH);
+		if (!cpu_known && cpu_foreign)
+			cpu_unknown_finding(r);
 		return 0;
 	}
 
@@ -324,7 +344,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 				snprintf(r->source_detail, sizeof(r->source_detail),
 					 "libpci reading the dump %s, host CPU from %s",
 					 o->pci_dump, o->cpuinfo ? o->cpuinfo :
-					 "this machine's " CPUINFO_PATH);
+					 cpu_foreign ? "nowhere (unknown)" :
+					 "the root's " CPUINFO_PATH);
+			if (cpu_foreign)
+				cpu_unknown_finding(r);
 			else
 				snprintf(r->source_detail, sizeof(r->source_detail),
 					 "libpci walk of this machine; %s",

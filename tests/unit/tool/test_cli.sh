@@ -124,6 +124,17 @@ v=$(json_get '[f["code"] for f in d["findings"] if f["severity"] == "warning"], 
 [ "$v" = "['acs-redirect'] pci=disable_acs_redir=0000:00:01.1;0000:00:03.1" ] &&
 	result 1 "cli: on AMD Zen: acs-redirect, the fix names both root ports" ||
 	result 0 "cli: on AMD Zen: acs-redirect, the fix names both root ports" "$v"
+# A dump is another machine's: without --cpuinfo its CPU is unknown, never
+# this machine's (an AMD workstation would judge an Intel laptop's pairs
+# as routed by its host bridge).  With an AMD root the answer is the same.
+mkdir -p "$tmp/amdroot/proc" && cp "$tmp/cpu-amd" "$tmp/amdroot/proc/cpuinfo"
+run env -u P2PDIAG_FSROOT "$bin" --pci-dump "$dump" --json
+v=$(json_get '[f["code"] for f in d["findings"] if f["code"] in ("cpu-unknown", "host-bridge-no-p2p")], d["pairs"][0]["verdict"]')
+[ "$v" = "['host-bridge-no-p2p', 'cpu-unknown'] blocked" ] || [ "$v" = "['cpu-unknown', 'host-bridge-no-p2p'] blocked" ] &&
+	result 1 "cli: a dump without --cpuinfo: CPU unknown (said), judged by the whitelist, not by this machine" ||
+	result 0 "cli: a dump without --cpuinfo: CPU unknown (said), judged by the whitelist, not by this machine" "$v"
+expect_rc 1 "cli: ... and --root at that machine's files names its CPU (AMD Zen: redirected)" \
+	"$bin" --pci-dump "$dump" --root "$tmp/amdroot" --no-cuda
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
 expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
 
