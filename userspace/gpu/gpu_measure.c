@@ -281,6 +281,17 @@ static bool enqueue_copy(struct meas *m, struct lane *l)
 	return cu_ok(m, r, l->peer ? "cuMemcpyPeerAsync" : "cuMemcpyAsync");
 }
 
+static bool enqueue_copies(struct meas *m, struct lane *l,
+			   unsigned int count)
+{
+	unsigned int k;
+
+	for (k = 0; k < count; k++)
+		if (!enqueue_copy(m, l))
+			return false;
+	return true;
+}
+
 /* Wait for every lane's end event; read NVML under load on the way. */
 static bool wait_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 		       double released)
@@ -356,21 +367,15 @@ static bool run_sample(struct meas *m, struct lane *lanes, unsigned int n)
 
 		if (!launch(m, l->dev, m->g[l->dev].gate, 1, 1, l->stream, params))
 			goto release;
-		for (k = 0; k < l->warmup; k++)
-			if (!enqueue_copy(m, l))
-				goto release;
-		if (!cu_ok(m, m->cu->cuEventRecord(l->start, l->stream),
-			   "cuEventRecord"))
+		/* warm-ups, the timed copies between the two events, trailers */
+		if (!enqueue_copies(m, l, l->warmup) ||
+		    !cu_ok(m, m->cu->cuEventRecord(l->start, l->stream),
+			   "cuEventRecord") ||
+		    !enqueue_copies(m, l, l->count) ||
+		    !cu_ok(m, m->cu->cuEventRecord(l->end, l->stream),
+			   "cuEventRecord") ||
+		    !enqueue_copies(m, l, l->trail))
 			goto release;
-		for (k = 0; k < l->count; k++)
-			if (!enqueue_copy(m, l))
-				goto release;
-		if (!cu_ok(m, m->cu->cuEventRecord(l->end, l->stream),
-			   "cuEventRecord"))
-			goto release;
-		for (k = 0; k < l->trail; k++)
-			if (!enqueue_copy(m, l))
-				goto release;
 	}
 	__atomic_store_n(m->flag, 1, __ATOMIC_SEQ_CST);
 	released = gpu_now();
