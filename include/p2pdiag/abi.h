@@ -48,13 +48,23 @@
 #define P2PD_WORD_UNKNOWN	"unknown"
 #define P2PD_WORD_SUSPENDED	"suspended"
 
-/* Header line of the topology and pairs files. */
-#define P2PD_HEADER_PREFIX	"# p2pdiag abi="
+/*
+ * Header line of the topology and pairs files: the magic, then key=value
+ * tokens, abi= first.
+ */
+#define P2PD_HEADER_MAGIC	"# p2pdiag"
+#define P2PD_HEADER_PREFIX	P2PD_HEADER_MAGIC " abi="
+/* The header's keys. */
+#define P2PD_HEADER_ABI		"abi"
+#define P2PD_HEADER_GENERATION	"generation"
+#define P2PD_HEADER_FUNCTIONS	"functions"	/* topology */
+#define P2PD_HEADER_CPU		"cpu"		/* topology */
+#define P2PD_HEADER_PAIRS	"pairs"		/* pairs */
 /*
  * Their last line: "# p2pdiag end generation=<n> bytes=<b>", <n> as in the
  * header, <b> the number of bytes before this line.
  */
-#define P2PD_TRAILER_PREFIX	"# p2pdiag end generation="
+#define P2PD_TRAILER_PREFIX	P2PD_HEADER_MAGIC " end generation="
 #define P2PD_TRAILER_BYTES	" bytes="
 
 /* ACS capability/control bits (PCIe r6.0, 7.7.8): same in both registers. */
@@ -65,6 +75,10 @@
 #define P2PD_ACS_UF	0x0010	/* Upstream Forwarding */
 #define P2PD_ACS_EC	0x0020	/* P2P Egress Control */
 #define P2PD_ACS_DT	0x0040	/* Direct Translated P2P */
+/* The bits the acs= field names, one lspci word each. */
+#define P2PD_ACS_WORD_MASK	(P2PD_ACS_SV | P2PD_ACS_TB | P2PD_ACS_RR | \
+				 P2PD_ACS_CR | P2PD_ACS_UF | P2PD_ACS_EC | \
+				 P2PD_ACS_DT)
 /* The bits that make the kernel's p2pdma treat a port as redirecting. */
 #define P2PD_ACS_REDIRECT_MASK	(P2PD_ACS_RR | P2PD_ACS_CR | P2PD_ACS_EC)
 

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Value syntax of the topology file.  The words (roles, IOMMU domains,
+ * ACS bits, "none"/"unknown"/"suspended") come from the engine's tables,
+ * the same ones kmod/engine/format.c writes with.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "p2pdiag/abi.h"
+#include "p2pdiag/format.h"
+#include "p2pdiag/verdict.h"
+#include "topology/parse_values.h"
+
+/* The "enabled" form of ats=: the word, then its STU. */
+#define ATS_ENABLED_STU		"enabled stu="
+#define ATS_DISABLED		"disabled"
+
+int parse_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Exactly @digits hex digits at @s; the value in *out. */
+static int hex_run(const char *s, unsigned int digits, unsigned int *out)
+{
+	unsigned int i, v = 0;
+
+	for (i = 0; i < digits; i++) {
+		int d = parse_hex_digit(s[i]);
+
+		if (d < 0)
+			return -1;
+		v = v << 4 | (unsigned int)d;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_addr(const char *s, unsigned int *out)
+{
+	unsigned int dom, bus, dev, fn;
+
+	if (strlen(s) != P2PD_ADDR_STRLEN - 1 || s[4] != ':' || s[7] != ':' ||
+	    s[10] != '.')
+		return -1;
+	if (hex_run(s, 4, &dom) || hex_run(s + 5, 2, &bus) ||
+	    hex_run(s + 8, 2, &dev) || s[11] < '0' || s[11] > '7')
+		return -1;
+	fn = (unsigned int)(s[11] - '0');
+	if (dev > 0x1f)
+		return -1;
+	*out = P2PD_ADDR(dom, bus, dev, fn);
+	return 0;
+}
+
+int parse_host_bridge(const char *s, unsigned int *out)
+{
+	unsigned int dom, bus;
+
+	if (strlen(s) != 7 || s[4] != ':' || hex_run(s, 4, &dom) ||
+	    hex_run(s + 5, 2, &bus))
+		return -1;
+	*out = P2PD_HOST_BRIDGE(dom, bus);
+	return 0;
+}
+
+int parse_hex_field(const char *s, unsigned int digits, unsigned int *out)
+{
+	if (s[0] != '0' || s[1] != 'x' || strlen(s) != digits + 2)
+		return -1;
+	return hex_run(s + 2, digits, out);
+}
+
+int parse_udec(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (max - (unsigned long)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_node(const char *s, int *out)
+{
+	unsigned long v;
+
+	if (!strcmp(s, "-1")) {
+		*out = -1;
+		return 0;
+	}
+	if (parse_udec(s, INT_MAX, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int parse_speed(const char *s, unsigned int *out)
+{
+	const char *dot = strchr(s, '.');
+	char whole[8];
+	unsigned long w;
+	size_t n;
+
+	if (!dot || dot == s || dot[1] < '0' || dot[1] > '9' || dot[2])
+		return -1;
+	n = (size_t)(dot - s);
+	if (n >= sizeof(whole))
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = 0;
+	if (parse_udec(whole, 100000, &w))
+		return -1;
+	*out = (unsigned int)(w * 10 + (unsigned long)(dot[1] - '0'));
+	return 0;
+}
+
+enum p2pd_state parse_state_word(const char *s)
+{
+	if (!strcmp(s, P2PD_WORD_NONE))
+		return P2PD_ABSENT;
+	if (!strcmp(s, P2PD_WORD_UNKNOWN))
+		return P2PD_UNKNOWN;
+	if (!strcmp(s, P2PD_WORD_SUSPENDED))
+		return P2PD_SUSPENDED;
+	return P2PD_PRESENT;
+}
+
+int parse_acs_words(const char *s, unsigned int *out)
+{
+	unsigned int seen = 0, bits = 0, bit;
+
+	while (*s) {
+		const char *end = strchr(s, ' ');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		char sign;
+
+		if (n < 2)
+			return -1;
+		sign = s[n - 1];
+		if (sign != '+' && sign != '-')
+			return -1;
+		bit = p2pd_acs_word_bit(s, n - 1);
+		if (bit) {
+			if (seen & bit)
+				return -1;
+			seen |= bit;
+			if (sign == '+')
+				bits |= bit;
+		}
+		s += n;
+		if (*s == ' ' && !*++s)
+			return -1;	/* trailing space */
+	}
+	if (seen != P2PD_ACS_WORD_MASK)
+		return -1;
+	*out = bits;
+	return 0;
+}
+
+int parse_role(const char *s, enum p2pd_role *out)
+{
+	int i;
+
+	for (i = 0; i < P2PD_ROLE_COUNT; i++)
+		if (!strcmp(s, p2pd_role_name((enum p2pd_role)i))) {
+			*out = (enum p2pd_role)i;
+			return 0;
+		}
+	return -1;
+}
+
+int parse_iommu_domain(const char *s, enum p2pd_iommu_domain *out)
+{
+	int i;
+
+	for (i = 0; i < P2PD_IOMMU_COUNT; i++)
+		if (!strcmp(s, p2pd_iommu_domain_name((enum p2pd_iommu_domain)i))) {
+			*out = (enum p2pd_iommu_domain)i;
+			return 0;
+		}
+	return -1;
+}
+
+int parse_ats(const char *s, struct p2pd_function *f)
+{
+	static const char enabled[] = ATS_ENABLED_STU;
+	unsigned long stu;
+
+	f->ats = parse_state_word(s);
+	f->ats_enabled = 0;
+	f->ats_stu = 0;
+	if (f->ats != P2PD_PRESENT)
+		return 0;
+	if (!strcmp(s, ATS_DISABLED))
+		return 0;
+	if (strncmp(s, enabled, sizeof(enabled) - 1) ||
+	    parse_udec(s + sizeof(enabled) - 1, 31, &stu))
+		return -1;
+	f->ats_enabled = 1;
+	f->ats_stu = (unsigned int)stu;
+	return 0;
+}
+
+int parse_unescape(const char *s, size_t n, char *out)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		int hi, lo, c;
+
+		if (s[i] != '\\') {
+			out[o++] = s[i];
+			continue;
+		}
+		if (i + 3 >= n || s[i + 1] != 'x')
+			return -1;
+		hi = parse_hex_digit(s[i + 2]);
+		lo = parse_hex_digit(s[i + 3]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		c = hi << 4 | lo;
+		if (c == 0 || c == '\n')
+			return -1;
+		out[o++] = (char)c;
+		i += 3;
+	}
+	out[o] = 0;
+	return 0;
+}

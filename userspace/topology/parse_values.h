@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Value syntax of the topology file, each the inverse of one writer in
+ * kmod/engine/format.c.  Every function reads a whole NUL-terminated value
+ * and returns 0 with the result, or -1 leaving it untouched: a value is
+ * well formed exactly, or refused.  Private to the parser.
+ */
+#ifndef P2PDIAG_PARSE_VALUES_H
+#define P2PDIAG_PARSE_VALUES_H
+
+#include <stddef.h>
+
+#include "p2pdiag/model.h"
+
+/* One hex digit's value, or -1. */
+int parse_hex_digit(char c);
+
+/* "dddd:bb:dd.f" exactly, device 00..1f, function 0..7: P2PD_ADDR(). */
+int parse_addr(const char *s, unsigned int *out);
+
+/* "dddd:bb", a root bus: P2PD_HOST_BRIDGE(). */
+int parse_host_bridge(const char *s, unsigned int *out);
+
+/* "0x" and exactly @digits hex digits, as p2pd_put_hex() writes them. */
+int parse_hex_field(const char *s, unsigned int digits, unsigned int *out);
+
+/* Decimal digits only, at most @max. */
+int parse_udec(const char *s, unsigned long max, unsigned long *out);
+
+/* A NUMA node: "-1" or 0..INT_MAX. */
+int parse_node(const char *s, int *out);
+
+/* "16.0" -> 160: one digit after the point, as p2pd_put_speed() writes. */
+int parse_speed(const char *s, unsigned int *out);
+
+/*
+ * parse_state_word() - "none", "unknown", "suspended", or anything else:
+ * P2PD_PRESENT, a value for the field's own parser.  Never fails.
+ */
+enum p2pd_state parse_state_word(const char *s);
+
+/*
+ * lspci's ACS words, "SrcValid+ TransBlk- ...": each known word exactly
+ * once, words this version does not know skipped; the control bits they
+ * spell in *out.
+ */
+int parse_acs_words(const char *s, unsigned int *out);
+
+/* A role word (p2pd_role_name()). */
+int parse_role(const char *s, enum p2pd_role *out);
+
+/* An IOMMU domain word (p2pd_iommu_domain_name()). */
+int parse_iommu_domain(const char *s, enum p2pd_iommu_domain *out);
+
+/* ats=: "none", "unknown", "suspended", "disabled" or "enabled stu=<0..31>". */
+int parse_ats(const char *s, struct p2pd_function *f);
+
+/*
+ * parse_unescape() - @n bytes of @s with each "\xHH" (any byte but NUL and
+ * newline) turned back into its byte, NUL-terminated into @out (n + 1 bytes).
+ */
+int parse_unescape(const char *s, size_t n, char *out);
+
+#endif /* P2PDIAG_PARSE_VALUES_H */
