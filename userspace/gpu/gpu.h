@@ -171,4 +171,11 @@ const char *gpu_verify_name(enum gpu_verify v);
  */
 double gpu_median(double *v, unsigned int n);
 
+/*
+ * gpu_figure_set() - @f becomes the figure of @n samples @v (sorted in
+ * place): their median, minimum and maximum, and @verify.
+ */
+void gpu_figure_set(struct gpu_figure *f, double *v, unsigned int n,
+		    enum gpu_verify verify);
+
 #endif /* P2PDIAG_GPU_H */

@@ -121,7 +121,11 @@ void gpu_activity_sample_load(struct gpu_state *st, struct nvml_api *nv,
 /* gpu_settings.c: the settings that change copy and P2P performance. */
 void gpu_settings_read(struct gpu_state *st, struct nvml_api *nv, int dev);
 
-/* gpu_placement.c: CPU and NUMA node of the worker and of @buf. */
+/*
+ * gpu_placement.c: host allocations that follow prefer @node (-1: the
+ * default policy again); the CPU and NUMA node of the worker and of @buf.
+ */
+void gpu_placement_prefer_node(int node);
 void gpu_placement_read(struct gpu_placement *p, const void *buf);
 
 /* gpu_measure.c: runs in the worker; returns GPU_OK, GPU_TIMEOUT, ... */
