@@ -32,10 +32,11 @@ KO=/lab/modules/p2pdiag.ko
 # failure's own stack dump (warn_alloc) has none of them.
 STRESS_REPORTS='WARNING: |BUG: |Oops|KFENCE: |KASAN|UBSAN: |lockdep|possible circular locking|INFO: (possible|inconsistent|trying to register|task .* blocked)|DEBUG_LOCKS_WARN_ON|ODEBUG: |list_(add|del) corruption|general protection|Kernel panic|refcount_t: |kobject: .*has no release'
 
-# The report lines of a kernel log on stdin (plus the extra pattern);
-# lockdep's boot banner ("RCU lockdep checking is enabled") is none.
+# The report lines of a kernel log on stdin (plus the extra pattern), the
+# kernel's known false reports and lockdep's boot banner left out
+# (known-kernel-reports.awk).
 stress_reports() {	# [|extra pattern]
-	grep -v 'RCU lockdep checking is enabled' | grep -E "$STRESS_REPORTS${1:-}"
+	awk -f /lab/known-kernel-reports.awk | grep -E "$STRESS_REPORTS${1:-}"
 }
 
 stress_full() {
