@@ -7,14 +7,18 @@
  * the same task, so only the load's own allocations count: the module
  * loader's first, then the module's init.
  *
- * Prints one line, "loaded injected=0|1" or "failed errno=<name>
- * injected=0|1", where injected says whether the k-th point was reached.
+ * Prints one line, "loaded injected=0|1 reached=<n>" or "failed
+ * errno=<name> injected=0|1 reached=<n>": injected says whether the k-th
+ * point was reached (and failed), reached how many points the load passed
+ * (k when injected).  A k larger than any load needs gives, through
+ * reached, how many points a whole load has.
  * Exit status: 0 loaded, 1 refused, 2 the attempt itself went wrong (no
  * fail-nth, unreadable module, bad arguments).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +38,8 @@ static int write_fail_nth(int fd, unsigned long k)
 int main(int argc, char **argv)
 {
 	const char *params = argc > 3 ? argv[3] : "";
-	unsigned long k;
-	char left[32], *end;
+	unsigned long k, left, reached;
+	char buf[32], *end;
 	int nth, ko, ret, err;
 	ssize_t n;
 
@@ -45,7 +49,7 @@ int main(int argc, char **argv)
 	}
 	errno = 0;
 	k = strtoul(argv[1], &end, 10);
-	if (errno || *end || !k) {
+	if (errno || *end || !k || k > UINT_MAX) {
 		fprintf(stderr, "%s: k must be a positive number, not '%s'\n",
 			argv[0], argv[1]);
 		return 2;
@@ -68,19 +72,21 @@ int main(int argc, char **argv)
 	}
 	ret = syscall(SYS_finit_module, ko, params, 0);
 	err = errno;
-	/* 0: the k-th point was reached and failed; else what was left */
-	n = pread(nth, left, sizeof(left) - 1, 0);
-	left[n > 0 ? n : 0] = '\0';
+	/* 0: the k-th point was reached and failed; else the points left */
+	n = pread(nth, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
 	write_fail_nth(nth, 0);
 	if (n <= 0) {
 		fprintf(stderr, "%s: reading %s back failed\n", argv[0], FAIL_NTH);
 		return 2;
 	}
+	left = strtoul(buf, NULL, 10);
+	reached = left ? k - left : k;
 	if (ret == 0) {
-		printf("loaded injected=%d\n", atoi(left) == 0);
+		printf("loaded injected=%d reached=%lu\n", !left, reached);
 		return 0;
 	}
-	printf("failed errno=%s injected=%d\n", strerrorname_np(err) ?
-	       strerrorname_np(err) : "?", atoi(left) == 0);
+	printf("failed errno=%s injected=%d reached=%lu\n",
+	       strerrorname_np(err) ? strerrorname_np(err) : "?", !left, reached);
 	return 1;
 }
