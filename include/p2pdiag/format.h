@@ -20,8 +20,11 @@ struct p2pd_buf {
 	char *p;
 	unsigned long size;
 	unsigned long len;
+	unsigned long skip;	/* a window: the first skip bytes are dropped */
 	int overflow;
 };
+
+struct p2pd_groups;
 
 /* One per-function field, in ABI order (the topology line's order). */
 enum p2pd_field {
@@ -53,6 +56,34 @@ enum p2pd_field {
  * @size: bytes at @p
  */
 void p2pd_buf_init(struct p2pd_buf *b, char *p, unsigned long size);
+
+/**
+ * p2pd_buf_init_window() - write bytes @skip to @skip + @size of the text
+ * into @p and drop the rest: one read() of a text that is not kept whole.
+ * @b: the buffer
+ * @p: storage
+ * @size: bytes at @p
+ * @skip: offset of the window in the text
+ *
+ * b->len - @skip, where positive and at most @size, is what was written.
+ */
+void p2pd_buf_init_window(struct p2pd_buf *b, char *p, unsigned long size,
+			  unsigned long skip);
+
+/**
+ * p2pd_buf_init_cap() - count only, and become full past @cap bytes: the
+ * size of a text that must not exceed @cap.
+ * @b: the buffer
+ * @cap: the most bytes wanted
+ */
+void p2pd_buf_init_cap(struct p2pd_buf *b, unsigned long cap);
+
+/**
+ * p2pd_buf_full() - whether output was dropped: formatters that write many
+ * lines stop then.
+ * @b: the buffer
+ */
+int p2pd_buf_full(const struct p2pd_buf *b);
 
 /**
  * p2pd_buf_terminate() - NUL-terminate what was written.
@@ -244,5 +275,67 @@ void p2pd_format_topology_file(struct p2pd_buf *b, const struct p2pd_model *m);
  * @m: the model
  */
 void p2pd_format_pairs_file(struct p2pd_buf *b, const struct p2pd_model *m);
+
+/**
+ * p2pd_format_group_pair() - one group-pair line of the grouped pairs file:
+ * "group_a=<n> group_b=<n> pairs=<k> " and @rep's pair line.
+ * @b: output
+ * @m: the model
+ * @g: its groups
+ * @ga: one group
+ * @gb: the other, or @ga
+ * @rep: p2pd_judge_group_pair() of @ga and @gb
+ */
+void p2pd_format_group_pair(struct p2pd_buf *b, const struct p2pd_model *m,
+			    const struct p2pd_groups *g, int ga, int gb,
+			    const struct p2pd_pair *rep);
+
+/**
+ * p2pd_format_pairs_grouped() - the grouped pairs file without its trailer:
+ * header, one line per endpoint group, one per group pair.
+ * @b: output
+ * @m: the model
+ * @g: its groups (p2pd_group_endpoints())
+ */
+void p2pd_format_pairs_grouped(struct p2pd_buf *b, const struct p2pd_model *m,
+			       const struct p2pd_groups *g);
+
+/**
+ * p2pd_format_pairs_grouped_file() - the pairs file as the module publishes
+ * it: p2pd_format_pairs_grouped() and the trailer line.
+ * @b: output
+ * @m: the model
+ * @g: its groups
+ */
+void p2pd_format_pairs_grouped_file(struct p2pd_buf *b,
+				    const struct p2pd_model *m,
+				    const struct p2pd_groups *g);
+
+/**
+ * p2pd_format_pairs_limit_file() - the pairs file when the grouped text
+ * would exceed @limit bytes: the header with status=limit-exceeded and
+ * the limit, and the trailer.
+ * @b: output
+ * @m: the model
+ * @g: its groups
+ * @limit: the limit in bytes
+ */
+void p2pd_format_pairs_limit_file(struct p2pd_buf *b, const struct p2pd_model *m,
+				  const struct p2pd_groups *g,
+				  unsigned long limit);
+
+/**
+ * p2pd_format_endpoint_pairs_file() - every pair of one function, expanded,
+ * in the peer's address order, between a header naming it and the trailer
+ * (devices/<addr>/pairs).  The lines are those of p2pd_format_pairs() that
+ * hold the function, byte for byte.
+ * @b: output; with a window, formatting stops once it is full
+ * @m: the model
+ * @g: its groups
+ * @x: index of the function
+ */
+void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
+				     const struct p2pd_model *m,
+				     const struct p2pd_groups *g, int x);
 
 #endif /* P2PDIAG_FORMAT_H */

@@ -131,6 +131,38 @@ unsigned long p2pd_count_pairs(const struct p2pd_model *m);
  */
 int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *out);
 
+/**
+ * p2pd_judge_inputs_cmp() - compare what p2pd_judge() reads of two
+ * endpoints, apart from what p2pd_derive_member_pair() derives per pair.
+ * @x: one function
+ * @y: another
+ *
+ * Equal (0) means: for any peer z that is neither's upstream bridge, the
+ * pairs (x, z) and (y, z) are judged alike (endpoint_groups.h).  A change
+ * to p2pd_judge() that reads another field of an endpoint must compare it
+ * here.
+ *
+ * Return: <0, 0 or >0, a total order.
+ */
+int p2pd_judge_inputs_cmp(const struct p2pd_function *x,
+			  const struct p2pd_function *y);
+
+/**
+ * p2pd_derive_member_pair() - p2pd_judge(@m, @a, @b) from the judgement of
+ * another pair whose ends compare equal to @a's and @b's, in that order.
+ * @m: the model
+ * @rep: the judged pair; p2pd_judge_inputs_cmp(rep->a, @a) and
+ *	 (rep->b, @b) are 0, and no end of either pair is upstream of another
+ * @a: one function
+ * @b: the other
+ * @out: the judgement
+ *
+ * Return: 0, or -1 when an index is out of range or @a == @b.
+ */
+int p2pd_derive_member_pair(const struct p2pd_model *m,
+			    const struct p2pd_pair *rep, int a, int b,
+			    struct p2pd_pair *out);
+
 /* Names used in the ABI and the reports; NULL when out of range. */
 const char *p2pd_role_name(enum p2pd_role role);
 const char *p2pd_class_name(enum p2pd_class cls);

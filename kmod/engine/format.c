@@ -7,13 +7,33 @@
  */
 #include "p2pdiag/format.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/endpoint_groups.h"
 
 void p2pd_buf_init(struct p2pd_buf *b, char *p, unsigned long size)
 {
 	b->p = p;
 	b->size = p ? size : 0;
 	b->len = 0;
+	b->skip = 0;
 	b->overflow = 0;
+}
+
+void p2pd_buf_init_window(struct p2pd_buf *b, char *p, unsigned long size,
+			  unsigned long skip)
+{
+	p2pd_buf_init(b, p, size);
+	b->skip = skip;
+}
+
+void p2pd_buf_init_cap(struct p2pd_buf *b, unsigned long cap)
+{
+	p2pd_buf_init(b, P2PD_NULL, 0);
+	b->size = cap;
+}
+
+int p2pd_buf_full(const struct p2pd_buf *b)
+{
+	return b->overflow;
 }
 
 int p2pd_buf_terminate(struct p2pd_buf *b)
@@ -31,10 +51,16 @@ int p2pd_buf_terminate(struct p2pd_buf *b)
 
 void p2pd_put_char(struct p2pd_buf *b, char c)
 {
-	if (b->len < b->size)
-		b->p[b->len] = c;
-	else if (b->p)
+	if (b->len < b->skip) {
+		b->len++;
+		return;
+	}
+	if (b->len - b->skip < b->size) {
+		if (b->p)
+			b->p[b->len - b->skip] = c;
+	} else if (b->p || b->size) {
 		b->overflow = 1;
+	}
 	b->len++;
 }
 
@@ -635,7 +661,7 @@ void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m)
 	p2pd_put_str(b, " pairs=");
 	p2pd_put_udec(b, p2pd_count_pairs(m));
 	p2pd_put_char(b, '\n');
-	while (p2pd_next_pair(m, &a, &bi))
+	while (!p2pd_buf_full(b) && p2pd_next_pair(m, &a, &bi))
 		if (!p2pd_judge(m, a, bi, &pair))
 			p2pd_format_pair(b, m, &pair);
 }
@@ -667,5 +693,126 @@ void p2pd_format_topology_file(struct p2pd_buf *b, const struct p2pd_model *m)
 void p2pd_format_pairs_file(struct p2pd_buf *b, const struct p2pd_model *m)
 {
 	p2pd_format_pairs(b, m);
+	put_trailer(b, m->generation);
+}
+
+static void put_pairs_view_header(struct p2pd_buf *b, const struct p2pd_model *m,
+				  const struct p2pd_groups *g)
+{
+	put_header(b, m);
+	p2pd_put_str(b, " pairs=");
+	p2pd_put_udec(b, p2pd_count_pairs(m));
+	p2pd_put_str(b, " view=grouped groups=");
+	p2pd_put_udec(b, g->nr);
+	p2pd_put_str(b, " group_pairs=");
+	p2pd_put_udec(b, p2pd_count_group_pairs(g));
+}
+
+/* "group=<n> members=<k> addr=<addr>,<addr>..." */
+static void put_group_line(struct p2pd_buf *b, const struct p2pd_model *m,
+			   const struct p2pd_groups *g, int gi)
+{
+	int i;
+
+	p2pd_put_str(b, "group=");
+	p2pd_put_udec(b, (unsigned long)gi);
+	p2pd_put_str(b, " members=");
+	p2pd_put_udec(b, (unsigned long)g->size[gi]);
+	p2pd_put_str(b, " addr=");
+	for (i = g->first[gi]; i != P2PD_NO_INDEX; i = g->next[i]) {
+		if (i != g->first[gi])
+			p2pd_put_char(b, ',');
+		p2pd_put_addr(b, m->fn[i].addr);
+	}
+	p2pd_put_char(b, '\n');
+}
+
+void p2pd_format_group_pair(struct p2pd_buf *b, const struct p2pd_model *m,
+			    const struct p2pd_groups *g, int ga, int gb,
+			    const struct p2pd_pair *rep)
+{
+	p2pd_put_str(b, "group_a=");
+	p2pd_put_udec(b, (unsigned long)ga);
+	p2pd_put_str(b, " group_b=");
+	p2pd_put_udec(b, (unsigned long)gb);
+	p2pd_put_str(b, " pairs=");
+	p2pd_put_udec(b, p2pd_group_pair_count(g, ga, gb));
+	p2pd_put_char(b, ' ');
+	p2pd_format_pair(b, m, rep);
+}
+
+void p2pd_format_pairs_grouped(struct p2pd_buf *b, const struct p2pd_model *m,
+			       const struct p2pd_groups *g)
+{
+	struct p2pd_pair rep;
+	int ga = P2PD_NO_INDEX, gb = P2PD_NO_INDEX;
+	unsigned int i;
+
+	put_pairs_view_header(b, m, g);
+	p2pd_put_str(b, " status=complete\n");
+	for (i = 0; i < g->nr && !p2pd_buf_full(b); i++)
+		put_group_line(b, m, g, (int)i);
+	while (!p2pd_buf_full(b) && p2pd_next_group_pair(g, &ga, &gb))
+		if (!p2pd_judge_group_pair(m, g, ga, gb, &rep))
+			p2pd_format_group_pair(b, m, g, ga, gb, &rep);
+}
+
+void p2pd_format_pairs_grouped_file(struct p2pd_buf *b,
+				    const struct p2pd_model *m,
+				    const struct p2pd_groups *g)
+{
+	p2pd_format_pairs_grouped(b, m, g);
+	put_trailer(b, m->generation);
+}
+
+void p2pd_format_pairs_limit_file(struct p2pd_buf *b, const struct p2pd_model *m,
+				  const struct p2pd_groups *g,
+				  unsigned long limit)
+{
+	put_pairs_view_header(b, m, g);
+	p2pd_put_str(b, " status=limit-exceeded limit=");
+	p2pd_put_udec(b, limit);
+	p2pd_put_char(b, '\n');
+	put_trailer(b, m->generation);
+}
+
+void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
+				     const struct p2pd_model *m,
+				     const struct p2pd_groups *g, int x)
+{
+	struct p2pd_pair rep, pair;
+	int rep_ga = P2PD_NO_INDEX, rep_gb = P2PD_NO_INDEX;
+	unsigned int y, nr = 0;
+
+	for (y = 0; y < m->nr_fn; y++)
+		nr += (int)y != x && m->fn[y].p2p_endpoint;
+	put_header(b, m);
+	p2pd_put_str(b, " endpoint=");
+	p2pd_put_addr(b, m->fn[x].addr);
+	p2pd_put_str(b, " pairs=");
+	p2pd_put_udec(b, m->fn[x].p2p_endpoint ? nr : 0);
+	p2pd_put_char(b, '\n');
+	for (y = 0; m->fn[x].p2p_endpoint && y < m->nr_fn; y++) {
+		int a = (int)y < x ? (int)y : x, bb = (int)y < x ? x : (int)y;
+		int ga, gb;
+
+		if ((int)y == x || !m->fn[y].p2p_endpoint)
+			continue;
+		if (p2pd_buf_full(b))
+			return;	/* a window: the rest is not wanted */
+		ga = g->group_of[a] < g->group_of[bb] ? g->group_of[a] :
+							 g->group_of[bb];
+		gb = g->group_of[a] < g->group_of[bb] ? g->group_of[bb] :
+							 g->group_of[a];
+		/* consecutive peers mostly share a group: judge it once */
+		if (ga != rep_ga || gb != rep_gb) {
+			if (p2pd_judge_group_pair(m, g, ga, gb, &rep))
+				continue;
+			rep_ga = ga;
+			rep_gb = gb;
+		}
+		if (!p2pd_judge_member(m, g, &rep, a, bb, &pair))
+			p2pd_format_pair(b, m, &pair);
+	}
 	put_trailer(b, m->generation);
 }

@@ -344,23 +344,36 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 	p->host_blocks = !routes;
 }
 
+/*
+ * The notes that name the two functions themselves, not their path:
+ * p2pd_judge_member() derives them anew for every member pair of a group
+ * pair, so a rule here that reads more of a function than
+ * p2pd_judge_inputs_cmp() compares stays exact.
+ */
+static unsigned int pair_own_notes(const struct p2pd_function *fa,
+				   const struct p2pd_function *fb)
+{
+	unsigned int notes = 0;
+
+	if (fa->iommu_domain == P2PD_IOMMU_TRANSLATED)
+		notes |= P2PD_NOTE_IOMMU_A;
+	if (fb->iommu_domain == P2PD_IOMMU_TRANSLATED)
+		notes |= P2PD_NOTE_IOMMU_B;
+	if (fa->ats == P2PD_PRESENT && fa->ats_enabled)
+		notes |= P2PD_NOTE_ATS_A;
+	if (fb->ats == P2PD_PRESENT && fb->ats_enabled)
+		notes |= P2PD_NOTE_ATS_B;
+	if ((fa->addr & ~7u) == (fb->addr & ~7u))
+		notes |= P2PD_NOTE_SAME_DEVICE;
+	return notes;
+}
+
 static void fill_notes(const struct p2pd_model *m, struct p2pd_pair *p,
 		       unsigned int dt_all)
 {
-	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
-
-	if (fa->iommu_domain == P2PD_IOMMU_TRANSLATED)
-		p->notes |= P2PD_NOTE_IOMMU_A;
-	if (fb->iommu_domain == P2PD_IOMMU_TRANSLATED)
-		p->notes |= P2PD_NOTE_IOMMU_B;
-	if (fa->ats == P2PD_PRESENT && fa->ats_enabled)
-		p->notes |= P2PD_NOTE_ATS_A;
-	if (fb->ats == P2PD_PRESENT && fb->ats_enabled)
-		p->notes |= P2PD_NOTE_ATS_B;
+	p->notes = pair_own_notes(&m->fn[p->a], &m->fn[p->b]);
 	if (p->nr_blockers && dt_all)
 		p->notes |= P2PD_NOTE_DIRECT_TRANS;
-	if ((fa->addr & ~7u) == (fb->addr & ~7u))
-		p->notes |= P2PD_NOTE_SAME_DEVICE;
 }
 
 static enum p2pd_verdict pair_verdict(const struct p2pd_pair *p)
@@ -465,5 +478,84 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 	p->nccl_p2p = nccl_would_use_p2p(m, p);
 	fill_notes(m, p, dt_all);
 	p->verdict = pair_verdict(p);
+	return 0;
+}
+
+#define NR_JUDGE_INPUTS	15
+
+/* What p2pd_judge() reads of an endpoint, in one row of numbers. */
+static void judge_inputs(const struct p2pd_function *f,
+			 unsigned int v[NR_JUDGE_INPUTS])
+{
+	unsigned int n = 0;
+
+	/* where it hangs: its upstream chain, root bus and NUMA node */
+	v[n++] = (unsigned int)f->has_parent;
+	v[n++] = f->has_parent ? f->parent : 0;
+	v[n++] = f->host_bridge;
+	v[n++] = (unsigned int)f->numa_node;
+	v[n++] = f->role;
+	/* its own ACS: a blocker when it redirects (add_blocker) */
+	v[n++] = f->acs;
+	v[n++] = f->acs_cap;
+	v[n++] = f->acs_ctrl;
+	/* its own link, the first on the path (consider_link) */
+	v[n++] = f->link.state;
+	v[n++] = f->link.speed;
+	v[n++] = f->link.width;
+	v[n++] = f->link.max_speed;
+	v[n++] = f->link.max_width;
+	/* whether it is a GPU (nccl_would_use_p2p) */
+	v[n++] = f->vendor;
+	v[n++] = f->class_code;
+}
+
+int p2pd_judge_inputs_cmp(const struct p2pd_function *x,
+			  const struct p2pd_function *y)
+{
+	unsigned int vx[NR_JUDGE_INPUTS], vy[NR_JUDGE_INPUTS], i;
+
+	judge_inputs(x, vx);
+	judge_inputs(y, vy);
+	for (i = 0; i < NR_JUDGE_INPUTS; i++)
+		if (vx[i] != vy[i])
+			return vx[i] < vy[i] ? -1 : 1;
+	return 0;
+}
+
+/* @idx as it stands in a judgement of @from_a, @from_b, for @to_a, @to_b. */
+static int member_index(int idx, int from_a, int from_b, int to_a, int to_b)
+{
+	if (idx == from_a)
+		return to_a;
+	if (idx == from_b)
+		return to_b;
+	return idx;
+}
+
+int p2pd_derive_member_pair(const struct p2pd_model *m,
+			    const struct p2pd_pair *rep, int a, int b,
+			    struct p2pd_pair *out)
+{
+	int ra = rep->a, rb = rep->b;
+	unsigned int i;
+
+	if (a < 0 || b < 0 || a == b || (unsigned int)a >= m->nr_fn ||
+	    (unsigned int)b >= m->nr_fn)
+		return -1;
+	*out = *rep;
+	out->a = a;
+	out->b = b;
+	/* an endpoint is in its own judgement as a blocker or bottleneck */
+	for (i = 0; i < out->path_len; i++)
+		out->path[i] = member_index(out->path[i], ra, rb, a, b);
+	for (i = 0; i < out->nr_blockers; i++)
+		out->blocker[i] = member_index(out->blocker[i], ra, rb, a, b);
+	out->common = member_index(out->common, ra, rb, a, b);
+	out->host_fn = member_index(out->host_fn, ra, rb, a, b);
+	out->host_fn_b = member_index(out->host_fn_b, ra, rb, a, b);
+	out->bottleneck_fn = member_index(out->bottleneck_fn, ra, rb, a, b);
+	out->notes = (rep->notes & P2PD_NOTE_DIRECT_TRANS) |
+		     pair_own_notes(&m->fn[a], &m->fn[b]);
 	return 0;
 }
