@@ -108,7 +108,8 @@ int p2pd_judge_group_pair(const struct p2pd_model *m, const struct p2pd_groups *
  * @rep: p2pd_judge_group_pair() of the groups of @a and @b
  * @a: one member
  * @b: a member of the other group (or of the same), @a < @b
- * @out: what p2pd_judge(@m, @a, @b) gives, field for field
+ * @out: what p2pd_judge(@m, @a, @b) gives, field for field; may be @rep
+ *	 (a member pair stands for its group pair as well as the first)
  *
  * Return: 0, or -1 when @a and @b are not members of @rep's groups.
  */

@@ -155,7 +155,7 @@ int p2pd_judge_inputs_cmp(const struct p2pd_function *x,
  *	 (rep->b, @b) are 0, and no end of either pair is upstream of another
  * @a: one function
  * @b: the other
- * @out: the judgement
+ * @out: the judgement; may be @rep
  *
  * Return: 0, or -1 when an index is out of range or @a == @b.
  */

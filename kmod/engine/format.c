@@ -780,8 +780,9 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 				     const struct p2pd_model *m,
 				     const struct p2pd_groups *g, int x)
 {
-	struct p2pd_pair rep, pair;
-	int rep_ga = P2PD_NO_INDEX, rep_gb = P2PD_NO_INDEX;
+	/* the last pair judged stands for its group pair (frames stay small) */
+	struct p2pd_pair pair;
+	int last_ga = P2PD_NO_INDEX, last_gb = P2PD_NO_INDEX;
 	unsigned int y, nr = 0;
 
 	for (y = 0; y < m->nr_fn; y++)
@@ -794,24 +795,26 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 	p2pd_put_char(b, '\n');
 	for (y = 0; m->fn[x].p2p_endpoint && y < m->nr_fn; y++) {
 		int a = (int)y < x ? (int)y : x, bb = (int)y < x ? x : (int)y;
-		int ga, gb;
+		int ga = g->group_of[a], gb = g->group_of[bb];
 
 		if ((int)y == x || !m->fn[y].p2p_endpoint)
 			continue;
 		if (p2pd_buf_full(b))
 			return;	/* a window: the rest is not wanted */
-		ga = g->group_of[a] < g->group_of[bb] ? g->group_of[a] :
-							 g->group_of[bb];
-		gb = g->group_of[a] < g->group_of[bb] ? g->group_of[bb] :
-							 g->group_of[a];
-		/* consecutive peers mostly share a group: judge it once */
-		if (ga != rep_ga || gb != rep_gb) {
-			if (p2pd_judge_group_pair(m, g, ga, gb, &rep))
-				continue;
-			rep_ga = ga;
-			rep_gb = gb;
+		if (ga > gb) {
+			ga = gb;
+			gb = g->group_of[a];
 		}
-		if (!p2pd_judge_member(m, g, &rep, a, bb, &pair))
+		/* consecutive peers mostly share a group: judge it once */
+		if (ga != last_ga || gb != last_gb) {
+			if (p2pd_judge_group_pair(m, g, ga, gb, &pair))
+				continue;
+			last_ga = ga;
+			last_gb = gb;
+		}
+		if (p2pd_judge_member(m, g, &pair, a, bb, &pair))
+			last_ga = P2PD_NO_INDEX;	/* judge anew */
+		else
 			p2pd_format_pair(b, m, &pair);
 	}
 	put_trailer(b, m->generation);

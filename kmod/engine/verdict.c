@@ -543,7 +543,8 @@ int p2pd_derive_member_pair(const struct p2pd_model *m,
 	if (a < 0 || b < 0 || a == b || (unsigned int)a >= m->nr_fn ||
 	    (unsigned int)b >= m->nr_fn)
 		return -1;
-	*out = *rep;
+	if (out != rep)
+		*out = *rep;
 	out->a = a;
 	out->b = b;
 	/* an endpoint is in its own judgement as a blocker or bottleneck */
