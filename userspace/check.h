@@ -2,7 +2,10 @@
 /*
  * One run of p2pdiag-check as the judgement and the reports see it: the
  * snapshot model and where it came from, the engine's pairs, what the GPU
- * side found, and the findings.  Filled by main.c, read by everyone else.
+ * side found, what the judgement decided (results) and the findings.
+ * main.c fills the inputs, translating the command line into the
+ * selection and the judgement's parameters; judgement writes the results
+ * and findings; the reports only read.
  */
 #ifndef P2PDIAG_CHECK_H
 #define P2PDIAG_CHECK_H
@@ -12,25 +15,50 @@
 #include "judge/causes.h"
 #include "judge/findings.h"
 #include "gpu/gpu.h"
-#include "options.h"
 #include "p2pdiag/model.h"
 #include "p2pdiag/verdict.h"
 
 struct system_report;
+struct run_results;
+
+/* The endpoints a run is limited to (--pairs), by P2PD_ADDR(). */
+#define SELECTION_MAX 64
+
+struct selection {
+	unsigned int addr[SELECTION_MAX];
+	unsigned int nr;		/* 0: every endpoint */
+};
+
+/* What the judgement compares with, as main.c was told it. */
+struct judge_params {
+	double min_ratio;		/* a figure below this share of its expectation is low */
+	double timeout_s;		/* the copies' deadline, for the timeout's sentence */
+};
 
 struct check_run {
 	const char *source;		/* "module", "pci", "file" */
 	char source_detail[256];	/* path, or why this source */
 	const struct p2pd_model *model;
-	/* judged pairs (--pairs applied), in p2pd_next_pair() order */
+	struct selection selection;
+	struct judge_params params;
+	/* judged pairs (the selection applied), in p2pd_next_pair() order */
 	struct p2pd_pair *pair;
 	unsigned int nr_pairs;
 	const struct gpu_state *gpu;	/* NULL: the GPU side did not run */
 	bool gpu_measured;
+	struct run_results *results;	/* judge/results.h; NULL until judge_pairs() */
 	struct findings findings;
 	struct causes causes;		/* the findings by cause, once judged */
-	const struct options *opt;
 	struct system_report *system;	/* facts under the root, or NULL */
 };
+
+/*
+ * Lookups in the run, no policy: the index into r->pair of the pair of
+ * model functions @fa, @fb (either order), or -1; the model index of GPU
+ * @g, or P2PD_NO_INDEX; the measured GPU pair src -> dst, or NULL.
+ */
+int run_pair_index(const struct check_run *r, int fa, int fb);
+int run_gpu_function(const struct check_run *r, unsigned int g);
+const struct gpu_pair *run_gpu_pair(const struct gpu_state *st, int src, int dst);
 
 #endif /* P2PDIAG_CHECK_H */

@@ -23,6 +23,7 @@
 #include "topology/format_text.h"
 #include "gpu/gpu.h"
 #include "judge/judge.h"
+#include "judge/results.h"
 #include "options.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
@@ -218,38 +219,21 @@ static void engine_self_check(struct check_run *r, const struct sysfs_snapshot *
 	free(text);
 }
 
-static int judge_all_pairs(struct check_run *r, const struct options *o,
-			   char *err, size_t errlen)
+/*
+ * What the judgement is told of the command line: the endpoints --pairs
+ * keeps, and what a figure is compared with.
+ */
+static void judge_inputs(struct check_run *r, const struct options *o)
 {
-	const struct p2pd_model *m = r->model;
-	unsigned long n = p2pd_count_pairs(m);
-	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
 	unsigned int i;
 
-	for (i = 0; i < o->nr_pairs; i++) {
-		int idx = p2pd_model_find(m, o->pairs[i]);
-
-		if (idx == P2PD_NO_INDEX || !m->fn[idx].p2p_endpoint) {
-			char text[P2PD_ADDR_STRLEN];
-
-			snprintf(err, errlen,
-				 "--pairs: %s is not a P2P endpoint of the topology",
-				 pciaddr_format(text, o->pairs[i]));
-			return -1;
-		}
-	}
-	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
-	if (!r->pair) {
-		snprintf(err, errlen, "out of memory for %lu pairs", n);
-		return -1;
-	}
-	while (p2pd_next_pair(m, &a, &b)) {
-		if (!judge_selected(o, m->fn[a].addr) || !judge_selected(o, m->fn[b].addr))
-			continue;
-		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs]))
-			r->nr_pairs++;
-	}
-	return 0;
+	_Static_assert(OPT_MAX_PAIRS <= SELECTION_MAX,
+		       "every --pairs address fits the run's selection");
+	for (i = 0; i < o->nr_pairs; i++)
+		r->selection.addr[i] = o->pairs[i];
+	r->selection.nr = o->nr_pairs;
+	r->params.min_ratio = o->min_ratio;
+	r->params.timeout_s = o->timeout_s;
 }
 
 /* Another machine's topology whose CPU nobody named. */
@@ -373,6 +357,7 @@ int main(int argc, char **argv)
 	struct options opt;
 	char err[1024];
 	int status = EXIT_USAGE, graph_pair = -1;
+	const char *graph_names[2] = { opt.graph_pair[0], opt.graph_pair[1] };
 
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		die_usage(err);
@@ -395,17 +380,19 @@ int main(int argc, char **argv)
 		die_usage(err);
 		return EXIT_USAGE;
 	}
-	run.opt = &opt;
+	judge_inputs(&run, &opt);
 	run.source = "none";
 	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
 	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
-	    judge_all_pairs(&run, &opt, err, sizeof(err))) {
+	    judge_pairs(&run, err, sizeof(err))) {
 		die_usage(err);
 		goto out;
 	}
 	/* a picture that cannot be drawn is refused before anything is measured */
 	if (opt.graph && (report_graph_check(opt.graph, err, sizeof(err)) ||
-			  report_graph_pair(&run, &graph_pair, err, sizeof(err)))) {
+			  (opt.has_graph_pair &&
+			   report_graph_pair(&run, graph_names, &graph_pair, err,
+					     sizeof(err))))) {
 		die_usage(err);
 		goto out;
 	}
@@ -458,7 +445,7 @@ int main(int argc, char **argv)
 		}
 	} else {
 		report_text(stdout, &run, !opt.no_color && isatty(STDOUT_FILENO) &&
-					  !getenv("NO_COLOR"));
+					  !getenv("NO_COLOR"), opt.verbose);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		die_usage("cannot write the report to stdout");
@@ -494,7 +481,7 @@ out:
 		free(gpu);
 	}
 	system_report_free(&sys);
-	free(run.pair);
+	judge_release(&run);
 	causes_free(&run.causes);
 	findings_free(&run.findings);
 	if (src.have_module)

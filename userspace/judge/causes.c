@@ -9,43 +9,38 @@
 
 #include "judge/causes.h"
 #include "check.h"
-#include "judge/judge.h"
+#include "judge/results.h"
 
-static const struct p2pd_pair *finding_pair(const struct check_run *r,
-					    const struct finding *it)
+/* Index into r->pair of @it's pair, or -1. */
+static int finding_pair(const struct check_run *r, const struct finding *it)
 {
-	int fa, fb, pi;
+	int fa, fb;
 
 	if (!it->has_pair || !r->model)
-		return NULL;
+		return -1;
 	fa = p2pd_model_find(r->model, it->a);
 	fb = p2pd_model_find(r->model, it->b);
 	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
-		return NULL;
-	pi = judge_pair_index(r, fa, fb);
-	return pi < 0 ? NULL : &r->pair[pi];
+		return -1;
+	return run_pair_index(r, fa, fb);
 }
 
 /*
- * Whether @it's fix is its pair's ACS fix (judge_pair_fix()) and names
- * ports: then the machine-wide parameter holds it.
+ * Whether @it's fix is its pair's ACS fix (the one judge_pairs() wrote
+ * into the results) and names ports: then the machine-wide parameter
+ * holds it.
  */
 static bool fixed_by_ports(const struct check_run *r, const struct finding *it)
 {
-	const struct p2pd_pair *p = finding_pair(r, it);
+	int pi = finding_pair(r, it);
 	struct p2pd_port_set one = { .nr = 0 };
-	char *own;
-	bool same;
+	const char *own;
 
-	if (!p || !it->fix || p2pd_port_set_add(&one, p) <= 0)
+	if (pi < 0 || !it->fix || !r->results ||
+	    p2pd_port_set_add(&one, &r->pair[pi]) <= 0)
 		return false;
-	own = malloc(JUDGE_TEXT_MAX);
-	if (!own)
-		return false;
-	judge_pair_fix(r, p, own, JUDGE_TEXT_MAX);
-	same = !strcmp(own, it->fix);
-	free(own);
-	return same;
+	own = r->results->pair[pi].fix;
+	return !strcmp(own ? own : "", it->fix);
 }
 
 static int find_cause(const struct causes *c, const char *code)
@@ -131,7 +126,8 @@ int causes_build(const struct check_run *r, struct causes *c)
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < f->nr; i++) {
 		const struct finding *it = &f->item[i];
-		const struct p2pd_pair *p = finding_pair(r, it);
+		int pi = finding_pair(r, it);
+		const struct p2pd_pair *p = pi < 0 ? NULL : &r->pair[pi];
 		int at = find_cause(c, it->code);
 		struct cause *k;
 

@@ -14,6 +14,7 @@
 #include "judge/judge_expect.h"
 #include "judge/judge_settings.h"
 #include "judge/judge_validity.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
@@ -39,18 +40,6 @@ static void speed_str(char *buf, size_t len, unsigned int tenths)
 static const char *kind_of(const struct p2pd_function *f)
 {
 	return p2pd_kind_name(p2pd_device_kind(f->class_code));
-}
-
-int judge_selected(const struct options *o, unsigned int addr)
-{
-	unsigned int i;
-
-	if (!o || !o->nr_pairs)
-		return 1;
-	for (i = 0; i < o->nr_pairs; i++)
-		if (o->pairs[i] == addr)
-			return 1;
-	return 0;
 }
 
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width)
@@ -89,7 +78,7 @@ static void take_min(double *best, double v)
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
 {
 	const struct p2pd_model *m = r->model;
-	int idx = judge_gpu_function(r, g), steps = 0;
+	int idx = run_gpu_function(r, g), steps = 0;
 	double best = 0;
 
 	while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH) {
@@ -117,9 +106,9 @@ double judge_expected_pair_gbs(const struct check_run *r,
 					JUDGE_NVLINK_EFFICIENCY;
 	if (!r->model)
 		return 0;
-	fa = judge_gpu_function(r, (unsigned int)gp->src);
-	fb = judge_gpu_function(r, (unsigned int)gp->dst);
-	pi = judge_pair_index(r, fa, fb);
+	fa = run_gpu_function(r, (unsigned int)gp->src);
+	fb = run_gpu_function(r, (unsigned int)gp->dst);
+	pi = run_pair_index(r, fa, fb);
 	if (pi < 0)
 		return 0;
 	p = &r->pair[pi];
@@ -133,48 +122,6 @@ double judge_expected_pair_gbs(const struct check_run *r,
 			take_min(&best, link_max_gbs(r->model, idx));
 	}
 	return best;
-}
-
-/* r->pair is in p2pd_next_pair() order: by a, then b; so a binary search. */
-int judge_pair_index(const struct check_run *r, int fa, int fb)
-{
-	int a = fa < fb ? fa : fb, b = fa < fb ? fb : fa;
-	unsigned int lo = 0, hi = r->nr_pairs;
-
-	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
-		return -1;
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-		const struct p2pd_pair *p = &r->pair[mid];
-
-		if (p->a == a && p->b == b)
-			return (int)mid;
-		if (p->a < a || (p->a == a && p->b < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-int judge_gpu_function(const struct check_run *r, unsigned int g)
-{
-	if (!r->gpu || !r->model || g >= r->gpu->nr_dev)
-		return P2PD_NO_INDEX;
-	return p2pd_model_find(r->model, r->gpu->dev[g].pci_addr);
-}
-
-const struct gpu_pair *judge_gpu_pair(const struct gpu_state *st,
-				      int src, int dst)
-{
-	unsigned int i;
-
-	if (!st || !st->pair)
-		return NULL;
-	for (i = 0; i < st->nr_pairs; i++)
-		if (st->pair[i].src == src && st->pair[i].dst == dst)
-			return &st->pair[i];
-	return NULL;
 }
 
 /* A bounded string builder over a caller's buffer. */
@@ -321,11 +268,20 @@ static int paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *
 	       m->fn[p->b].vendor == VENDOR_VIRTIO;
 }
 
-static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
+/* Pair @pi's fix as judge_pairs() wrote it into the results; "" for none. */
+static const char *pair_fix_of(const struct check_run *r, int pi)
+{
+	const char *fix = r->results ? r->results->pair[pi].fix : NULL;
+
+	return fix ? fix : "";
+}
+
+static void judge_pair_topology(struct check_run *r, unsigned int pi)
 {
 	const struct p2pd_model *m = r->model;
+	const struct p2pd_pair *p = &r->pair[pi];
 	unsigned int fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
-	char msg[TEXT_LEN], fix[FIX_LEN];
+	char msg[TEXT_LEN];
 	struct text t = { msg, sizeof(msg), 0 };
 
 	pair_names(m, p, &t);
@@ -359,14 +315,13 @@ static void judge_pair_topology(struct check_run *r, const struct p2pd_pair *p)
 			describe_host(m, p, &t);
 			add(&t, ", which does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
 		}
-		judge_pair_fix(r, p, fix, sizeof(fix));
 		findings_add(&r->findings,
 			     p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR : SEV_WARNING,
 			     /* named for what the fix changes */
 			     p->nr_blockers && (p->common_kind == P2PD_COMMON_BRIDGE ||
 						!p->host_blocks) ?
 			     "acs-redirect" : "host-bridge-no-p2p",
-			     fa, fb, fix, "%s", msg);
+			     fa, fb, pair_fix_of(r, (int)pi), "%s", msg);
 		break;
 	case P2PD_VERDICT_UNKNOWN:
 		add(&t, ": verdict unknown:%s%s%s%s",
@@ -422,7 +377,7 @@ static void judge_links(struct check_run *r)
 	for (i = 0; i < m->nr_fn; i++) {
 		int idx = (int)i, steps = 0;
 
-		if (!m->fn[i].p2p_endpoint || !judge_selected(r->opt, m->fn[i].addr))
+		if (!m->fn[i].p2p_endpoint || !run_fn_selected(r, (int)i))
 			continue;
 		while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH &&
 		       m->fn[idx].has_parent) {
@@ -482,7 +437,7 @@ void judge_topology(struct check_run *r)
 	if (!r->model)
 		return;
 	for (i = 0; i < r->nr_pairs; i++)
-		judge_pair_topology(r, &r->pair[i]);
+		judge_pair_topology(r, i);
 	judge_links(r);
 }
 
@@ -578,7 +533,7 @@ static void corrupt_finding(struct check_run *r, const char *what,
 static void topology_hint(const struct check_run *r, int fa, int fb,
 			  char *buf, size_t len)
 {
-	int pi = judge_pair_index(r, fa, fb);
+	int pi = run_pair_index(r, fa, fb);
 	const struct p2pd_pair *p;
 	struct text t = { buf, len, 0 };
 
@@ -619,8 +574,8 @@ static void judge_timeouts(struct check_run *r)
 
 			a = gpu_addr(r, gp->src);
 			b = gpu_addr(r, gp->dst);
-			topology_hint(r, judge_gpu_function(r, (unsigned int)gp->src),
-				      judge_gpu_function(r, (unsigned int)gp->dst),
+			topology_hint(r, run_gpu_function(r, (unsigned int)gp->src),
+				      run_gpu_function(r, (unsigned int)gp->dst),
 				      hint, sizeof(hint));
 		} else if (st->stuck_dev >= 0) {
 			a = gpu_addr(r, st->stuck_dev);
@@ -629,7 +584,7 @@ static void judge_timeouts(struct check_run *r)
 			     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path; the GPU may need a reset (nvidia-smi -r) or a reboot",
 			     "the copy '%s' did not finish within %.0f s and the watchdog ended the run%s%s",
 			     st->stuck_step[0] ? st->stuck_step : "?",
-			     r->opt ? r->opt->timeout_s : 0.0,
+			     r->params.timeout_s,
 			     hint[0] ? ": " : "", hint);
 	} else if (st->measure == GPU_FAILED) {
 		findings_add(&r->findings, SEV_WARNING, "measure-failed",
@@ -700,13 +655,15 @@ static const char *figure_fix(enum judge_dev_fig f)
  */
 static void judge_figure(struct check_run *r, const char *what, unsigned int a,
 			 unsigned int b, const struct gpu_figure *fig,
-			 const struct judge_expect *e, bool explained,
+			 const struct judged_figure *jf,
 			 const char *why, const char *why_fix, const char *fix)
 {
-	double ratio;
+	const struct judge_expect *e = &jf->expect;
+	const double ratio = jf->ratio;
+	const bool explained = jf->explained;
 	char code[FINDING_CODE_LEN];
 
-	if (!judge_figure_low(r, fig, e, &ratio))
+	if (!jf->low)
 		return;
 	snprintf(code, sizeof(code), "%s%s", e->ceiling ? "latency-high" : "bw-low",
 		 explained ? "-explained" : "");
@@ -726,42 +683,37 @@ static void judge_figure(struct check_run *r, const char *what, unsigned int a,
 		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
 			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected (%s; below %.2f)",
 			     what, fig->median, ratio, e->value, e->basis,
-			     r->opt ? r->opt->min_ratio : 0.0);
+			     r->params.min_ratio);
 }
 
 static void judge_device(struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct judged_gpu *jg = &r->results->gpu[g];
 	const unsigned int a = d->pci_addr;
-	char why[TEXT_LEN], why_fix[FIX_LEN];
-	bool host_explained = judge_gpu_explained(r, g, true, why, sizeof(why),
-						  why_fix, sizeof(why_fix));
+	char why[TEXT_LEN], why_fix[FIX_LEN], lwhy[TEXT_LEN], lfix[FIX_LEN];
 	unsigned int i;
 
-	if (!judge_selected(r->opt, a))
+	if (!jg->selected)
 		return;
-	if (judge_gpu_function(r, g) == P2PD_NO_INDEX && r->model)
+	/* the words for the figures that something else explains */
+	judge_gpu_explained(r, g, true, why, sizeof(why), why_fix, sizeof(why_fix));
+	/* no host memory in a device-local copy */
+	judge_gpu_explained(r, g, false, lwhy, sizeof(lwhy), lfix, sizeof(lfix));
+	if (run_gpu_function(r, g) == P2PD_NO_INDEX && r->model)
 		findings_add(&r->findings, SEV_WARNING, "gpu-not-in-topology",
 			     a, FINDING_NO_ADDR, NULL,
 			     "CUDA GPU %d at %s is not in the PCI snapshot: its paths cannot be judged",
 			     d->ordinal, addr_str(a));
 	for (i = 0; i < JF_DEV_FIGS; i++) {
 		const struct gpu_figure *fig = judge_dev_figure(d, i);
-		struct judge_expect e;
 		char what[128];
-		bool explained = host_explained;
-		char lwhy[TEXT_LEN], lfix[FIX_LEN];
 
 		snprintf(what, sizeof(what), "GPU %s %s", addr_str(a),
 			 judge_dev_fig_name(i));
 		if (verify_failed(fig) && i < JF_LATENCY_COPY)
 			corrupt_finding(r, what, a, FINDING_NO_ADDR, fig);
-		judge_expect_device(r, g, i, &e);
-		if (i == JF_LOCAL)	/* no host memory in a device-local copy */
-			explained = judge_gpu_explained(r, g, false, lwhy,
-							sizeof(lwhy), lfix,
-							sizeof(lfix));
-		judge_figure(r, what, a, FINDING_NO_ADDR, fig, &e, explained,
+		judge_figure(r, what, a, FINDING_NO_ADDR, fig, &jg->fig[i],
 			     i == JF_LOCAL ? lwhy : why,
 			     i == JF_LOCAL ? lfix : why_fix, figure_fix(i));
 	}
@@ -808,20 +760,20 @@ static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 				const struct gpu_pair *rev, unsigned int a,
 				unsigned int b)
 {
-	int pi = judge_pair_index(r, judge_gpu_function(r, (unsigned int)gp->src),
-				  judge_gpu_function(r, (unsigned int)gp->dst));
+	int pi = run_pair_index(r, run_gpu_function(r, (unsigned int)gp->src),
+				  run_gpu_function(r, (unsigned int)gp->dst));
 	const struct p2pd_pair *p;
 	int can = (gp->cuda_valid && gp->can_access == 1) ||
 		  (rev && rev->cuda_valid && rev->can_access == 1);
 	int refuses = (gp->cuda_valid && gp->can_access == 0) ||
 		      (rev && rev->cuda_valid && rev->can_access == 0);
-	char fix[FIX_LEN];
+	const char *fix;
 
 	if (pi < 0 || gp->nvlinks)	/* NVLink pairs are judged on NVLink */
 		return;
 	p = &r->pair[pi];
+	fix = pair_fix_of(r, pi);
 	if (can && p->verdict == P2PD_VERDICT_BLOCKED) {
-		judge_pair_fix(r, p, fix, sizeof(fix));
 		findings_add(&r->findings, SEV_ERROR,
 			     "contradiction-blocked-but-cuda-ok", a, b, fix,
 			     "GPUs %s and %s: the topology says blocked (%s), yet CUDA allows peer access: P2P copies risk hangs and corrupt data",
@@ -830,7 +782,6 @@ static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 	} else if (can && p->verdict == P2PD_VERDICT_REDIRECTED) {
 		int iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
 
-		judge_pair_fix(r, p, fix, sizeof(fix));
 		findings_add(&r->findings, iommu ? SEV_ERROR : SEV_WARNING,
 			     "contradiction-redirected-but-cuda-ok", a, b, fix,
 			     "GPUs %s and %s: ACS redirects their traffic to the root complex%s, yet CUDA allows peer access as if it went direct: expect low bandwidth%s",
@@ -846,10 +797,12 @@ static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 	}
 }
 
-static void judge_gpu_pair_one(struct check_run *r, const struct gpu_pair *gp)
+static void judge_gpu_pair_one(struct check_run *r, unsigned int k)
 {
 	const struct gpu_state *st = r->gpu;
-	const struct gpu_pair *rev = judge_gpu_pair(st, gp->dst, gp->src);
+	const struct gpu_pair *gp = &st->pair[k];
+	const struct judged_gpu_pair *jp = &r->results->gpu_pair[k];
+	const struct gpu_pair *rev = run_gpu_pair(st, gp->dst, gp->src);
 	unsigned int a = gpu_addr(r, gp->src), b = gpu_addr(r, gp->dst);
 	char what[128], hint[TEXT_LEN], why[TEXT_LEN], why_fix[FIX_LEN];
 	bool explained;
@@ -862,13 +815,13 @@ static void judge_gpu_pair_one(struct check_run *r, const struct gpu_pair *gp)
 	unsigned int i;
 	int corrupt = 0;
 
-	if (!judge_selected(r->opt, a) || !judge_selected(r->opt, b))
+	if (!jp->selected)
 		return;
 	if (gp->status == GPU_TIMEOUT &&
 	    !(st->measure == GPU_TIMEOUT && st->stuck_pair >= 0 &&
 	      &st->pair[st->stuck_pair] == gp)) {
-		topology_hint(r, judge_gpu_function(r, (unsigned int)gp->src),
-			      judge_gpu_function(r, (unsigned int)gp->dst),
+		topology_hint(r, run_gpu_function(r, (unsigned int)gp->src),
+			      run_gpu_function(r, (unsigned int)gp->dst),
 			      hint, sizeof(hint));
 		findings_add(&r->findings, SEV_ERROR, "copy-timeout", a, b,
 			     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path",
@@ -901,13 +854,10 @@ static void judge_gpu_pair_one(struct check_run *r, const struct gpu_pair *gp)
 		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
 					sizeof(why), why_fix, sizeof(why_fix));
 	for (i = 0; i < JP_PAIR_FIGS; i++) {
-		struct judge_expect e;
-
-		judge_expect_pair(r, gp, i, &e);
 		snprintf(what, sizeof(what), "%s %s -> %s", judge_pair_fig_name(i),
 			 addr_str(a), addr_str(b));
-		judge_figure(r, what, a, b, judge_pair_figure(gp, i), &e,
-			     explained, why, why_fix,
+		judge_figure(r, what, a, b, judge_pair_figure(gp, i), &jp->fig[i],
+			     why, why_fix,
 			     i == JP_LATENCY_P2P ? figure_fix(JF_LATENCY_COPY) :
 			     gp->nvlinks ? "check nvidia-smi nvlink -s and -e (link state and errors)" :
 					   "check the links on the path under load and any ACS redirect on it");
@@ -934,7 +884,8 @@ void judge_gpus(struct check_run *r)
 	const struct gpu_state *st = r->gpu;
 	unsigned int i;
 
-	if (!st)
+	judge_figures(r);
+	if (!st || !r->results || r->results->nr_gpu_pairs != (st->pair ? st->nr_pairs : 0))
 		return;
 	status_finding(r, "cuda", st->cuda);
 	judge_validity(r);
@@ -947,5 +898,5 @@ void judge_gpus(struct check_run *r)
 	judge_siblings(r, 0);
 	judge_siblings(r, 1);
 	for (i = 0; st->pair && i < st->nr_pairs; i++)
-		judge_gpu_pair_one(r, &st->pair[i]);
+		judge_gpu_pair_one(r, i);
 }

@@ -27,9 +27,16 @@
 /* A GPU this far below the median of identical GPUs is an outlier. */
 #define JUDGE_SIBLING_MARGIN		0.90
 
-/* All findings from the topology: blockers, IOMMU/ATS notes, links. */
+/*
+ * All findings from the topology: blockers, IOMMU/ATS notes, links.
+ * After judge_pairs() (judge/results.h).
+ */
 void judge_topology(struct check_run *r);
-/* All findings from the GPU side (r->gpu may be NULL: nothing to do). */
+/*
+ * All findings from the GPU side, after judge_figures() has written the
+ * figures' judgement into r->results (r->gpu may be NULL: only the host's
+ * settings).
+ */
 void judge_gpus(struct check_run *r);
 
 /* GB/s per direction of a PCIe link; 0 when unknown. */
@@ -40,13 +47,6 @@ double judge_expected_pair_gbs(const struct check_run *r,
 /* Expected GB/s between host memory and GPU @g, 0 when unknown. */
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g);
 
-/* Index into r->pair of the pair of functions @fa, @fb, or -1. */
-int judge_pair_index(const struct check_run *r, int fa, int fb);
-/* Model index of GPU @g, or P2PD_NO_INDEX. */
-int judge_gpu_function(const struct check_run *r, unsigned int g);
-/* The ordered GPU pair src -> dst, or NULL. */
-const struct gpu_pair *judge_gpu_pair(const struct gpu_state *st,
-				      int src, int dst);
 /*
  * judge_pair_fix() - the whole fix for a pair's blockers: the kernel
  * parameter, its config_acs form, the runtime setpci lines with their
@@ -59,8 +59,5 @@ void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
  * in each of the fix's forms, and the words around them.
  */
 #define JUDGE_TEXT_MAX	8192
-
-/* Whether @addr passes the --pairs filter (always, without one). */
-int judge_selected(const struct options *o, unsigned int addr);
 
 #endif /* P2PDIAG_JUDGE_H */

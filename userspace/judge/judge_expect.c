@@ -294,7 +294,7 @@ void judge_expect_pair(const struct check_run *r, const struct gpu_pair *gp,
 bool judge_figure_low(const struct check_run *r, const struct gpu_figure *fig,
 		      const struct judge_expect *e, double *ratio)
 {
-	double min = r->opt ? r->opt->min_ratio : 0.85;
+	double min = r->params.min_ratio;
 
 	*ratio = 0;
 	if (!fig->valid || e->value <= 0)

@@ -12,6 +12,7 @@
 
 #include "judge/judge.h"
 #include "judge/judge_settings.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "system/fsroot.h"
 
@@ -164,16 +165,18 @@ void judge_host_aspm(struct judge_setting *out)
 void judge_settings(struct check_run *r)
 {
 	const struct gpu_state *st = r->gpu;
-	struct judge_setting set[JUDGE_SETTINGS_MAX];
-	unsigned int g, i, n;
+	const struct judge_setting *set;
+	unsigned int g, i;
 	char id[P2PD_ADDR_STRLEN];
 
 	for (g = 0; st && g < st->nr_dev; g++) {
-		if (!judge_selected(r->opt, st->dev[g].pci_addr))
+		const struct judged_gpu *jg = &r->results->gpu[g];
+
+		if (!jg->selected)
 			continue;
 		pciaddr_format(id, st->dev[g].pci_addr);
-		n = judge_gpu_settings(r, g, set);
-		for (i = 0; i < n; i++) {
+		set = jg->setting;
+		for (i = 0; i < jg->nr_settings; i++) {
 			char code[FINDING_CODE_LEN];
 			bool info = set[i].state == SETTING_NOTE;
 
@@ -188,10 +191,9 @@ void judge_settings(struct check_run *r)
 				     set[i].name, set[i].value, set[i].effect);
 		}
 	}
-	judge_host_aspm(set);
-	if (set[0].state == SETTING_NOTE)
+	set = &r->results->host_aspm;
+	if (set->state == SETTING_NOTE)
 		findings_add(&r->findings, SEV_INFO, "setting-aspm_policy",
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, set[0].change,
-			     "%s: %s; %s", set[0].name, set[0].value,
-			     set[0].effect);
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, set->change,
+			     "%s: %s; %s", set->name, set->value, set->effect);
 }

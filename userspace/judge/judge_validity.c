@@ -15,6 +15,7 @@
 
 #include "judge/judge.h"
 #include "judge/judge_validity.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 
 static const struct {
@@ -151,7 +152,7 @@ void judge_validity(struct check_run *r)
 		char a_s[P2PD_ADDR_STRLEN], words[600], fix[300], why[700];
 		unsigned long long slow = a->throttle & JUDGE_THROTTLE_SLOWING;
 
-		if (!judge_selected(r->opt, d->pci_addr))
+		if (!r->results->gpu[g].selected)
 			continue;
 		pciaddr_format(a_s, d->pci_addr);
 		if (gpu_activity_busy(a)) {

@@ -18,7 +18,6 @@
 #include "report/atomic_file.h"
 #include "report/baseline.h"
 #include "system/fleet.h"
-#include "judge/judge.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "p2pdiag/format.h"
@@ -195,12 +194,11 @@ static void check_pairs(struct check_run *r, struct json_object *pairs,
 
 		if (!as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b))
 			continue;
-		if (!judge_selected(r->opt, a) || !judge_selected(r->opt, b))
-			continue;
-		pi = judge_pair_index(r, p2pd_model_find(r->model, a),
-				      p2pd_model_find(r->model, b));
+		pi = run_pair_index(r, p2pd_model_find(r->model, a),
+				    p2pd_model_find(r->model, b));
+		/* left out by the selection, or a missing device (reported) */
 		if (pi < 0)
-			continue;	/* the missing device was reported */
+			continue;
 		p = &r->pair[pi];
 		if (cls && strcmp(cls, p2pd_class_name(p->cls)))
 			findings_add(&r->findings, SEV_WARNING, "baseline-class", a, b,
@@ -232,7 +230,7 @@ static void check_pairs(struct check_run *r, struct json_object *pairs,
 					d = g;
 			}
 			gp = s < GPU_MAX && d < GPU_MAX ?
-			     judge_gpu_pair(r->gpu, (int)s, (int)d) : NULL;
+			     run_gpu_pair(r->gpu, (int)s, (int)d) : NULL;
 			snprintf(what, sizeof(what), "P2P %s -> %s", as, bs);
 			if (gp && gp->p2p.valid)
 				check_bw(r, what, a, b, base, gp->p2p.median, tol);

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "report/endpoint_labels.h"
-#include "judge/judge.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/decode.h"
 
@@ -42,7 +42,7 @@ unsigned int endpoint_labels(const struct check_run *r,
 
 			if (!f->p2p_endpoint ||
 			    p2pd_device_kind(f->class_code) != rank ||
-			    !judge_selected(r->opt, f->addr))
+			    !run_fn_selected(r, (int)i))
 				continue;
 			ep[n].fn = (int)i;
 			ep[n].gpu = -1;

@@ -16,8 +16,11 @@
 
 struct json_object;
 
-/* The human report; @colour only when stdout is a terminal. */
-void report_text(FILE *out, const struct check_run *r, bool colour);
+/*
+ * The human report; @colour only when stdout is a terminal; @verbose adds
+ * each pair's engine line and every finding with its own fix.
+ */
+void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose);
 
 /* The JSON document of schema 1 (caller puts it); NULL when out of memory. */
 struct json_object *report_json_build(const struct check_run *r);
@@ -51,11 +54,12 @@ enum graph_format report_graph_format(const char *path);
 int report_graph_check(const char *path, char *err, size_t errlen);
 
 /*
- * report_graph_pair() - the pair --graph-pair names, as an index into
- * r->pair (-1 without --graph-pair).  Return: 0, or -1 with the reason.
+ * report_graph_pair() - the pair that @name (two labels such as GPU0, or
+ * PCI addresses, as --graph-pair gave them) names, as an index into
+ * r->pair.  Return: 0, or -1 with the reason.
  */
-int report_graph_pair(const struct check_run *r, int *pair, char *err,
-		      size_t errlen);
+int report_graph_pair(const struct check_run *r, const char *const name[2],
+		      int *pair, char *err, size_t errlen);
 
 /* The picture as DOT text, pair index @pair highlighted (-1: none).  Return: 0 or -1. */
 int report_graph_dot(FILE *out, const struct check_run *r, int pair);

@@ -585,24 +585,21 @@ static void write_dot(FILE *out, struct graph *g)
 	free(done);
 }
 
-int report_graph_pair(const struct check_run *r, int *pair, char *err,
-		      size_t errlen)
+int report_graph_pair(const struct check_run *r, const char *const name[2],
+		      int *pair, char *err, size_t errlen)
 {
-	const struct options *o = r->opt;
 	struct endpoint_label *ep = NULL;
 	unsigned int n, i;
 	int fn[2];
 
 	*pair = -1;
-	if (!o || !o->has_graph_pair)
-		return 0;
 	n = endpoint_labels(r, &ep);
 	for (i = 0; i < 2; i++) {
-		fn[i] = endpoint_label_find(r, ep, n, o->graph_pair[i]);
+		fn[i] = endpoint_label_find(r, ep, n, name[i]);
 		if (fn[i] == P2PD_NO_INDEX || !r->model->fn[fn[i]].p2p_endpoint) {
 			snprintf(err, errlen,
 				 "--graph-pair: '%s' is no P2P endpoint here: give a label from the matrix (%s%s%s) or a PCI address",
-				 o->graph_pair[i], n ? ep[0].label : "none",
+				 name[i], n ? ep[0].label : "none",
 				 n > 1 ? " to " : "", n > 1 ? ep[n - 1].label : "");
 			free(ep);
 			return -1;
@@ -611,14 +608,14 @@ int report_graph_pair(const struct check_run *r, int *pair, char *err,
 	free(ep);
 	if (fn[0] == fn[1]) {
 		snprintf(err, errlen, "--graph-pair: '%s' and '%s' are the same device: name two",
-			 o->graph_pair[0], o->graph_pair[1]);
+			 name[0], name[1]);
 		return -1;
 	}
-	*pair = judge_pair_index(r, fn[0], fn[1]);
+	*pair = run_pair_index(r, fn[0], fn[1]);
 	if (*pair < 0) {
 		snprintf(err, errlen,
 			 "--graph-pair: %s,%s was not judged: --pairs leaves it out",
-			 o->graph_pair[0], o->graph_pair[1]);
+			 name[0], name[1]);
 		return -1;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "judge/judge.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "system/system.h"
@@ -139,8 +140,9 @@ static const char *verified_word(const struct gpu_pair *gp)
 
 /* One direction of a GPU pair: CUDA, NVML, figures. */
 static void direction_json(struct json_object *o, const struct check_run *r,
-			   const struct gpu_pair *gp)
+			   int k)
 {
+	const struct gpu_pair *gp = k < 0 ? NULL : &r->gpu->pair[k];
 	struct json_object *bw;
 	double exp;
 
@@ -153,7 +155,7 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 		put(o, "verified", NULL);
 		return;
 	}
-	exp = judge_expected_pair_gbs(r, gp);
+	exp = r->results->gpu_pair[k].expected_gbs;
 	bw = json_object_new_object();
 	put(bw, "p2p_gbs", jfig(&gp->p2p));
 	put(bw, "staged_gbs", jfig(&gp->staged));
@@ -165,30 +167,16 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 	put(o, "latency_staged_us", jfig(&gp->latency_staged));
 	put(o, "verified", json_object_new_string(verified_word(gp)));
 	put(o, "status", json_object_new_string(gpu_status_name(gp->status)));
-	put(o, "judged", report_json_pair_judged(r, gp));
-	put(o, "curve", report_json_curve(&gp->curve));
+	put(o, "judged", report_json_pair_judged(r, k));
+	put(o, "curve", report_json_pair_curve(r, k));
 }
 
-static int gpu_of(const struct check_run *r, int fn)
-{
-	unsigned int g;
-
-	if (!r->gpu)
-		return -1;
-	for (g = 0; g < r->gpu->nr_dev; g++)
-		if (r->gpu->dev[g].pci_addr == r->model->fn[fn].addr)
-			return (int)g;
-	return -1;
-}
-
-static struct json_object *pair_json(const struct check_run *r,
-				     const struct p2pd_pair *p)
+static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
 {
 	const struct p2pd_model *m = r->model;
+	const struct p2pd_pair *p = &r->pair[pi];
+	const struct judged_pair *jp = &r->results->pair[pi];
 	struct json_object *o = json_object_new_object(), *arr, *rev;
-	const struct gpu_pair *ab = NULL, *ba = NULL;
-	int ga = gpu_of(r, p->a), gb = gpu_of(r, p->b);
-	char fix[JUDGE_TEXT_MAX];
 	unsigned int i;
 
 	put(o, "a", jstr_addr(m->fn[p->a].addr));
@@ -219,8 +207,7 @@ static struct json_object *pair_json(const struct check_run *r,
 	put(o, "blockers", arr);
 	put(o, "host_blocks", json_object_new_boolean(p->host_blocks));
 	put(o, "fix", jbuf(p2pd_format_fix, m, p));
-	judge_pair_fix(r, p, fix, sizeof(fix));
-	put(o, "fix_detail", fix[0] ? json_object_new_string(fix) : NULL);
+	put(o, "fix_detail", jp->fix ? json_object_new_string(jp->fix) : NULL);
 	if (p->bottleneck_fn != P2PD_NO_INDEX) {
 		char bn[32];
 
@@ -247,13 +234,9 @@ static struct json_object *pair_json(const struct check_run *r,
 		json_object_array_add(arr, json_object_new_string("same_device"));
 	put(o, "notes", arr);
 
-	if (ga >= 0 && gb >= 0) {
-		ab = judge_gpu_pair(r->gpu, ga, gb);
-		ba = judge_gpu_pair(r->gpu, gb, ga);
-	}
-	direction_json(o, r, ab);
+	direction_json(o, r, jp->gpu_ab);
 	rev = json_object_new_object();
-	direction_json(rev, r, ba);
+	direction_json(rev, r, jp->gpu_ba);
 	put(o, "reverse", rev);
 	return o;
 }
@@ -292,7 +275,7 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
 	struct json_object *o = json_object_new_object();
-	double exp = judge_expected_host_gbs(r, g);
+	double exp = r->results->gpu[g].expected_host_gbs;
 
 	put(o, "index", json_object_new_int((int)g));
 	put(o, "ordinal", json_object_new_int(d->ordinal));
@@ -314,7 +297,7 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	put(o, "conditions", report_json_conditions(r, g));
 	put(o, "judged", report_json_dev_judged(r, g));
 	put(o, "settings", report_json_settings(r, (int)g));
-	put(o, "curves", report_json_dev_curves(d));
+	put(o, "curves", report_json_dev_curves(r, g));
 	return o;
 }
 
@@ -464,12 +447,12 @@ struct json_object *report_json_build(const struct check_run *r)
 
 	arr = json_object_new_array();
 	for (i = 0; i < r->nr_pairs; i++)
-		json_object_array_add(arr, pair_json(r, &r->pair[i]));
+		json_object_array_add(arr, pair_json(r, i));
 	put(root, "pairs", arr);
 
 	arr = json_object_new_array();
 	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
-		if (judge_selected(r->opt, r->gpu->dev[i].pci_addr))
+		if (r->results->gpu[i].selected)
 			json_object_array_add(arr, gpu_json(r, i));
 	put(root, "gpus", arr);
 	put(root, "gpu_status", status_json(r));

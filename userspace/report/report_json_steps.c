@@ -12,10 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "judge/curve_fit.h"
-#include "judge/judge_expect.h"
-#include "judge/judge_settings.h"
-#include "judge/judge_validity.h"
+#include "judge/results.h"
 #include "report/report_json_steps.h"
 
 static void put(struct json_object *o, const char *key, struct json_object *v)
@@ -36,12 +33,12 @@ static struct json_object *str(const char *s)
 	return json_object_new_string(s);
 }
 
-static struct json_object *reasons_json(unsigned long long bits)
+static struct json_object *reasons_json(const char *reasons)
 {
 	struct json_object *arr = json_object_new_array();
 	char words[256], *tok, *save = NULL;
 
-	judge_throttle_words(bits, words, sizeof(words));
+	snprintf(words, sizeof(words), "%s", reasons);
 	for (tok = strtok_r(words, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		json_object_array_add(arr, str(tok[0] == ' ' ? tok + 1 : tok));
 	return arr;
@@ -52,6 +49,7 @@ struct json_object *report_json_conditions(const struct check_run *r,
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
+	const struct judged_gpu *jg = &r->results->gpu[g];
 	struct json_object *o = json_object_new_object(), *arr, *p;
 	unsigned int i;
 
@@ -74,11 +72,10 @@ struct json_object *report_json_conditions(const struct check_run *r,
 	put(o, "utilization_memory_pct", a->util_valid ?
 	    json_object_new_int((int)a->util_mem) : NULL);
 	put(o, "waited_s", num(a->waited_s, true));
-	put(o, "clock_reasons", a->throttle_valid ? reasons_json(a->throttle) : NULL);
+	put(o, "clock_reasons", a->throttle_valid ? reasons_json(jg->throttle_words) : NULL);
 	put(o, "clock_reasons_mask", a->throttle_valid ?
 	    json_object_new_int64((int64_t)a->throttle) : NULL);
-	put(o, "clocks_held", json_object_new_boolean(
-		a->throttle_valid && (a->throttle & JUDGE_THROTTLE_SLOWING)));
+	put(o, "clocks_held", json_object_new_boolean(jg->clocks_held));
 	put(o, "sm_clock_load_mhz", a->sm_clock_load ?
 	    json_object_new_int((int)a->sm_clock_load) : NULL);
 	put(o, "pstate_load", a->throttle_valid && a->pstate_load >= 0 ?
@@ -95,16 +92,15 @@ struct json_object *report_json_conditions(const struct check_run *r,
 	return o;
 }
 
-static struct json_object *judged_one(const struct check_run *r,
-				      const char *key, const struct gpu_figure *f,
-				      const struct judge_expect *e, bool explained)
+static struct json_object *judged_one(const char *key, const struct gpu_figure *f,
+				      const struct judged_figure *jf)
 {
 	struct json_object *o = json_object_new_object();
-	double ratio;
-	bool low = judge_figure_low(r, f, e, &ratio);
+	const struct judge_expect *e = &jf->expect;
+	const double ratio = jf->ratio;
 	const char *verdict = !f->valid ? "not_measured" :
 			      e->value <= 0 ? "no_expectation" :
-			      !low ? "ok" : explained ? "explained" :
+			      !jf->low ? "ok" : jf->explained ? "explained" :
 			      e->ceiling ? "high" : "low";
 
 	put(o, "figure", str(key));
@@ -122,45 +118,30 @@ struct json_object *report_json_dev_judged(const struct check_run *r,
 					   unsigned int g)
 {
 	struct json_object *arr = json_object_new_array();
-	char why[1024], fix[512];
-	bool host = judge_gpu_explained(r, g, true, why, sizeof(why), fix, sizeof(fix));
-	bool local = judge_gpu_explained(r, g, false, why, sizeof(why), fix, sizeof(fix));
+	const struct judged_gpu *jg = &r->results->gpu[g];
 	unsigned int i;
 
-	for (i = 0; i < JF_DEV_FIGS; i++) {
-		struct judge_expect e;
-
-		judge_expect_device(r, g, i, &e);
-		json_object_array_add(arr, judged_one(r, judge_dev_fig_key(i),
+	for (i = 0; i < JF_DEV_FIGS; i++)
+		json_object_array_add(arr, judged_one(judge_dev_fig_key(i),
 						      judge_dev_figure(&r->gpu->dev[g], i),
-						      &e, i == JF_LOCAL ? local : host));
-	}
+						      &jg->fig[i]));
 	return arr;
 }
 
-struct json_object *report_json_pair_judged(const struct check_run *r,
-					    const struct gpu_pair *gp)
+struct json_object *report_json_pair_judged(const struct check_run *r, int k)
 {
+	const struct judged_gpu_pair *jp;
 	struct json_object *arr;
-	char why[1024], fix[512];
-	bool explained;
 	unsigned int i;
 
-	if (!gp)
+	if (k < 0)
 		return NULL;
-	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
-					sizeof(why), fix, sizeof(fix)) ||
-		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
-					sizeof(why), fix, sizeof(fix));
+	jp = &r->results->gpu_pair[k];
 	arr = json_object_new_array();
-	for (i = 0; i < JP_PAIR_FIGS; i++) {
-		struct judge_expect e;
-
-		judge_expect_pair(r, gp, i, &e);
-		json_object_array_add(arr, judged_one(r, judge_pair_fig_key(i),
-						      judge_pair_figure(gp, i),
-						      &e, explained));
-	}
+	for (i = 0; i < JP_PAIR_FIGS; i++)
+		json_object_array_add(arr, judged_one(judge_pair_fig_key(i),
+						      judge_pair_figure(&r->gpu->pair[k], i),
+						      &jp->fig[i]));
 	return arr;
 }
 
@@ -179,28 +160,29 @@ static struct json_object *setting_json(const struct judge_setting *s)
 
 struct json_object *report_json_settings(const struct check_run *r, int g)
 {
-	struct judge_setting set[JUDGE_SETTINGS_MAX];
+	const struct judge_setting *set;
 	struct json_object *arr = json_object_new_array();
 	unsigned int i, n;
 
 	if (g < 0) {
-		judge_host_aspm(set);
+		set = &r->results->host_aspm;
 		n = 1;
 	} else {
-		n = judge_gpu_settings(r, (unsigned int)g, set);
+		set = r->results->gpu[g].setting;
+		n = r->results->gpu[g].nr_settings;
 	}
 	for (i = 0; i < n; i++)
 		json_object_array_add(arr, setting_json(&set[i]));
 	return arr;
 }
 
-struct json_object *report_json_curve(const struct gpu_curve *c)
+static struct json_object *curve_json(const struct gpu_curve *c,
+				      const struct curve_fit *fit)
 {
 	struct json_object *o, *arr;
-	struct curve_fit f;
+	const struct curve_fit f = *fit;
 	unsigned int i;
 
-	curve_fit(c, &f);
 	if (!c->n)
 		return NULL;
 	o = json_object_new_object();
@@ -223,8 +205,17 @@ struct json_object *report_json_curve(const struct gpu_curve *c)
 	return o;
 }
 
-struct json_object *report_json_dev_curves(const struct gpu_device *d)
+struct json_object *report_json_pair_curve(const struct check_run *r, int k)
 {
+	if (k < 0)
+		return NULL;
+	return curve_json(&r->gpu->pair[k].curve, &r->results->gpu_pair[k].curve);
+}
+
+struct json_object *report_json_dev_curves(const struct check_run *r,
+					   unsigned int g)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
 	static const char *const keys[CURVE_KINDS] = { "h2d", "d2h", "local" };
 	struct json_object *o;
 	unsigned int k, any = 0;
@@ -235,6 +226,6 @@ struct json_object *report_json_dev_curves(const struct gpu_device *d)
 		return NULL;
 	o = json_object_new_object();
 	for (k = 0; k < CURVE_KINDS; k++)
-		put(o, keys[k], report_json_curve(&d->curve[k]));
+		put(o, keys[k], curve_json(&d->curve[k], &r->results->gpu[g].curve[k]));
 	return o;
 }

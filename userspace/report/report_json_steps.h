@@ -11,19 +11,23 @@
 
 struct json_object;
 
+/*
+ * Each reads GPU @g (or GPU pair @k, an index into r->gpu->pair) with
+ * what the judgement wrote for it into r->results.
+ */
 /* gpus[].conditions: other work, clocks during the copies, placement. */
 struct json_object *report_json_conditions(const struct check_run *r,
 					   unsigned int g);
 /* gpus[].judged: every figure with its expectation and basis. */
 struct json_object *report_json_dev_judged(const struct check_run *r,
 					   unsigned int g);
-/* pairs[].judged, pairs[].reverse.judged */
-struct json_object *report_json_pair_judged(const struct check_run *r,
-					    const struct gpu_pair *gp);
+/* pairs[].judged, pairs[].reverse.judged; null for @k < 0 */
+struct json_object *report_json_pair_judged(const struct check_run *r, int k);
 /* gpus[].settings; host_settings (@g < 0) */
 struct json_object *report_json_settings(const struct check_run *r, int g);
-/* gpus[].curves, pairs[].curve: points and their reading */
-struct json_object *report_json_dev_curves(const struct gpu_device *d);
-struct json_object *report_json_curve(const struct gpu_curve *c);
+/* gpus[].curves, pairs[].curve (@k): points and their reading */
+struct json_object *report_json_dev_curves(const struct check_run *r,
+					   unsigned int g);
+struct json_object *report_json_pair_curve(const struct check_run *r, int k);
 
 #endif /* P2PDIAG_REPORT_JSON_STEPS_H */

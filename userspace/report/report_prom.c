@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "judge/judge.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "report/atomic_file.h"
 #include "report/report.h"
@@ -124,12 +124,12 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 		for (i = 0; i < st->nr_pairs; i++) {
 			const struct gpu_pair *gp = &st->pair[i];
 			const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
-			double exp = judge_expected_pair_gbs(r, gp);
+			const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
+			double exp = jp->expected_gbs;
 
 			pciaddr_format(a, st->dev[gp->src].pci_addr);
 			pciaddr_format(b, st->dev[gp->dst].pci_addr);
-			if (!judge_selected(r->opt, st->dev[gp->src].pci_addr) ||
-			    !judge_selected(r->opt, st->dev[gp->dst].pci_addr))
+			if (!jp->selected)
 				continue;
 			for (k = 0; k < 4; k++) {
 				double v = k < 3 ? figs[k]->median : exp;
@@ -160,7 +160,7 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 		     "host to GPU copy bandwidth, GB/s (median), by kind");
 		for (i = 0; i < st->nr_dev; i++) {
 			const struct gpu_device *d = &st->dev[i];
-			double exp = judge_expected_host_gbs(r, i);
+			double exp = r->results->gpu[i].expected_host_gbs;
 
 			pciaddr_format(a, d->pci_addr);
 			if (d->h2d.valid)

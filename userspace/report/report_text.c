@@ -15,6 +15,7 @@
 #include "judge/causes.h"
 #include "report/endpoint_labels.h"
 #include "judge/judge.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "system/system.h"
@@ -33,13 +34,15 @@ const char *report_version(void)
 	return P2PDIAG_VERSION;
 }
 
-struct palette {
+/* How the report is drawn: its colours, and whether every detail is shown. */
+struct look {
 	const char *red, *yellow, *green, *bold, *dim, *off;
+	bool verbose;
 };
 
-static const struct palette plain = { "", "", "", "", "", "" };
-static const struct palette ansi = {
-	"\033[31m", "\033[33m", "\033[32m", "\033[1m", "\033[2m", "\033[0m"
+static const struct look plain = { "", "", "", "", "", "", false };
+static const struct look ansi = {
+	"\033[31m", "\033[33m", "\033[32m", "\033[1m", "\033[2m", "\033[0m", false
 };
 
 static unsigned int nvlinks_between(const struct check_run *r,
@@ -50,12 +53,12 @@ static unsigned int nvlinks_between(const struct check_run *r,
 
 	if (x->gpu < 0 || y->gpu < 0)
 		return 0;
-	gp = judge_gpu_pair(r->gpu, x->gpu, y->gpu);
+	gp = run_gpu_pair(r->gpu, x->gpu, y->gpu);
 	return gp ? gp->nvlinks : 0;
 }
 
 static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int n,
-			const char *extra, const struct palette *c)
+			const char *extra, const struct look *c)
 {
 	unsigned int j;
 
@@ -67,7 +70,7 @@ static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int
 
 static void class_matrix(FILE *out, const struct check_run *r,
 			 const struct endpoint_label *ep, unsigned int n,
-			 const struct palette *c)
+			 const struct look *c)
 {
 	unsigned int i, j;
 
@@ -80,7 +83,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 		for (j = 0; j < n; j++) {
 			char cell[16];
 			unsigned int nv = nvlinks_between(r, &ep[i], &ep[j]);
-			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+			int pi = run_pair_index(r, ep[i].fn, ep[j].fn);
 
 			if (i == j)
 				snprintf(cell, sizeof(cell), " X");
@@ -117,7 +120,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 
 static void verdict_matrix(FILE *out, const struct check_run *r,
 			   const struct endpoint_label *ep, unsigned int n,
-			   const struct palette *c)
+			   const struct look *c)
 {
 	static const char *const word[P2PD_VERDICT_COUNT] = {
 		"ok", "host", "redir", "BLOCK", "?",
@@ -129,7 +132,7 @@ static void verdict_matrix(FILE *out, const struct check_run *r,
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%s%-*s%s", c->bold, CELL + 1, ep[i].label, c->off);
 		for (j = 0; j < n; j++) {
-			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+			int pi = run_pair_index(r, ep[i].fn, ep[j].fn);
 			const char *w, *col = "";
 
 			if (i == j) {
@@ -155,14 +158,14 @@ static void verdict_matrix(FILE *out, const struct check_run *r,
 
 static void pair_lines(FILE *out, const struct check_run *r,
 		       const struct endpoint_label *ep, unsigned int n,
-		       const struct palette *c)
+		       const struct look *c)
 {
 	unsigned int i, j;
 
 	fprintf(out, "\n%sPairs%s\n", c->bold, c->off);
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
-			int pi = judge_pair_index(r, ep[i].fn, ep[j].fn);
+			int pi = run_pair_index(r, ep[i].fn, ep[j].fn);
 			char line[JUDGE_TEXT_MAX];
 			struct p2pd_buf b;
 
@@ -204,7 +207,7 @@ static const char *gpu_label(const struct endpoint_label *ep, unsigned int n, in
 
 static void gpu_table(FILE *out, const struct check_run *r,
 		      const struct endpoint_label *ep, unsigned int n,
-		      const struct palette *c)
+		      const struct look *c)
 {
 	const struct gpu_state *st = r->gpu;
 	unsigned int g;
@@ -217,7 +220,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		const struct gpu_device *d = &st->dev[g];
 		char a[P2PD_ADDR_STRLEN], link[64], lb[ENDPOINT_LABEL_MAX];
 
-		if (!judge_selected(r->opt, d->pci_addr))
+		if (!r->results->gpu[g].selected)
 			continue;
 		pciaddr_format(a, d->pci_addr);
 		if (d->link.valid && d->link.gen_load)
@@ -236,7 +239,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		fig(out, &d->bidir_h2d, 8);
 		fig(out, &d->bidir_d2h, 8);
 		fig(out, &d->local, 8);
-		fprintf(out, "%9.1f", judge_expected_host_gbs(r, g));
+		fprintf(out, "%9.1f", r->results->gpu[g].expected_host_gbs);
 		fig(out, &d->latency_h2d, 8);
 		fprintf(out, "   %s\n", d->name);
 	}
@@ -258,7 +261,7 @@ static const struct gpu_figure *pick(const struct gpu_pair *gp, enum pair_figure
 static void gpu_matrix(FILE *out, const struct check_run *r,
 		       const struct endpoint_label *ep, unsigned int n,
 		       enum pair_figure w, const char *title,
-		       const struct palette *c)
+		       const struct look *c)
 {
 	const struct gpu_state *st = r->gpu;
 	unsigned int s, d, any = 0;
@@ -276,7 +279,7 @@ static void gpu_matrix(FILE *out, const struct check_run *r,
 	for (s = 0; s < st->nr_dev; s++) {
 		fprintf(out, "%-*s", CELL + 1, gpu_label(ep, n, (int)s, lb, sizeof(lb)));
 		for (d = 0; d < st->nr_dev; d++) {
-			const struct gpu_pair *gp = judge_gpu_pair(st, (int)s, (int)d);
+			const struct gpu_pair *gp = run_gpu_pair(st, (int)s, (int)d);
 
 			if (s == d || !gp)
 				fprintf(out, "%*s", CELL + 1, s == d ? "X" : "-");
@@ -288,7 +291,7 @@ static void gpu_matrix(FILE *out, const struct check_run *r,
 }
 
 static void exchange_table(FILE *out, const struct gpu_exchange *x,
-			   const struct palette *c)
+			   const struct look *c)
 {
 	unsigned int i;
 
@@ -312,7 +315,7 @@ static void exchange_table(FILE *out, const struct gpu_exchange *x,
 
 /* Every finding with its own fix, worst first: --verbose. */
 static void findings_text(FILE *out, const struct check_run *r,
-			  const struct palette *c)
+			  const struct look *c)
 {
 	const struct findings *f = &r->findings;
 	size_t i;
@@ -340,7 +343,7 @@ static void findings_text(FILE *out, const struct check_run *r,
 }
 
 static const char *severity_colour(enum finding_severity sev,
-				   const struct palette *c)
+				   const struct look *c)
 {
 	return sev == SEV_ERROR ? c->red : sev == SEV_WARNING ? c->yellow : c->dim;
 }
@@ -368,7 +371,7 @@ static void put_pair_name(FILE *out, const struct check_run *r,
 static void cause_text(FILE *out, const struct check_run *r,
 		       const struct endpoint_label *ep, unsigned int n,
 		       const struct cause *k, const char *done,
-		       const struct palette *c)
+		       const struct look *c)
 {
 	const struct findings *f = &r->findings;
 	const struct finding *worst = &f->item[k->item[0]];
@@ -453,10 +456,10 @@ static void put_port_roles(FILE *out, const struct p2pd_model *m,
 
 /* The machine-wide fix: one parameter, what it clears, how to undo it. */
 static void machine_fix_text(FILE *out, const struct check_run *r,
-			     const struct palette *c)
+			     const struct look *c)
 {
 	const struct p2pd_port_set *s = &r->causes.ports;
-	bool verbose = r->opt && r->opt->verbose;
+	bool verbose = c->verbose;
 	char param[JUDGE_TEXT_MAX], alt[JUDGE_TEXT_MAX];
 	struct p2pd_buf b;
 	unsigned int i;
@@ -502,7 +505,7 @@ static void machine_fix_text(FILE *out, const struct check_run *r,
  */
 static void summary_text(FILE *out, const struct check_run *r,
 			 const struct endpoint_label *ep, unsigned int n,
-			 const struct palette *c)
+			 const struct look *c)
 {
 	const struct causes *k = &r->causes;
 	enum finding_severity worst = findings_worst(&r->findings);
@@ -544,7 +547,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 }
 
 static void closing_line(FILE *out, const struct check_run *r,
-			 const struct palette *c)
+			 const struct look *c)
 {
 	const struct causes *k = &r->causes;
 
@@ -555,11 +558,11 @@ static void closing_line(FILE *out, const struct check_run *r,
 		causes_count(k, SEV_ERROR), causes_count(k, SEV_WARNING),
 		causes_count(k, SEV_INFO), r->findings.nr,
 		findings_exit_status(&r->findings));
-	if (!r->opt || !r->opt->verbose)
+	if (!c->verbose)
 		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }
 
-static void header(FILE *out, const struct check_run *r, const struct palette *c)
+static void header(FILE *out, const struct check_run *r, const struct look *c)
 {
 	const struct p2pd_model *m = r->model;
 
@@ -591,13 +594,15 @@ static void header(FILE *out, const struct check_run *r, const struct palette *c
 	}
 }
 
-void report_text(FILE *out, const struct check_run *r, bool colour)
+void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose)
 {
-	const struct palette *c = colour ? &ansi : &plain;
+	struct look look = colour ? ansi : plain;
+	const struct look *c = &look;
 	const struct report_style style = { c->bold, c->off };
 	struct endpoint_label *ep = NULL;
 	unsigned int n = endpoint_labels(r, &ep);
-	bool verbose = r->opt && r->opt->verbose;
+
+	look.verbose = verbose;
 
 	header(out, r, c);
 	summary_text(out, r, ep, n, c);

@@ -4,16 +4,12 @@
  * order after the topology: (2) what software allows, (3) the conditions
  * the figures were measured under, each figure against its expectation
  * and the small-message curve, (4) the settings that change performance.
- * They only print what the run holds and what the judgement derives.
+ * They only print what the run holds and what the judgement wrote into it.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/curve_fit.h"
-#include "judge/judge.h"
-#include "judge/judge_expect.h"
-#include "judge/judge_settings.h"
-#include "judge/judge_validity.h"
+#include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "report/report_text_steps.h"
 
@@ -32,7 +28,7 @@ static const char *p2p_word(enum gpu_p2p_status s)
 
 static bool shown(const struct check_run *r, unsigned int g)
 {
-	return judge_selected(r->opt, r->gpu->dev[g].pci_addr);
+	return r->results->gpu[g].selected;
 }
 
 void report_text_software(FILE *out, const struct check_run *r,
@@ -58,7 +54,7 @@ void report_text_software(FILE *out, const struct check_run *r,
 		const struct gpu_pair *gp = &st->pair[i];
 		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], ab[40];
 
-		if (!shown(r, (unsigned int)gp->src) || !shown(r, (unsigned int)gp->dst))
+		if (!r->results->gpu_pair[i].selected)
 			continue;
 		any = 1;
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
@@ -87,11 +83,11 @@ static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
-	char words[600];
+	const struct judged_gpu *jg = &r->results->gpu[g];
 
 	if (a->procs_valid || a->util_valid) {
-		judge_process_words(a, words, sizeof(words));
-		fprintf(out, "    other work: %s", a->nr_procs ? words : "no other process");
+		fprintf(out, "    other work: %s",
+			a->nr_procs ? jg->process_words : "no other process");
 		if (a->util_valid)
 			fprintf(out, "; utilisation %u%% (memory %u%%) before the copies",
 				a->util_gpu, a->util_mem);
@@ -102,10 +98,9 @@ static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 		fprintf(out, "    other work: unknown (no NVML)\n");
 	}
 	if (a->throttle_valid) {
-		judge_throttle_words(a->throttle, words, sizeof(words));
 		fprintf(out, "    clocks during the copies: %s; SM %u MHz, P%d (%u samples)\n",
-			a->throttle & JUDGE_THROTTLE_SLOWING ? words :
-			words[0] ? "not held back (only: idle SMs, copies use the copy engines)" :
+			jg->clocks_held ? jg->throttle_words :
+			jg->throttle_words[0] ? "not held back (only: idle SMs, copies use the copy engines)" :
 				   "not held back",
 			a->sm_clock_load, a->pstate_load, a->throttle_samples);
 	}
@@ -121,14 +116,14 @@ static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 
 static void expectation_line(FILE *out, const char *what,
 			     const struct gpu_figure *f,
-			     const struct judge_expect *e, const struct check_run *r)
+			     const struct judged_figure *jf)
 {
-	double ratio;
-	bool low;
+	const struct judge_expect *e = &jf->expect;
+	const double ratio = jf->ratio;
+	const bool low = jf->low;
 
 	if (!f->valid)
 		return;
-	low = judge_figure_low(r, f, e, &ratio);
 	fprintf(out, "    %-40s %9.2f %-5s", what, f->median,
 		e->ceiling ? "us" : "GB/s");
 	if (e->value > 0)
@@ -139,12 +134,12 @@ static void expectation_line(FILE *out, const char *what,
 		fprintf(out, " %12s %5s %-4s %s\n", "-", "-", "-", e->basis);
 }
 
-static void curve_text(FILE *out, const char *what, const struct gpu_curve *c)
+static void curve_text(FILE *out, const char *what, const struct gpu_curve *c,
+		       const struct curve_fit *fit)
 {
-	struct curve_fit f;
+	const struct curve_fit f = *fit;
 	unsigned int i;
 
-	curve_fit(c, &f);
 	if (!f.valid)
 		return;
 	fprintf(out, "    %s: fixed cost %.2f us per copy; half the peak (%.1f GB/s at %zu B) from %.0f B; link-bound (>= %.0f%% of peak) from %zu B%s\n",
@@ -175,32 +170,25 @@ void report_text_measured(FILE *out, const struct check_run *r,
 		pciaddr_format(a, st->dev[g].pci_addr);
 		fprintf(out, "  GPU %s (%s)\n", a, st->dev[g].name);
 		conditions(out, r, g);
-		for (i = 0; i < JF_DEV_FIGS; i++) {
-			struct judge_expect e;
-
-			judge_expect_device(r, g, i, &e);
+		for (i = 0; i < JF_DEV_FIGS; i++)
 			expectation_line(out, judge_dev_fig_name(i),
-					 judge_dev_figure(&st->dev[g], i), &e, r);
-		}
+					 judge_dev_figure(&st->dev[g], i),
+					 &r->results->gpu[g].fig[i]);
 	}
 	for (i = 0; st->pair && i < st->nr_pairs; i++) {
 		const struct gpu_pair *gp = &st->pair[i];
 		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
 		unsigned int k;
 
-		if (!gp->p2p.valid || !shown(r, (unsigned int)gp->src) ||
-		    !shown(r, (unsigned int)gp->dst))
+		if (!gp->p2p.valid || !r->results->gpu_pair[i].selected)
 			continue;
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
 		pciaddr_format(b, st->dev[gp->dst].pci_addr);
 		fprintf(out, "  %s -> %s\n", a, b);
-		for (k = 0; k < JP_PAIR_FIGS; k++) {
-			struct judge_expect e;
-
-			judge_expect_pair(r, gp, k, &e);
+		for (k = 0; k < JP_PAIR_FIGS; k++)
 			expectation_line(out, judge_pair_fig_name(k),
-					 judge_pair_figure(gp, k), &e, r);
-		}
+					 judge_pair_figure(gp, k),
+					 &r->results->gpu_pair[i].fig[k]);
 	}
 }
 
@@ -228,7 +216,8 @@ void report_text_curves(FILE *out, const struct check_run *r,
 		pciaddr_format(a, st->dev[g].pci_addr);
 		fprintf(out, "  GPU %s\n", a);
 		for (k = 0; k < CURVE_KINDS; k++)
-			curve_text(out, names[k], &st->dev[g].curve[k]);
+			curve_text(out, names[k], &st->dev[g].curve[k],
+				   &r->results->gpu[g].curve[k]);
 	}
 	for (k = 0; st->pair && k < st->nr_pairs; k++) {
 		const struct gpu_pair *gp = &st->pair[k];
@@ -239,7 +228,7 @@ void report_text_curves(FILE *out, const struct check_run *r,
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
 		pciaddr_format(b, st->dev[gp->dst].pci_addr);
 		snprintf(what, sizeof(what), "P2P %s -> %s", a, b);
-		curve_text(out, what, &gp->curve);
+		curve_text(out, what, &gp->curve, &r->results->gpu_pair[k].curve);
 	}
 }
 
@@ -252,8 +241,7 @@ static void setting_line(FILE *out, const struct judge_setting *s)
 void report_text_settings(FILE *out, const struct check_run *r,
 			  const struct report_style *c)
 {
-	struct judge_setting set[JUDGE_SETTINGS_MAX];
-	unsigned int g, i, n;
+	unsigned int g, i;
 
 	fprintf(out, "\n%s(4) Settings that change performance%s\n", c->bold, c->off);
 	for (g = 0; r->gpu && g < r->gpu->nr_dev; g++) {
@@ -263,11 +251,9 @@ void report_text_settings(FILE *out, const struct check_run *r,
 			continue;
 		pciaddr_format(a, r->gpu->dev[g].pci_addr);
 		fprintf(out, "  GPU %s\n", a);
-		n = judge_gpu_settings(r, g, set);
-		for (i = 0; i < n; i++)
-			setting_line(out, &set[i]);
+		for (i = 0; i < r->results->gpu[g].nr_settings; i++)
+			setting_line(out, &r->results->gpu[g].setting[i]);
 	}
 	fprintf(out, "  host\n");
-	judge_host_aspm(set);
-	setting_line(out, &set[0]);
+	setting_line(out, &r->results->host_aspm);
 }

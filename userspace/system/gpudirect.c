@@ -253,7 +253,7 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 	for (k = 0; cg >= 0 && k < GPU_MAX_NVLINKS; k++) {
 		unsigned int remote = r->gpu->dev[cg].nvlink_remote[k];
 		int rf = remote ? p2pd_model_find(m, remote) : P2PD_NO_INDEX;
-		int rp = rf == P2PD_NO_INDEX ? -1 : judge_pair_index(r, rf, nic);
+		int rp = rf == P2PD_NO_INDEX ? -1 : run_pair_index(r, rf, nic);
 		char ga[P2PD_ADDR_STRLEN];
 
 		if (rp < 0 || r->pair[rp].cls > P2PD_CLASS_PXB)

@@ -49,7 +49,7 @@ void fixture_unload(struct fixture_run *f)
 		return;
 	system_report_free(&f->s);
 	findings_free(&f->r.findings);
-	free(f->r.pair);
+	judge_release(&f->r);
 	topo_free(&f->m);
 	fsroot_set("/", err, sizeof(err));
 	f->ok = false;

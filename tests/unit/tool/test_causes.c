@@ -31,7 +31,7 @@ static int cause_of(const struct causes *c, const char *code)
 static void own_fix(const struct check_run *r, unsigned int a, unsigned int b,
 		    char *buf, size_t len)
 {
-	int pi = judge_pair_index(r, p2pd_model_find(r->model, a),
+	int pi = run_pair_index(r, p2pd_model_find(r->model, a),
 				  p2pd_model_find(r->model, b));
 
 	buf[0] = '\0';
@@ -107,6 +107,6 @@ void test_causes(struct ktap *k)
 	CHECK(k, !causes_build(&r, &r.causes) && !r.causes.nr && !r.causes.ports.nr,
 	      "causes: no findings, no causes");
 	causes_free(&r.causes);
-	free(r.pair);
+	judge_release(&r);
 	free(m.fn);
 }

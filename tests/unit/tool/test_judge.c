@@ -67,7 +67,7 @@ static struct gpu_state *gpus(void)
 
 static struct gpu_pair *pair(struct gpu_state *st, int s, int d)
 {
-	return (struct gpu_pair *)judge_gpu_pair(st, s, d);
+	return (struct gpu_pair *)run_gpu_pair(st, s, d);
 }
 
 struct fixture {
@@ -90,7 +90,7 @@ static void setup(struct fixture *f, unsigned int dsp_acs, unsigned int host_ven
 static void teardown(struct fixture *f)
 {
 	findings_free(&f->r.findings);
-	free(f->r.pair);
+	judge_release(&f->r);
 	free(f->st->pair);
 	free(f->st);
 	free(f->m.fn);
@@ -233,7 +233,7 @@ void test_judge(struct ktap *k)
 	expect_only(k, &f, "bw-low", SEV_WARNING, 1, "P2P 20.0 of 28.0 GB/s");
 	CHECK(k, it && it->has_pair && it->a == P2PD_ADDR(0, 5, 0, 0) && it->b == P2PD_ADDR(0, 3, 0, 0),
 	      "judge: bw-low names the pair src, dst");
-	f.o.min_ratio = 0.7;
+	f.r.params.min_ratio = 0.7;	/* --min-ratio 0.7, as main.c passes it */
 	findings_free(&f.r.findings);
 	run_all(&f);
 	CHECK(k, count(&f, "bw-low") == 0, "judge: --min-ratio 0.7 accepts 0.71");
@@ -335,7 +335,7 @@ void test_judge(struct ktap *k)
 	/* topology notes and unknowns */
 	setup(&f, 0x001d, 0x8086);
 	f.m.fn[6].iommu_domain = P2PD_IOMMU_TRANSLATED;
-	free(f.r.pair);
+	judge_release(&f.r);
 	judge_run(&f.r, &f.m, &f.o);
 	f.r.gpu = f.st;
 	judge_topology(&f.r);
@@ -346,7 +346,7 @@ void test_judge(struct ktap *k)
 	teardown(&f);
 	setup(&f, 0, 0x8086);
 	f.m.fn[4].acs = P2PD_UNKNOWN;	/* 02:10.0 unreadable */
-	free(f.r.pair);
+	judge_release(&f.r);
 	judge_run(&f.r, &f.m, &f.o);
 	f.r.gpu = f.st;
 	run_all(&f);
@@ -400,6 +400,10 @@ void test_judge(struct ktap *k)
 	f.o.nr_pairs = 2;
 	f.o.pairs[0] = P2PD_ADDR(0, 3, 0, 0);
 	f.o.pairs[1] = P2PD_ADDR(0, 4, 0, 0);
+	judge_release(&f.r);
+	judge_run(&f.r, &f.m, &f.o);
+	f.r.gpu = f.st;
+	f.r.gpu_measured = true;
 	pair(f.st, 1, 2)->p2p = figure(5.0);
 	run_all(&f);
 	CHECK(k, count(&f, "bw-low") == 0, "judge: --pairs leaves other pairs unjudged");

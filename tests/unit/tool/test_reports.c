@@ -194,7 +194,7 @@ static void baseline_tests(struct ktap *k, struct check_run *r,
 	CHECK(k, !rc && findings_count_code(&r2.findings, "baseline-bw") == 0,
 	      "baseline: within --tolerance 0.30 the bandwidth passes");
 	findings_free(&r2.findings);
-	free(r2.pair);
+	judge_release(&r2);
 	free(other.fn);
 	((struct gpu_state *)r->gpu)->pair[0].p2p.median = 26.0;
 
@@ -215,7 +215,7 @@ static void baseline_tests(struct ktap *k, struct check_run *r,
 	free(dir);
 }
 
-static char *render(const struct check_run *r, bool colour)
+static char *render(const struct check_run *r, bool colour, bool verbose)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -223,7 +223,7 @@ static char *render(const struct check_run *r, bool colour)
 
 	if (!f)
 		abort();
-	report_text(f, r, colour);
+	report_text(f, r, colour, verbose);
 	fclose(f);
 	return buf;
 }
@@ -233,7 +233,7 @@ static void text_tests(struct ktap *k, struct check_run *r)
 	struct gpu_state *st = (struct gpu_state *)r->gpu;
 	char *plain, *colour;
 
-	plain = render(r, false);
+	plain = render(r, false, false);
 	CHECK(k, strstr(plain, "source: test (unit test), generation 7, 9 functions, 3 pairs judged") &&
 		 strstr(plain, "        GPU0   GPU1   GPU2   NUMA Affinity\n") &&
 		 strstr(plain, "GPU0     X     PIX    PIX    0\n") &&
@@ -255,14 +255,8 @@ static void text_tests(struct ktap *k, struct check_run *r)
 		 !strstr(plain, "  warning acs-redirect\n"),
 	      "text: one cause line for the three pairs' redirect findings, no per-pair fix");
 	{
-		struct options verbose = *r->opt;
-		const struct options *was = r->opt;
-		char *v;
+		char *v = render(r, false, true);
 
-		verbose.verbose = true;
-		r->opt = &verbose;
-		v = render(r, false);
-		r->opt = was;
 		CHECK(k, strstr(v, "a=0000:03:00.0 b=0000:04:00.0 class=PIX verdict=redirected") &&
 			 strstr(v, "  warning acs-redirect\n") &&
 			 strstr(v, "    fix: kernel command line: ") &&
@@ -271,14 +265,14 @@ static void text_tests(struct ktap *k, struct check_run *r)
 		free(v);
 	}
 	CHECK(k, !strchr(plain, '\033'), "text: no escape sequences without a terminal");
-	colour = render(r, true);
+	colour = render(r, true, false);
 	CHECK(k, strstr(colour, "\033[33mredir  \033[0m") && strstr(colour, "\033[31m") == NULL,
 	      "text: colour on a terminal (a warning's yellow; no red without errors)");
 	free(colour);
 	free(plain);
 
 	st->pair[0].nvlinks = st->pair[1].nvlinks = 18;
-	plain = render(r, false);
+	plain = render(r, false, false);
 	CHECK(k, strstr(plain, "GPU0     X     NV18   PIX"), "text: NVLink pairs show NV# as nvidia-smi does");
 	st->pair[0].nvlinks = st->pair[1].nvlinks = 0;
 	free(plain);
@@ -307,7 +301,7 @@ void test_reports(struct ktap *k)
 
 	causes_free(&r.causes);
 	findings_free(&r.findings);
-	free(r.pair);
+	judge_release(&r);
 	free(st->pair);
 	free(st);
 	free(m.fn);

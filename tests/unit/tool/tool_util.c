@@ -203,18 +203,20 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 void judge_run(struct check_run *r, const struct p2pd_model *m,
 	       const struct options *o)
 {
-	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
-	unsigned long n = p2pd_count_pairs(m);
+	char err[256];
+	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
 	r->model = m;
-	r->opt = o;
+	for (i = 0; i < o->nr_pairs; i++)
+		r->selection.addr[i] = o->pairs[i];
+	r->selection.nr = o->nr_pairs;
+	r->params.min_ratio = o->min_ratio;
+	r->params.timeout_s = o->timeout_s;
 	r->source = "test";
 	snprintf(r->source_detail, sizeof(r->source_detail), "unit test");
-	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
-	if (!r->pair)
+	if (judge_pairs(r, err, sizeof(err))) {
+		fprintf(stderr, "# judge_pairs: %s\n", err);
 		abort();
-	while (p2pd_next_pair(m, &a, &b))
-		if (!p2pd_judge(m, a, b, &r->pair[r->nr_pairs]))
-			r->nr_pairs++;
+	}
 }

@@ -11,6 +11,8 @@
 
 #include "ktap.h"
 #include "check.h"
+#include "judge/results.h"
+#include "options.h"
 #include "p2pdiag/model.h"
 
 #define CHECK(k, cond, ...) ktap_result((k), !!(cond), #cond, __VA_ARGS__)
@@ -45,7 +47,10 @@ char *read_whole(const char *path, size_t *len);
 int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 		    const char *abi);
 
-/* Judge every pair of @m into a run (r->pair malloc'd). */
+/*
+ * Judge every pair of @m that @o's --pairs keeps into a run, as main.c
+ * would; free with judge_release().
+ */
 void judge_run(struct check_run *r, const struct p2pd_model *m,
 	       const struct options *o);
 

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run's results (judge/results.h): the selection applied once, the
+ * pair loop, and the figures' judgement, each computed here once so that
+ * the findings and every report read the same decision.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/judge.h"
+#include "judge/judge_validity.h"
+#include "judge/results.h"
+#include "topology/pciaddr.h"
+
+static bool selection_keeps(const struct selection *s, unsigned int addr)
+{
+	unsigned int i;
+
+	if (!s->nr)
+		return true;
+	for (i = 0; i < s->nr; i++)
+		if (s->addr[i] == addr)
+			return true;
+	return false;
+}
+
+/* The selection names endpoints of this topology only. */
+static int selection_valid(const struct check_run *r, char *err, size_t errlen)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned int i;
+
+	for (i = 0; i < r->selection.nr; i++) {
+		int idx = p2pd_model_find(m, r->selection.addr[i]);
+
+		if (idx == P2PD_NO_INDEX || !m->fn[idx].p2p_endpoint) {
+			char text[P2PD_ADDR_STRLEN];
+
+			snprintf(err, errlen,
+				 "--pairs: %s is not a P2P endpoint of the topology",
+				 pciaddr_format(text, r->selection.addr[i]));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Each judged pair's fix, once: kept only where there is one. */
+static int judge_pair_fixes(struct check_run *r)
+{
+	struct judged_pair *jp = r->results->pair;
+	char *fix = malloc(JUDGE_TEXT_MAX);
+	unsigned int i;
+
+	if (!fix)
+		return -1;
+	for (i = 0; i < r->nr_pairs; i++) {
+		judge_pair_fix(r, &r->pair[i], fix, JUDGE_TEXT_MAX);
+		if (fix[0] && !(jp[i].fix = strdup(fix))) {
+			free(fix);
+			return -1;
+		}
+	}
+	free(fix);
+	return 0;
+}
+
+int judge_pairs(struct check_run *r, char *err, size_t errlen)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned long n = p2pd_count_pairs(m);
+	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
+	struct run_results *res;
+	unsigned int i;
+
+	if (selection_valid(r, err, errlen))
+		return -1;
+	res = calloc(1, sizeof(*res));
+	r->results = res;
+	if (res && r->selection.nr) {
+		res->fn_selected = calloc(m->nr_fn ? m->nr_fn : 1, 1);
+		for (i = 0; res->fn_selected && i < m->nr_fn; i++)
+			res->fn_selected[i] = selection_keeps(&r->selection,
+							      m->fn[i].addr);
+	}
+	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
+	if (res)
+		res->pair = calloc(n ? n : 1, sizeof(*res->pair));
+	if (!res || (r->selection.nr && !res->fn_selected) || !r->pair ||
+	    !res->pair) {
+		snprintf(err, errlen, "out of memory for %lu pairs", n);
+		return -1;
+	}
+	while (p2pd_next_pair(m, &a, &b)) {
+		if (!run_fn_selected(r, a) || !run_fn_selected(r, b))
+			continue;
+		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs])) {
+			res->pair[r->nr_pairs].gpu_ab = -1;
+			res->pair[r->nr_pairs].gpu_ba = -1;
+			r->nr_pairs++;
+		}
+	}
+	if (judge_pair_fixes(r)) {
+		snprintf(err, errlen, "out of memory for the fixes of %u pairs",
+			 r->nr_pairs);
+		return -1;
+	}
+	return 0;
+}
+
+static void judge_gpu_figures(const struct check_run *r, unsigned int g,
+			      struct judged_gpu *jg)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_activity *a = &d->activity;
+	char why[1024], fix[512];
+	bool host = judge_gpu_explained(r, g, true, why, sizeof(why), fix, sizeof(fix));
+	bool local = judge_gpu_explained(r, g, false, why, sizeof(why), fix, sizeof(fix));
+	unsigned int i;
+
+	jg->selected = selection_keeps(&r->selection, d->pci_addr);
+	jg->expected_host_gbs = judge_expected_host_gbs(r, g);
+	for (i = 0; i < JF_DEV_FIGS; i++) {
+		struct judged_figure *jf = &jg->fig[i];
+
+		judge_expect_device(r, g, i, &jf->expect);
+		jf->low = judge_figure_low(r, judge_dev_figure(d, i), &jf->expect,
+					   &jf->ratio);
+		jf->explained = i == JF_LOCAL ? local : host;
+	}
+	jg->nr_settings = judge_gpu_settings(r, g, jg->setting);
+	for (i = 0; i < CURVE_KINDS; i++)
+		curve_fit(&d->curve[i], &jg->curve[i]);
+	jg->clocks_held = a->throttle_valid && (a->throttle & JUDGE_THROTTLE_SLOWING);
+	judge_throttle_words(a->throttle, jg->throttle_words, sizeof(jg->throttle_words));
+	judge_process_words(a, jg->process_words, sizeof(jg->process_words));
+}
+
+static void judge_gpu_pair_figures(const struct check_run *r,
+				   const struct gpu_pair *gp,
+				   struct judged_gpu_pair *jp)
+{
+	const struct gpu_state *st = r->gpu;
+	char why[1024], fix[512];
+	bool explained;
+	unsigned int i;
+
+	jp->selected = selection_keeps(&r->selection, st->dev[gp->src].pci_addr) &&
+		       selection_keeps(&r->selection, st->dev[gp->dst].pci_addr);
+	jp->expected_gbs = judge_expected_pair_gbs(r, gp);
+	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
+					sizeof(why), fix, sizeof(fix)) ||
+		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
+					sizeof(why), fix, sizeof(fix));
+	for (i = 0; i < JP_PAIR_FIGS; i++) {
+		struct judged_figure *jf = &jp->fig[i];
+
+		judge_expect_pair(r, gp, i, &jf->expect);
+		jf->low = judge_figure_low(r, judge_pair_figure(gp, i), &jf->expect,
+					   &jf->ratio);
+		jf->explained = explained;
+	}
+	curve_fit(&gp->curve, &jp->curve);
+}
+
+/* Which measured GPU pairs each judged pair carries, in both directions. */
+static void map_gpu_pairs(const struct check_run *r, struct run_results *res)
+{
+	const struct gpu_state *st = r->gpu;
+	int gpu_at[GPU_MAX][GPU_MAX];
+	unsigned int i, g;
+
+	memset(gpu_at, 0xff, sizeof(gpu_at));	/* -1 */
+	for (i = 0; st->pair && i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
+
+		if (gp->src >= 0 && gp->src < GPU_MAX && gp->dst >= 0 &&
+		    gp->dst < GPU_MAX && gpu_at[gp->src][gp->dst] < 0)
+			gpu_at[gp->src][gp->dst] = (int)i;
+	}
+	for (i = 0; r->model && i < r->nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->pair[i];
+		int ga = -1, gb = -1;
+
+		/* the first GPU at each end's address, as CUDA ordered them */
+		for (g = st->nr_dev; g-- > 0;) {
+			if (st->dev[g].pci_addr == r->model->fn[p->a].addr)
+				ga = (int)g;
+			if (st->dev[g].pci_addr == r->model->fn[p->b].addr)
+				gb = (int)g;
+		}
+		if (ga >= 0 && gb >= 0) {
+			res->pair[i].gpu_ab = gpu_at[ga][gb];
+			res->pair[i].gpu_ba = gpu_at[gb][ga];
+		}
+	}
+}
+
+void judge_figures(struct check_run *r)
+{
+	struct run_results *res = r->results;
+	const struct gpu_state *st = r->gpu;
+	unsigned int i;
+
+	if (!res)
+		return;
+	judge_host_aspm(&res->host_aspm);
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_dev && i < GPU_MAX; i++)
+		judge_gpu_figures(r, i, &res->gpu[i]);
+	free(res->gpu_pair);
+	res->nr_gpu_pairs = 0;
+	res->gpu_pair = calloc(st->nr_pairs ? st->nr_pairs : 1, sizeof(*res->gpu_pair));
+	if (!res->gpu_pair) {
+		r->findings.oom = true;
+		return;
+	}
+	for (i = 0; st->pair && i < st->nr_pairs; i++)
+		judge_gpu_pair_figures(r, &st->pair[i], &res->gpu_pair[i]);
+	res->nr_gpu_pairs = st->pair ? st->nr_pairs : 0;
+	map_gpu_pairs(r, res);
+}
+
+void judge_release(struct check_run *r)
+{
+	struct run_results *res = r->results;
+	unsigned int i;
+
+	if (res) {
+		for (i = 0; res->pair && i < r->nr_pairs; i++)
+			free(res->pair[i].fix);
+		free(res->pair);
+		free(res->gpu_pair);
+		free(res->fn_selected);
+		free(res);
+	}
+	r->results = NULL;
+	free(r->pair);
+	r->pair = NULL;
+	r->nr_pairs = 0;
+}
