@@ -109,54 +109,42 @@ static enum p2pd_state p2pd_read_ext_ctrl(struct pci_dev *pdev, int id,
 	return P2PD_PRESENT;
 }
 
-/*
- * A virtual function's ATS Smallest Translation Unit is reserved; the one
- * of its physical function applies (the kernel's pci_enable_ats() programs
- * and checks the PF's).  Return the state of the PF's ATS capability.
- */
-static enum p2pd_state p2pd_read_vf_ats_stu(struct pci_dev *vf,
-					    unsigned int *stu)
-{
-	enum p2pd_state state;
-	u16 ctrl;
-
-	state = p2pd_read_ext_ctrl(pci_physfn(vf), PCI_EXT_CAP_ID_ATS,
-				   PCI_ATS_CTRL, &ctrl);
-	if (state == P2PD_PRESENT)
-		*stu = PCI_ATS_CTRL_STU(ctrl);
-	return state;
-}
-
 static void p2pd_read_ats_pri_pasid(struct pci_dev *pdev,
 				    struct p2pd_function *f)
 {
 	/*
 	 * A VF has one PRI and PASID interface with its PF, configured in
-	 * the PF (pci_enable_pri() and pci_enable_pasid() look there).
+	 * the PF (pci_enable_pri() and pci_enable_pasid() look there), and
+	 * its ATS Smallest Translation Unit is reserved: the PF's applies
+	 * (pci_enable_ats() programs and checks the PF's).
 	 */
 	struct pci_dev *shared = pci_physfn(pdev);
-	u16 ctrl;
+	u16 ctrl, stu_ctrl, cap;
 
 	f->ats = p2pd_read_ext_ctrl(pdev, PCI_EXT_CAP_ID_ATS, PCI_ATS_CTRL,
 				    &ctrl);
 	if (f->ats == P2PD_PRESENT) {
-		f->ats_enabled = !!(ctrl & PCI_ATS_CTRL_ENABLE);
-		/* The raw field, as lspci prints it; the unit is 4 KiB << stu. */
-		f->ats_stu = PCI_ATS_CTRL_STU(ctrl);
+		stu_ctrl = ctrl;
 		if (pdev->is_virtfn &&
-		    p2pd_read_vf_ats_stu(pdev, &f->ats_stu) == P2PD_UNKNOWN)
+		    p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_ATS,
+				       PCI_ATS_CTRL, &stu_ctrl) == P2PD_UNKNOWN)
 			f->ats = P2PD_UNKNOWN;
+		else
+			p2pd_decode_ats(f, ctrl, stu_ctrl);
 	}
 
 	f->pri = p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_PRI, PCI_PRI_CTRL,
 				    &ctrl);
 	if (f->pri == P2PD_PRESENT)
-		f->pri_enabled = !!(ctrl & PCI_PRI_CTRL_ENABLE);
+		p2pd_decode_pri(f, ctrl);
 
 	f->pasid = p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_PASID,
 				      PCI_PASID_CTRL, &ctrl);
 	if (f->pasid == P2PD_PRESENT)
-		f->pasid_enabled = !!(ctrl & PCI_PASID_CTRL_ENABLE);
+		f->pasid = p2pd_read_ext_ctrl(shared, PCI_EXT_CAP_ID_PASID,
+					      PCI_PASID_CAP, &cap);
+	if (f->pasid == P2PD_PRESENT)
+		p2pd_decode_pasid(f, cap, ctrl);
 }
 
 static bool p2pd_has_link(struct pci_dev *pdev, enum p2pd_role role)

@@ -35,6 +35,8 @@
 #define P2PD_FIELD_ACS_CTRL		"acs_ctrl"
 #define P2PD_FIELD_ACS			"acs"
 #define P2PD_FIELD_ATS			"ats"
+#define P2PD_FIELD_PRI			"pri"
+#define P2PD_FIELD_PASID		"pasid"
 #define P2PD_FIELD_LINK_SPEED		"link_speed"
 #define P2PD_FIELD_LINK_WIDTH		"link_width"
 #define P2PD_FIELD_LINK_MAX_SPEED	"link_max_speed"
@@ -47,6 +49,14 @@
 #define P2PD_WORD_NONE		"none"
 #define P2PD_WORD_UNKNOWN	"unknown"
 #define P2PD_WORD_SUSPENDED	"suspended"
+/*
+ * ats, pri and pasid of a capability that was read: "enabled" or
+ * "disabled"; ats adds " stu=<n>" when enabled, pasid " width=<n>" always.
+ */
+#define P2PD_WORD_ENABLED	"enabled"
+#define P2PD_WORD_DISABLED	"disabled"
+#define P2PD_ATS_STU		" stu="
+#define P2PD_PASID_WIDTH	" width="
 
 /*
  * Header line of the topology and pairs files: the magic, then key=value

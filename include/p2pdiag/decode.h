@@ -20,6 +20,21 @@
 #define P2PD_LINK_WIDTH_SHIFT	4
 
 /*
+ * The registers of the ATS, Page Request and PASID extended capabilities
+ * that the model records, by offset from the capability, and their bits.
+ */
+#define P2PD_ATS_CTRL_REG	0x06	/* ATS Control */
+#define P2PD_ATS_CTRL_ENABLE	0x8000
+#define P2PD_ATS_CTRL_STU	0x001f	/* Smallest Translation Unit */
+#define P2PD_PRI_CTRL_REG	0x04	/* Page Request Control */
+#define P2PD_PRI_CTRL_ENABLE	0x0001
+#define P2PD_PASID_CAP_REG	0x04	/* PASID Capability */
+#define P2PD_PASID_CAP_WIDTH	0x1f00	/* Max PASID Width */
+#define P2PD_PASID_WIDTH_SHIFT	8
+#define P2PD_PASID_CTRL_REG	0x06	/* PASID Control */
+#define P2PD_PASID_CTRL_ENABLE	0x0001
+
+/*
  * What a P2P endpoint is, from its class code; also the order in which
  * the reports list them.  Everything but P2PD_KIND_OTHER does peer
  * traffic.
@@ -58,6 +73,34 @@ unsigned int p2pd_link_speed_tenths(unsigned int code);
  */
 void p2pd_decode_link(struct p2pd_link *link, unsigned int lnksta,
 		      unsigned int lnkcap);
+
+/**
+ * p2pd_decode_ats() - fill @f's ATS state from ATS Control.
+ * @f: ats set to P2PD_PRESENT, with ats_enabled and ats_stu
+ * @ctrl: the function's ATS Control, as read
+ * @stu_ctrl: the ATS Control that holds the STU: @ctrl, or for a VF, whose
+ *            STU field is reserved, its PF's
+ *
+ * The caller has ruled out failed reads (all ones).
+ */
+void p2pd_decode_ats(struct p2pd_function *f, unsigned int ctrl,
+		     unsigned int stu_ctrl);
+
+/**
+ * p2pd_decode_pri() - fill @f's PRI state from Page Request Control.
+ * @f: pri set to P2PD_PRESENT, with pri_enabled
+ * @ctrl: Page Request Control, as read
+ */
+void p2pd_decode_pri(struct p2pd_function *f, unsigned int ctrl);
+
+/**
+ * p2pd_decode_pasid() - fill @f's PASID state from its capability.
+ * @f: pasid set to P2PD_PRESENT, with pasid_enabled and pasid_width
+ * @cap: PASID Capability, as read
+ * @ctrl: PASID Control, as read
+ */
+void p2pd_decode_pasid(struct p2pd_function *f, unsigned int cap,
+		       unsigned int ctrl);
 
 /**
  * p2pd_decode_role() - the role of a function.

@@ -39,6 +39,8 @@ enum p2pd_field {
 	P2PD_F_ACS_CTRL,
 	P2PD_F_ACS,
 	P2PD_F_ATS,
+	P2PD_F_PRI,
+	P2PD_F_PASID,
 	P2PD_F_LINK_SPEED,
 	P2PD_F_LINK_WIDTH,
 	P2PD_F_LINK_MAX_SPEED,
@@ -144,6 +146,18 @@ const char *p2pd_field_name(enum p2pd_field field);
  */
 void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 		       enum p2pd_field field);
+
+/**
+ * p2pd_field_text() - p2pd_format_field() into a string.
+ * @s: output, NUL-terminated (cut to fit)
+ * @size: bytes at @s, at least 1
+ * @f: the function
+ * @field: which value
+ *
+ * Return: @s.
+ */
+char *p2pd_field_text(char *s, unsigned long size,
+		      const struct p2pd_function *f, enum p2pd_field field);
 
 /**
  * p2pd_format_topology() - the whole topology file: header and one line

@@ -93,13 +93,18 @@ struct p2pd_function {
 	unsigned int acs_cap;
 	unsigned int acs_ctrl;
 
+	/*
+	 * Address translation services, as the capabilities say; a VF's
+	 * STU, PRI and PASID are its PF's (the PF's registers configure them).
+	 */
 	enum p2pd_state ats;		/* ABSENT: no ATS capability */
 	int ats_enabled;
-	unsigned int ats_stu;
-	enum p2pd_state pri;
+	unsigned int ats_stu;		/* Smallest Translation Unit: 4 KiB << stu */
+	enum p2pd_state pri;		/* Page Request Interface */
 	int pri_enabled;
-	enum p2pd_state pasid;
+	enum p2pd_state pasid;		/* Process Address Space ID */
 	int pasid_enabled;
+	unsigned int pasid_width;	/* Max PASID Width, bits */
 
 	struct p2pd_link link;
 

@@ -42,6 +42,29 @@ void p2pd_decode_link(struct p2pd_link *link, unsigned int lnksta,
 			  P2PD_LINK_WIDTH_SHIFT;
 }
 
+void p2pd_decode_ats(struct p2pd_function *f, unsigned int ctrl,
+		     unsigned int stu_ctrl)
+{
+	f->ats = P2PD_PRESENT;
+	f->ats_enabled = !!(ctrl & P2PD_ATS_CTRL_ENABLE);
+	/* the raw field, as lspci prints it */
+	f->ats_stu = stu_ctrl & P2PD_ATS_CTRL_STU;
+}
+
+void p2pd_decode_pri(struct p2pd_function *f, unsigned int ctrl)
+{
+	f->pri = P2PD_PRESENT;
+	f->pri_enabled = !!(ctrl & P2PD_PRI_CTRL_ENABLE);
+}
+
+void p2pd_decode_pasid(struct p2pd_function *f, unsigned int cap,
+		       unsigned int ctrl)
+{
+	f->pasid = P2PD_PRESENT;
+	f->pasid_enabled = !!(ctrl & P2PD_PASID_CTRL_ENABLE);
+	f->pasid_width = (cap & P2PD_PASID_CAP_WIDTH) >> P2PD_PASID_WIDTH_SHIFT;
+}
+
 /* Device/Port Type values, PCIe r6.0 7.5.3.2; the gaps are reserved. */
 static const struct {
 	int valid;

@@ -210,6 +210,8 @@ static const char *const field_names[P2PD_F_COUNT] = {
 	[P2PD_F_ACS_CTRL] = P2PD_FIELD_ACS_CTRL,
 	[P2PD_F_ACS] = P2PD_FIELD_ACS,
 	[P2PD_F_ATS] = P2PD_FIELD_ATS,
+	[P2PD_F_PRI] = P2PD_FIELD_PRI,
+	[P2PD_F_PASID] = P2PD_FIELD_PASID,
 	[P2PD_F_LINK_SPEED] = P2PD_FIELD_LINK_SPEED,
 	[P2PD_F_LINK_WIDTH] = P2PD_FIELD_LINK_WIDTH,
 	[P2PD_F_LINK_MAX_SPEED] = P2PD_FIELD_LINK_MAX_SPEED,
@@ -264,10 +266,32 @@ static void put_ats_field(struct p2pd_buf *b, const struct p2pd_function *f)
 	if (word) {
 		p2pd_put_str(b, word);
 	} else if (!f->ats_enabled) {
-		p2pd_put_str(b, "disabled");
+		p2pd_put_str(b, P2PD_WORD_DISABLED);
 	} else {
-		p2pd_put_str(b, "enabled stu=");
+		p2pd_put_str(b, P2PD_WORD_ENABLED P2PD_ATS_STU);
 		p2pd_put_udec(b, f->ats_stu);
+	}
+}
+
+/* "enabled" or "disabled", then PASID's width, which it has either way. */
+static void put_pri_pasid_field(struct p2pd_buf *b,
+				const struct p2pd_function *f,
+				enum p2pd_field field)
+{
+	int pasid = field == P2PD_F_PASID;
+	const char *word = absent_word(pasid ? f->pasid : f->pri);
+
+	if (word) {
+		p2pd_put_str(b, word);
+		return;
+	}
+	if (pasid ? f->pasid_enabled : f->pri_enabled)
+		p2pd_put_str(b, P2PD_WORD_ENABLED);
+	else
+		p2pd_put_str(b, P2PD_WORD_DISABLED);
+	if (pasid) {
+		p2pd_put_str(b, P2PD_PASID_WIDTH);
+		p2pd_put_udec(b, f->pasid_width);
 	}
 }
 
@@ -344,6 +368,10 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 	case P2PD_F_ATS:
 		put_ats_field(b, f);
 		break;
+	case P2PD_F_PRI:
+	case P2PD_F_PASID:
+		put_pri_pasid_field(b, f, field);
+		break;
 	case P2PD_F_LINK_SPEED:
 	case P2PD_F_LINK_WIDTH:
 	case P2PD_F_LINK_MAX_SPEED:
@@ -365,6 +393,17 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 	default:
 		break;
 	}
+}
+
+char *p2pd_field_text(char *s, unsigned long size,
+		      const struct p2pd_function *f, enum p2pd_field field)
+{
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, s, size);
+	p2pd_format_field(&b, f, field);
+	p2pd_buf_terminate(&b);
+	return s;
 }
 
 /* A field value inside a topology line: spaces become "\x20". */

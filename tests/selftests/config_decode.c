@@ -2,7 +2,8 @@
 /*
  * Independent decoding of a PCI function for the selftests.  Offsets and
  * bit positions come from the PCI Express Base Specification (r6.0:
- * 7.5.3 PCI Express Capability, 7.7.8 ACS, 10.5.1 ATS), not from the
+ * 7.5.3 PCI Express Capability, 7.7.8 ACS, 10.5.1 ATS, 10.5.2 Page
+ * Request, 7.8.9 PASID), not from the
  * module's sources.
  */
 #include <limits.h>
@@ -18,6 +19,8 @@
 #define CAP_ID_PCIE		0x10
 #define EXT_CAP_ID_ACS		0x000d
 #define EXT_CAP_ID_ATS		0x000f
+#define EXT_CAP_ID_PRI		0x0013
+#define EXT_CAP_ID_PASID	0x001b
 #define STATUS_CAP_LIST		0x0010
 
 static const char *const field_names[ST_NR_FIELDS] = {
@@ -32,6 +35,8 @@ static const char *const field_names[ST_NR_FIELDS] = {
 	[ST_ACS_CTRL] = P2PD_FIELD_ACS_CTRL,
 	[ST_ACS] = P2PD_FIELD_ACS,
 	[ST_ATS] = P2PD_FIELD_ATS,
+	[ST_PRI] = P2PD_FIELD_PRI,
+	[ST_PASID] = P2PD_FIELD_PASID,
 	[ST_LINK_SPEED] = P2PD_FIELD_LINK_SPEED,
 	[ST_LINK_WIDTH] = P2PD_FIELD_LINK_WIDTH,
 	[ST_LINK_MAX_SPEED] = P2PD_FIELD_LINK_MAX_SPEED,
@@ -240,6 +245,8 @@ static void decode_config(const struct cfg *c, struct st_function *out)
 	unsigned int pcie = find_cap(c, CAP_ID_PCIE);
 	unsigned int acs = c->len > CFG_STD_SIZE ? find_ext_cap(c, EXT_CAP_ID_ACS) : 0;
 	unsigned int ats = c->len > CFG_STD_SIZE ? find_ext_cap(c, EXT_CAP_ID_ATS) : 0;
+	unsigned int pri = c->len > CFG_STD_SIZE ? find_ext_cap(c, EXT_CAP_ID_PRI) : 0;
+	unsigned int pasid = c->len > CFG_STD_SIZE ? find_ext_cap(c, EXT_CAP_ID_PASID) : 0;
 	const char *role = role_of(c, pcie);
 	unsigned int class_code = rd8(c, 0x0b) << 16 | rd8(c, 0x0a) << 8 | rd8(c, 0x09);
 	int i;
@@ -267,6 +274,21 @@ static void decode_config(const struct cfg *c, struct st_function *out)
 		snprintf(out->value[ST_ATS], ST_VALUE_LEN, "disabled");
 	else
 		set(out, ST_ATS, "enabled stu=%u", rd16(c, ats + 6) & 0x1f);
+
+	/* Page Request Control at +4: bit 0 Enable */
+	if (!pri)
+		snprintf(out->value[ST_PRI], ST_VALUE_LEN, P2PD_WORD_NONE);
+	else
+		snprintf(out->value[ST_PRI], ST_VALUE_LEN, "%s",
+			 rd16(c, pri + 4) & 1 ? "enabled" : "disabled");
+
+	/* PASID Capability at +4: bits 12:8 Max Width; Control at +6: bit 0 Enable */
+	if (!pasid)
+		snprintf(out->value[ST_PASID], ST_VALUE_LEN, P2PD_WORD_NONE);
+	else
+		snprintf(out->value[ST_PASID], ST_VALUE_LEN, "%s width=%u",
+			 rd16(c, pasid + 6) & 1 ? "enabled" : "disabled",
+			 (rd16(c, pasid + 4) >> 8) & 0x1f);
 
 	/* Link Capabilities at +0x0c, Link Status at +0x12: speed 3:0, width 9:4 */
 	if (!pcie || !strcmp(role, "rc_endpoint") ||

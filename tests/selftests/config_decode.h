@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An independent view of one PCI function: its config space decoded here
- * (PCIe capability, ACS and ATS extended capabilities, link registers,
+ * (PCIe capability, ACS, ATS, Page Request and PASID extended
+ * capabilities, link registers,
  * IDs, header type) plus what the PCI core itself shows in sysfs (its
  * place in /sys/devices, NUMA node, IOMMU group and domain type).  Shares
  * no code with the module: only the ABI's file names and words.
@@ -13,7 +14,8 @@
 
 enum st_field {
 	ST_ROLE, ST_PARENT, ST_HOST_BRIDGE, ST_NUMA_NODE, ST_VENDOR, ST_DEVICE,
-	ST_CLASS, ST_ACS_CAP, ST_ACS_CTRL, ST_ACS, ST_ATS, ST_LINK_SPEED,
+	ST_CLASS, ST_ACS_CAP, ST_ACS_CTRL, ST_ACS, ST_ATS, ST_PRI, ST_PASID,
+	ST_LINK_SPEED,
 	ST_LINK_WIDTH, ST_LINK_MAX_SPEED, ST_LINK_MAX_WIDTH, ST_IOMMU_GROUP,
 	ST_IOMMU_DOMAIN, ST_P2P_ENDPOINT,
 	ST_NR_FIELDS

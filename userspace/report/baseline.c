@@ -82,16 +82,6 @@ static struct json_object *get_array(struct json_object *o, const char *key)
 	return v;
 }
 
-static void field_text(const struct p2pd_function *f, enum p2pd_field field,
-		       char *buf, size_t len)
-{
-	struct p2pd_buf b;
-
-	p2pd_buf_init(&b, buf, len);
-	p2pd_format_field(&b, f, field);
-	p2pd_buf_terminate(&b);
-}
-
 /* Fields two servers of one model must share. */
 static const enum p2pd_field stable_fields[] = {
 	P2PD_F_ROLE, P2PD_F_PARENT, P2PD_F_VENDOR, P2PD_F_DEVICE,
@@ -134,7 +124,8 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			const char *want = get_str(d, name);
 			char have[160];
 
-			field_text(&m->fn[idx], stable_fields[k], have, sizeof(have));
+			p2pd_field_text(have, sizeof(have), &m->fn[idx],
+					stable_fields[k]);
 			if (want && strcmp(want, have))
 				findings_add(&r->findings, SEV_WARNING, "baseline-device",
 					     addr, FINDING_NO_ADDR,

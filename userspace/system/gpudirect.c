@@ -29,6 +29,7 @@
 #include "system/fsroot.h"
 #include "system/gpudirect.h"
 #include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 
 #define NVIDIA_VENDOR	0x10de
@@ -389,6 +390,15 @@ static void judge_nvme(const struct check_run *r, const struct gpudirect_facts *
 	g->nccl_gdr = -1;
 }
 
+/* ats, pri and pasid of @f, exactly as their sysfs files read. */
+static void read_translation(const struct p2pd_function *f,
+			     struct gd_translation *t)
+{
+	p2pd_field_text(t->ats, sizeof(t->ats), f, P2PD_F_ATS);
+	p2pd_field_text(t->pri, sizeof(t->pri), f, P2PD_F_PRI);
+	p2pd_field_text(t->pasid, sizeof(t->pasid), f, P2PD_F_PASID);
+}
+
 static const char *addr_text(unsigned int addr, char buf[P2PD_ADDR_STRLEN])
 {
 	return pciaddr_format(buf, addr);
@@ -634,6 +644,8 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 		gp->peer = peer->addr;
 		gp->pair = (int)i;
 		gp->storage = kind == P2PD_KIND_NVME;
+		read_translation(gpu, &gp->gpu_translation);
+		read_translation(peer, &gp->peer_translation);
 		pciaddr_format(pa, peer->addr);
 		if (fsroot_link_name(gp->driver, sizeof(gp->driver),
 				     "/sys/bus/pci/devices/%s/driver", pa))

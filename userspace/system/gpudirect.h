@@ -53,6 +53,18 @@ struct gd_check {
 	char evidence[GD_EVIDENCE_LEN];
 };
 
+/*
+ * One end's address translation services (ats, pri, pasid), in the ABI's
+ * words: whether the device can use translated addresses, fault pages in
+ * and tag requests with a PASID, the features behind SVA and behind
+ * DirectTrans+ P2P through a translating IOMMU.
+ */
+struct gd_translation {
+	char ats[32];
+	char pri[16];
+	char pasid[32];
+};
+
 struct gd_pair {
 	unsigned int gpu, peer;		/* P2PD_ADDR() */
 	int pair;			/* index into check_run.pair */
@@ -64,6 +76,7 @@ struct gd_pair {
 	char driver[32];		/* the peer's kernel driver, or "" */
 	char rdma[32];			/* NIC: its RDMA device, or "" */
 	char iommu[160];		/* NVMe: both groups' IOMMU modes */
+	struct gd_translation gpu_translation, peer_translation;
 	struct gd_check check[GD_MAX_CHECKS];
 	unsigned int nr_check;
 };

@@ -53,6 +53,16 @@ static struct json_object *facts_json(const struct gpudirect_facts *f)
 	return o;
 }
 
+static struct json_object *translation_json(const struct gd_translation *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "ats", json_object_new_string(t->ats));
+	put(o, "pri", json_object_new_string(t->pri));
+	put(o, "pasid", json_object_new_string(t->pasid));
+	return o;
+}
+
 static struct json_object *pair_json(const struct gd_pair *p)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -68,6 +78,8 @@ static struct json_object *pair_json(const struct gd_pair *p)
 	put(o, "driver", str_or_null(p->driver));
 	put(o, "rdma_device", p->storage ? NULL : str_or_null(p->rdma));
 	put(o, "iommu", p->storage ? str_or_null(p->iommu) : NULL);
+	put(o, "gpu_translation", translation_json(&p->gpu_translation));
+	put(o, "peer_translation", translation_json(&p->peer_translation));
 	for (c = 0; c < p->nr_check; c++) {
 		struct json_object *k = json_object_new_object();
 

@@ -39,6 +39,11 @@ static void gpudirect_text(FILE *out, const struct check_run *r,
 				ga, pa, p->driver[0] ? p->driver : "none",
 				p->rdma[0] ? p->rdma : "none", p->route,
 				p->ready ? "ready" : "not ready");
+		fprintf(out, "    ATS: GPU %s, PRI %s, PASID %s; %s %s, PRI %s, PASID %s\n",
+			p->gpu_translation.ats, p->gpu_translation.pri,
+			p->gpu_translation.pasid, p->storage ? "NVMe" : "NIC",
+			p->peer_translation.ats, p->peer_translation.pri,
+			p->peer_translation.pasid);
 		if (!p->storage)
 			fprintf(out, "    NCCL: GPUDirect RDMA %s (%s); P2P level %s\n",
 				p->nccl_gdr ? "used" : "not used", p->nccl_why,

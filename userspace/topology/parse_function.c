@@ -5,7 +5,9 @@
  *   addr=<dddd:bb:dd.f> role=<...> parent=<addr|none> ... p2p_endpoint=<0|1>
  *
  * addr= first, then every field of enum p2pd_field exactly once (in any
- * order; keys a newer module adds are skipped).  Fields that describe one
+ * order; keys a newer module adds are skipped), but for the fields added
+ * to version 1 later, which a file from an older module lacks: those read
+ * as unknown.  Fields that describe one
  * register set (acs_cap, acs_ctrl and acs; the four link fields) must
  * agree on whether it was read, and a function's parent and host bridge
  * sit on lower buses of its domain, so parent chains end.
@@ -27,6 +29,9 @@ enum link_field {
 	LINK_MAX_WIDTH,
 	NR_LINK_FIELDS
 };
+
+/* Fields added within ABI version 1: a line may lack them. */
+#define FIELDS_ADDED_LATER	(1u << P2PD_F_PRI | 1u << P2PD_F_PASID)
 
 /* One line's values that are checked together once the line is read. */
 struct line_fields {
@@ -116,6 +121,10 @@ static int field_value(struct fn_ctx *c, enum p2pd_field field,
 		return parse_acs_words(value, &lf->acs_words_bits);
 	case P2PD_F_ATS:
 		return parse_ats(value, f);
+	case P2PD_F_PRI:
+		return parse_pri(value, f);
+	case P2PD_F_PASID:
+		return parse_pasid(value, f);
 	case P2PD_F_LINK_SPEED:
 		return link_value(value, 1, &f->link.speed,
 				  &lf->link_state[LINK_SPEED]);
@@ -262,16 +271,20 @@ static int check_place(struct parser *p, const struct p2pd_function *f)
 }
 
 /* What the file does not say but the model holds, from what it does. */
-static void derive_fields(struct p2pd_function *f)
+static void derive_fields(struct p2pd_function *f, unsigned int seen)
 {
-	/* Only a non-PCIe function lacks a port type; pri/pasid are not in v1. */
+	/* Only a non-PCIe function lacks a port type. */
 	f->is_pcie = f->role != P2PD_ROLE_PCI_DEVICE &&
 		     f->role != P2PD_ROLE_PCI_BRIDGE;
 	f->cfg_error = f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
 		       f->link.state == P2PD_UNKNOWN ||
 		       f->acs == P2PD_SUSPENDED || f->ats == P2PD_SUSPENDED ||
 		       f->link.state == P2PD_SUSPENDED;
-	f->pri = f->pasid = P2PD_ABSENT;
+	/* an older module did not say */
+	if (!(seen & 1u << P2PD_F_PRI))
+		f->pri = P2PD_UNKNOWN;
+	if (!(seen & 1u << P2PD_F_PASID))
+		f->pasid = P2PD_UNKNOWN;
 }
 
 /* Checks that need several fields of the line. */
@@ -279,16 +292,16 @@ static int check_line(struct parser *p, struct fn_ctx *c)
 {
 	unsigned int all = (1u << P2PD_F_COUNT) - 1, i;
 
-	if (c->lf.seen != all) {
+	if ((c->lf.seen | FIELDS_ADDED_LATER) != all) {
 		for (i = 0; i < P2PD_F_COUNT; i++)
-			if (!(c->lf.seen & (1u << i)))
+			if (!((c->lf.seen | FIELDS_ADDED_LATER) & (1u << i)))
 				break;
 		return parse_fail(p, p->line, "%s= is missing",
 				  p2pd_field_name((enum p2pd_field)i));
 	}
 	if (check_acs(p, c) || check_link(p, c) || check_place(p, c->f))
 		return -1;
-	derive_fields(c->f);
+	derive_fields(c->f, c->lf.seen);
 	return 0;
 }
 

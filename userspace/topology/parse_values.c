@@ -12,10 +12,6 @@
 #include "p2pdiag/verdict.h"
 #include "topology/parse_values.h"
 
-/* The "enabled" form of ats=: the word, then its STU. */
-#define ATS_ENABLED_STU		"enabled stu="
-#define ATS_DISABLED		"disabled"
-
 int parse_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -196,23 +192,92 @@ int parse_iommu_domain(const char *s, enum p2pd_iommu_domain *out)
 	return -1;
 }
 
+/*
+ * "enabled" or "disabled" at the start of @s into *enabled; the rest of
+ * @s in *rest.
+ */
+static int enabled_word(const char *s, int *enabled, const char **rest)
+{
+	static const char on[] = P2PD_WORD_ENABLED, off[] = P2PD_WORD_DISABLED;
+
+	if (!strncmp(s, on, sizeof(on) - 1)) {
+		*enabled = 1;
+		*rest = s + sizeof(on) - 1;
+		return 0;
+	}
+	if (!strncmp(s, off, sizeof(off) - 1)) {
+		*enabled = 0;
+		*rest = s + sizeof(off) - 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* " <key><number>" exactly at @s, @key including its space and '='. */
+static int keyed_number(const char *s, const char *key, unsigned long max,
+			unsigned long *out)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(s, key, n))
+		return -1;
+	return parse_udec(s + n, max, out);
+}
+
 int parse_ats(const char *s, struct p2pd_function *f)
 {
-	static const char enabled[] = ATS_ENABLED_STU;
+	const char *rest;
 	unsigned long stu;
+	int enabled;
 
 	f->ats = parse_state_word(s);
 	f->ats_enabled = 0;
 	f->ats_stu = 0;
 	if (f->ats != P2PD_PRESENT)
 		return 0;
-	if (!strcmp(s, ATS_DISABLED))
-		return 0;
-	if (strncmp(s, enabled, sizeof(enabled) - 1) ||
-	    parse_udec(s + sizeof(enabled) - 1, 31, &stu))
+	if (enabled_word(s, &enabled, &rest))
+		return -1;
+	if (!enabled)
+		return *rest ? -1 : 0;
+	if (keyed_number(rest, P2PD_ATS_STU, 31, &stu))
 		return -1;
 	f->ats_enabled = 1;
 	f->ats_stu = (unsigned int)stu;
+	return 0;
+}
+
+int parse_pri(const char *s, struct p2pd_function *f)
+{
+	const char *rest;
+	int enabled;
+
+	f->pri = parse_state_word(s);
+	f->pri_enabled = 0;
+	if (f->pri != P2PD_PRESENT)
+		return 0;
+	if (enabled_word(s, &enabled, &rest) || *rest)
+		return -1;
+	f->pri_enabled = enabled;
+	return 0;
+}
+
+int parse_pasid(const char *s, struct p2pd_function *f)
+{
+	unsigned long width;
+	const char *rest;
+	int enabled;
+
+	f->pasid = parse_state_word(s);
+	f->pasid_enabled = 0;
+	f->pasid_width = 0;
+	if (f->pasid != P2PD_PRESENT)
+		return 0;
+	/* the Max PASID Width field has five bits */
+	if (enabled_word(s, &enabled, &rest) ||
+	    keyed_number(rest, P2PD_PASID_WIDTH, 31, &width))
+		return -1;
+	f->pasid_enabled = enabled;
+	f->pasid_width = (unsigned int)width;
 	return 0;
 }
 

@@ -55,6 +55,12 @@ int parse_iommu_domain(const char *s, enum p2pd_iommu_domain *out);
 /* ats=: "none", "unknown", "suspended", "disabled" or "enabled stu=<0..31>". */
 int parse_ats(const char *s, struct p2pd_function *f);
 
+/* pri=: "none", "unknown", "suspended", "disabled" or "enabled". */
+int parse_pri(const char *s, struct p2pd_function *f);
+
+/* pasid=: a state word, or "enabled width=<0..31>" / "disabled width=<0..31>". */
+int parse_pasid(const char *s, struct p2pd_function *f);
+
 /*
  * parse_unescape() - @n bytes of @s with each "\xHH" (any byte but NUL and
  * newline) turned back into its byte, NUL-terminated into @out (n + 1 bytes).

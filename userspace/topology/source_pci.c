@@ -37,13 +37,6 @@
 /* Fields of registers not spelled out in every libpci header. */
 #define ACS_CAP_REG		P2PD_ACS_CAP_OFFSET
 #define ACS_CTRL_REG		P2PD_ACS_CTRL_OFFSET
-#define ATS_CTRL_REG		0x06
-#define ATS_CTRL_ENABLE		0x8000
-#define ATS_CTRL_STU		0x001f
-#define PRI_CTRL_REG		0x04
-#define PRI_CTRL_ENABLE		0x0001
-#define PASID_CTRL_REG		0x06
-#define PASID_CTRL_ENABLE	0x0001
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 #define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
@@ -106,6 +99,44 @@ static void read_link(struct pci_dev *d, unsigned int exp,
 	p2pd_decode_link(&f->link, sta, cap);
 }
 
+/* Word @reg of extended capability @id: 0, or -1 when absent. */
+static int ext_cap_word(struct pci_dev *d, unsigned int id, unsigned int reg,
+			u16 *w)
+{
+	struct pci_cap *c = pci_find_cap(d, (int)id, PCI_CAP_EXTENDED);
+
+	if (!c)
+		return -1;
+	*w = pci_read_word(d, (int)(c->addr + reg));
+	return 0;
+}
+
+/* ATS, PRI and PASID, decoded by the engine; all ones is unknown. */
+static void read_translation_caps(struct pci_dev *d, struct p2pd_function *f)
+{
+	u16 w, cap = 0xffff;
+
+	if (!ext_cap_word(d, PCI_EXT_CAP_ID_ATS, P2PD_ATS_CTRL_REG, &w)) {
+		if (w == 0xffff)
+			f->ats = P2PD_UNKNOWN;
+		else
+			p2pd_decode_ats(f, w, w);
+	}
+	if (!ext_cap_word(d, PCI_EXT_CAP_ID_PRI, P2PD_PRI_CTRL_REG, &w)) {
+		if (w == 0xffff)
+			f->pri = P2PD_UNKNOWN;
+		else
+			p2pd_decode_pri(f, w);
+	}
+	if (!ext_cap_word(d, PCI_EXT_CAP_ID_PASID, P2PD_PASID_CTRL_REG, &w)) {
+		ext_cap_word(d, PCI_EXT_CAP_ID_PASID, P2PD_PASID_CAP_REG, &cap);
+		if (w == 0xffff || cap == 0xffff)
+			f->pasid = P2PD_UNKNOWN;
+		else
+			p2pd_decode_pasid(f, cap, w);
+	}
+}
+
 /* ACS, ATS, PRI, PASID: absent, present, or unknown when unreadable. */
 static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 {
@@ -129,29 +160,7 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 			f->acs_ctrl = w;
 		}
 	}
-	c = pci_find_cap(d, PCI_EXT_CAP_ID_ATS, PCI_CAP_EXTENDED);
-	if (c) {
-		w = pci_read_word(d, (int)c->addr + ATS_CTRL_REG);
-		if (w == 0xffff) {
-			f->ats = P2PD_UNKNOWN;
-		} else {
-			f->ats = P2PD_PRESENT;
-			f->ats_enabled = !!(w & ATS_CTRL_ENABLE);
-			f->ats_stu = w & ATS_CTRL_STU;
-		}
-	}
-	c = pci_find_cap(d, PCI_EXT_CAP_ID_PRI, PCI_CAP_EXTENDED);
-	if (c) {
-		w = pci_read_word(d, (int)c->addr + PRI_CTRL_REG);
-		f->pri = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
-		f->pri_enabled = w != 0xffff && (w & PRI_CTRL_ENABLE);
-	}
-	c = pci_find_cap(d, PCI_EXT_CAP_ID_PASID, PCI_CAP_EXTENDED);
-	if (c) {
-		w = pci_read_word(d, (int)c->addr + PASID_CTRL_REG);
-		f->pasid = w == 0xffff ? P2PD_UNKNOWN : P2PD_PRESENT;
-		f->pasid_enabled = w != 0xffff && (w & PASID_CTRL_ENABLE);
-	}
+	read_translation_caps(d, f);
 }
 
 /* The default domain type of an IOMMU group, in the ABI's words. */
@@ -221,6 +230,7 @@ static void take_from_physfn(struct pci_dev *pf, struct p2pd_function *f)
 	f->pri_enabled = pff.pri_enabled;
 	f->pasid = pff.pasid;
 	f->pasid_enabled = pff.pasid_enabled;
+	f->pasid_width = pff.pasid_width;
 }
 
 /*

@@ -3,7 +3,8 @@
 # Independent decoding of one PCI function's config space, in the guest.
 # Input: `od -A n -t x1 -v /sys/bus/pci/devices/<addr>/config` (one hex
 # byte per field).  Output: "key=value" lines named like the p2pdiag ABI
-# files (role, vendor, device, class, acs_cap, acs_ctrl, ats, link_*), so
+# files (role, vendor, device, class, acs_cap, acs_ctrl, ats, pri, pasid,
+# link_*), so
 # the lab can hold the module's values against these without sharing a
 # line of code with it.  Only PCI spec offsets are used here.  -v vf=1 for
 # an SR-IOV virtual function: no vendor or device line then.
@@ -113,4 +114,19 @@ END {
 		print "ats=enabled stu=" bits(w(ats + 6), 0, 5)
 	else
 		print "ats=disabled"
+
+	# Page Request Control at +4: bit 0 Enable
+	pri = (n > 0x100) ? find_ext_cap(0x0013) : 0
+	if (!pri)
+		print "pri=none"
+	else
+		print "pri=" (bits(w(pri + 4), 0, 1) ? "enabled" : "disabled")
+
+	# PASID Capability at +4 (Max PASID Width, bits 12:8), Control at +6
+	pasid = (n > 0x100) ? find_ext_cap(0x001b) : 0
+	if (!pasid)
+		print "pasid=none"
+	else
+		print "pasid=" (bits(w(pasid + 6), 0, 1) ? "enabled" : "disabled") \
+		      " width=" bits(w(pasid + 4), 8, 5)
 }

@@ -114,7 +114,8 @@ pci_physfn() {
 
 # decode_function addr: fill $DECODED/<addr> with key=value lines.  A
 # virtual function's IDs are the PCI core's (the VF's own registers read
-# 0xffff), and its ATS STU is the PF's (reserved in a VF).
+# 0xffff), its ATS STU is the PF's (reserved in a VF), and so are its PRI
+# and PASID (one interface with the PF, configured there).
 decode_function() {
 	local a=$1 f=$DECODED/$1 class role pf vf=0 ats
 	mkdir -p "$DECODED"
@@ -130,6 +131,8 @@ decode_function() {
 		"enabled stu="*)
 			sed -i "s/^ats=.*/ats=enabled stu=$(decoded "$pf" ats | sed 's/.*stu=//')/" "$f" ;;
 		esac
+		sed -i -e "s/^pri=.*/pri=$(decoded "$pf" pri)/" \
+			-e "s/^pasid=.*/pasid=$(decoded "$pf" pasid)/" "$f"
 	fi
 	class=$(decoded "$a" class)
 	role=$(decoded "$a" role)

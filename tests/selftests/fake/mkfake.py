@@ -47,6 +47,10 @@ FUNCS = [
      None, None, ("5.0", 4, "5.0", 4), 1, None, 1),
 ]
 
+# Functions with a Page Request and a PASID capability: PRI enabled, and
+# PASID (max width, enabled).
+PRI_PASID = {"0000:03:00.0": (True, (20, True))}
+
 PAIRS = [
     "a=0000:00:02.0 b=0000:03:00.0 class=PHB verdict=blocked map=not_supported distance=-1 common=host blockers=0000:00:1c.0:RR+CR,0000:02:00.0:RR+CR fix=pci=disable_acs_redir=0000:00:1c.0;0000:02:00.0",
     "a=0000:00:02.0 b=0000:04:00.0 class=PHB verdict=blocked map=not_supported distance=-1 common=host blockers=0000:00:1c.0:RR+CR fix=pci=disable_acs_redir=0000:00:1c.0",
@@ -86,13 +90,20 @@ def config_space(f):
         sp, w, msp, mw = link
         struct.pack_into("<I", c, 0x40 + 0x0c, SPEED[msp] | mw << 4)
         struct.pack_into("<H", c, 0x40 + 0x12, SPEED[sp] | w << 4)
-    # extended list: AER at 0x100, then ACS, then ATS (each only if declared)
+    # extended list: AER at 0x100, then ACS, ATS, PRI and PASID (each only
+    # if declared)
     chain = [(0x100, 0x0001, b"")]
     if acs:
         chain.append((0x148, 0x000d, struct.pack("<HH", acs[0], acs[1])))
     if ats is not None:
         ctl = 0 if ats == "disabled" else 0x8000 | ats
         chain.append((0x160, 0x000f, struct.pack("<HH", 0x0020, ctl)))
+    if addr in PRI_PASID:
+        pri, (width, pasid) = PRI_PASID[addr]
+        # Page Request Control at +4; PASID Capability at +4, Control at +6
+        chain.append((0x170, 0x0013, struct.pack("<HH", int(pri), 0)))
+        chain.append((0x180, 0x001b, struct.pack("<HH", width << 8,
+                                                 int(pasid))))
     for i, (pos, cid, body) in enumerate(chain):
         nxt = chain[i + 1][0] if i + 1 < len(chain) else 0
         struct.pack_into("<I", c, pos, cid | 1 << 16 | nxt << 20)
@@ -116,6 +127,7 @@ def values(f):
                         for i, w in enumerate(ACS_WORDS)) if acs else "none",
         "ats": "none" if ats is None else "disabled" if ats == "disabled"
         else "enabled stu=%d" % ats,
+        "pri": "none", "pasid": "none",
         "link_speed": link[0] if link else "none",
         "link_width": str(link[1]) if link else "none",
         "link_max_speed": link[2] if link else "none",
@@ -125,11 +137,17 @@ def values(f):
                          "identity": "identity"}[iommu[1]] if iommu else "none",
         "p2p_endpoint": str(p2p),
     }
+    if addr in PRI_PASID:
+        pri, (width, pasid) = PRI_PASID[addr]
+        v["pri"] = "enabled" if pri else "disabled"
+        v["pasid"] = "%s width=%d" % ("enabled" if pasid else "disabled",
+                                      width)
     return v
 
 
 FIELDS = ["role", "parent", "host_bridge", "numa_node", "vendor", "device",
-          "class", "acs_cap", "acs_ctrl", "acs", "ats", "link_speed",
+          "class", "acs_cap", "acs_ctrl", "acs", "ats", "pri", "pasid",
+          "link_speed",
           "link_width", "link_max_speed", "link_max_width", "iommu_group",
           "iommu_domain", "p2p_endpoint"]
 
@@ -178,6 +196,8 @@ def main():
         vals["0000:01:00.0"]["link_speed"] = "16.0"
     elif mutation == "wrong-ats":
         vals["0000:03:00.0"]["ats"] = "disabled"
+    elif mutation == "wrong-pasid":
+        vals["0000:03:00.0"]["pasid"] = "disabled width=20"
     elif mutation == "no-newline":
         pass
     elif mutation == "topology-value":

@@ -67,6 +67,66 @@ static void test_decode_link(void)
 	}
 }
 
+/* ATS, PRI and PASID registers, as lspci decodes them. */
+static void test_translation_caps(void)
+{
+	static const struct {
+		unsigned int ctrl, stu_ctrl;
+		int enabled;
+		unsigned int stu;
+	} ats[] = {
+		{ 0x8000, 0x8000, 1, 0 },	/* enabled, 4 KiB */
+		{ 0x0005, 0x0005, 0, 5 },	/* disabled, STU kept as set */
+		{ 0x801f, 0x801f, 1, 31 },
+		{ 0x8000, 0x0003, 1, 3 },	/* a VF: the PF's STU */
+		{ 0x7fe0, 0x7fe0, 0, 0 },	/* reserved bits ignored */
+	};
+	static const struct {
+		unsigned int cap, ctrl;
+		int enabled;
+		unsigned int width;
+	} pasid[] = {
+		{ 0x1400, 0x0001, 1, 20 },	/* 20 bits, enabled */
+		{ 0x1406, 0x0006, 0, 20 },	/* exec/priv bits are not width */
+		{ 0x1f00, 0x0001, 1, 31 },
+		{ 0xe0ff, 0xfffe, 0, 0 },	/* only bits 12:8 are the width */
+	};
+	unsigned int i;
+
+	for (i = 0; i < LEN(ats); i++) {
+		struct p2pd_function f = { .ats = P2PD_UNKNOWN };
+
+		p2pd_decode_ats(&f, ats[i].ctrl, ats[i].stu_ctrl);
+		ktap_result(&k, f.ats == P2PD_PRESENT &&
+			    f.ats_enabled == ats[i].enabled &&
+			    f.ats_stu == ats[i].stu, "",
+			    "ATS Control 0x%04x (STU from 0x%04x): %s stu=%u",
+			    ats[i].ctrl, ats[i].stu_ctrl,
+			    ats[i].enabled ? "enabled" : "disabled", ats[i].stu);
+	}
+	for (i = 0; i < 2; i++) {
+		struct p2pd_function f = { .pri = P2PD_UNKNOWN };
+		unsigned int ctrl = i ? 0xfffe : 0x0001;
+
+		p2pd_decode_pri(&f, ctrl);
+		ktap_result(&k, f.pri == P2PD_PRESENT && f.pri_enabled == !i,
+			    "", "Page Request Control 0x%04x: %s", ctrl,
+			    i ? "disabled" : "enabled");
+	}
+	for (i = 0; i < LEN(pasid); i++) {
+		struct p2pd_function f = { .pasid = P2PD_UNKNOWN };
+
+		p2pd_decode_pasid(&f, pasid[i].cap, pasid[i].ctrl);
+		ktap_result(&k, f.pasid == P2PD_PRESENT &&
+			    f.pasid_enabled == pasid[i].enabled &&
+			    f.pasid_width == pasid[i].width, "",
+			    "PASID Capability 0x%04x Control 0x%04x: %s width=%u",
+			    pasid[i].cap, pasid[i].ctrl,
+			    pasid[i].enabled ? "enabled" : "disabled",
+			    pasid[i].width);
+	}
+}
+
 static void test_roles(void)
 {
 	static const struct {
@@ -320,6 +380,7 @@ int main(void)
 	ktap_start("decode");
 	test_speed_codes();
 	test_decode_link();
+	test_translation_caps();
 	test_roles();
 	test_kinds();
 	test_p2p_endpoints();

@@ -18,7 +18,10 @@ static struct ktap k;
 #define HDR1 "# p2pdiag abi=1 generation=5 functions=1\n"
 #define HDR2 "# p2pdiag abi=1 generation=5 functions=2\n"
 
-/* A root port and a GPU below it, all fields valid. */
+/*
+ * A root port and a GPU below it, all fields valid; the root port's line
+ * is an older module's, without pri= and pasid=.
+ */
 #define RP "addr=0000:00:01.0 role=root_port parent=none host_bridge=0000:00 " \
 	"numa_node=0 vendor=0x8086 device=0x2030 class=0x060400 " \
 	"acs_cap=0x005f acs_ctrl=0x001d acs=SrcValid+\\x20TransBlk-\\x20" \
@@ -29,7 +32,8 @@ static struct ktap k;
 #define GPU_HEAD "addr=0000:01:00.0 role=endpoint parent=0000:00:01.0 "
 #define GPU_TAIL "host_bridge=0000:00 numa_node=-1 vendor=0x10de " \
 	"device=0x2330 class=0x030200 acs_cap=none acs_ctrl=none acs=none " \
-	"ats=enabled\\x20stu=5 link_speed=2.5 link_width=16 " \
+	"ats=enabled\\x20stu=5 pri=enabled pasid=disabled\\x20width=20 " \
+	"link_speed=2.5 link_width=16 " \
 	"link_max_speed=32.0 link_max_width=16 iommu_group=none " \
 	"iommu_domain=identity p2p_endpoint=1"
 #define GPU GPU_HEAD GPU_TAIL
@@ -106,6 +110,10 @@ static void values(void)
 	     gpu->device == 0x2330 && gpu->class_code == 0x030200 &&
 	     gpu->acs == P2PD_ABSENT && gpu->ats == P2PD_PRESENT &&
 	     gpu->ats_enabled && gpu->ats_stu == 5 &&
+	     gpu->pri == P2PD_PRESENT && gpu->pri_enabled &&
+	     gpu->pasid == P2PD_PRESENT && !gpu->pasid_enabled &&
+	     gpu->pasid_width == 20 &&
+	     rp->pri == P2PD_UNKNOWN && rp->pasid == P2PD_UNKNOWN &&
 	     gpu->link.state == P2PD_PRESENT && gpu->link.speed == 25 &&
 	     gpu->link.width == 16 && gpu->link.max_speed == 320 &&
 	     gpu->link.max_width == 16 && gpu->iommu_group == -1 &&
@@ -358,6 +366,26 @@ int main(void)
 		"ats=enabled\\x20stu=32\n", "ats=enabled stu=32");
 	refuses("p2p_endpoint=2", HDR1 "addr=0000:00:01.0 p2p_endpoint=2\n",
 		"p2p_endpoint=2");
+	accepts("pri= and pasid= in their other forms",
+		HDR2 RP " pri=disabled pasid=enabled\\x20width=0\n"
+		GPU_HEAD "host_bridge=0000:00 numa_node=-1 vendor=0x10de "
+		"device=0x2330 class=0x030200 acs_cap=none acs_ctrl=none "
+		"acs=none ats=suspended pri=suspended pasid=suspended "
+		"link_speed=suspended link_width=suspended "
+		"link_max_speed=suspended link_max_width=suspended "
+		"iommu_group=none iommu_domain=identity p2p_endpoint=1\n");
+	refuses("pri= with a width", HDR1 "addr=0000:00:01.0 "
+		"pri=enabled\\x20width=5\n", "pri=enabled width=5 is not");
+	refuses("pri= in another word", HDR1 "addr=0000:00:01.0 pri=on\n",
+		"pri=on is not");
+	refuses("pasid= without its width", HDR1 "addr=0000:00:01.0 "
+		"pasid=enabled\n", "pasid=enabled is not");
+	refuses("a PASID width over 31", HDR1 "addr=0000:00:01.0 "
+		"pasid=disabled\\x20width=32\n", "pasid=disabled width=32");
+	refuses("a repeated pasid=", HDR1 RP " pasid=none pasid=none\n",
+		"pasid= appears twice");
+	refuses("ats=disabled with an STU", HDR1 "addr=0000:00:01.0 "
+		"ats=disabled\\x20stu=2\n", "ats=disabled stu=2 is not");
 	accepts("a VF of a root-bus PF on a virtual bus (no upstream bridge)",
 		HDR1 "addr=0000:01:00.1 role=rc_endpoint parent=none "
 		"host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x4941 "

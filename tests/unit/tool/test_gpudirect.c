@@ -112,6 +112,14 @@ void test_gpudirect(struct ktap *k, const char *fixtures)
 	      "gpudirect: peermem: the PHB GPU gets no GDR from NCCL (gdr-nccl-distance)");
 	CHECK(k, count(&f, "gdr-peermem-unregistered") == 0 && count(&f, "gdr-no-route") == 0,
 	      "gpudirect: peermem: no route finding on a working setup");
+
+	/* each end's ATS, PRI and PASID as the server's topology says */
+	p = pair_of(&f, GPU_NEAR, NIC);
+	CHECK(k, p && !strcmp(p->gpu_translation.ats, "none") &&
+	      !strcmp(p->peer_translation.ats, "disabled") &&
+	      !strcmp(p->peer_translation.pri, "none") &&
+	      !strcmp(p->peer_translation.pasid, "none"),
+	      "gpudirect: peermem: the pair shows the GPU's and the NIC's ats, pri and pasid");
 	fixture_unload(&f);
 
 	fixture_load(&f, fixtures, "peermem-broken");

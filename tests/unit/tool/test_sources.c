@@ -378,6 +378,9 @@ static void pci_dump_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, nic >= 0 && m.fn[nic].ats == P2PD_PRESENT && m.fn[nic].ats_enabled &&
 		 m.fn[nic].ats_stu == 0 && m.fn[nic].p2p_endpoint,
 	      "pci: the NIC's ATS is enabled");
+	CHECK(k, nic >= 0 && m.fn[nic].pri == P2PD_ABSENT &&
+		 m.fn[nic].pasid == P2PD_ABSENT,
+	      "pci: the NIC has no PRI or PASID capability: absent");
 	CHECK(k, hb >= 0 && m.fn[hb].role == P2PD_ROLE_PCI_DEVICE && !m.fn[hb].is_pcie &&
 		 !m.fn[hb].p2p_endpoint && m.fn[hb].numa_node == -1,
 	      "pci: the host bridge is a plain PCI function, not an endpoint; NUMA unknown in a dump");
@@ -424,6 +427,38 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 		}
 	} else {
 		ktap_result(k, 0, "fixture changed", "pci: all-ones ACS control");
+	}
+
+	/* the NIC's ATS capability followed by PRI and PASID ones */
+	at = text ? strstr(text, "100: 0f 00 01 00 20 00 00 80 00 00 00 00 00 00 00 00") : NULL;
+	if (at) {
+		static const char chain[] =
+			"100: 0f 00 01 11 20 00 00 80 00 00 00 00 00 00 00 00\n"
+			"110: 13 00 01 12 01 00 00 00 00 00 00 00 00 00 00 00\n"
+			"120: 1b 00 01 00 06 14 01 00 00 00 00 00 00 00 00 00\n";
+		size_t head = (size_t)(at - text);
+		const char *tail = at + strlen("100: 0f 00 01 00 20 00 00 80 00 00 00 00 00 00 00 00\n");
+		FILE *out;
+
+		snprintf(path, sizeof(path), "%s/pasid.lspci", dir);
+		out = fopen(path, "w");
+		if (out) {
+			fwrite(text, 1, head, out);
+			fputs(chain, out);
+			fputs(tail, out);
+			fclose(out);
+		}
+		rc = pci_source_read(path, &m, err, sizeof(err));
+		rp = rc ? -1 : idx_of(&m, 2, 0, 0);
+		ktap_result(k, !rc && rp >= 0 && m.fn[rp].ats == P2PD_PRESENT &&
+			    m.fn[rp].ats_enabled && m.fn[rp].pri == P2PD_PRESENT &&
+			    m.fn[rp].pri_enabled && m.fn[rp].pasid == P2PD_PRESENT &&
+			    m.fn[rp].pasid_enabled && m.fn[rp].pasid_width == 20, err,
+			    "pci: PRI Control 0x0001 and PASID Capability 0x1406 Control 0x0001 read as PRI enabled, PASID enabled width 20");
+		if (!rc)
+			pci_source_free(&m);
+	} else {
+		ktap_result(k, 0, "fixture changed", "pci: PRI and PASID capabilities");
 	}
 
 	/* lspci -x: only the first 64 bytes of every function */
