@@ -22,6 +22,11 @@ module_param(crosscheck, bool, 0444);
 MODULE_PARM_DESC(crosscheck,
 		 "after every rebuild, compare each pair with the kernel's pci_p2pdma_distance() (CONFIG_PCI_P2PDMA, kernel 6.9 or later; default off: the kernel caches every answer in the provider's P2PDMA state)");
 
+static unsigned long pairs_max_bytes = P2PD_PAIRS_MAX_BYTES_DEFAULT;
+module_param(pairs_max_bytes, ulong, 0444);
+MODULE_PARM_DESC(pairs_max_bytes,
+		 "the most bytes the grouped pairs file may take, 4096 to 1073741824 (default 16 MiB); past it the file says status=limit-exceeded and devices/<addr>/pairs still hold every function's pairs");
+
 static int __init p2pd_init(void)
 {
 	bool all_endpoints;
@@ -42,10 +47,18 @@ static int __init p2pd_init(void)
 		return -EINVAL;
 	}
 
+	if (pairs_max_bytes < P2PD_PAIRS_MAX_BYTES_MIN ||
+	    pairs_max_bytes > P2PD_PAIRS_MAX_BYTES_MAX) {
+		pr_err("pairs_max_bytes=%lu: expected %lu to %lu\n",
+		       pairs_max_bytes, P2PD_PAIRS_MAX_BYTES_MIN,
+		       P2PD_PAIRS_MAX_BYTES_MAX);
+		return -EINVAL;
+	}
+
 	ret = p2pd_sysfs_init();
 	if (ret)
 		return ret;
-	ret = p2pd_snapshot_init(all_endpoints, crosscheck);
+	ret = p2pd_snapshot_init(all_endpoints, crosscheck, pairs_max_bytes);
 	if (ret)
 		goto sysfs_exit;
 	ret = p2pd_sysfs_publish();

@@ -7,12 +7,20 @@
 #ifndef P2PDIAG_KMOD_H
 #define P2PDIAG_KMOD_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
+#include <p2pdiag/endpoint_groups.h>
 #include <p2pdiag/model.h>
 
-/* An immutable, published view of the PCI tree and its texts. */
+/*
+ * An immutable, published view of the PCI tree and its texts.  The pairs
+ * file is grouped; a function's own pairs (devices/<addr>/pairs) are
+ * formatted from the model and its groups when read.
+ */
 struct p2pd_snapshot {
 	struct p2pd_model model;
+	struct p2pd_groups groups;
+	int *group_storage;		/* what groups points into */
 	char *topology;			/* the topology file */
 	size_t topology_len;
 	char *pairs;			/* the pairs file */
@@ -30,7 +38,12 @@ void p2pd_model_release(struct p2pd_model *m);
 void p2pd_crosscheck_p2pdma(const struct p2pd_model *m);
 
 /* snapshot.c */
-int p2pd_snapshot_init(bool all_endpoints, bool crosscheck);
+/* The most bytes the pairs file may take (module parameter pairs_max_bytes). */
+#define P2PD_PAIRS_MAX_BYTES_DEFAULT	(16UL * SZ_1M)
+#define P2PD_PAIRS_MAX_BYTES_MIN	(1UL * SZ_4K)
+#define P2PD_PAIRS_MAX_BYTES_MAX	(1UL * SZ_1G)
+int p2pd_snapshot_init(bool all_endpoints, bool crosscheck,
+		       unsigned long pairs_max_bytes);
 void p2pd_snapshot_exit(void);
 int p2pd_rescan(void);
 const struct p2pd_snapshot *p2pd_snapshot_current(void);

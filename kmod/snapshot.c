@@ -37,6 +37,7 @@ static long p2pd_served;
 static unsigned long p2pd_generation;
 static bool p2pd_all_endpoints;
 static bool p2pd_crosscheck;
+static unsigned long p2pd_pairs_max_bytes;
 
 static void p2pd_rebuild_work_fn(struct work_struct *work);
 static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
@@ -62,29 +63,53 @@ static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 		return;
 	kvfree(s->pairs);
 	kvfree(s->topology);
+	kvfree(s->group_storage);
 	p2pd_model_release(&s->model);
 	kfree(s);
 }
 
+/* Fill @p (@size bytes) with @s's text, as the counting pass sized it. */
+typedef void (*p2pd_format_fn)(struct p2pd_buf *b,
+			       const struct p2pd_snapshot *s);
+
+static void p2pd_topology_text(struct p2pd_buf *b,
+			       const struct p2pd_snapshot *s)
+{
+	p2pd_format_topology_file(b, &s->model);
+}
+
+static void p2pd_pairs_text(struct p2pd_buf *b, const struct p2pd_snapshot *s)
+{
+	p2pd_format_pairs_grouped_file(b, &s->model, &s->groups);
+}
+
+static void p2pd_pairs_limit_text(struct p2pd_buf *b,
+				  const struct p2pd_snapshot *s)
+{
+	p2pd_format_pairs_limit_file(b, &s->model, &s->groups,
+				     p2pd_pairs_max_bytes);
+}
+
 /*
- * Format one file with a counting pass and a filling pass; @fmt is
- * p2pd_format_topology_file or p2pd_format_pairs_file.
+ * Format one file with a counting pass and a filling pass.  A counting
+ * pass that passes @cap bytes (0: no cap) stops there: -E2BIG, nothing
+ * allocated.
  */
-static int p2pd_format_text(const struct p2pd_model *m,
-			    void (*fmt)(struct p2pd_buf *b,
-					const struct p2pd_model *m),
-			    char **text, size_t *len)
+static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
+			    unsigned long cap, char **text, size_t *len)
 {
 	struct p2pd_buf b;
 	char *p;
 
-	p2pd_buf_init(&b, NULL, 0);
-	fmt(&b, m);
+	p2pd_buf_init_cap(&b, cap);
+	fmt(&b, s);
+	if (p2pd_buf_full(&b))
+		return -E2BIG;
 	p = kvmalloc(b.len + 1, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	p2pd_buf_init(&b, p, b.len + 1);
-	fmt(&b, m);
+	fmt(&b, s);
 	/* The model did not change between the passes: it must fit. */
 	if (WARN_ON_ONCE(p2pd_buf_terminate(&b))) {
 		kvfree(p);
@@ -93,6 +118,37 @@ static int p2pd_format_text(const struct p2pd_model *m,
 	*text = p;
 	*len = b.len;
 	return 0;
+}
+
+/* Group the endpoints: P2PD_GROUP_INTS_PER_FN ints a function. */
+static int p2pd_snapshot_group(struct p2pd_snapshot *s)
+{
+	unsigned int nr = s->model.nr_fn;
+
+	s->group_storage = kvmalloc_array(max(nr, 1U) * P2PD_GROUP_INTS_PER_FN,
+					  sizeof(int), GFP_KERNEL);
+	if (!s->group_storage)
+		return -ENOMEM;
+	p2pd_groups_attach(&s->groups, s->group_storage, nr);
+	return p2pd_group_endpoints(&s->model, &s->groups) ? -EINVAL : 0;
+}
+
+/*
+ * The pairs file, grouped, within pairs_max_bytes; past that, the file
+ * says so (status=limit-exceeded) and devices/<addr>/pairs still serve
+ * every function's pairs.
+ */
+static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
+{
+	int ret = p2pd_format_text(s, p2pd_pairs_text, p2pd_pairs_max_bytes,
+				   &s->pairs, &s->pairs_len);
+
+	if (ret != -E2BIG)
+		return ret;
+	pr_warn_ratelimited("generation %lu: the grouped pairs file would pass pairs_max_bytes=%lu; it says limit-exceeded\n",
+			    s->model.generation, p2pd_pairs_max_bytes);
+	return p2pd_format_text(s, p2pd_pairs_limit_text, 0, &s->pairs,
+				&s->pairs_len);
 }
 
 static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
@@ -110,12 +166,14 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	if (p2pd_crosscheck)
 		p2pd_crosscheck_p2pdma(&s->model);
 	s->model.generation = generation;
-	ret = p2pd_format_text(&s->model, p2pd_format_topology_file, &s->topology,
+	ret = p2pd_snapshot_group(s);
+	if (ret)
+		goto free_snapshot;
+	ret = p2pd_format_text(s, p2pd_topology_text, 0, &s->topology,
 			       &s->topology_len);
 	if (ret)
 		goto free_snapshot;
-	ret = p2pd_format_text(&s->model, p2pd_format_pairs_file, &s->pairs,
-			       &s->pairs_len);
+	ret = p2pd_snapshot_pairs(s);
 	if (ret)
 		goto free_snapshot;
 	return s;
@@ -277,18 +335,21 @@ int p2pd_rescan(void)
  * p2pd_snapshot_init() - publish the first snapshot and follow PCI events.
  * @all_endpoints: count every endpoint as a P2P endpoint
  * @crosscheck: compare every rebuild's pairs with pci_p2pdma_distance()
+ * @pairs_max_bytes: the most bytes the pairs file may take
  *
  * The notifier is registered before the first walk, so a function added
  * meanwhile is in that walk or triggers another.
  *
  * Return: 0 or a negative errno; on error nothing is left registered.
  */
-int p2pd_snapshot_init(bool all_endpoints, bool crosscheck)
+int p2pd_snapshot_init(bool all_endpoints, bool crosscheck,
+		       unsigned long pairs_max_bytes)
 {
 	int ret;
 
 	p2pd_all_endpoints = all_endpoints;
 	p2pd_crosscheck = crosscheck;
+	p2pd_pairs_max_bytes = pairs_max_bytes;
 	ret = bus_register_notifier(&pci_bus_type, &p2pd_pci_nb);
 	if (ret)
 		return ret;

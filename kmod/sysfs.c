@@ -209,12 +209,60 @@ static ssize_t p2pd_field_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%s\n", value);
 }
 
+/*
+ * devices/<addr>/pairs: every pair of the function, expanded, formatted
+ * from the snapshot's model and groups for each read() (only the window
+ * asked for is kept, and formatting stops past it), so no rebuild holds
+ * thousands of functions' pairs as text.  Each read() sees one snapshot;
+ * the trailer tells a reader whether all of them did.
+ */
+static ssize_t device_pairs_read(struct file *file, struct kobject *kobj,
+				 P2PD_BIN_ATTR_CONST struct bin_attribute *attr,
+				 char *buf, loff_t off, size_t count)
+{
+	const struct p2pd_snapshot *s;
+	unsigned int addr;
+	struct p2pd_buf b;
+	int idx = P2PD_NO_INDEX;
+
+	if (off < 0)
+		return -EINVAL;
+	if (p2pd_parse_addr(kobject_name(kobj), &addr))
+		return -EINVAL;
+	p2pd_buf_init_window(&b, buf, count, off);
+	rcu_read_lock();
+	s = p2pd_snapshot_current();
+	if (s)
+		idx = p2pd_model_find(&s->model, addr);
+	if (idx != P2PD_NO_INDEX)
+		p2pd_format_endpoint_pairs_file(&b, &s->model, &s->groups, idx);
+	rcu_read_unlock();
+
+	if (idx == P2PD_NO_INDEX)
+		return -ENODEV;
+	if (b.len <= (unsigned long)off)
+		return 0;
+	return min_t(unsigned long, b.len - off, count);
+}
+
+static P2PD_BIN_ATTR_CONST struct bin_attribute p2pd_device_pairs_attr = {
+	.attr = { .name = P2PD_FILE_PAIRS, .mode = 0444 },
+	.P2PD_BIN_ATTR_READ = device_pairs_read,
+};
+
+static P2PD_BIN_ATTR_CONST struct bin_attribute *P2PD_BIN_ATTR_CONST
+p2pd_device_bin_attrs[] = {
+	&p2pd_device_pairs_attr,
+	NULL
+};
+
 /* Filled from p2pd_field_name(), the names the topology file uses too. */
 static struct p2pd_field_attribute p2pd_field_attrs[P2PD_F_COUNT];
 static struct attribute *p2pd_field_attr_list[P2PD_F_COUNT + 1];
 
 static const struct attribute_group p2pd_field_group = {
 	.attrs = p2pd_field_attr_list,
+	.P2PD_GROUP_BIN_ATTRS = p2pd_device_bin_attrs,
 };
 
 static void p2pd_field_attrs_init(void)

@@ -180,7 +180,7 @@ static void cross_check(struct check_run *r, const char *root,
 
 	/* the pairs text, byte for byte, as the module would write it */
 	pci->generation = mod->generation;
-	text = format_text(p2pd_format_pairs, pci, &len);
+	text = format_pairs_like(pci, mod->pairs, mod->pairs_len, &len);
 	if (!text) {
 		r->findings.oom = true;
 		return;
@@ -201,7 +201,8 @@ static void cross_check(struct check_run *r, const char *root,
 static void engine_self_check(struct check_run *r, const struct sysfs_snapshot *mod)
 {
 	size_t len;
-	char *text = format_text(p2pd_format_pairs, &mod->model, &len);
+	char *text = format_pairs_like(&mod->model, mod->pairs, mod->pairs_len,
+				       &len);
 	char where[1024];
 
 	if (!text) {

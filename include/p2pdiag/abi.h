@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * p2pdiag sysfs ABI, version 1: names shared by the module, which writes
+ * p2pdiag sysfs ABI, version 2: names shared by the module, which writes
  * them, and p2pdiag-check, which reads them.  Documented for people in
  * include/p2pdiag/ABI.txt.  Plain C only: this header is compiled into the
  * kernel module and into userspace.
@@ -8,7 +8,13 @@
 #ifndef P2PDIAG_ABI_H
 #define P2PDIAG_ABI_H
 
-#define P2PD_ABI_VERSION	1
+#define P2PD_ABI_VERSION	2
+/*
+ * The oldest version whose topology file this one reads: version 2
+ * grouped the pairs file and gave every function its own pairs file; a
+ * topology line of version 1 reads the same (a key it lacks: unknown).
+ */
+#define P2PD_ABI_TOPOLOGY_SINCE	1
 #define P2PD_SYSFS_ROOT		"/sys/kernel/p2pdiag"
 #define P2PD_KOBJ_NAME		"p2pdiag"
 
@@ -70,6 +76,14 @@
 #define P2PD_HEADER_FUNCTIONS	"functions"	/* topology */
 #define P2PD_HEADER_CPU		"cpu"		/* topology */
 #define P2PD_HEADER_PAIRS	"pairs"		/* pairs */
+/*
+ * The pairs file's header goes on: "view=grouped groups=<g>
+ * group_pairs=<q>", then "status=complete", or "status=limit-exceeded
+ * limit=<bytes>" with no group lines.  devices/<addr>/pairs: "endpoint=".
+ */
+#define P2PD_PAIRS_VIEW_GROUPED		"grouped"
+#define P2PD_PAIRS_STATUS_COMPLETE	"complete"
+#define P2PD_PAIRS_STATUS_LIMIT		"limit-exceeded"
 /*
  * Their last line: "# p2pdiag end generation=<n> bytes=<b>", <n> as in the
  * header, <b> the number of bytes before this line.

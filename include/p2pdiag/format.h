@@ -326,9 +326,20 @@ void p2pd_format_pairs_grouped_file(struct p2pd_buf *b,
 				    const struct p2pd_groups *g);
 
 /**
- * p2pd_format_pairs_limit_file() - the pairs file when the grouped text
- * would exceed @limit bytes: the header with status=limit-exceeded and
- * the limit, and the trailer.
+ * p2pd_format_pairs_limit() - the pairs file without its trailer when the
+ * grouped text would exceed @limit bytes: the header only, with
+ * status=limit-exceeded and the limit.
+ * @b: output
+ * @m: the model
+ * @g: its groups
+ * @limit: the limit in bytes
+ */
+void p2pd_format_pairs_limit(struct p2pd_buf *b, const struct p2pd_model *m,
+			     const struct p2pd_groups *g, unsigned long limit);
+
+/**
+ * p2pd_format_pairs_limit_file() - p2pd_format_pairs_limit() and the
+ * trailer line.
  * @b: output
  * @m: the model
  * @g: its groups

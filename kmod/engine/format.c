@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The text of p2pdiag's sysfs ABI, version 1: field values, the topology
+ * The text of p2pdiag's sysfs ABI (abi.h): field values, the topology
  * and pairs files, and the fixes.  Freestanding C shared by the module
  * (which serves these texts) and p2pdiag-check (which prints the same
  * texts in libpci mode, so the two can be compared byte for byte).
@@ -741,7 +741,7 @@ static void put_pairs_view_header(struct p2pd_buf *b, const struct p2pd_model *m
 	put_header(b, m);
 	p2pd_put_str(b, " pairs=");
 	p2pd_put_udec(b, p2pd_count_pairs(m));
-	p2pd_put_str(b, " view=grouped groups=");
+	p2pd_put_str(b, " view=" P2PD_PAIRS_VIEW_GROUPED " groups=");
 	p2pd_put_udec(b, g->nr);
 	p2pd_put_str(b, " group_pairs=");
 	p2pd_put_udec(b, p2pd_count_group_pairs(g));
@@ -788,7 +788,7 @@ void p2pd_format_pairs_grouped(struct p2pd_buf *b, const struct p2pd_model *m,
 	unsigned int i;
 
 	put_pairs_view_header(b, m, g);
-	p2pd_put_str(b, " status=complete\n");
+	p2pd_put_str(b, " status=" P2PD_PAIRS_STATUS_COMPLETE "\n");
 	for (i = 0; i < g->nr && !p2pd_buf_full(b); i++)
 		put_group_line(b, m, g, (int)i);
 	while (!p2pd_buf_full(b) && p2pd_next_group_pair(g, &ga, &gb))
@@ -804,15 +804,33 @@ void p2pd_format_pairs_grouped_file(struct p2pd_buf *b,
 	put_trailer(b, m->generation);
 }
 
+void p2pd_format_pairs_limit(struct p2pd_buf *b, const struct p2pd_model *m,
+			     const struct p2pd_groups *g, unsigned long limit)
+{
+	put_pairs_view_header(b, m, g);
+	p2pd_put_str(b, " status=" P2PD_PAIRS_STATUS_LIMIT " limit=");
+	p2pd_put_udec(b, limit);
+	p2pd_put_char(b, '\n');
+}
+
 void p2pd_format_pairs_limit_file(struct p2pd_buf *b, const struct p2pd_model *m,
 				  const struct p2pd_groups *g,
 				  unsigned long limit)
 {
-	put_pairs_view_header(b, m, g);
-	p2pd_put_str(b, " status=limit-exceeded limit=");
-	p2pd_put_udec(b, limit);
-	p2pd_put_char(b, '\n');
+	p2pd_format_pairs_limit(b, m, g, limit);
 	put_trailer(b, m->generation);
+}
+
+/*
+ * A window's reader wants nothing before b->skip: a line of @n bytes that
+ * ends there need not be formatted, only counted.
+ */
+static int skip_before_window(struct p2pd_buf *b, unsigned long n)
+{
+	if (!n || b->len + n > b->skip)
+		return 0;
+	b->len += n;
+	return 1;
 }
 
 void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
@@ -822,6 +840,13 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 	/* the last pair judged stands for its group pair (frames stay small) */
 	struct p2pd_pair pair;
 	int last_ga = P2PD_NO_INDEX, last_gb = P2PD_NO_INDEX;
+	/*
+	 * Member pairs with a's group and b's group in common differ only in
+	 * addresses of one width (one group, one domain): their lines are of
+	 * one length, measured once and skipped before a window.
+	 */
+	int len_ga = P2PD_NO_INDEX, len_gb = P2PD_NO_INDEX;
+	unsigned long line_len = 0, start;
 	unsigned int y, nr = 0;
 
 	for (y = 0; y < m->nr_fn; y++)
@@ -840,6 +865,9 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 			continue;
 		if (p2pd_buf_full(b))
 			return;	/* a window: the rest is not wanted */
+		if (ga == len_ga && gb == len_gb &&
+		    skip_before_window(b, line_len))
+			continue;
 		if (ga > gb) {
 			ga = gb;
 			gb = g->group_of[a];
@@ -851,10 +879,15 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 			last_ga = ga;
 			last_gb = gb;
 		}
-		if (p2pd_judge_member(m, g, &pair, a, bb, &pair))
+		if (p2pd_judge_member(m, g, &pair, a, bb, &pair)) {
 			last_ga = P2PD_NO_INDEX;	/* judge anew */
-		else
-			p2pd_format_pair(b, m, &pair);
+			continue;
+		}
+		start = b->len;
+		p2pd_format_pair(b, m, &pair);
+		line_len = b->len - start;
+		len_ga = g->group_of[a];
+		len_gb = g->group_of[bb];
 	}
 	put_trailer(b, m->generation);
 }

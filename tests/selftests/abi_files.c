@@ -72,7 +72,7 @@ static int write_rescan(const char *data, size_t len, ssize_t *written)
 	return err;
 }
 
-TEST(abi_version_is_1)
+TEST(abi_version_is_current)
 {
 	char path[512], v[64];
 	int nl = 0;
@@ -81,7 +81,7 @@ TEST(abi_version_is_1)
 	ASSERT_EQ(0, st_read_value(path, v, sizeof(v), &nl)) {
 		TH_LOG("cannot read %s: %s", path, strerror(errno));
 	}
-	EXPECT_STREQ("1", v);
+	EXPECT_EQ(P2PD_ABI_VERSION, atoi(v));
 	EXPECT_EQ(1, nl);
 }
 
@@ -612,14 +612,17 @@ TEST_F(rescan, needs_privilege)
 	EXPECT_EQ(self->gen, read_generation());
 }
 
-/* Lines after the header of a text whose trailer was cut off already. */
-static unsigned long count_body_lines(const char *text)
+/*
+ * Lines after the header of a text whose trailer was cut off already that
+ * start with @prefix.
+ */
+static unsigned long count_body_lines(const char *text, const char *prefix)
 {
 	unsigned long n = 0;
 	const char *nl = strchr(text, '\n');
 
 	while (nl && nl[1]) {
-		n++;
+		n += !strncmp(nl + 1, prefix, strlen(prefix));
 		nl = strchr(nl + 1, '\n');
 	}
 	return n;
@@ -629,11 +632,12 @@ static unsigned long count_body_lines(const char *text)
  * Read @name in 61-byte blocks (many read() calls) @rounds times while a
  * child rebuilds as fast as it can.  Every read must either fail its
  * trailer check (spliced, and the reader knows) or be whole: as many lines
- * as its header says.  Returns the number of reads that were whole.
+ * starting with @prefix as its header's @count_key says.  Returns the
+ * number of reads that were whole.
  */
 static int whole_or_detected(struct __test_metadata *_metadata,
 			     const char *name, const char *count_key,
-			     int rounds, int *spliced)
+			     const char *prefix, int rounds, int *spliced)
 {
 	char path[512], why[256];
 	int whole = 0, i;
@@ -653,9 +657,9 @@ static int whole_or_detected(struct __test_metadata *_metadata,
 		key = strstr(text, count_key);
 		EXPECT_TRUE(key && key < strchr(text, '\n') &&
 			    sscanf(key + strlen(count_key), "%lu", &want) == 1 &&
-			    count_body_lines(text) == want) {
-			TH_LOG("%s passed its trailer check but holds %lu lines, not its header's count",
-			       name, count_body_lines(text));
+			    count_body_lines(text, prefix) == want) {
+			TH_LOG("%s passed its trailer check but holds %lu %s lines, not its header's count",
+			       name, count_body_lines(text, prefix), prefix);
 		}
 		whole++;
 		free(text);
@@ -663,15 +667,36 @@ static int whole_or_detected(struct __test_metadata *_metadata,
 	return whole;
 }
 
+/* "devices/<addr>/pairs" of the first P2P endpoint, or "" without one. */
+static void first_endpoint_pairs(char *out, size_t size)
+{
+	char dir[512], path[600], v[16];
+	int n, i, nl;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/%s", st_p2pdiag_root(), P2PD_DIR_DEVICES);
+	n = st_list_addrs(dir, mod_addrs, ST_MAX_FUNCS);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, mod_addrs[i],
+			 P2PD_FIELD_P2P_ENDPOINT);
+		if (!st_read_value(path, v, sizeof(v), &nl) && !strcmp(v, "1")) {
+			snprintf(out, size, "%s/%s/%s", P2PD_DIR_DEVICES,
+				 mod_addrs[i], P2PD_FILE_PAIRS);
+			return;
+		}
+	}
+}
+
 TEST(spliced_reads_are_detected)
 {
 	int whole = 0, spliced = 0, status;
-	char path[512];
+	char path[512], endpoint[64];
 	pid_t pid;
 
 	root_file(path, sizeof(path), P2PD_FILE_RESCAN);
 	if (!st_on_sysfs(path) || geteuid() != 0)
 		SKIP(return, "needs root and %s on sysfs to rebuild meanwhile", path);
+	first_endpoint_pairs(endpoint, sizeof(endpoint));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
@@ -684,13 +709,17 @@ TEST(spliced_reads_are_detected)
 		}
 	}
 	whole += whole_or_detected(_metadata, P2PD_FILE_TOPOLOGY,
-				   " functions=", 100, &spliced);
-	whole += whole_or_detected(_metadata, P2PD_FILE_PAIRS, " pairs=",
-				   100, &spliced);
+				   " functions=", "addr=", 100, &spliced);
+	whole += whole_or_detected(_metadata, P2PD_FILE_PAIRS, " group_pairs=",
+				   "group_a=", 100, &spliced);
+	/* a function's own pairs, formatted anew for every read() */
+	if (endpoint[0])
+		whole += whole_or_detected(_metadata, endpoint, " pairs=", "a=",
+					   100, &spliced);
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	TH_LOG("200 reads in 61-byte blocks during rebuilds: %d whole, %d spliced and detected",
-	       whole, spliced);
+	TH_LOG("%d reads in 61-byte blocks during rebuilds: %d whole, %d spliced and detected",
+	       endpoint[0] ? 300 : 200, whole, spliced);
 	/* Not one whole read in 200 would mean the check refuses good text. */
 	EXPECT_GT(whole, 0);
 }

@@ -18,4 +18,18 @@
 char *format_text(void (*fn)(struct p2pd_buf *, const struct p2pd_model *),
 		  const struct p2pd_model *m, size_t *len);
 
+/*
+ * format_pairs_file() - the pairs file as the module publishes it for @m
+ * (grouped, with its trailer), as format_text() returns texts.
+ */
+char *format_pairs_file(const struct p2pd_model *m, size_t *len);
+
+/*
+ * format_pairs_like() - the pairs text without its trailer that a module
+ * serving @module_text would write for @m: grouped, or, when that text's
+ * header says status=limit-exceeded, the same answer with its limit.
+ */
+char *format_pairs_like(const struct p2pd_model *m, const char *module_text,
+			size_t module_len, size_t *len);
+
 #endif /* P2PDIAG_FORMAT_TEXT_H */

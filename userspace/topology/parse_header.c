@@ -48,10 +48,10 @@ static int read_abi(struct parser *p, struct header_ctx *h, const char *value)
 
 	if (header_number(p, P2PD_HEADER_ABI, value, UINT_MAX, &v))
 		return -1;
-	if (v != P2PD_ABI_VERSION)
+	if (v < P2PD_ABI_TOPOLOGY_SINCE || v > P2PD_ABI_VERSION)
 		return parse_fail(p, p->line,
-				  "abi=%lu: this reader knows abi=%d only",
-				  v, P2PD_ABI_VERSION);
+				  "abi=%lu: this reader knows abi=%d to %d only",
+				  v, P2PD_ABI_TOPOLOGY_SINCE, P2PD_ABI_VERSION);
 	h->hdr->abi = (unsigned int)v;
 	return 0;
 }

@@ -123,9 +123,14 @@ static int read_decimal(const char *text, size_t len, size_t *i,
 	return *i == start ? -1 : 0;
 }
 
+/* "2" for P2PD_ABI_VERSION 2 */
+#define ABI_WORD_OF(v)	#v
+#define ABI_WORD(v)	ABI_WORD_OF(v)
+
 int sysfs_header_generation(const char *text, size_t len, unsigned long *gen)
 {
-	static const char prefix[] = P2PD_HEADER_PREFIX "1 generation=";
+	static const char prefix[] = P2PD_HEADER_PREFIX
+				     ABI_WORD(P2PD_ABI_VERSION) " generation=";
 	size_t plen = sizeof(prefix) - 1, i;
 	unsigned long g = 0;
 
@@ -237,7 +242,7 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 			 errno == ENOENT ? " (is the p2pdiag module loaded?)" : "");
 		return -1;
 	}
-	if (strcmp(val, "1")) {
+	if (strcmp(val, ABI_WORD(P2PD_ABI_VERSION))) {
 		snprintf(err, errlen,
 			 "%s says ABI version '%.20s'; this p2pdiag-check reads version %d: install matching versions of the module and the tool",
 			 path, val, P2PD_ABI_VERSION);
@@ -255,13 +260,13 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 			goto fail;
 		if (sysfs_header_generation(s->topology, s->topology_len, &gt)) {
 			snprintf(err, errlen,
-				 "%s/%s does not start with a '# p2pdiag abi=1 generation=<n>' header (truncated or another ABI?)",
+				 "%s/%s does not start with a '" P2PD_HEADER_PREFIX ABI_WORD(P2PD_ABI_VERSION) " generation=<n>' header (truncated or another ABI?)",
 				 root, P2PD_FILE_TOPOLOGY);
 			goto fail;
 		}
 		if (sysfs_header_generation(s->pairs, s->pairs_len, &gp)) {
 			snprintf(err, errlen,
-				 "%s/%s does not start with a '# p2pdiag abi=1 generation=<n>' header (truncated or another ABI?)",
+				 "%s/%s does not start with a '" P2PD_HEADER_PREFIX ABI_WORD(P2PD_ABI_VERSION) " generation=<n>' header (truncated or another ABI?)",
 				 root, P2PD_FILE_PAIRS);
 			goto fail;
 		}

@@ -152,6 +152,26 @@ FIELDS = ["role", "parent", "host_bridge", "numa_node", "vendor", "device",
           "iommu_domain", "p2p_endpoint"]
 
 
+ABI = 2
+
+
+def grouped_pairs(gen, pairs, mutation):
+    """The pairs file without its trailer: every endpoint a group of its
+    own (a module groups alike endpoints; one per group is as valid)."""
+    ends = sorted({w[2:] for p in pairs for w in p.split()[:2]})
+    group = {a: i for i, a in enumerate(ends)}
+    lines = ["# p2pdiag abi=%d generation=%d pairs=%d view=grouped groups=%d "
+             "group_pairs=%d status=complete" % (ABI, gen, len(pairs),
+                                                 len(ends), len(pairs))]
+    lines += ["group=%d members=1 addr=%s" % (group[a], a) for a in ends]
+    for p in pairs:
+        a, b = (w[2:] for w in p.split()[:2])
+        if mutation == "group-differs" and p == pairs[-1]:
+            p = p.replace("verdict=blocked", "verdict=host")
+        lines.append("group_a=%d group_b=%d pairs=1 %s" % (group[a], group[b], p))
+    return "\n".join(lines) + "\n"
+
+
 def trailer(gen, nbytes):
     """The last line of topology and pairs (include/p2pdiag/ABI.txt)."""
     return "# p2pdiag end generation=%d bytes=%d\n" % (gen, nbytes)
@@ -217,8 +237,8 @@ def main():
                                     "a=0000:04:00.0 b=0000:03:00.0")
     elif mutation == "p2p-endpoint":
         vals["0000:00:1c.0"]["p2p_endpoint"] = "1"
-    elif mutation in ("spliced-topology", "no-trailer"):
-        pass    # the files' last lines, below
+    elif mutation in ("spliced-topology", "no-trailer", "group-differs"):
+        pass    # the files' last lines and the grouped file, below
     elif mutation:
         sys.exit("unknown mutation " + mutation)
 
@@ -235,7 +255,7 @@ def main():
         os.makedirs(os.path.dirname(link), exist_ok=True)
         os.symlink(os.path.relpath(ddir, os.path.dirname(link)), link)
 
-    write(os.path.join(p2pd, "abi_version"), "1\n")
+    write(os.path.join(p2pd, "abi_version"), "%d\n" % ABI)
     write(os.path.join(p2pd, "generation"), "%d\n" % gen)
     write(os.path.join(p2pd, "rescan"), "", 0o200)
     for addr, v in vals.items():
@@ -245,7 +265,8 @@ def main():
     order = sorted(topo_vals)
     if mutation == "topology-order":
         order[1], order[2] = order[2], order[1]
-    lines = ["# p2pdiag abi=1 generation=%d functions=%d cpu=other" % (gen, len(order))]
+    lines = ["# p2pdiag abi=%d generation=%d functions=%d cpu=other"
+             % (ABI, gen, len(order))]
     for a in order:
         lines.append("addr=" + a + "".join(
             " %s=%s" % (k, topo_vals[a][k].replace(" ", "\\x20")) for k in FIELDS))
@@ -253,10 +274,15 @@ def main():
     # A topology spliced from two snapshots: its trailer is the next one's.
     write(os.path.join(p2pd, "topology"), topology + trailer(
         gen + 1 if mutation == "spliced-topology" else gen, len(topology)))
-    text = ("# p2pdiag abi=1 generation=%d pairs=%d\n" % (gen, len(pairs))
-            + "".join(p + "\n" for p in pairs))
+    text = grouped_pairs(gen, pairs, mutation)
     write(os.path.join(p2pd, "pairs"),
           text if mutation == "no-trailer" else text + trailer(gen, len(text)))
+    for addr in vals:
+        own = [p for p in pairs if " b=%s " % addr in p or p.startswith("a=%s " % addr)]
+        text = ("# p2pdiag abi=%d generation=%d endpoint=%s pairs=%d\n"
+                % (ABI, gen, addr, len(own)) + "".join(p + "\n" for p in own))
+        write(os.path.join(p2pd, "devices", addr, "pairs"),
+              text + trailer(gen, len(text)))
     write(os.path.join(root, "lab/topo"),
           "# fake topology for the selftests' own check\nname fake\n"
           + "expect role 0000:02:00.0 downstream_port\n"

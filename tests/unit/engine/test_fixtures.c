@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 #include "ktap.h"
@@ -305,8 +306,8 @@ static void check_pairs_file(const struct fixture *fx,
 	p2pd_buf_init(&b, text, b.len + 1);
 	p2pd_format_pairs(&b, m);
 	p2pd_buf_terminate(&b);
-	snprintf(head, sizeof(head), "# p2pdiag abi=1 generation=%lu pairs=%lu",
-		 m->generation, want);
+	snprintf(head, sizeof(head), "# p2pdiag abi=%d generation=%lu pairs=%lu",
+		 P2PD_ABI_VERSION, m->generation, want);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), lines++) {
 		if (!lines && strcmp(line, head))

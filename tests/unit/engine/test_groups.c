@@ -190,7 +190,7 @@ static int check_views(const struct p2pd_model *m, const struct p2pd_groups *g,
 			snprintf(why, whylen, "%s: its view (%zu bytes of lines) differs from the full file's %zu bytes of its lines",
 				 sa, (size_t)(tail - body - 1), strlen(want));
 			ret = -1;
-		} else if (checked == 1) {
+		} else {
 			/* the same text read 97 bytes at a time */
 			char win[97];
 			size_t off = 0;

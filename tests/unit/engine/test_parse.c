@@ -253,6 +253,8 @@ int main(void)
 
 	accepts("a header and two functions", HDR2 RP "\n" GPU "\n");
 	accepts("no functions", "# p2pdiag abi=1 generation=0 functions=0\n");
+	/* abi 2 grouped the pairs file; a topology file reads as in 1 */
+	accepts("abi 2", "# p2pdiag abi=2 generation=0 functions=0\n");
 	accepts("a missing final newline", HDR1 RP);
 	accepts("CRLF line ends", "# p2pdiag abi=1 generation=5 functions=1\r\n"
 		RP "\r\n");
@@ -282,8 +284,10 @@ int main(void)
 
 	refuses("empty input", "", "empty input");
 	refuses("a missing header", RP "\n", "line 1: not a p2pdiag topology");
-	refuses("another abi", "# p2pdiag abi=2 generation=1 functions=0\n",
-		"knows abi=1 only");
+	refuses("a newer abi", "# p2pdiag abi=3 generation=1 functions=0\n",
+		"knows abi=1 to 2 only");
+	refuses("abi 0", "# p2pdiag abi=0 generation=1 functions=0\n",
+		"knows abi=1 to 2 only");
 	refuses("a pairs file", "# p2pdiag abi=1 generation=1 pairs=0\n",
 		"pairs file");
 	refuses("a header without functions=",

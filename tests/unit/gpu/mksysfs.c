@@ -69,9 +69,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	topo = format_text(p2pd_format_topology_file, &m, &tlen);
-	pairs = format_text(p2pd_format_pairs_file, &m, &plen);
+	pairs = format_pairs_file(&m, &plen);
 	snprintf(gen, sizeof(gen), "%lu\n", m.generation);
-	if (!topo || !pairs || put(argv[2], P2PD_FILE_ABI_VERSION, "1\n", 2) ||
+	if (!topo || !pairs || put(argv[2], P2PD_FILE_ABI_VERSION, "2\n", 2) ||
 	    put(argv[2], P2PD_FILE_GENERATION, gen, strlen(gen)) ||
 	    put(argv[2], P2PD_FILE_TOPOLOGY, topo, tlen) ||
 	    put(argv[2], P2PD_FILE_PAIRS, pairs, plen))

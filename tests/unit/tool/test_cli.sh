@@ -96,8 +96,8 @@ mkdir -p "$tmp/empty"
 expect_rc 3 "cli: --source=module without the module exits 3" "$bin" --source=module --sysfs-root "$tmp/empty" --no-cuda
 case $err in *"module loaded"*) result 1 "cli: ... saying the module is not loaded";;
 	*) result 0 "cli: ... saying the module is not loaded" "$err";; esac
-cp -r "$tmp/ok" "$tmp/abi2" && echo 2 >"$tmp/abi2/abi_version"
-expect_rc 3 "cli: abi_version 2 exits 3" "$bin" --sysfs-root "$tmp/abi2" --no-cuda
+cp -r "$tmp/ok" "$tmp/abi3" && echo 3 >"$tmp/abi3/abi_version"
+expect_rc 3 "cli: abi_version 3 exits 3" "$bin" --sysfs-root "$tmp/abi3" --no-cuda
 cp -r "$tmp/ok" "$tmp/trunc" && head -c 300 "$tmp/ok/topology" >"$tmp/trunc/topology"
 expect_rc 3 "cli: a truncated topology exits 3" "$bin" --sysfs-root "$tmp/trunc" --no-cuda
 

@@ -36,7 +36,7 @@ static int make_tree(const char *dir, const char *kind)
 			return 1;
 		}
 		m.generation = 3;
-		rc = make_sysfs_tree(dir, &m, "1\n");
+		rc = make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
 		pci_source_free(&m);
 		return rc ? 1 : 0;
 	}
@@ -48,7 +48,7 @@ static int make_tree(const char *dir, const char *kind)
 		switch_model(&m, 0x001d, 0x1022);
 	else
 		return 2;
-	rc = make_sysfs_tree(dir, &m, "1\n");
+	rc = make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
 	free(m.fn);
 	return rc ? 1 : 0;
 }

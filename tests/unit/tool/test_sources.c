@@ -159,7 +159,7 @@ static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 	unsigned int i;
 	int rc;
 
-	make_sysfs_tree(dir, m, "1\n");
+	make_sysfs_tree(dir, m, CURRENT_ABI_TEXT);
 	topo = file_text(dir, P2PD_FILE_TOPOLOGY);
 	pairs = file_text(dir, P2PD_FILE_PAIRS);
 	/* the module rebuilt (generation 7 -> 8) between the first two reads */
@@ -215,7 +215,7 @@ static void sysfs_tests(struct ktap *k)
 
 	switch_model(&m, 0, 0x8086);
 	dir = make_tmpdir();
-	make_sysfs_tree(dir, &m, "1\n");
+	make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
 	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
 	snprintf(path, sizeof(path), "%s/pairs", dir);
 	pairs = read_whole(path, &len);
@@ -233,11 +233,12 @@ static void sysfs_tests(struct ktap *k)
 
 	/* wrong ABI version */
 	snprintf(path, sizeof(path), "%s/abi_version", dir);
-	write_file(path, "2\n", 2);
+	write_file(path, "3\n", 2);
 	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
-	ktap_result(k, rc == -1 && strstr(err, "ABI version '2'"), err,
-		    "sysfs: abi_version 2 is refused, naming both versions");
-	write_file(path, "1\n", 2);
+	ktap_result(k, rc == -1 && strstr(err, "ABI version '3'") &&
+		    strstr(err, "reads version 2"), err,
+		    "sysfs: abi_version 3 is refused, naming both versions");
+	write_file(path, CURRENT_ABI_TEXT, 2);
 
 	/* truncated topology: cut in the middle of a line */
 	snprintf(path, sizeof(path), "%s/topology", dir);
@@ -326,11 +327,12 @@ static void sysfs_tests(struct ktap *k)
 	{
 		unsigned long g;
 
-		CHECK(k, !sysfs_header_generation("# p2pdiag abi=1 generation=42 pairs=3\n", 38, &g) &&
+		CHECK(k, !sysfs_header_generation("# p2pdiag abi=2 generation=42 pairs=3\n", 38, &g) &&
 			 g == 42 &&
-			 sysfs_header_generation("# p2pdiag abi=2 generation=42 pairs=3\n", 38, &g) &&
-			 sysfs_header_generation("# p2pdiag abi=1 generation= pairs=3\n", 36, &g) &&
-			 sysfs_header_generation("# p2pdiag abi=1 generation=99999999999999999999999 x\n", 52, &g),
+			 sysfs_header_generation("# p2pdiag abi=1 generation=42 pairs=3\n", 38, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=3 generation=42 pairs=3\n", 38, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=2 generation= pairs=3\n", 36, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=2 generation=99999999999999999999999 x\n", 52, &g),
 		      "sysfs: header generation parsed; other ABI, empty and overflowing numbers refused");
 	}
 	sysfs_moving_generation(k, &m);

@@ -170,7 +170,7 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_TOPOLOGY);
 	rc |= write_file(path, text, len);
 	free(text);
-	text = format_text(p2pd_format_pairs_file, m, &len);
+	text = format_pairs_file(m, &len);
 	if (!text)
 		abort();
 	snprintf(path, sizeof(path), "%s/%s", dir, P2PD_FILE_PAIRS);

@@ -6,6 +6,8 @@
 #ifndef P2PD_TOOL_UTIL_H
 #define P2PD_TOOL_UTIL_H
 
+#include "p2pdiag/abi.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -14,6 +16,11 @@
 #include "judge/results.h"
 #include "options.h"
 #include "p2pdiag/model.h"
+
+/* The abi_version file of this ABI, "2\n" for version 2. */
+#define ABI_TEXT_OF(v)		#v "\n"
+#define ABI_TEXT(v)		ABI_TEXT_OF(v)
+#define CURRENT_ABI_TEXT	ABI_TEXT(P2PD_ABI_VERSION)
 
 #define CHECK(k, cond, ...) ktap_result((k), !!(cond), #cond, __VA_ARGS__)
 
