@@ -64,6 +64,15 @@ enum p2pd_cpu_vendor {
 unsigned int p2pd_link_speed_tenths(unsigned int code);
 
 /**
+ * p2pd_link_width() - lanes from a Negotiated or Maximum Link Width field.
+ * @field: the field's value, shifted down (0 .. 63)
+ *
+ * Return: 1, 2, 4, 8, 12, 16 or 32, or 0 for a reserved value (the
+ * topology file's link widths stop at 32).
+ */
+unsigned int p2pd_link_width(unsigned int field);
+
+/**
  * p2pd_decode_link() - fill @link from Link Status and Link Capabilities.
  * @link: set to P2PD_PRESENT with current and maximum speed and width
  * @lnksta: Link Status, as read

@@ -31,15 +31,27 @@ unsigned int p2pd_link_speed_tenths(unsigned int code)
 	return code < ARRAY_LEN(tenths) ? tenths[code] : 0;
 }
 
+unsigned int p2pd_link_width(unsigned int field)
+{
+	/* PCIe r6.0 7.5.3.6 and 7.5.3.8: x1 .. x32; the other values are reserved. */
+	switch (field) {
+	case 1: case 2: case 4: case 8: case 12: case 16: case 32:
+		return field;
+	default:
+		return 0;
+	}
+}
+
 void p2pd_decode_link(struct p2pd_link *link, unsigned int lnksta,
 		      unsigned int lnkcap)
 {
 	link->state = P2PD_PRESENT;
 	link->speed = p2pd_link_speed_tenths(lnksta & P2PD_LINK_SPEED_BITS);
-	link->width = (lnksta & P2PD_LINK_WIDTH_BITS) >> P2PD_LINK_WIDTH_SHIFT;
+	link->width = p2pd_link_width((lnksta & P2PD_LINK_WIDTH_BITS) >>
+				      P2PD_LINK_WIDTH_SHIFT);
 	link->max_speed = p2pd_link_speed_tenths(lnkcap & P2PD_LINK_SPEED_BITS);
-	link->max_width = (lnkcap & P2PD_LINK_WIDTH_BITS) >>
-			  P2PD_LINK_WIDTH_SHIFT;
+	link->max_width = p2pd_link_width((lnkcap & P2PD_LINK_WIDTH_BITS) >>
+					  P2PD_LINK_WIDTH_SHIFT);
 }
 
 void p2pd_decode_ats(struct p2pd_function *f, unsigned int ctrl,

@@ -48,6 +48,10 @@ static void test_decode_link(void)
 		{ 0x001f, 0x00000205, 0, 1, 320, 32 },
 		/* only the speed and width bits count */
 		{ 0xfc23, 0xfffffc23, 80, 2, 80, 2 },
+		/* reserved widths (x48, x63, x3) are 0, like a reserved speed */
+		{ 0x0304, 0x000003f4, 160, 0, 160, 0 },
+		{ 0x0034, 0x00000104, 160, 0, 160, 16 },
+		{ 0x00c4, 0x00000204, 160, 12, 160, 32 },
 	};
 	unsigned int i;
 
