@@ -25,6 +25,23 @@
 #define P2PD_ADDR_DEV(a)	(((a) >> 3) & 0x1f)
 #define P2PD_ADDR_FN(a)		((a) & 0x7)
 #define P2PD_ADDR_DEVFN(a)	((a) & 0xff)
+
+/**
+ * p2pd_parent_plausible() - whether @parent can be @addr's upstream bridge.
+ * @addr: a function, P2PD_ADDR()
+ * @parent: the bridge named as its parent, P2PD_ADDR()
+ *
+ * A bridge's secondary bus is above its own, so a parent sits on a lower
+ * bus of the same domain and every chain of parents ends.
+ *
+ * Return: nonzero when it can.
+ */
+static inline int p2pd_parent_plausible(unsigned int addr, unsigned int parent)
+{
+	return P2PD_ADDR_DOMAIN(parent) == P2PD_ADDR_DOMAIN(addr) &&
+	       P2PD_ADDR_BUS(parent) < P2PD_ADDR_BUS(addr);
+}
+
 #define P2PD_HOST_BRIDGE(dom, bus) (((unsigned int)(dom) << 8) | (bus))
 #define P2PD_NO_INDEX		(-1)
 /* The shared sources include no library header, so no NULL either. */

@@ -256,12 +256,7 @@ static int check_place(struct parser *p, const struct p2pd_function *f)
 				  "parent=none but host_bridge is not the function's own or a lower bus");
 	if (!f->has_parent)
 		return 0;
-	/*
-	 * A bridge's secondary bus is above its own: a parent sits on a
-	 * lower bus of the same domain, so parent chains end.
-	 */
-	if (P2PD_ADDR_DOMAIN(f->parent) != domain ||
-	    P2PD_ADDR_BUS(f->parent) >= bus)
+	if (!p2pd_parent_plausible(f->addr, f->parent))
 		return parse_fail(p, p->line,
 				  "parent must be on a lower bus of the same domain");
 	if (hb_domain != domain || hb_bus >= bus)

@@ -357,11 +357,14 @@ static struct pci_dev *bridge_above(struct pci_access *pacc, struct pci_dev *d)
 
 /*
  * Parents: from sysfs on a live machine; from the bridges' secondary bus
- * numbers in a dump (or where sysfs cannot say).
+ * numbers in a dump (or where sysfs cannot say).  A parent that is not on
+ * a lower bus (a dump whose bus numbers contradict each other, or a sysfs
+ * tree that is not the kernel's) is an error: no tree can be drawn.
  */
-static void link_parents(struct pci_access *pacc, struct p2pd_model *m,
-			 int live)
+static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
+			int live, char *err, size_t errlen)
 {
+	char a[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN];
 	struct pci_dev *d;
 
 	for (d = pacc->devices; d; d = d->next) {
@@ -380,15 +383,23 @@ static void link_parents(struct pci_access *pacc, struct p2pd_model *m,
 			f->has_parent = known;
 			if (!known)
 				f->parent = 0;
-			continue;
+		} else {
+			p = bridge_above(pacc, d);
+			if (p) {
+				f->has_parent = 1;
+				f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
+						      p->bus, p->dev, p->func);
+			}
 		}
-		p = bridge_above(pacc, d);
-		if (p) {
-			f->has_parent = 1;
-			f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
-					      p->bus, p->dev, p->func);
+		if (f->has_parent && !p2pd_parent_plausible(addr, f->parent)) {
+			snprintf(err, errlen,
+				 "%s sits below bridge %s, which is not on a lower bus: the %s's bus numbers contradict each other",
+				 pciaddr_format(a, addr), pciaddr_format(pa, f->parent),
+				 live ? "PCI sysfs tree" : "dump");
+			return -1;
 		}
 	}
+	return 0;
 }
 
 /* The root bus each function hangs under: the top of its parent chain. */
@@ -484,7 +495,8 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 			 "two PCI functions share an address (PCI domains wider than 16 bits are not supported)");
 		return -1;
 	}
-	link_parents(pacc, m, !dump_file);
+	if (link_parents(pacc, m, !dump_file, err, errlen))
+		return -1;
 	find_host_bridges(m);
 	return 0;
 }
