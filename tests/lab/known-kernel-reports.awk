@@ -27,8 +27,8 @@
 #    links, every reliable frame is pciehp's, the IRQ thread's or
 #    lockdep's own, no frame names a module, and no foreign line sits
 #    inside the report.
-#  - lockdep's boot banner "RCU lockdep checking is enabled." (the lab's
-#    patterns have a bare "lockdep"), which is no report at all.
+#  - lockdep's boot banner "rcu: <TAB>RCU lockdep checking is enabled."
+#    (the lab's patterns have a bare "lockdep"), which is no report at all.
 
 function text(line) {		# the line without CR and timestamp
 	sub(/\r$/, "", line)
@@ -119,7 +119,7 @@ END {
 				drop[j] = 1
 			note[i] = "lab: known kernel report left out: pciehp reset_lock against pci_rescan_remove_lock, a false positive of the kernel's lock validator, which is off for the rest of the boot (lore.kernel.org/all/20231015093722.GA11283@wunner.de/)"
 			i = end
-		} else if (txt[i] == "RCU lockdep checking is enabled.") {
+		} else if (txt[i] ~ /^(rcu:[ \t]+)?RCU lockdep checking is enabled\.$/) {
 			drop[i] = 1
 		}
 	}
