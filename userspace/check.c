@@ -4,22 +4,48 @@
  * do not judge.
  */
 #include "check.h"
+#include "judge/results.h"
 
-/* r->pair is in p2pd_next_pair() order: by a, then b; so a binary search. */
+/*
+ * The sort key of r->pair[@i]: its ends, or, grouped, its groups; r->pair
+ * is in p2pd_next_pair() or p2pd_next_group_pair() order, by that key.
+ */
+static void pair_key(const struct check_run *r, bool grouped, unsigned int i,
+		     int *x, int *y)
+{
+	if (grouped) {
+		*x = r->results->pair[i].group_a;
+		*y = r->results->pair[i].group_b;
+	} else {
+		*x = r->pair[i].a;
+		*y = r->pair[i].b;
+	}
+}
+
 int run_pair_index(const struct check_run *r, int fa, int fb)
 {
-	int a = fa < fb ? fa : fb, b = fa < fb ? fb : fa;
+	bool grouped = r->results && r->results->grouped;
 	unsigned int lo = 0, hi = r->nr_pairs;
+	int a, b;
 
-	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
+	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX || fa == fb)
 		return -1;
+	if (grouped) {
+		fa = r->results->groups.group_of[fa];
+		fb = r->results->groups.group_of[fb];
+		if (fa < 0 || fb < 0)
+			return -1;
+	}
+	a = fa < fb ? fa : fb;
+	b = fa < fb ? fb : fa;
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
-		const struct p2pd_pair *p = &r->pair[mid];
+		int x, y;
 
-		if (p->a == a && p->b == b)
+		pair_key(r, grouped, mid, &x, &y);
+		if (x == a && y == b)
 			return (int)mid;
-		if (p->a < a || (p->a == a && p->b < b))
+		if (x < a || (x == a && y < b))
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -40,6 +40,7 @@ struct check_run {
 	char source_detail[256];	/* path, or why this source */
 	const struct p2pd_model *model;
 	struct selection selection;
+	bool expand_pairs;		/* every pair alone, not grouped */
 	struct judge_params params;
 	/* judged pairs (the selection applied), in p2pd_next_pair() order */
 	struct p2pd_pair *pair;
@@ -54,7 +55,8 @@ struct check_run {
 
 /*
  * Lookups in the run, no policy: the index into r->pair of the pair of
- * model functions @fa, @fb (either order), or -1; the model index of GPU
+ * model functions @fa, @fb (either order; grouped, of their group pair),
+ * or -1; the model index of GPU
  * @g, or P2PD_NO_INDEX; the measured GPU pair src -> dst, or NULL.
  */
 int run_pair_index(const struct check_run *r, int fa, int fb);

@@ -233,6 +233,7 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 	for (i = 0; i < o->nr_pairs; i++)
 		r->selection.addr[i] = o->pairs[i];
 	r->selection.nr = o->nr_pairs;
+	r->expand_pairs = o->expand_pairs;
 	r->params.min_ratio = o->min_ratio;
 	r->params.timeout_s = o->timeout_s;
 }

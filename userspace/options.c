@@ -22,6 +22,7 @@ enum {
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
+	OPT_EXPAND_PAIRS,
 };
 
 static const struct option long_options[] = {
@@ -34,6 +35,7 @@ static const struct option long_options[] = {
 	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "pairs", required_argument, NULL, OPT_PAIRS },
+	{ "expand-pairs", no_argument, NULL, OPT_EXPAND_PAIRS },
 	{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "if-busy", required_argument, NULL, OPT_IF_BUSY },
@@ -84,6 +86,8 @@ void options_usage(FILE *out)
 "                            (default 64M)\n"
 "  --iterations N            samples per figure, at least 3 (default 5)\n"
 "  --pairs A,B[,...]         only pairs among these PCI addresses\n"
+"  --expand-pairs            every pair on its own, not one per group of pairs\n"
+"                            judged alike (a NIC's VFs); at most 1000000\n"
 "  --timeout SECONDS         deadline for the copies (default 60)\n"
 "  --if-busy=refuse|measure  a GPU that other processes use (or that is\n"
 "                            busy with no process visible): refuse\n"
@@ -325,6 +329,9 @@ int options_parse(int argc, char **argv, struct options *o,
 		case OPT_PAIRS:
 			if (parse_pairs(optarg, o, err, errlen))
 				return -1;
+			break;
+		case OPT_EXPAND_PAIRS:
+			o->expand_pairs = true;
 			break;
 		case OPT_NO_CUDA:
 			o->no_cuda = true;

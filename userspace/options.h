@@ -35,6 +35,7 @@ struct options {
 	double timeout_s, min_ratio, tolerance;
 	unsigned int pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
 	unsigned int nr_pairs;
+	bool expand_pairs;		/* --expand-pairs: every pair, not grouped */
 	const char *sysfs_root;		/* --sysfs-root: a fake p2pdiag tree */
 	const char *topology_file;	/* --topology-file: offline analysis */
 	const char *pci_dump;		/* --pci-dump: lspci -xxxx output */

@@ -54,8 +54,9 @@ void p2pd_groups_attach(struct p2pd_groups *g, int *storage, unsigned int nr_fn)
  *
  * Two endpoints share a group when p2pd_judge_inputs_cmp() finds them
  * equal and neither is referenced by another pair's judgement (an upstream
- * bridge of some function, or the function that identifies a host bridge):
- * those stay alone.  O(n log n), no allocation.
+ * bridge of some function, or a function on a root bus, which may identify
+ * a host bridge) nor a GPU (measured pair by pair): those stay alone.
+ * O(n log n), no allocation.
  *
  * Return: 0, or -1 when @g was attached for another number of functions.
  */

@@ -6,6 +6,7 @@
  * rule (p2pd_judge_inputs_cmp()); this file sorts by it and walks the
  * groups.  Freestanding: the caller owns the storage.
  */
+#include "p2pdiag/decode.h"
 #include "p2pdiag/endpoint_groups.h"
 
 void p2pd_groups_attach(struct p2pd_groups *g, int *storage, unsigned int nr_fn)
@@ -21,12 +22,15 @@ void p2pd_groups_attach(struct p2pd_groups *g, int *storage, unsigned int nr_fn)
 /*
  * A function that another pair's judgement names (an upstream bridge, or
  * one on a root bus, which may identify its host bridge) stays alone: the
- * judgements that name it differ from its group mates'.
+ * judgements that name it differ from its group mates'.  So does a GPU:
+ * p2pdiag-check measures GPU pairs one by one and puts each figure on its
+ * pair, and there are few of them.
  */
 static int stays_alone(const struct p2pd_function *f, const int *is_parent,
 		       int idx)
 {
-	return !f->has_parent || is_parent[idx];
+	return !f->has_parent || is_parent[idx] ||
+	       p2pd_device_kind(f->class_code) == P2PD_KIND_GPU;
 }
 
 /* Sort order: stays-alone functions by index, then by inputs, then index. */

@@ -151,8 +151,10 @@ int causes_build(const struct check_run *r, struct causes *c)
 		}
 		if (it->severity > k->severity)
 			k->severity = it->severity;
-		if (it->has_pair)
+		if (it->has_pair) {
 			k->nr_pairs++;
+			k->nr_member_pairs += pi < 0 ? 1 : run_pair_count(r, (unsigned int)pi);
+		}
 		/* information changes nothing: its pairs need no port cleared */
 		if (p && it->severity >= SEV_WARNING)
 			p2pd_port_set_add(&c->ports, p);

@@ -29,6 +29,7 @@ struct cause {
 	size_t *item;			/* indices into the findings, worst first */
 	size_t nr;
 	size_t nr_pairs;		/* of those, findings about a pair */
+	unsigned long nr_member_pairs;	/* the pairs those stand for (grouped: more) */
 	/* the fix all of them share, or NULL (always NULL with machine_fix) */
 	const char *fix;
 	/* each one's fix is its pair's ACS fix: the machine-wide one holds it */

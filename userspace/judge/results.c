@@ -66,13 +66,96 @@ static int judge_pair_fixes(struct check_run *r)
 	return 0;
 }
 
+/* The pairs the selection keeps, one by one (--pairs, --expand-pairs). */
+static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
+{
+	const struct p2pd_model *m = r->model;
+	struct run_results *res = r->results;
+	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
+	unsigned long n = 0;
+
+	while (p2pd_next_pair(m, &a, &b))
+		n += run_fn_selected(r, a) && run_fn_selected(r, b);
+	if (n > EXPAND_PAIRS_MAX) {
+		snprintf(err, errlen,
+			 "%lu pairs to judge one by one, more than %lu (about 600 bytes each): select endpoints with --pairs, or leave out --expand-pairs for the grouped report",
+			 n, EXPAND_PAIRS_MAX);
+		return -1;
+	}
+	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
+	res->pair = calloc(n ? n : 1, sizeof(*res->pair));
+	if (!r->pair || !res->pair) {
+		snprintf(err, errlen, "out of memory for %lu pairs", n);
+		return -1;
+	}
+	a = b = P2PD_NO_INDEX;
+	while (p2pd_next_pair(m, &a, &b)) {
+		struct judged_pair *jp = &res->pair[r->nr_pairs];
+
+		if (!run_fn_selected(r, a) || !run_fn_selected(r, b))
+			continue;
+		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs])) {
+			*jp = (struct judged_pair){ .gpu_ab = -1, .gpu_ba = -1,
+						    .count = 1, .group_a = -1,
+						    .group_b = -1 };
+			r->nr_pairs++;
+		}
+	}
+	res->nr_member_pairs = r->nr_pairs;
+	return 0;
+}
+
+/* One judgement per group pair (endpoint_groups.h), each with its count. */
+static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
+{
+	const struct p2pd_model *m = r->model;
+	struct run_results *res = r->results;
+	int ga = P2PD_NO_INDEX, gb = P2PD_NO_INDEX;
+	unsigned long n;
+
+	res->group_storage = calloc((size_t)P2PD_GROUP_INTS_PER_FN *
+				    (m->nr_fn ? m->nr_fn : 1), sizeof(int));
+	if (!res->group_storage) {
+		snprintf(err, errlen, "out of memory for the groups of %u functions",
+			 m->nr_fn);
+		return -1;
+	}
+	p2pd_groups_attach(&res->groups, res->group_storage, m->nr_fn);
+	if (p2pd_group_endpoints(m, &res->groups)) {
+		snprintf(err, errlen, "the topology's functions cannot be grouped");
+		return -1;
+	}
+	res->grouped = true;
+	n = p2pd_count_group_pairs(&res->groups);
+	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
+	res->pair = calloc(n ? n : 1, sizeof(*res->pair));
+	if (!r->pair || !res->pair) {
+		snprintf(err, errlen, "out of memory for %lu group pairs", n);
+		return -1;
+	}
+	while (p2pd_next_group_pair(&res->groups, &ga, &gb)) {
+		struct judged_pair *jp = &res->pair[r->nr_pairs];
+
+		if (r->nr_pairs < n &&
+		    !p2pd_judge_group_pair(m, &res->groups, ga, gb,
+					   &r->pair[r->nr_pairs])) {
+			*jp = (struct judged_pair){
+				.gpu_ab = -1, .gpu_ba = -1,
+				.count = p2pd_group_pair_count(&res->groups, ga, gb),
+				.group_a = ga, .group_b = gb };
+			res->nr_member_pairs += jp->count;
+			r->nr_pairs++;
+		}
+	}
+	return 0;
+}
+
 int judge_pairs(struct check_run *r, char *err, size_t errlen)
 {
 	const struct p2pd_model *m = r->model;
-	unsigned long n = p2pd_count_pairs(m);
-	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
 	struct run_results *res;
 	unsigned int i;
+	int ret;
 
 	if (selection_valid(r, err, errlen))
 		return -1;
@@ -84,23 +167,16 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 			res->fn_selected[i] = selection_keeps(&r->selection,
 							      m->fn[i].addr);
 	}
-	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
-	if (res)
-		res->pair = calloc(n ? n : 1, sizeof(*res->pair));
-	if (!res || (r->selection.nr && !res->fn_selected) || !r->pair ||
-	    !res->pair) {
-		snprintf(err, errlen, "out of memory for %lu pairs", n);
+	if (!res || (r->selection.nr && !res->fn_selected)) {
+		snprintf(err, errlen, "out of memory for the results");
 		return -1;
 	}
-	while (p2pd_next_pair(m, &a, &b)) {
-		if (!run_fn_selected(r, a) || !run_fn_selected(r, b))
-			continue;
-		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs])) {
-			res->pair[r->nr_pairs].gpu_ab = -1;
-			res->pair[r->nr_pairs].gpu_ba = -1;
-			r->nr_pairs++;
-		}
-	}
+	if (r->selection.nr || r->expand_pairs)
+		ret = judge_each_pair(r, err, errlen);
+	else
+		ret = judge_group_pairs(r, err, errlen);
+	if (ret)
+		return -1;
 	if (judge_pair_fixes(r)) {
 		snprintf(err, errlen, "out of memory for the fixes of %u pairs",
 			 r->nr_pairs);
@@ -234,6 +310,7 @@ void judge_release(struct check_run *r)
 		free(res->pair);
 		free(res->gpu_pair);
 		free(res->fn_selected);
+		free(res->group_storage);
 		free(res);
 	}
 	r->results = NULL;

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "check.h"
+#include "p2pdiag/endpoint_groups.h"
 #include "judge/curve_fit.h"
 #include "judge/judge_expect.h"
 #include "judge/judge_settings.h"
@@ -28,10 +29,15 @@ struct judged_figure {
 	bool explained;		/* something other than the path would explain it */
 };
 
-/* Beside r->pair[i]. */
+/*
+ * Beside r->pair[i].  Grouped (endpoint_groups.h), r->pair[i] is the
+ * representative of a group pair and stands for count pairs judged alike.
+ */
 struct judged_pair {
 	char *fix;		/* judge_pair_fix()'s text; NULL: nothing to fix */
 	int gpu_ab, gpu_ba;	/* indices into r->gpu->pair: a -> b, b -> a; -1 */
+	unsigned long count;	/* pairs it stands for: 1 unless grouped */
+	int group_a, group_b;	/* its groups, group_a <= group_b; -1 unless grouped */
 };
 
 struct judged_gpu {
@@ -56,6 +62,10 @@ struct judged_gpu_pair {
 
 struct run_results {
 	unsigned char *fn_selected;	/* per model function; NULL: all */
+	bool grouped;			/* r->pair holds group pairs */
+	struct p2pd_groups groups;	/* when grouped */
+	int *group_storage;
+	unsigned long nr_member_pairs;	/* the pairs r->pair stands for */
 	struct judged_pair *pair;	/* r->nr_pairs of them */
 	struct judged_gpu gpu[GPU_MAX];	/* r->gpu->nr_dev of them */
 	struct judged_gpu_pair *gpu_pair;	/* r->gpu->nr_pairs of them */
@@ -70,10 +80,24 @@ static inline bool run_fn_selected(const struct check_run *r, int fn)
 			   r->results->fn_selected[fn]);
 }
 
+/* How many pairs r->pair[@i] stands for. */
+static inline unsigned long run_pair_count(const struct check_run *r,
+					   unsigned int i)
+{
+	return r->results && r->results->pair ? r->results->pair[i].count : 1;
+}
+
+/*
+ * The most pairs --expand-pairs judges one by one (about 600 bytes each,
+ * and more in a report): past it the tool says so and stops.
+ */
+#define EXPAND_PAIRS_MAX	1000000ul
+
 /*
  * judge_pairs() - apply the selection and judge every pair it keeps into
  * r->pair (the one pair loop of the tool), each with its fix into
- * r->results.
+ * r->results.  Without a selection and without r->expand_pairs the pairs
+ * are grouped: one judgement per group pair, which stands for its count.
  * Return: 0, or -1 with the reason in @err (an address of the selection
  * that is no endpoint, no memory).
  */

@@ -171,6 +171,28 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 	put(o, "curve", report_json_pair_curve(r, k));
 }
 
+/* The endpoint groups of a grouped run, each with its members; [] otherwise. */
+static struct json_object *groups_json(const struct check_run *r)
+{
+	const struct run_results *res = r->results;
+	struct json_object *arr = json_object_new_array();
+	unsigned int gi;
+
+	for (gi = 0; res && res->grouped && gi < res->groups.nr; gi++) {
+		struct json_object *o = json_object_new_object();
+		struct json_object *members = json_object_new_array();
+		int i;
+
+		for (i = res->groups.first[gi]; i != P2PD_NO_INDEX;
+		     i = res->groups.next[i])
+			json_object_array_add(members, jstr_addr(r->model->fn[i].addr));
+		put(o, "group", json_object_new_int((int)gi));
+		put(o, "members", members);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
 {
 	const struct p2pd_model *m = r->model;
@@ -181,6 +203,10 @@ static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
 
 	put(o, "a", jstr_addr(m->fn[p->a].addr));
 	put(o, "b", jstr_addr(m->fn[p->b].addr));
+	/* grouped: a and b stand for every member of their groups */
+	put(o, "group_a", jp->group_a < 0 ? NULL : json_object_new_int(jp->group_a));
+	put(o, "group_b", jp->group_b < 0 ? NULL : json_object_new_int(jp->group_b));
+	put(o, "count", json_object_new_int64((int64_t)jp->count));
 	put(o, "class", json_object_new_string(p2pd_class_name(p->cls)));
 	put(o, "verdict", json_object_new_string(p2pd_verdict_name(p->verdict)));
 	put(o, "map", json_object_new_string(p2pd_map_name(p->map)));
@@ -445,6 +471,7 @@ struct json_object *report_json_build(const struct check_run *r)
 		json_object_array_add(arr, device_json(&m->fn[i]));
 	put(root, "devices", arr);
 
+	put(root, "groups", groups_json(r));
 	arr = json_object_new_array();
 	for (i = 0; i < r->nr_pairs; i++)
 		json_object_array_add(arr, pair_json(r, i));

@@ -57,6 +57,39 @@ static unsigned int nvlinks_between(const struct check_run *r,
 	return gp ? gp->nvlinks : 0;
 }
 
+/* Members of model function @fn's endpoint group; 1 when not grouped. */
+static int group_size(const struct check_run *r, int fn)
+{
+	const struct run_results *res = r->results;
+
+	if (!res || !res->grouped || res->groups.group_of[fn] < 0)
+		return 1;
+	return res->groups.size[res->groups.group_of[fn]];
+}
+
+/*
+ * The matrices' rows: grouped, one endpoint per group (its first member
+ * stands for the rest, as its group pairs do); else every endpoint.
+ * Return: how many, into *@rows (malloc'd), or 0.
+ */
+static unsigned int matrix_rows(const struct check_run *r,
+				const struct endpoint_label *ep, unsigned int n,
+				struct endpoint_label **rows)
+{
+	const struct run_results *res = r->results;
+	unsigned int i, k = 0;
+
+	*rows = malloc((n ? n : 1) * sizeof(**rows));
+	for (i = 0; *rows && i < n; i++) {
+		int fn = ep[i].fn;
+
+		if (!res || !res->grouped || res->groups.group_of[fn] < 0 ||
+		    res->groups.first[res->groups.group_of[fn]] == fn)
+			(*rows)[k++] = ep[i];
+	}
+	return k;
+}
+
 static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int n,
 			const char *extra, const struct look *c)
 {
@@ -114,6 +147,10 @@ static void class_matrix(FILE *out, const struct check_run *r,
 		if (ep[i].gpu >= 0)
 			fprintf(out, "  %s (CUDA %d)", r->gpu->dev[ep[i].gpu].name,
 				r->gpu->dev[ep[i].gpu].ordinal);
+		if (group_size(r, ep[i].fn) > 1)
+			fprintf(out, "  and %d more judged alike (group %d)",
+				group_size(r, ep[i].fn) - 1,
+				r->results->groups.group_of[ep[i].fn]);
 		fputc('\n', out);
 	}
 }
@@ -379,7 +416,10 @@ static void cause_text(FILE *out, const struct check_run *r,
 
 	fprintf(out, "  %s%-7s%s %s%s%s", severity_colour(k->severity, c),
 		finding_severity_name(k->severity), c->off, c->bold, k->code, c->off);
-	if (k->nr_pairs)
+	if (k->nr_pairs && k->nr_member_pairs != k->nr_pairs)
+		fprintf(out, "  %lu pairs in %zu group pair%s: ", k->nr_member_pairs,
+			k->nr_pairs, k->nr_pairs == 1 ? "" : "s");
+	else if (k->nr_pairs)
 		fprintf(out, "  %zu pair%s: ", k->nr_pairs, k->nr_pairs == 1 ? "" : "s");
 	else if (k->nr > 1)
 		fprintf(out, "  %zu times", k->nr);
@@ -412,19 +452,25 @@ static void verdict_counts(FILE *out, const struct check_run *r)
 		"direct", "through a host bridge that routes P2P",
 		"redirected through the root complex", "blocked", "unknown",
 	};
-	unsigned int count[P2PD_VERDICT_COUNT] = { 0 }, i, shown = 0;
+	unsigned long count[P2PD_VERDICT_COUNT] = { 0 }, all = 0;
+	unsigned int i, shown = 0;
 	int v;
 
-	for (i = 0; i < r->nr_pairs; i++)
+	for (i = 0; i < r->nr_pairs; i++) {
 		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
-			count[r->pair[i].verdict]++;
-	fprintf(out, "%u pair%s judged", r->nr_pairs, r->nr_pairs == 1 ? "" : "s");
+			count[r->pair[i].verdict] += run_pair_count(r, i);
+		all += run_pair_count(r, i);
+	}
+	fprintf(out, "%lu pair%s judged", all, all == 1 ? "" : "s");
 	/* the worst verdicts first */
 	for (v = P2PD_VERDICT_UNKNOWN; v >= P2PD_VERDICT_OK; v--) {
 		if (!count[v])
 			continue;
-		fprintf(out, "%s%u %s", shown++ ? ", " : ": ", count[v], words[v]);
+		fprintf(out, "%s%lu %s", shown++ ? ", " : ": ", count[v], words[v]);
 	}
+	if (r->results && r->results->grouped && r->nr_pairs != all)
+		fprintf(out, " (%u group pairs of %u endpoint groups judged alike; each pair alone: --expand-pairs)",
+			r->nr_pairs, r->results->groups.nr);
 	fputc('\n', out);
 }
 
@@ -569,8 +615,10 @@ static void header(FILE *out, const struct check_run *r, const struct look *c)
 	fprintf(out, "%sp2pdiag-check %s%s\n", c->bold, report_version(), c->off);
 	fprintf(out, "source: %s (%s)", r->source, r->source_detail);
 	if (m)
-		fprintf(out, ", generation %lu, %u functions, %u pairs judged",
-			m->generation, m->nr_fn, r->nr_pairs);
+		fprintf(out, ", generation %lu, %u functions, %lu pairs judged",
+			m->generation, m->nr_fn,
+			r->results ? r->results->nr_member_pairs :
+				     (unsigned long)r->nr_pairs);
 	fputc('\n', out);
 	if (m)
 		fprintf(out, "host CPU: %s\n",
@@ -607,8 +655,12 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 	header(out, r, c);
 	summary_text(out, r, ep, n, c);
 	if (n) {
-		class_matrix(out, r, ep, n, c);
-		verdict_matrix(out, r, ep, n, c);
+		struct endpoint_label *rows;
+		unsigned int nrows = matrix_rows(r, ep, n, &rows);
+
+		class_matrix(out, r, rows, nrows, c);
+		verdict_matrix(out, r, rows, nrows, c);
+		free(rows);
 		if (verbose)
 			pair_lines(out, r, ep, n, c);
 	} else if (r->model) {

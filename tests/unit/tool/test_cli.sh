@@ -349,5 +349,59 @@ v=$(json_get 'd["system"]["context"]["slots"][1], d["system"]["context"]["bios_v
 [ "$v" = "{'name': '4', 'addr': '0000:1d:00'} American Megatrends International, LLC." ] &&
 	result 1 "cli: JSON carries slots and firmware" || result 0 "cli: JSON carries slots and firmware" "$v"
 
+# SR-IOV: a switch with two NICs, each a PF and 3 VFs (tests/bench's
+# sriov_topology 1 2 3): the PFs and the VFs of each NIC are judged alike
+# as the module groups them; grouped by default, every pair on request.
+sriov=$fix/sriov-switch.topo
+run "$bin" --topology-file "$sriov" --no-cuda --json
+v=$(json_get '[g["members"] for g in d["groups"]], len(d["pairs"]), sum(p["count"] for p in d["pairs"])')
+[ "$rc" = 0 ] && [ "$v" = "[['0000:03:00.0'], ['0000:03:00.1', '0000:03:00.2', '0000:03:00.3'], ['0000:04:00.0'], ['0000:04:00.1', '0000:04:00.2', '0000:04:00.3']] 8 28" ] &&
+	result 1 "cli: SR-IOV pairs grouped: 4 groups, 8 group pairs for 28 pairs" ||
+	result 0 "cli: SR-IOV pairs grouped: 4 groups, 8 group pairs for 28 pairs" "rc $rc: $v"
+grouped=$out
+run "$bin" --topology-file "$sriov" --no-cuda --json --expand-pairs
+v=$(json_get 'd["groups"], len(d["pairs"]), {p["count"] for p in d["pairs"]}, {p["group_a"] for p in d["pairs"]}')
+[ "$rc" = 0 ] && [ "$v" = "[] 28 {1} {None}" ] &&
+	result 1 "cli: --expand-pairs lists all 28 pairs, each alone" ||
+	result 0 "cli: --expand-pairs lists all 28 pairs, each alone" "rc $rc: $v"
+# every expanded pair has the judgement of the group pair that stood for it
+v=$(python3 -c '
+import json, sys
+g = json.loads(sys.argv[1]); e = json.loads(sys.argv[2])
+of = {a: x["group"] for x in g["groups"] for a in x["members"]}
+gp = {(p["group_a"], p["group_b"]): p for p in g["pairs"]}
+keys = ("class", "verdict", "map", "distance", "common", "bottleneck", "degraded", "nccl_p2p")
+bad = [(p["a"], p["b"], k) for p in e["pairs"] for k in keys
+       if p[k] != gp[tuple(sorted((of[p["a"]], of[p["b"]])))][k]]
+print(len(e["pairs"]), bad)' "$grouped" "$out" 2>&1)
+[ "$v" = "28 []" ] && result 1 "cli: each of the 28 pairs has its group pair's judgement" ||
+	result 0 "cli: each of the 28 pairs has its group pair's judgement" "$v"
+run "$bin" --topology-file "$sriov" --no-cuda
+case $out in *"28 pairs judged: 28 direct (8 group pairs of 4 endpoint groups judged alike; each pair alone: --expand-pairs)"*"NIC"*"and 2 more judged alike (group 1)"*)
+	result 1 "cli: the text report counts the pairs and names the groups";;
+	*) result 0 "cli: the text report counts the pairs and names the groups" "$(head -12 <<<"$out")";; esac
+# 1,500 more VFs: 1,136,278 pairs are too many one by one, and fine grouped.
+python3 - "$sriov" "$tmp/many.topo" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+head, body = lines[0], [l for l in lines[1:] if l.startswith("addr=")]
+vf = next(l for l in body if l.startswith("addr=0000:03:00.1 "))
+extra = []
+for i in range(1500):
+    bus, fn = 0x10 + i // 256, i % 256
+    extra.append(vf.replace("addr=0000:03:00.1 ", "addr=0000:%02x:%02x.%x " % (bus, fn >> 3, fn & 7), 1))
+body = sorted(body + extra)
+head = re.sub(r"functions=[0-9]+", "functions=%d" % len(body), head)
+open(sys.argv[2], "w").write("\n".join([head] + body) + "\n")
+PY
+expect_rc 3 "cli: --expand-pairs past 1000000 pairs exits 3" \
+	"$bin" --topology-file "$tmp/many.topo" --no-cuda --expand-pairs
+case $err in *"1136278 pairs to judge one by one, more than 1000000"*"--pairs"*) result 1 "cli: ... saying how many and what to do instead";;
+	*) result 0 "cli: ... saying how many and what to do instead" "$err";; esac
+run "$bin" --topology-file "$tmp/many.topo" --no-cuda --json
+v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pairs"])')
+[ "$rc" = 0 ] && [ "$v" = "4 8 1136278" ] && result 1 "cli: ... grouped, the same tree is 8 group pairs" ||
+	result 0 "cli: ... grouped, the same tree is 8 group pairs" "rc $rc: $v $err"
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
