@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p2pdiag/abi.h"
+#include "p2pdiag/groups.h"
 #include "sriov_model.h"
 
 #define VENDOR_INTEL	0x8086
@@ -117,6 +118,8 @@ static int nic(struct builder *b, const struct sriov_spec *s, unsigned int pf,
 		if (!v)
 			return -1;
 		v->ats_enabled = !(s->vf_variety && i % 3 == 2);
+		if (s->vf_link)
+			v->link = f->link;
 		/* an ACS capability in every VF, redirecting in some */
 		if (s->vf_variety)
 			set_acs(v, i % 5 == 4);
@@ -218,5 +221,8 @@ int sriov_model(const struct sriov_spec *s, struct p2pd_model *m)
 			return -1;
 		}
 	}
+	/* IOMMU groups as the kernel forms them from this ACS: by the anchor */
+	for (i = 0; i < m->nr_fn; i++)
+		m->fn[i].iommu_group = p2pd_group_anchor(m, (int)i, NULL);
 	return 0;
 }

@@ -18,6 +18,7 @@ struct sriov_spec {
 	unsigned int gpus;		/* GPUs per switch, after the NICs */
 	int switch_redirect;		/* downstream ports have ReqRedir+ CmpltRedir+ */
 	int root_redirect;		/* root ports too */
+	int vf_link;			/* VFs report their PF's link (as QEMU's do), not none */
 	int vf_variety;			/* VFs differ: every 3rd ATS off, every VF with ACS, every 5th redirecting */
 	unsigned int cpu_flags;		/* P2PD_CPU_* */
 };
