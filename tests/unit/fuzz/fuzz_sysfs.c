@@ -3,7 +3,7 @@
  * libFuzzer target for the module source: sysfs_snapshot_read() over a
  * fake /sys/kernel/p2pdiag whose topology and pairs files are the input,
  * split at its first form feed (\f): topology before it, pairs after it.
- * abi_version is 1 and generation 7, as in the seeds.  This covers the
+ * abi_version is this tool's and generation 7, as in the seeds.  This covers the
  * header and trailer checks of both files, the retry on a generation that
  * does not match and the topology parser as the tool meets it.  Any input
  * is either refused with a message, leaving nothing behind, or gives a
@@ -25,6 +25,11 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* abi_version as the module of this tree writes it */
+#define ABI_WORD_OF(v)	#v
+#define ABI_WORD(v)	ABI_WORD_OF(v)
+#define ABI_TEXT	ABI_WORD(P2PD_ABI_VERSION) "\n"
 
 static char root[PATH_MAX];
 
@@ -77,7 +82,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	atexit(remove_root);
-	put(P2PD_FILE_ABI_VERSION, "1\n", 2);
+	put(P2PD_FILE_ABI_VERSION, ABI_TEXT, sizeof(ABI_TEXT) - 1);
 	put(P2PD_FILE_GENERATION, "7\n", 2);
 	return 0;
 }
