@@ -38,6 +38,8 @@ static unsigned long p2pd_generation;
 static bool p2pd_all_endpoints;
 static bool p2pd_crosscheck;
 static unsigned long p2pd_pairs_max_bytes;
+/* The last snapshot's pairs file said limit-exceeded; rebuild lock. */
+static bool p2pd_pairs_limited;
 
 static void p2pd_rebuild_work_fn(struct work_struct *work);
 static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
@@ -143,10 +145,19 @@ static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
 	int ret = p2pd_format_text(s, p2pd_pairs_text, p2pd_pairs_max_bytes,
 				   &s->pairs, &s->pairs_len);
 
-	if (ret != -E2BIG)
+	lockdep_assert_held(&p2pd_rebuild_lock);
+	if (ret != -E2BIG) {
+		if (!ret && p2pd_pairs_limited)
+			pr_info("generation %lu: the grouped pairs file fits pairs_max_bytes=%lu again\n",
+				s->model.generation, p2pd_pairs_max_bytes);
+		p2pd_pairs_limited = p2pd_pairs_limited && ret;
 		return ret;
-	pr_warn_ratelimited("generation %lu: the grouped pairs file would pass pairs_max_bytes=%lu; it says limit-exceeded\n",
-			    s->model.generation, p2pd_pairs_max_bytes);
+	}
+	/* said once when it starts, not on every rebuild of a large tree */
+	if (!p2pd_pairs_limited)
+		pr_warn("generation %lu: the grouped pairs file would pass pairs_max_bytes=%lu; it says status=limit-exceeded until it fits (devices/<addr>/pairs hold every pair)\n",
+			s->model.generation, p2pd_pairs_max_bytes);
+	p2pd_pairs_limited = true;
 	return p2pd_format_text(s, p2pd_pairs_limit_text, 0, &s->pairs,
 				&s->pairs_len);
 }

@@ -646,7 +646,7 @@ static int whole_or_detected(struct __test_metadata *_metadata,
 	for (i = 0; i < rounds; i++) {
 		unsigned long want;
 		size_t len;
-		char *text = st_read_file(path, 61, &len), *key;
+		char *text = st_read_file(path, 61, &len), *key, *limited;
 
 		ASSERT_NE(NULL, text);
 		if (st_check_trailer(text, len, why, sizeof(why))) {
@@ -655,9 +655,12 @@ static int whole_or_detected(struct __test_metadata *_metadata,
 			continue;
 		}
 		key = strstr(text, count_key);
+		limited = strstr(text, " status=" P2PD_PAIRS_STATUS_LIMIT);
+		/* past pairs_max_bytes the header counts what is not there */
 		EXPECT_TRUE(key && key < strchr(text, '\n') &&
 			    sscanf(key + strlen(count_key), "%lu", &want) == 1 &&
-			    count_body_lines(text, prefix) == want) {
+			    count_body_lines(text, prefix) ==
+			    (limited && limited < strchr(text, '\n') ? 0 : want)) {
 			TH_LOG("%s passed its trailer check but holds %lu %s lines, not its header's count",
 			       name, count_body_lines(text, prefix), prefix);
 		}
