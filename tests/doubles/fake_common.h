@@ -55,6 +55,22 @@ static inline void fake_gpu_busid(int i, char *buf, size_t len)
 	}
 }
 
+/* Is @name one of the comma list in env var @env? */
+static inline int fake_listed(const char *env, const char *name)
+{
+	const char *v = getenv(env);
+	size_t n = strlen(name);
+
+	while (v && *v) {
+		if (!strncmp(v, name, n) && (v[n] == ',' || !v[n]))
+			return 1;
+		v = strchr(v, ',');
+		if (v)
+			v++;
+	}
+	return 0;
+}
+
 /* Does "a-b" appear in the comma list in env var name? */
 static inline int fake_pair_listed(const char *name, int a, int b)
 {

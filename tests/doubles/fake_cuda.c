@@ -18,6 +18,9 @@
  *   FAKE_CUDA_MISSING=name[,name]    cuGetProcAddress does not find these
  *   FAKE_CUDA_HANG_CALL=name         that call never returns
  *   FAKE_CUDA_CRASH_CALL=name        that call aborts the process
+ *   FAKE_CUDA_FAIL_CALL=name[,name]  those calls return
+ *                                    CUDA_ERROR_ILLEGAL_ADDRESS (what a
+ *                                    faulting copy leaves behind)
  *   FAKE_CUDA_HANG=kind              copies of kind never complete
  *   FAKE_CUDA_CORRUPT=zeros|ones|stale|partial, FAKE_CUDA_CORRUPT_KIND=kind
  *                                    copies of kind (default p2p) land so
@@ -97,29 +100,19 @@ static struct CUfunc_st funcs[] = {
 };
 static int initialised;
 
-static int listed(const char *env, const char *name)
+/*
+ * Every entry point starts here: the hang and crash switches, and whether
+ * the call is to fail (then it returns FAKE_CUDA_FAILURE at once).
+ */
+#define FAKE_CUDA_FAILURE CUDA_ERROR_ILLEGAL_ADDRESS
+static int hook(const char *name)
 {
-	const char *v = getenv(env);
-	size_t n = strlen(name);
-
-	while (v && *v) {
-		if (!strncmp(v, name, n) && (v[n] == ',' || !v[n]))
-			return 1;
-		v = strchr(v, ',');
-		if (v)
-			v++;
-	}
-	return 0;
-}
-
-/* Every entry point starts here: the hang and crash switches. */
-static void hook(const char *name)
-{
-	if (listed("FAKE_CUDA_CRASH_CALL", name))
+	if (fake_listed("FAKE_CUDA_CRASH_CALL", name))
 		abort();
-	if (listed("FAKE_CUDA_HANG_CALL", name))
+	if (fake_listed("FAKE_CUDA_HANG_CALL", name))
 		for (;;)
 			pause();
+	return fake_listed("FAKE_CUDA_FAIL_CALL", name);
 }
 
 static int dev_of(CUdeviceptr p)
@@ -269,7 +262,8 @@ EXPORT CUresult cuInit(unsigned int flags)
 	int i;
 
 	(void)flags;
-	hook("cuInit");
+	if (hook("cuInit"))
+		return FAKE_CUDA_FAILURE;
 	if (v && !strcmp(v, "fail"))
 		return CUDA_ERROR_UNKNOWN;
 	if (v && !strcmp(v, "nodevice"))
@@ -282,14 +276,16 @@ EXPORT CUresult cuInit(unsigned int flags)
 
 EXPORT CUresult cuDriverGetVersion(int *v)
 {
-	hook("cuDriverGetVersion");
+	if (hook("cuDriverGetVersion"))
+		return FAKE_CUDA_FAILURE;
 	*v = 13000;
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *n)
 {
-	hook("cuDeviceGetCount");
+	if (hook("cuDeviceGetCount"))
+		return FAKE_CUDA_FAILURE;
 	if (!initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	*n = fake_gpu_count();
@@ -298,7 +294,8 @@ EXPORT CUresult cuDeviceGetCount(int *n)
 
 EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 {
-	hook("cuDeviceGet");
+	if (hook("cuDeviceGet"))
+		return FAKE_CUDA_FAILURE;
 	if (ordinal < 0 || ordinal >= fake_gpu_count())
 		return CUDA_ERROR_INVALID_DEVICE;
 	*d = ordinal;
@@ -307,7 +304,8 @@ EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal)
 
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 {
-	hook("cuDeviceGetName");
+	if (hook("cuDeviceGetName"))
+		return FAKE_CUDA_FAILURE;
 	(void)d;	/* one model: the GPUs are siblings */
 	snprintf(name, (size_t)len, "Fake GPU");
 	return CUDA_SUCCESS;
@@ -315,7 +313,8 @@ EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 
 EXPORT CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
 {
-	hook("cuDeviceGetPCIBusId");
+	if (hook("cuDeviceGetPCIBusId"))
+		return FAKE_CUDA_FAILURE;
 	fake_gpu_busid(d, bus, (size_t)len);
 	return CUDA_SUCCESS;
 }
@@ -323,7 +322,8 @@ EXPORT CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
 EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
 	(void)d;
-	hook("cuDeviceGetAttribute");
+	if (hook("cuDeviceGetAttribute"))
+		return FAKE_CUDA_FAILURE;
 	*v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 4 :
 	     a == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ? (1 << 20) : 0;
 	return CUDA_SUCCESS;
@@ -331,7 +331,8 @@ EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 
 EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice a, CUdevice b)
 {
-	hook("cuDeviceCanAccessPeer");
+	if (hook("cuDeviceCanAccessPeer"))
+		return FAKE_CUDA_FAILURE;
 	*can = !fake_pair_listed("FAKE_CUDA_NO_PEER", a, b);
 	return CUDA_SUCCESS;
 }
@@ -341,14 +342,18 @@ EXPORT CUresult cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute attr,
 {
 	int can = !fake_pair_listed("FAKE_CUDA_NO_PEER", a, b);
 
-	hook("cuDeviceGetP2PAttribute");
+	if (hook("cuDeviceGetP2PAttribute"))
+		return FAKE_CUDA_FAILURE;
 	*v = attr == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ? 0 : can;
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuGetErrorName(CUresult r, const char **s)
 {
+	if (hook("cuGetErrorName"))
+		return CUDA_ERROR_INVALID_VALUE;
 	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS: *s = "CUDA_ERROR_ILLEGAL_ADDRESS"; break;
 	case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
 	case CUDA_ERROR_NO_DEVICE: *s = "CUDA_ERROR_NO_DEVICE"; break;
 	case CUDA_ERROR_NOT_READY: *s = "CUDA_ERROR_NOT_READY"; break;
@@ -362,7 +367,8 @@ EXPORT CUresult cuGetErrorName(CUresult r, const char **s)
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
-	hook("cuDevicePrimaryCtxRetain");
+	if (hook("cuDevicePrimaryCtxRetain"))
+		return FAKE_CUDA_FAILURE;
 	*c = &ctxs[d];
 	return CUDA_SUCCESS;
 }
@@ -370,13 +376,15 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice d)
 {
 	(void)d;
-	hook("cuDevicePrimaryCtxRelease");
+	if (hook("cuDevicePrimaryCtxRelease"))
+		return FAKE_CUDA_FAILURE;
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuCtxSetCurrent(CUcontext c)
 {
-	hook("cuCtxSetCurrent");
+	if (hook("cuCtxSetCurrent"))
+		return FAKE_CUDA_FAILURE;
 	current = c;
 	return CUDA_SUCCESS;
 }
@@ -384,7 +392,8 @@ EXPORT CUresult cuCtxSetCurrent(CUcontext c)
 EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
 {
 	(void)flags;
-	hook("cuCtxEnablePeerAccess");
+	if (hook("cuCtxEnablePeerAccess"))
+		return FAKE_CUDA_FAILURE;
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (fake_pair_listed("FAKE_CUDA_NO_PEER", current->dev, peer->dev))
@@ -397,7 +406,8 @@ EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
 
 EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peer)
 {
-	hook("cuCtxDisablePeerAccess");
+	if (hook("cuCtxDisablePeerAccess"))
+		return FAKE_CUDA_FAILURE;
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!peer_on[current->dev][peer->dev])
@@ -438,7 +448,8 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes)
 	void *v;
 	CUresult r;
 
-	hook("cuMemAlloc");
+	if (hook("cuMemAlloc"))
+		return FAKE_CUDA_FAILURE;
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	r = fake_alloc(&v, bytes, current->dev);
@@ -448,27 +459,31 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes)
 
 EXPORT CUresult cuMemFree(CUdeviceptr p)
 {
-	hook("cuMemFree");
+	if (hook("cuMemFree"))
+		return FAKE_CUDA_FAILURE;
 	return fake_free((void *)(uintptr_t)p);
 }
 
 EXPORT CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned int flags)
 {
 	(void)flags;
-	hook("cuMemHostAlloc");
+	if (hook("cuMemHostAlloc"))
+		return FAKE_CUDA_FAILURE;
 	return fake_alloc(p, bytes, -1);
 }
 
 EXPORT CUresult cuMemFreeHost(void *p)
 {
-	hook("cuMemFreeHost");
+	if (hook("cuMemFreeHost"))
+		return FAKE_CUDA_FAILURE;
 	return fake_free(p);
 }
 
 EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags)
 {
 	(void)flags;
-	hook("cuStreamCreate");
+	if (hook("cuStreamCreate"))
+		return FAKE_CUDA_FAILURE;
 	if (!current || nr_streams >= (int)(sizeof(streams) / sizeof(streams[0])))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	*s = calloc(1, sizeof(**s));
@@ -483,7 +498,8 @@ EXPORT CUresult cuStreamDestroy(CUstream s)
 {
 	int i;
 
-	hook("cuStreamDestroy");
+	if (hook("cuStreamDestroy"))
+		return FAKE_CUDA_FAILURE;
 	for (i = 0; i < nr_streams; i++)
 		if (streams[i] == s)
 			streams[i] = NULL;
@@ -493,7 +509,8 @@ EXPORT CUresult cuStreamDestroy(CUstream s)
 
 EXPORT CUresult cuStreamQuery(CUstream s)
 {
-	hook("cuStreamQuery");
+	if (hook("cuStreamQuery"))
+		return FAKE_CUDA_FAILURE;
 	observe();
 	return s->stuck || s->head || s->gated ? CUDA_ERROR_NOT_READY :
 						 CUDA_SUCCESS;
@@ -502,23 +519,27 @@ EXPORT CUresult cuStreamQuery(CUstream s)
 EXPORT CUresult cuEventCreate(CUevent *e, unsigned int flags)
 {
 	(void)flags;
-	hook("cuEventCreate");
+	if (hook("cuEventCreate"))
+		return FAKE_CUDA_FAILURE;
 	*e = calloc(1, sizeof(**e));
 	return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 EXPORT CUresult cuEventDestroy(CUevent e)
 {
-	hook("cuEventDestroy");
+	if (hook("cuEventDestroy"))
+		return FAKE_CUDA_FAILURE;
 	free(e);
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 {
-	struct op *o = calloc(1, sizeof(*o));
+	struct op *o;
 
-	hook("cuEventRecord");
+	if (hook("cuEventRecord"))
+		return FAKE_CUDA_FAILURE;
+	o = calloc(1, sizeof(*o));
 	if (!o)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	e->done = 0;
@@ -530,14 +551,16 @@ EXPORT CUresult cuEventRecord(CUevent e, CUstream s)
 
 EXPORT CUresult cuEventQuery(CUevent e)
 {
-	hook("cuEventQuery");
+	if (hook("cuEventQuery"))
+		return FAKE_CUDA_FAILURE;
 	observe();
 	return e->done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 EXPORT CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 {
-	hook("cuEventElapsedTime");
+	if (hook("cuEventElapsedTime"))
+		return FAKE_CUDA_FAILURE;
 	if (!a->done || !b->done)
 		return CUDA_ERROR_NOT_READY;
 	*ms = (float)((b->t_us - a->t_us) / 1e3);
@@ -562,7 +585,8 @@ static CUresult copy_async(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
 EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
 			      CUstream s)
 {
-	hook("cuMemcpyAsync");
+	if (hook("cuMemcpyAsync"))
+		return FAKE_CUDA_FAILURE;
 	return copy_async(dst, src, bytes, s);
 }
 
@@ -572,7 +596,8 @@ EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx,
 {
 	(void)dctx;
 	(void)sctx;
-	hook("cuMemcpyPeerAsync");
+	if (hook("cuMemcpyPeerAsync"))
+		return FAKE_CUDA_FAILURE;
 	return copy_async(dst, src, bytes, s);
 }
 
@@ -583,7 +608,8 @@ EXPORT CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n,
 	size_t i;
 
 	(void)s;
-	hook("cuMemsetD32Async");
+	if (hook("cuMemsetD32Async"))
+		return FAKE_CUDA_FAILURE;
 	for (i = 0; i < n; i++)
 		w[i] = v;
 	return CUDA_SUCCESS;
@@ -593,7 +619,8 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image)
 {
 	static struct CUmod_st mod;
 
-	hook("cuModuleLoadData");
+	if (hook("cuModuleLoadData"))
+		return FAKE_CUDA_FAILURE;
 	if (!strstr(image, ".entry p2pd_gate"))
 		return CUDA_ERROR_INVALID_IMAGE;
 	mod.loaded = 1;
@@ -604,7 +631,8 @@ EXPORT CUresult cuModuleLoadData(CUmodule *m, const void *image)
 EXPORT CUresult cuModuleUnload(CUmodule m)
 {
 	(void)m;
-	hook("cuModuleUnload");
+	if (hook("cuModuleUnload"))
+		return FAKE_CUDA_FAILURE;
 	return CUDA_SUCCESS;
 }
 
@@ -613,7 +641,8 @@ EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 	size_t i;
 
 	(void)m;
-	hook("cuModuleGetFunction");
+	if (hook("cuModuleGetFunction"))
+		return FAKE_CUDA_FAILURE;
 	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
 		if (!strcmp(funcs[i].name, name)) {
 			*f = &funcs[i];
@@ -650,7 +679,8 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 {
 	(void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz;
 	(void)shmem; (void)extra;
-	hook("cuLaunchKernel");
+	if (hook("cuLaunchKernel"))
+		return FAKE_CUDA_FAILURE;
 	if (!strcmp(f->name, "p2pd_gate")) {
 		gate_flag = (volatile uint32_t *)(uintptr_t)
 			*(CUdeviceptr *)params[0];
@@ -712,7 +742,7 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn,
 	*pfn = NULL;
 	if (status)
 		*status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-	if (listed("FAKE_CUDA_MISSING", symbol))
+	if (fake_listed("FAKE_CUDA_MISSING", symbol))
 		return CUDA_ERROR_NOT_FOUND;
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (!strcmp(table[i].name, symbol)) {

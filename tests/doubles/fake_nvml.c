@@ -5,6 +5,7 @@
  *
  * Environment (all optional):
  *   FAKE_NVML_INIT=fail              nvmlInit_v2 fails
+ *   FAKE_NVML_FAIL_CALL=name[,name]  those calls return NVML_ERROR_GPU_IS_LOST
  *   FAKE_NVML_GEN, FAKE_NVML_WIDTH   current link (5, 16)
  *   FAKE_NVML_MAX_GEN, _MAX_WIDTH    maximum link (5, 16)
  *   FAKE_NVML_LOAD_GEN, _LOAD_WIDTH  what the second and later reads of the
@@ -44,6 +45,14 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* Every call returning nvmlReturn_t starts here: FAKE_NVML_FAIL_CALL. */
+#define FAKE_NVML_FAILURE NVML_ERROR_GPU_IS_LOST
+#define FAKE_NVML_ENTRY() \
+	do { \
+		if (fake_listed("FAKE_NVML_FAIL_CALL", __func__)) \
+			return FAKE_NVML_FAILURE; \
+	} while (0)
+
 struct nvmlDevice_st {
 	int index;
 	int link_reads;
@@ -60,6 +69,7 @@ static int dev_index(nvmlDevice_t d)
 
 EXPORT nvmlReturn_t nvmlInit_v2(void)
 {
+	FAKE_NVML_ENTRY();
 	const char *v = getenv("FAKE_NVML_INIT");
 	int i;
 
@@ -72,16 +82,19 @@ EXPORT nvmlReturn_t nvmlInit_v2(void)
 
 EXPORT nvmlReturn_t nvmlShutdown(void)
 {
+	FAKE_NVML_ENTRY();
 	return NVML_SUCCESS;
 }
 
 EXPORT const char *nvmlErrorString(nvmlReturn_t r)
 {
-	return r == NVML_SUCCESS ? "Success" : "Fake NVML error";
+	return r == NVML_SUCCESS ? "Success" :
+	       r == NVML_ERROR_GPU_IS_LOST ? "GPU is lost" : "Fake NVML error";
 }
 
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int len)
 {
+	FAKE_NVML_ENTRY();
 	snprintf(v, len, "999.99-fake");
 	return NVML_SUCCESS;
 }
@@ -89,6 +102,7 @@ EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int len)
 EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 						     nvmlDevice_t *d)
 {
+	FAKE_NVML_ENTRY();
 	char mine[32];
 	int i;
 
@@ -105,6 +119,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d,
 							unsigned int *v)
 {
+	FAKE_NVML_ENTRY();
 	int loaded = d->link_reads++ > 0;
 
 	*v = (unsigned int)fake_env_int(loaded ? "FAKE_NVML_LOAD_GEN" :
@@ -116,6 +131,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d,
 						   unsigned int *v)
 {
+	FAKE_NVML_ENTRY();
 	/* link_reads was counted by the generation read just before. */
 	int loaded = d->link_reads > 1;
 
@@ -128,6 +144,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d,
 						       unsigned int *v)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*v = (unsigned int)fake_env_int("FAKE_NVML_MAX_GEN", 5);
 	return NVML_SUCCESS;
@@ -136,6 +153,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d,
 						  unsigned int *v)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*v = (unsigned int)fake_env_int("FAKE_NVML_MAX_WIDTH", 16);
 	return NVML_SUCCESS;
@@ -144,6 +162,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(
 	nvmlDevice_t a, nvmlDevice_t b, nvmlGpuTopologyLevel_t *level)
 {
+	FAKE_NVML_ENTRY();
 	(void)a;
 	(void)b;
 	*level = (nvmlGpuTopologyLevel_t)fake_env_int("FAKE_NVML_TOPO", 30);
@@ -154,6 +173,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b,
 					   nvmlGpuP2PCapsIndex_t i,
 					   nvmlGpuP2PStatus_t *s)
 {
+	FAKE_NVML_ENTRY();
 	int links = 0;
 	char want[16];
 	const char *v = getenv("FAKE_NVML_NVLINKS");
@@ -191,6 +211,7 @@ static int link_peer(int d, unsigned int link)
 EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link,
 					     nvmlEnableState_t *active)
 {
+	FAKE_NVML_ENTRY();
 	if (!getenv("FAKE_NVML_NVLINKS"))
 		return NVML_ERROR_NOT_SUPPORTED;
 	*active = link_peer(dev_index(d), link) >= 0 ? NVML_FEATURE_ENABLED :
@@ -202,6 +223,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d,
 							unsigned int link,
 							nvmlPciInfo_t *pci)
 {
+	FAKE_NVML_ENTRY();
 	int peer = link_peer(dev_index(d), link);
 
 	if (peer < 0)
@@ -214,6 +236,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d,
 						   unsigned int *v)
 {
+	FAKE_NVML_ENTRY();
 	*v = d->replay;
 	d->replay += (unsigned int)fake_env_int("FAKE_NVML_REPLAY_DELTA", 0);
 	return NVML_SUCCESS;
@@ -224,6 +247,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d,
 						nvmlEccCounterType_t c,
 						unsigned long long *v)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	(void)t;
 	(void)c;
@@ -261,6 +285,7 @@ static int proc_entry(int i, unsigned int *pid, char *name, size_t len,
 EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
 	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
 {
+	FAKE_NVML_ENTRY();
 	int limit = fake_env_int("FAKE_NVML_PROCS_READS", -1);
 	unsigned int n = 0, pid;
 	unsigned long long mib;
@@ -288,6 +313,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
 EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(
 	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	(void)info;
 	*count = 0;
@@ -297,6 +323,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(
 EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
 					     unsigned int len)
 {
+	FAKE_NVML_ENTRY();
 	unsigned int p;
 	unsigned long long mib;
 	int i;
@@ -310,6 +337,7 @@ EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
 EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
 						  nvmlUtilization_t *u)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	u->gpu = (unsigned int)fake_env_int("FAKE_NVML_UTIL", 0);
 	u->memory = u->gpu / 2;
@@ -319,6 +347,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
 	nvmlDevice_t d, unsigned long long *reasons)
 {
+	FAKE_NVML_ENTRY();
 	const char *v = getenv("FAKE_NVML_THROTTLE");
 
 	(void)d;
@@ -329,6 +358,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
 EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t t,
 					   unsigned int *mhz)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
 			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) :
@@ -340,6 +370,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d,
 					      nvmlClockType_t t,
 					      unsigned int *mhz)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
 			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) : 1980);
@@ -360,6 +391,7 @@ static void env_pair(const char *name, int da, int db, int *a, int *b)
 EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,
 				       nvmlClockId_t id, unsigned int *mhz)
 {
+	FAKE_NVML_ENTRY();
 	int target, dflt;
 
 	(void)d;
@@ -379,6 +411,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,
 EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d,
 						  nvmlPstates_t *p)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*p = (nvmlPstates_t)fake_env_int("FAKE_NVML_PSTATE", 0);
 	return NVML_SUCCESS;
@@ -388,6 +421,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d,
 					 nvmlEnableState_t *cur,
 					 nvmlEnableState_t *pend)
 {
+	FAKE_NVML_ENTRY();
 	int c, p;
 
 	(void)d;
@@ -400,6 +434,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d,
 						 nvmlEnableState_t *mode)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*mode = fake_env_int("FAKE_NVML_PERSISTENCE", 1) ?
 			NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
@@ -409,6 +444,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d,
 					     nvmlComputeMode_t *mode)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	*mode = (nvmlComputeMode_t)fake_env_int("FAKE_NVML_COMPUTE_MODE", 0);
 	return NVML_SUCCESS;
@@ -417,6 +453,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *cur,
 					 unsigned int *pend)
 {
+	FAKE_NVML_ENTRY();
 	int c, p;
 
 	(void)d;
@@ -429,6 +466,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *cur,
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryBusWidth(nvmlDevice_t d,
 						unsigned int *bits)
 {
+	FAKE_NVML_ENTRY();
 	(void)d;
 	if (!getenv("FAKE_NVML_BUS_WIDTH"))
 		return NVML_ERROR_NOT_SUPPORTED;
@@ -440,6 +478,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d,
 					       unsigned int link,
 					       unsigned int *version)
 {
+	FAKE_NVML_ENTRY();
 	if (link_peer(dev_index(d), link) < 0)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	*version = (unsigned int)fake_env_int("FAKE_NVML_NVLINK_VERSION", 4);

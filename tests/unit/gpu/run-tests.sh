@@ -598,5 +598,56 @@ assert p and [x["figure"] for x in p[0]["judged"]] == ["p2p", "p2p_bidir", "late
 ' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON lacks the conditions, judged figures, settings or curves"}
 finish "p2pdiag-check --json: conditions, judged figures with basis, settings, curves"
 
+# --- every driver call failing in its turn ---------------------------------
+# Each entry point gpu_priv.h lists, CUDA's and NVML's, returns an error in
+# its turn (FAKE_CUDA_FAIL_CALL, FAKE_NVML_FAIL_CALL).  The run must still
+# end with its report and a documented exit status, never by a crash or a
+# sanitizer report; a failing CUDA call is named with its error.  What a
+# failed release call (a free, a destroy) leaves is only a worker about to
+# exit, so those runs are healthy.
+GPU_PRIV="$(dirname "$0")/../../../userspace/gpu/gpu_priv.h"
+RELEASE_CALLS=" cuMemFree cuMemFreeHost cuStreamDestroy cuEventDestroy cuModuleUnload cuDevicePrimaryCtxRelease cuGetErrorName "
+CRASHED='AddressSanitizer|LeakSanitizer|runtime error:|Segmentation fault|Aborted|core dumped'
+calls() { grep -oE "X\($1[A-Za-z0-9_]*\)" "$GPU_PRIV" | sed 's/^X(\(.*\))$/\1/' | sort -u; }
+fail_each() {
+	local env=$1 prefix=$2 call bad="" count=0
+	for call in $(calls "$prefix"); do
+		count=$((count + 1))
+		check 02-eight-gpu-four-switches $SW "$env=$call" \
+			"${P2PDIAG_OPTS[@]}" -- --size 64K --iterations 3
+		if grep -qE "$CRASHED" <<<"$out" || [ "$rc" -gt 3 ]; then
+			bad+=" $call (exit $rc: $(grep -m1 -E "$CRASHED" <<<"$out"))"
+		elif [ "$prefix" = cu ] && [[ $RELEASE_CALLS == *" $call "* ]]; then
+			[ "$rc" = 0 ] || bad+=" $call (exit $rc, expected 0)"
+		elif [ "$prefix" = cu ]; then
+			[ "$rc" = 1 ] || bad+=" $call (exit $rc, expected 1)"
+			grep -qE "$call( \([^)]*\))?: CUDA_ERROR_ILLEGAL_ADDRESS" <<<"$out" ||
+				bad+=" $call (not named)"
+		elif [ "$call" = nvmlInit_v2 ]; then
+			[ "$rc" = 1 ] && grep -q '^CUDA: ok .*NVML: init-failed' <<<"$out" ||
+				bad+=" $call (exit $rc, not init-failed)"
+		else
+			# NVML readings are optional: CUDA still measures
+			[ "$rc" -le 1 ] &&
+				grep -qE '^  GPU0 +0000:03:00\.0 +[^ ]+ +[0-9]+\.[0-9] ' <<<"$out" ||
+				bad+=" $call (exit $rc, or no host-to-device figure)"
+		fi
+	done
+	[ "$count" -ge 10 ] || bad+=" (only $count calls found in $GPU_PRIV)"
+	why=${bad:+"failed:$bad"}
+	out=""
+}
+
+fail_each FAKE_CUDA_FAIL_CALL cu
+finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for a release), no crash"
+
+fail_each FAKE_NVML_FAIL_CALL nvml
+finish "p2pdiag-check, each NVML call failing in its turn: readings unknown, CUDA measured, no crash"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAlloc \
+	-- --size 64K --iterations 3
+status 1; has_re "cuMemAlloc: CUDA_ERROR_UNKNOWN"; lacks_re "$CRASHED"
+finish "p2pdiag-check, a failing call whose error has no name: said as CUDA_ERROR_UNKNOWN"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
