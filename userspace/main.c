@@ -31,6 +31,7 @@
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
 #include "system/fsroot.h"
+#include "system/interrupt.h"
 #include "system/system.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
@@ -361,6 +362,7 @@ int main(int argc, char **argv)
 	int status = EXIT_USAGE, graph_pair = -1;
 	const char *graph_names[2] = { opt.graph_pair[0], opt.graph_pair[1] };
 
+	interrupt_install();
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		die_usage(err);
 		return EXIT_USAGE;

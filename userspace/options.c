@@ -124,7 +124,8 @@ void options_usage(FILE *out)
 "  0  all good (information only)\n"
 "  1  warnings only (slow, degraded, risky, baseline drift)\n"
 "  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
-"  3  usage or environment error (bad option, unreadable source)\n",
+"  3  usage or environment error (bad option, unreadable source)\n"
+"  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n",
 	      out);
 }
 

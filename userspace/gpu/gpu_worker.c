@@ -11,6 +11,10 @@
  * and the report still gets every figure measured before it plus the
  * name of the step that hung.  One worker does both steps, so cuInit and
  * the driver's start-up are paid once.
+ *
+ * The worker never outlives the tool: a SIGINT or SIGTERM to the tool
+ * kills and reaps it first (system/interrupt.c), and the kernel kills it
+ * when the tool dies any other way (PR_SET_PDEATHSIG).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +32,7 @@
 
 #include "gpu/gpu_priv.h"
 #include "gpu/gpu_names.h"
+#include "system/interrupt.h"
 
 #define DEFAULT_TIMEOUT_S	60.0
 /* The worker enforces the deadline itself; this is for when it cannot. */
@@ -59,12 +65,20 @@ static bool send_cmd(int fd, char c)
 	return send(fd, &c, 1, MSG_NOSIGNAL) == 1;
 }
 
-static void worker_main(struct shared *sh, int fd)
+static void worker_main(struct shared *sh, int fd, pid_t parent)
 {
 	struct cuda_api cu = { 0 };
 	struct nvml_api nv = { 0 };
 	char c;
 
+	/*
+	 * Never outlive the tool, however it ends (SIGKILL, a crash): the
+	 * kernel kills the worker when its parent goes.  A parent already
+	 * gone before that was set is seen as a new parent.
+	 */
+	interrupt_forget();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
 	sh->st.pair = sh->pair;
 	gpu_cuda_probe(&sh->st, &cu);
 	if (sh->st.cuda == GPU_OK)
@@ -142,6 +156,7 @@ static void reap(bool kill_first)
 		usleep(1000);
 	}
 	worker.pid = -1;
+	interrupt_watch_child(-1, NULL, 0);
 	if (worker.fd >= 0)
 		close(worker.fd);
 	worker.fd = -1;
@@ -205,6 +220,7 @@ static void worker_lost(struct gpu_state *st, bool measuring, bool died,
 void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
 {
 	double start = gpu_now(), limit = timeout_of(opt);
+	pid_t parent;
 	int sv[2];
 	bool died;
 
@@ -232,6 +248,7 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
 		return;
 	}
 	fflush(NULL);
+	parent = getpid();
 	worker.pid = fork();
 	if (worker.pid < 0) {
 		st->cuda = st->nvml = GPU_FAILED;
@@ -243,8 +260,10 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
 	}
 	if (worker.pid == 0) {
 		close(sv[0]);
-		worker_main(worker.sh, sv[1]);
+		worker_main(worker.sh, sv[1], parent);
 	}
+	interrupt_watch_child(worker.pid, worker.sh->st.stuck_step,
+			      sizeof(worker.sh->st.stuck_step));
 	close(sv[1]);
 	worker.fd = sv[0];
 

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The one way output files are replaced: see atomic_file.h. */
+/*
+ * The one way output files are replaced: see atomic_file.h.  Signals are
+ * held back from creating NAME.tmp to the rename, so a SIGINT or SIGTERM
+ * (system/interrupt.c) ends the tool before or after a replacement, never
+ * in the middle of one with NAME.tmp left behind.
+ */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "report/atomic_file.h"
 
-int atomic_file_write(const char *path, atomic_file_writer write,
-		      const void *ctx, char *err, size_t errlen)
+static int replace(const char *path, atomic_file_writer write,
+		   const void *ctx, char *err, size_t errlen)
 {
 	size_t len = strlen(path) + sizeof(".tmp");
 	char *tmp = malloc(len);
@@ -45,4 +51,23 @@ int atomic_file_write(const char *path, atomic_file_writer write,
 	}
 	free(tmp);
 	return 0;
+}
+
+int atomic_file_write(const char *path, atomic_file_writer write,
+		      const void *ctx, char *err, size_t errlen)
+{
+	/* every signal but the faults, which must still report where */
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+				      SIGABRT, SIGSYS };
+	sigset_t hold, before;
+	size_t i;
+	int rc;
+
+	sigfillset(&hold);
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&hold, faults[i]);
+	sigprocmask(SIG_BLOCK, &hold, &before);
+	rc = replace(path, write, ctx, err, errlen);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	return rc;
 }

@@ -649,5 +649,98 @@ check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAll
 status 1; has_re "cuMemAlloc: CUDA_ERROR_UNKNOWN"; lacks_re "$CRASHED"
 finish "p2pdiag-check, a failing call whose error has no name: said as CUDA_ERROR_UNKNOWN"
 
+# --- stopped, or killed, in the middle of a copy ----------------------------
+# The worker must never outlive the tool, and an output file must keep its
+# old content or get the whole new one.  Every process of a run carries
+# P2PDIAG_TEST_RUN in its environment, so one left behind is found even
+# after it lost its parent.
+survivors() {
+	grep -lsxzF "P2PDIAG_TEST_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | wc -l
+}
+gone_within() {	# TAG SECONDS: no process of the run left by then
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		[ "$(survivors "$1")" = 0 ] && return 0
+		sleep 0.05
+	done
+	why=${why:-"$(survivors "$1") process(es) of the run still there after $2 s"}
+}
+# start_hung TAG DIR: p2pdiag-check in the background, its P2P copy hung
+# (the run would end by its 60 s deadline), writing DIR's Prometheus file
+# and baseline; returns once it is measuring the P2P pair (sets $pid).
+# Job control gives it a process group of its own and leaves SIGINT
+# caught, where a script's background job would have it ignored.
+start_hung() {
+	local i
+	mkdir -p "$2"
+	echo "old textfile" >"$2/p2pdiag.prom"
+	echo "old baseline" >"$2/baseline.json"
+	set -m
+	env -u FAKE_GPUS P2PDIAG_TEST_RUN="$1" FAKE_GPU_BUSIDS=$SW \
+		FAKE_CUDA_HANG=p2p LD_LIBRARY_PATH="$DOUBLES/cuda:$DOUBLES/nvml" \
+		"$P2PDIAG" --source=module \
+		--sysfs-root "$EMPTY/02-eight-gpu-four-switches" --no-color \
+		--size 64K --timeout 60 --prometheus "$2/p2pdiag.prom" \
+		--baseline save "$2/baseline.json" >"$2/out" 2>"$2/err" &
+	pid=$!
+	set +m
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^p2pdiag-check: measuring p2p ' "$2/err" && return
+		sleep 0.05
+	done
+}
+# outputs_kept DIR: both files hold their old content, no NAME.tmp left
+outputs_kept() {
+	[ "$(cat "$1/p2pdiag.prom")" = "old textfile" ] ||
+		why=${why:-"the Prometheus file changed: $(head -c 80 "$1/p2pdiag.prom")"}
+	[ "$(cat "$1/baseline.json")" = "old baseline" ] ||
+		why=${why:-"the baseline changed: $(head -c 80 "$1/baseline.json")"}
+	! ls "$1"/*.tmp >/dev/null 2>&1 || why=${why:-"left behind: $(ls "$1"/*.tmp)"}
+}
+
+for sig in INT TERM; do
+	tag="stop-$sig-$$"
+	start_hung "$tag" "$EMPTY/$tag"
+	t0=$(date +%s%N)
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	took=$(( ($(date +%s%N) - t0) / 1000000 ))
+	out=$(cat "$EMPTY/$tag/err")
+	[ "$sig" = INT ] && status 130 || status 143
+	has_re "^p2pdiag-check: ended by SIG$sig while measuring p2p 0000:03:00\.0 -> 0000:04:00\.0; the GPU worker was ended too; no output file is left half-written$"
+	lacks_re "$CRASHED"
+	faster_than 5000
+	outputs_kept "$EMPTY/$tag"
+	gone_within "$tag" 1
+	finish "p2pdiag-check, SIG$sig mid-copy: says so, exit $([ "$sig" = INT ] && echo 130 || echo 143), worker gone, output files as they were"
+done
+
+tag="kill-$$"
+start_hung "$tag" "$EMPTY/$tag"
+exec 3>&2 2>/dev/null	# not the shell's "Killed" notice
+kill -s KILL "$pid"
+wait "$pid"
+exec 2>&3 3>&-
+out=""
+gone_within "$tag" 3
+outputs_kept "$EMPTY/$tag"
+finish "p2pdiag-check killed (SIGKILL) mid-copy: its worker dies with it"
+
+# A copy that never completes ends by the deadline: no worker stays behind.
+tag="hung-$$"
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG=p2p P2PDIAG_TEST_RUN="$tag" \
+	-- --timeout 2
+status 2; finding error copy-timeout
+gone_within "$tag" 1
+finish "p2pdiag-check, copy never completes: copy-timeout, exit 2, no worker left"
+
+tag="hungcall-$$"
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuMemcpyPeerAsync \
+	P2PDIAG_TEST_RUN="$tag" -- --timeout 1
+status 2; finding error copy-timeout
+gone_within "$tag" 1
+finish "p2pdiag-check, driver call never returns: the watchdog's kill leaves no worker"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

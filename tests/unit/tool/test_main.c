@@ -21,6 +21,7 @@ void test_gpudirect(struct ktap *k, const char *fixtures);
 void test_graph(struct ktap *k, const char *fixtures);
 void test_system(struct ktap *k, const char *fixtures);
 void test_causes(struct ktap *k);
+void test_atomic_file(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -74,5 +75,6 @@ int main(int argc, char **argv)
 	test_graph(&k, argv[1]);
 	test_system(&k, argv[1]);
 	test_causes(&k);
+	test_atomic_file(&k);
 	return ktap_finish(&k);
 }
