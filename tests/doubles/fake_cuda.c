@@ -31,6 +31,8 @@
  *   FAKE_CUDA_DEV_SCALE=d:factor     host-link bandwidth of GPU d scaled
  *   FAKE_CUDA_LAT_US=us              per-copy cost (2; staged 5x)
  *   FAKE_CUDA_CHASE_NS=ns            per pointer-chase step (1200)
+ *   FAKE_CUDA_L2=bytes               L2 cache size (1 MiB); the tool's
+ *                                    device-local copy is 8 times it
  * kinds: h2d d2h d2d p2p staged.
  */
 #include <cuda.h>
@@ -325,7 +327,8 @@ EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	if (hook("cuDeviceGetAttribute"))
 		return FAKE_CUDA_FAILURE;
 	*v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 4 :
-	     a == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ? (1 << 20) : 0;
+	     a == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ?
+		     fake_env_int("FAKE_CUDA_L2", 1 << 20) : 0;
 	return CUDA_SUCCESS;
 }
 

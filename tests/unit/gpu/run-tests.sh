@@ -604,7 +604,8 @@ finish "p2pdiag-check --json: conditions, judged figures with basis, settings, c
 # end with its report and a documented exit status, never by a crash or a
 # sanitizer report; a failing CUDA call is named with its error.  What a
 # failed release call (a free, a destroy) leaves is only a worker about to
-# exit, so those runs are healthy.
+# exit, so those runs are healthy.  A small L2 keeps the device-local copy
+# at 1 MiB: seventy runs, each cheap.
 GPU_PRIV="$(dirname "$0")/../../../userspace/gpu/gpu_priv.h"
 RELEASE_CALLS=" cuMemFree cuMemFreeHost cuStreamDestroy cuEventDestroy cuModuleUnload cuDevicePrimaryCtxRelease cuGetErrorName "
 CRASHED='AddressSanitizer|LeakSanitizer|runtime error:|Segmentation fault|Aborted|core dumped'
@@ -613,7 +614,7 @@ fail_each() {
 	local env=$1 prefix=$2 call bad="" count=0
 	for call in $(calls "$prefix"); do
 		count=$((count + 1))
-		check 02-eight-gpu-four-switches $SW "$env=$call" \
+		check 02-eight-gpu-four-switches $SW "$env=$call" FAKE_CUDA_L2=4096 \
 			"${P2PDIAG_OPTS[@]}" -- --size 64K --iterations 3
 		if grep -qE "$CRASHED" <<<"$out" || [ "$rc" -gt 3 ]; then
 			bad+=" $call (exit $rc: $(grep -m1 -E "$CRASHED" <<<"$out"))"
@@ -644,7 +645,7 @@ finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for 
 fail_each FAKE_NVML_FAIL_CALL nvml
 finish "p2pdiag-check, each NVML call failing in its turn: readings unknown, CUDA measured, no crash"
 
-check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAlloc \
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAlloc FAKE_CUDA_L2=4096 \
 	-- --size 64K --iterations 3
 status 1; has_re "cuMemAlloc: CUDA_ERROR_UNKNOWN"; lacks_re "$CRASHED"
 finish "p2pdiag-check, a failing call whose error has no name: said as CUDA_ERROR_UNKNOWN"
@@ -677,7 +678,8 @@ start_hung() {
 	echo "old baseline" >"$2/baseline.json"
 	set -m
 	env -u FAKE_GPUS P2PDIAG_TEST_RUN="$1" FAKE_GPU_BUSIDS=$SW \
-		FAKE_CUDA_HANG=p2p LD_LIBRARY_PATH="$DOUBLES/cuda:$DOUBLES/nvml" \
+		FAKE_CUDA_HANG=p2p FAKE_CUDA_L2=4096 \
+		LD_LIBRARY_PATH="$DOUBLES/cuda:$DOUBLES/nvml" \
 		"$P2PDIAG" --source=module \
 		--sysfs-root "$EMPTY/02-eight-gpu-four-switches" --no-color \
 		--size 64K --timeout 60 --prometheus "$2/p2pdiag.prom" \
