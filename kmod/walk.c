@@ -210,7 +210,6 @@ static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
 /* Mark every value that came from config space as not read (@state). */
 static void p2pd_mark_unread(struct p2pd_function *f, enum p2pd_state state)
 {
-	f->cfg_error = 1;
 	f->acs = state;
 	f->ats = state;
 	f->pri = state;
@@ -313,7 +312,6 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 	f->device = pdev->device;
 	f->class_code = pdev->class;
 	f->role = p2pd_role_of(pdev);
-	f->is_pcie = pci_is_pcie(pdev);
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, pdev->class,
 					       all_endpoints);
 	p2pd_read_iommu(pdev, f);

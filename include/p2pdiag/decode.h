@@ -135,6 +135,29 @@ enum p2pd_role p2pd_decode_role(int is_pcie, unsigned int pcie_type,
 int p2pd_role_has_link(int is_pcie, enum p2pd_role role);
 
 /**
+ * p2pd_is_pcie() - whether @f has a PCI Express capability.
+ * @f: the function
+ *
+ * Its role says so, but for a reserved Device/Port Type, which reads as
+ * pci_device or pci_bridge like a conventional function: the link
+ * registers (p2pd_role_has_link()) tell that one apart.
+ *
+ * Return: 1 for a PCI Express function, 0 for a conventional one.
+ */
+int p2pd_is_pcie(const struct p2pd_function *f);
+
+/**
+ * p2pd_config_unread() - whether a value from @f's config space is missing.
+ * @f: the function
+ *
+ * Return: 1 when ACS, ATS or the link is "unknown" (a read failed or was
+ * not tried) or "suspended" (powered down, left so), else 0.  A walk that
+ * cannot read a function marks them all so; PRI and PASID are left out,
+ * because a topology file from an older module lacks them (unknown).
+ */
+int p2pd_config_unread(const struct p2pd_function *f);
+
+/**
  * p2pd_role_is_endpoint() - whether @role can be one end of a P2P pair.
  * @role: the role
  *

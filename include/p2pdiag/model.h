@@ -102,9 +102,7 @@ struct p2pd_function {
 	unsigned int vendor;
 	unsigned int device;
 	unsigned int class_code;	/* 24 bits: base, sub, prog-if */
-	enum p2pd_role role;
-	int is_pcie;
-	int cfg_error;			/* config reads failed: values unknown */
+	enum p2pd_role role;		/* with link: whether it is PCIe (p2pd_is_pcie()) */
 
 	enum p2pd_state acs;
 	unsigned int acs_cap;

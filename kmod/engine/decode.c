@@ -110,6 +110,24 @@ int p2pd_role_has_link(int is_pcie, enum p2pd_role role)
 	       role != P2PD_ROLE_RC_EVENT_COLLECTOR;
 }
 
+int p2pd_is_pcie(const struct p2pd_function *f)
+{
+	return (f->role != P2PD_ROLE_PCI_DEVICE &&
+		f->role != P2PD_ROLE_PCI_BRIDGE) ||
+	       f->link.state != P2PD_ABSENT;
+}
+
+static int state_unread(enum p2pd_state state)
+{
+	return state == P2PD_UNKNOWN || state == P2PD_SUSPENDED;
+}
+
+int p2pd_config_unread(const struct p2pd_function *f)
+{
+	return state_unread(f->acs) || state_unread(f->ats) ||
+	       state_unread(f->link.state);
+}
+
 int p2pd_role_is_endpoint(enum p2pd_role role)
 {
 	return role == P2PD_ROLE_ENDPOINT ||

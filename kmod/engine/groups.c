@@ -11,6 +11,7 @@
  * does not implement counts as enabled (EgressCtrl excepted); a port
  * without an ACS capability fails.
  */
+#include "p2pdiag/decode.h"
 #include "p2pdiag/groups.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
@@ -55,7 +56,7 @@ static int acs_enabled(const struct p2pd_model *m, int idx,
 {
 	const struct p2pd_function *f = &m->fn[idx];
 
-	if (!f->is_pcie)
+	if (!p2pd_is_pcie(f))
 		return 0;
 	switch (f->role) {
 	case P2PD_ROLE_PCIE_TO_PCI_BRIDGE:

@@ -367,7 +367,7 @@ static void function_node(FILE *out, struct graph *g, unsigned int i)
 		fprintf(t, "%s %s\n[%04x:%04x]", role_words(f->role), a, f->vendor, f->device);
 	}
 	add_link(t, &f->link);
-	if (f->cfg_error)
+	if (p2pd_config_unread(f))
 		fprintf(t, "\nconfig reads failed");
 	if (f->has_parent && parent_of(g->m, (int)i) == P2PD_NO_INDEX) {
 		pciaddr_format(a, f->parent);

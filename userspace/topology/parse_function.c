@@ -265,17 +265,9 @@ static int check_place(struct parser *p, const struct p2pd_function *f)
 	return 0;
 }
 
-/* What the file does not say but the model holds, from what it does. */
-static void derive_fields(struct p2pd_function *f, unsigned int seen)
+/* Fields a line from an older module lacks: that module did not say. */
+static void fill_added_fields(struct p2pd_function *f, unsigned int seen)
 {
-	/* Only a non-PCIe function lacks a port type. */
-	f->is_pcie = f->role != P2PD_ROLE_PCI_DEVICE &&
-		     f->role != P2PD_ROLE_PCI_BRIDGE;
-	f->cfg_error = f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
-		       f->link.state == P2PD_UNKNOWN ||
-		       f->acs == P2PD_SUSPENDED || f->ats == P2PD_SUSPENDED ||
-		       f->link.state == P2PD_SUSPENDED;
-	/* an older module did not say */
 	if (!(seen & 1u << P2PD_F_PRI))
 		f->pri = P2PD_UNKNOWN;
 	if (!(seen & 1u << P2PD_F_PASID))
@@ -296,7 +288,7 @@ static int check_line(struct parser *p, struct fn_ctx *c)
 	}
 	if (check_acs(p, c) || check_link(p, c) || check_place(p, c->f))
 		return -1;
-	derive_fields(c->f, c->lf.seen);
+	fill_added_fields(c->f, c->lf.seen);
 	return 0;
 }
 

@@ -288,7 +288,6 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 	if (pci_read_word(pf ? pf : d, PCI_VENDOR_ID) == 0xffff ||
 	    !readable(d, CFG_STD_END, 4)) {
 		/* Gone, or only the header is readable: nothing decoded. */
-		f->cfg_error = 1;
 		f->acs = f->ats = f->pri = f->pasid = P2PD_UNKNOWN;
 		f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 		return -1;
@@ -298,7 +297,6 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 	if (exp) {
 		u16 flags16 = pci_read_word(d, (int)exp->addr + PCI_EXP_FLAGS);
 
-		f->is_pcie = 1;
 		f->role = p2pd_decode_role(1, (flags16 & PCI_EXP_FLAGS_TYPE) >> 4,
 					   hdr);
 		read_link(d, exp->addr, f);

@@ -200,8 +200,6 @@ static struct p2pd_function *new_fn(struct gen *g, unsigned int bus,
 	f->device = rnd(g->rs, 0x10000);
 	f->class_code = 0x060400;
 	f->role = role;
-	f->is_pcie = role != P2PD_ROLE_PCI_DEVICE &&
-		     role != P2PD_ROLE_PCI_BRIDGE;
 	s = rnd(g->rs, 40);
 	f->acs = s < 16 ? P2PD_ABSENT : s == 16 ? P2PD_UNKNOWN : P2PD_PRESENT;
 	if (f->acs == P2PD_PRESENT) {

@@ -39,7 +39,6 @@ static struct p2pd_function *add(struct builder *b, unsigned int addr,
 	f->parent = parent;
 	f->host_bridge = P2PD_HOST_BRIDGE(0, 0);
 	f->numa_node = 0;
-	f->is_pcie = 1;
 	f->iommu_group = (int)b->m->nr_fn;
 	f->iommu_domain = P2PD_IOMMU_TRANSLATED;
 	f->acs = P2PD_ABSENT;

@@ -178,6 +178,59 @@ static void test_roles(void)
 	}
 }
 
+/* PCIe or not from what the topology file keeps: role and link. */
+static void test_is_pcie(void)
+{
+	static const struct {
+		enum p2pd_role role;
+		enum p2pd_state link;
+		int pcie;
+	} cases[] = {
+		{ P2PD_ROLE_ENDPOINT, P2PD_PRESENT, 1 },
+		{ P2PD_ROLE_RC_ENDPOINT, P2PD_ABSENT, 1 },	/* no link, PCIe */
+		{ P2PD_ROLE_ROOT_PORT, P2PD_UNKNOWN, 1 },
+		{ P2PD_ROLE_PCI_DEVICE, P2PD_ABSENT, 0 },	/* conventional */
+		{ P2PD_ROLE_PCI_BRIDGE, P2PD_ABSENT, 0 },
+		/* a reserved port type: a pci_* role with a link */
+		{ P2PD_ROLE_PCI_DEVICE, P2PD_PRESENT, 1 },
+		{ P2PD_ROLE_PCI_BRIDGE, P2PD_SUSPENDED, 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < LEN(cases); i++) {
+		struct p2pd_function f = { .role = cases[i].role };
+
+		f.link.state = cases[i].link;
+		ktap_result(&k, p2pd_is_pcie(&f) == cases[i].pcie, "",
+			    "%s with link state %d is %s", p2pd_role_name(cases[i].role),
+			    (int)cases[i].link, cases[i].pcie ? "PCIe" : "conventional PCI");
+	}
+}
+
+/* Which config values missing make a function's reading incomplete. */
+static void test_config_unread(void)
+{
+	struct p2pd_function f = { .acs = P2PD_PRESENT };
+	enum p2pd_state *states[] = { &f.acs, &f.ats, &f.link.state };
+	static const char *const names[] = { "acs", "ats", "link" };
+	unsigned int i;
+
+	ktap_result(&k, !p2pd_config_unread(&f), "",
+		    "present and absent values: config read");
+	for (i = 0; i < LEN(states); i++) {
+		enum p2pd_state keep = *states[i];
+
+		*states[i] = P2PD_UNKNOWN;
+		ktap_result(&k, p2pd_config_unread(&f), "", "%s unknown: unread", names[i]);
+		*states[i] = P2PD_SUSPENDED;
+		ktap_result(&k, p2pd_config_unread(&f), "", "%s suspended: unread", names[i]);
+		*states[i] = keep;
+	}
+	f.pri = f.pasid = P2PD_UNKNOWN;
+	ktap_result(&k, !p2pd_config_unread(&f), "",
+		    "pri and pasid unknown (an older module's line): config read");
+}
+
 static void test_kinds(void)
 {
 	static const struct {
@@ -386,6 +439,8 @@ int main(void)
 	test_decode_link();
 	test_translation_caps();
 	test_roles();
+	test_is_pcie();
+	test_config_unread();
 	test_kinds();
 	test_p2p_endpoints();
 	test_nvidia_gpu();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "ktap.h"
 #include "model_util.h"
 #include "topology/topology_parse.h"
@@ -103,7 +104,8 @@ static void values(void)
 	     rp->role == P2PD_ROLE_ROOT_PORT && rp->acs == P2PD_PRESENT &&
 	     rp->acs_cap == 0x5f && rp->acs_ctrl == 0x1d &&
 	     rp->iommu_group == 3 && rp->iommu_domain == P2PD_IOMMU_TRANSLATED &&
-	     rp->ats == P2PD_ABSENT && rp->is_pcie && !rp->cfg_error &&
+	     rp->ats == P2PD_ABSENT && p2pd_is_pcie(rp) &&
+	     !p2pd_config_unread(rp) &&
 	     gpu->addr == P2PD_ADDR(0, 1, 0, 0) && gpu->has_parent &&
 	     gpu->parent == rp->addr && gpu->host_bridge == 0 &&
 	     gpu->numa_node == -1 && gpu->vendor == 0x10de &&
@@ -133,8 +135,10 @@ static void values(void)
 		return;
 	}
 	ok = m.fn[0].acs == P2PD_UNKNOWN && m.fn[0].ats == P2PD_UNKNOWN &&
-	     m.fn[0].link.state == P2PD_UNKNOWN && m.fn[0].cfg_error &&
-	     !m.fn[0].is_pcie && m.fn[0].iommu_domain == P2PD_IOMMU_UNKNOWN &&
+	     m.fn[0].link.state == P2PD_UNKNOWN && p2pd_config_unread(&m.fn[0]) &&
+	     /* pci_device with link registers: a reserved port type */
+	     p2pd_is_pcie(&m.fn[0]) &&
+	     m.fn[0].iommu_domain == P2PD_IOMMU_UNKNOWN &&
 	     !h.cpu_known && m.cpu_flags == 0;
 	ktap_result(&k, ok, "state words decoded wrongly",
 		    "maps unknown to P2PD_UNKNOWN, no cpu= to cpu_flags 0");
@@ -182,7 +186,7 @@ static void suspended_port(void)
 		ktap_result(&k, 0, err, "a suspended port parses");
 		return;
 	}
-	ok = m.fn[3].acs == P2PD_SUSPENDED && m.fn[3].cfg_error &&
+	ok = m.fn[3].acs == P2PD_SUSPENDED && p2pd_config_unread(&m.fn[3]) &&
 	     m.fn[2].acs == P2PD_PRESENT;
 	ktap_result(&k, ok, "state words decoded wrongly",
 		    "maps suspended to P2PD_SUSPENDED, apart from unknown");

@@ -21,6 +21,7 @@
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 
@@ -383,7 +384,8 @@ static void pci_dump_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, nic >= 0 && m.fn[nic].pri == P2PD_ABSENT &&
 		 m.fn[nic].pasid == P2PD_ABSENT,
 	      "pci: the NIC has no PRI or PASID capability: absent");
-	CHECK(k, hb >= 0 && m.fn[hb].role == P2PD_ROLE_PCI_DEVICE && !m.fn[hb].is_pcie &&
+	CHECK(k, hb >= 0 && m.fn[hb].role == P2PD_ROLE_PCI_DEVICE && !p2pd_is_pcie(&m.fn[hb]) &&
+		 m.fn[hb].link.state == P2PD_ABSENT &&
 		 !m.fn[hb].p2p_endpoint && m.fn[hb].numa_node == -1,
 	      "pci: the host bridge is a plain PCI function, not an endpoint; NUMA unknown in a dump");
 	CHECK(k, p2pd_count_pairs(&m) == 1 && !p2pd_judge(&m, gpu, nic, &p) &&

@@ -30,7 +30,6 @@ static struct p2pd_function port(unsigned int addr, enum p2pd_role role,
 	f.vendor = 0x10b5;		/* PLX/Broadcom switch */
 	f.device = 0x9797;
 	f.class_code = 0x060400;
-	f.is_pcie = 1;
 	f.acs = P2PD_PRESENT;
 	f.acs_cap = 0x005f;
 	f.acs_ctrl = acs_ctrl;
@@ -51,7 +50,6 @@ void switch_model(struct p2pd_model *m, unsigned int dsp_acs,
 		abort();
 	fn[n] = port(P2PD_ADDR(0, 0, 0, 0), P2PD_ROLE_PCI_DEVICE, 0, 0, 0);
 	fn[n].acs = P2PD_ABSENT;
-	fn[n].is_pcie = 0;
 	fn[n].link.state = P2PD_ABSENT;
 	fn[n].vendor = host_vendor;
 	fn[n].device = 0x2020;
