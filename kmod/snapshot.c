@@ -216,7 +216,8 @@ static void p2pd_plan_retry(bool needed)
 
 /*
  * Build and publish the next snapshot.  *@retry: functions worth reading
- * again later (0 when the rebuild failed: the whole rebuild is).
+ * again later or left without their directory (0 when the rebuild failed:
+ * the whole rebuild is).
  */
 static int p2pd_rebuild_locked(unsigned int *retry)
 {
@@ -240,8 +241,10 @@ static int p2pd_rebuild_locked(unsigned int *retry)
 	old = rcu_replace_pointer(p2pd_current, s,
 				  lockdep_is_held(&p2pd_rebuild_lock));
 	/* Directories of gone functions show -ENODEV now; remove them. */
-	if (!dirs_ret) {
+	if (dirs_ret >= 0) {
 		p2pd_devices_commit(&next);
+		/* Directories that could not be made are tried again. */
+		*retry += dirs_ret;
 	} else {
 		pr_warn("devices/ not updated (%d)\n", dirs_ret);
 		(*retry)++;

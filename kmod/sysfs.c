@@ -324,14 +324,17 @@ warn:
  * @next: the new directory list, for p2pd_devices_commit()
  *
  * Directories that exist already move to @next; the ones left behind are
- * those of functions not in @m.
+ * those of functions not in @m.  A directory that cannot be made stays
+ * without its kobject in @next, for a later rebuild to make.
  *
  * Context: rebuild lock held.
- * Return: 0, or -ENOMEM and nothing changed.
+ * Return: the number of functions left without a directory, or -ENOMEM
+ * and nothing changed.
  */
 int p2pd_devices_prepare(const struct p2pd_model *m, struct p2pd_dirs *next)
 {
 	unsigned int i = 0, j;
+	int missing = 0;
 
 	next->dir = kvcalloc(max(m->nr_fn, 1U), sizeof(*next->dir),
 			     GFP_KERNEL);
@@ -350,9 +353,11 @@ int p2pd_devices_prepare(const struct p2pd_model *m, struct p2pd_dirs *next)
 			p2pd_dirs.dir[i].kobj = NULL;
 		} else {
 			d->kobj = p2pd_dir_create(d->addr);
+			if (!d->kobj)
+				missing++;
 		}
 	}
-	return 0;
+	return missing;
 }
 
 /**
