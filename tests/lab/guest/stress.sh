@@ -498,8 +498,18 @@ stress_failnth_attempt() {	# k
 	return $ret
 }
 
+# lab.failnth_first=K on the kernel command line: start at k = K (resume a
+# run that stopped at K; the debug lane's DEBUG_APPEND sets it).
+stress_failnth_first() {
+	local w
+	for w in $(cat /proc/cmdline); do
+		case $w in lab.failnth_first=[1-9]*) echo "${w#*=}"; return ;; esac
+	done
+	echo 1
+}
+
 stress_failnth() {	# max k
-	local max=$1 k=0 bad=0 t0 printk points ret
+	local max=$1 k bad=0 t0 printk points ret
 	local name="fault injection: each failed allocation of the load unwinds, the next load works"
 	STRESS_FAULTS=0 STRESS_REFUSED=0 STRESS_TOLERATED=0
 	if [ ! -e /proc/self/fail-nth ] || ! stress_failnth_setup 2>/dev/null; then
@@ -530,6 +540,8 @@ stress_failnth() {	# max k
 	ktap_diag "stress: failnth: a whole load: $points ($(secs_since "$t0") s)"
 	points=${points##*reached=}
 	stress_rmmod || bad=$((bad + 1))
+	k=$(( $(stress_failnth_first) - 1 ))
+	[ "$k" = 0 ] || ktap_diag "stress: failnth: from k=$((k + 1)) (lab.failnth_first)"
 	t0=$(uptime_cs)
 	while [ $k -lt "$max" ]; do
 		k=$((k + 1))
