@@ -318,10 +318,11 @@ int options_parse(int argc, char **argv, struct options *o,
 					    optarg);
 			break;
 		case OPT_ITERATIONS:
-			if (parse_uint(optarg, 1000, &u) || u < 3)
+			if (parse_uint(optarg, GPU_MAX_SAMPLES, &u) ||
+			    u < GPU_MIN_SAMPLES)
 				return fail(err, errlen,
-					    "--iterations: '%s' is not a whole number from 3 to 1000",
-					    optarg);
+					    "--iterations: '%s' is not a whole number from %u to %u",
+					    optarg, GPU_MIN_SAMPLES, GPU_MAX_SAMPLES);
 			o->iterations = (unsigned int)u;
 			break;
 		case OPT_QUICK:

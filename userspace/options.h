@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "gpu/gpu.h"
+
 enum source_kind {
 	SOURCE_AUTO,	/* module when loaded, else libpci */
 	SOURCE_MODULE,	/* /sys/kernel/p2pdiag */
@@ -50,9 +52,10 @@ struct options {
 	bool curve;			/* --curve */
 };
 
-#define OPT_DEFAULT_SIZE	(64UL << 20)
+/* The measurement's own defaults and limits are gpu.h's. */
+#define OPT_DEFAULT_SIZE	GPU_DEFAULT_SIZE
 #define OPT_DEFAULT_ITERATIONS	5
-#define OPT_DEFAULT_TIMEOUT_S	60.0
+#define OPT_DEFAULT_TIMEOUT_S	GPU_DEFAULT_TIMEOUT_S
 #define OPT_DEFAULT_MIN_RATIO	0.85
 #define OPT_DEFAULT_TOLERANCE	0.10
 #define OPT_MAX_WAIT_IDLE_S	3600.0

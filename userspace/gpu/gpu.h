@@ -122,6 +122,18 @@ struct gpu_exchange {
 	double p2p_us[GPU_EXCHANGE_SIZES], staged_us[GPU_EXCHANGE_SIZES];
 };
 
+/*
+ * The measurement's defaults and limits, which the command line offers
+ * and checks: a copy of GPU_DEFAULT_SIZE bytes (at least GPU_MIN_SIZE), a
+ * figure the median of GPU_MIN_SAMPLES to GPU_MAX_SAMPLES samples, a run
+ * ended after GPU_DEFAULT_TIMEOUT_S seconds.
+ */
+#define GPU_DEFAULT_SIZE	(64UL << 20)
+#define GPU_MIN_SIZE		4096UL
+#define GPU_MIN_SAMPLES		3u
+#define GPU_MAX_SAMPLES		1000u
+#define GPU_DEFAULT_TIMEOUT_S	60.0
+
 struct gpu_options {
 	bool no_cuda, quick;
 	size_t size;			/* bytes per bandwidth copy */

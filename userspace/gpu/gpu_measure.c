@@ -16,17 +16,15 @@
 #include "gpu/gpu_measuring.h"
 #include "gpu/gpu_pattern.h"
 
-#define DEFAULT_SIZE		(64ul << 20)
-
 /* Copy size and sample count as asked for, within what the engine takes. */
 static struct meas_params params_of(const struct gpu_options *opt,
 				    double deadline)
 {
 	struct meas_params par = {
 		.deadline = deadline,
-		.size = (opt->size ? opt->size : DEFAULT_SIZE) & ~(size_t)3,
-		.samples = opt->iterations < MIN_SAMPLES ? MIN_SAMPLES :
-			   opt->iterations > MAX_SAMPLES ? MAX_SAMPLES :
+		.size = (opt->size ? opt->size : GPU_DEFAULT_SIZE) & ~(size_t)3,
+		.samples = opt->iterations < GPU_MIN_SAMPLES ? GPU_MIN_SAMPLES :
+			   opt->iterations > GPU_MAX_SAMPLES ? GPU_MAX_SAMPLES :
 							   opt->iterations,
 	};
 
@@ -92,9 +90,10 @@ enum gpu_status gpu_measure_all(struct gpu_state *st,
 	m->load_dev = -1;
 	m->sample_dev = -1;
 	st->measure = GPU_OK;
-	if (m->par.size < 4096) {
+	if (m->par.size < GPU_MIN_SIZE) {
 		snprintf(st->error, sizeof(st->error),
-			 "--size %zu is below the 4 KiB minimum", m->par.size);
+			 "--size %zu is below the %lu-byte minimum", m->par.size,
+			 GPU_MIN_SIZE);
 		return st->measure = GPU_FAILED;
 	}
 	if (!cu->measure_ok) {

@@ -21,9 +21,6 @@
 
 #include "gpu/gpu_priv.h"
 
-/* A figure is the median of at least MIN_SAMPLES samples. */
-#define MIN_SAMPLES		3u
-#define MAX_SAMPLES		64u
 #define COPIES_PER_SAMPLE	8u
 #define WARMUP_COPIES		4u
 #define LATENCY_COPIES		100u	/* queued 4-byte copies */
@@ -89,7 +86,7 @@ struct lane_spec {
 struct meas_params {
 	double deadline;		/* gpu_now() at which the run gives up */
 	size_t size;			/* bytes per bandwidth copy, a multiple of 4 */
-	unsigned int samples;		/* MIN_SAMPLES .. MAX_SAMPLES */
+	unsigned int samples;		/* GPU_MIN_SAMPLES .. GPU_MAX_SAMPLES */
 };
 
 struct meas {

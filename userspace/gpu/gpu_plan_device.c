@@ -35,7 +35,7 @@ static bool plan_chase(struct meas *m, int d, void *host)
 {
 	struct gpu_ctx *g = &m->g[d];
 	struct lane *l = &m->lane[0];
-	double v[MAX_SAMPLES];
+	double v[GPU_MAX_SAMPLES];
 	size_t bytes = m->par.size < CHASE_BYTES ? m->par.size : CHASE_BYTES;
 	CUdeviceptr start = chase_build(host, bytes);
 	uint64_t expect = start + (CHASE_STEPS % (bytes / CHASE_STRIDE)) *

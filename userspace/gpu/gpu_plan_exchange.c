@@ -16,7 +16,7 @@ static bool exchange_once(struct meas *m, size_t bytes, bool direct,
 			  double *us)
 {
 	unsigned int i, n = 0, nr = m->st->nr_dev;
-	double v[MAX_SAMPLES];
+	double v[GPU_MAX_SAMPLES];
 	unsigned int s;
 
 	for (i = 0; i < m->st->nr_pairs; i++) {

@@ -8,7 +8,7 @@
  * kernel that spins on a pinned host word, then warm-up copies, a start
  * event, the timed copies and an end event; one host store releases every
  * gate at once, so concurrent copies really overlap.  A figure is the
- * median of >= MIN_SAMPLES such samples.  64 MiB x 8 copies per sample
+ * median of >= GPU_MIN_SAMPLES such samples.  64 MiB x 8 copies per sample
  * lands within 1% of nvbandwidth's 512 MiB x 16 on Gen5 links at a
  * sixteenth of the host memory and time.
  *
@@ -249,7 +249,7 @@ bool sample_lanes(struct meas *m, struct lane *lanes, unsigned int n,
 		  struct gpu_figure **out, bool latency)
 {
 	enum gpu_verify verify[2] = { VERIFY_NOT_RUN, VERIFY_NOT_RUN };
-	double values[2][MAX_SAMPLES];
+	double values[2][GPU_MAX_SAMPLES];
 	unsigned int s, i;
 
 	for (s = 0; s < m->par.samples; s++) {

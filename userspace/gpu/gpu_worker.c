@@ -34,7 +34,6 @@
 #include "gpu/gpu_names.h"
 #include "system/interrupt.h"
 
-#define DEFAULT_TIMEOUT_S	60.0
 /* The worker enforces the deadline itself; this is for when it cannot. */
 #define WATCHDOG_GRACE_S	5.0
 #define EXIT_WAIT_S		2.0
@@ -57,7 +56,7 @@ static struct {
 
 static double timeout_of(const struct gpu_options *opt)
 {
-	return opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT_S;
+	return opt->timeout_s > 0 ? opt->timeout_s : GPU_DEFAULT_TIMEOUT_S;
 }
 
 static bool send_cmd(int fd, char c)

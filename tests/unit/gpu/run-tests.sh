@@ -171,6 +171,12 @@ run_case -- "${SMALL[@]}" --iterations 1
 has_re "^dev0\.h2d=.* samples=3 verify=ok$"
 finish "fewer than 3 samples are raised to 3"
 
+# The command line takes up to 1000 (gpu.h's GPU_MAX_SAMPLES): all of them
+# are taken, none dropped on the way.
+run_case FAKE_GPUS=1 FAKE_CUDA_L2=4096 -- --size 65536 --timeout 60 --iterations 70
+has_re "^dev0\.h2d=.* samples=70 verify=ok$"; has_re "^dev0\.latency_chase=.* samples=70 "
+finish "--iterations above 64: every sample asked for is taken"
+
 run_case -- --size 1000 --timeout 10
 has "measure=failed"; has_re "^error=--size 1000 is below"; status 1
 finish "--size below 4 KiB is refused with a clear error"
