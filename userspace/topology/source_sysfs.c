@@ -47,6 +47,11 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 		errno = EFBIG;
 		return -1;
 	}
+	/* text files only: a NUL byte would cut the value short unseen */
+	if (memchr(buf, '\0', (size_t)n)) {
+		errno = EBADMSG;
+		return -1;
+	}
 	buf[n] = '\0';
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';
@@ -184,6 +189,35 @@ int sysfs_module_present(const char *root)
 	return access(path, F_OK) == 0;
 }
 
+/* Why a read of @path failed, for a message. */
+static const char *read_error(int e)
+{
+	switch (e) {
+	case EFBIG:
+		return "larger than any file of the module";
+	case EBADMSG:
+		return "it holds a NUL byte, which no file of the module does";
+	default:
+		return strerror(e);
+	}
+}
+
+/*
+ * A read of @path under @root failed with @e.  A file that vanished
+ * (ENOENT; ENODEV from a file that was open) while abi_version is gone
+ * too means the module was unloaded between the reads: say so.
+ */
+static void read_failed(const char *root, const char *path, int e,
+			char *err, size_t errlen)
+{
+	if ((e == ENOENT || e == ENODEV) && !sysfs_module_present(root))
+		snprintf(err, errlen,
+			 "%s went away: the p2pdiag module was unloaded while it was read; run again once it is loaded, or with --source=pci",
+			 path);
+	else
+		snprintf(err, errlen, "cannot read %s: %s", path, read_error(e));
+}
+
 static int read_generation(const char *root, unsigned long *gen,
 			   char *err, size_t errlen)
 {
@@ -191,7 +225,7 @@ static int read_generation(const char *root, unsigned long *gen,
 
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_GENERATION);
 	if (sysfs_read_value(path, val, sizeof(val))) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		read_failed(root, path, errno, err, errlen);
 		return -1;
 	}
 	errno = 0;
@@ -211,8 +245,10 @@ static int read_table(const char *root, const char *name, char **out,
 
 	snprintf(path, sizeof(path), "%s/%s", root, name);
 	if (sysfs_read_table(path, out, len)) {
-		snprintf(err, errlen, "cannot read %s: %s", path,
-			 errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+		if (errno == EFBIG)
+			snprintf(err, errlen, "cannot read %s: larger than 64 MiB", path);
+		else
+			read_failed(root, path, errno, err, errlen);
 		return -1;
 	}
 	return 0;
@@ -238,7 +274,7 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
 	if (sysfs_read_value(path, val, sizeof(val))) {
 		snprintf(err, errlen, "cannot read %s: %s%s", path,
-			 strerror(errno),
+			 read_error(errno),
 			 errno == ENOENT ? " (is the p2pdiag module loaded?)" : "");
 		return -1;
 	}

@@ -41,7 +41,8 @@ void sysfs_snapshot_free(struct sysfs_snapshot *s);
 /*
  * sysfs_read_value() - one bounded read() of a one-value file into @buf,
  * without the trailing newline.
- * Return: 0, or -1 with errno set (EFBIG when it did not fit).
+ * Return: 0, or -1 with errno set (EFBIG when it did not fit, EBADMSG when
+ * it holds a NUL byte).
  */
 int sysfs_read_value(const char *path, char *buf, size_t cap);
 

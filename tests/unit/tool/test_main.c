@@ -14,6 +14,7 @@
 
 void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);
+void test_sysfs_vanish(struct ktap *k);
 void test_judge(struct ktap *k);
 void test_reports(struct ktap *k);
 void test_fsroot(struct ktap *k);
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 	ktap_start("p2pdiag-check");
 	test_options(&k);
 	test_sources(&k, argv[1]);
+	test_sysfs_vanish(&k);
 	test_judge(&k);
 	test_reports(&k);
 	test_fsroot(&k);
