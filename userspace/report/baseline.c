@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "report/atomic_file.h"
 #include "report/baseline.h"
+#include "system/bounded_file.h"
 #include "system/fleet.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
@@ -260,23 +260,58 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 	}
 }
 
+/*
+ * The baseline file as JSON.  Read with a bound (a report of thousands of
+ * functions is a few MiB), so that /dev/zero or a runaway file is refused,
+ * not read until memory runs out; one document, nothing after it.
+ */
+#define BASELINE_MAX	(64UL << 20)
+
+static struct json_object *read_baseline(const char *path, char *err,
+					 size_t errlen)
+{
+	struct json_object *root = NULL;
+	struct json_tokener *tok;
+	size_t len, end;
+	char *text;
+
+	if (bounded_file_read(path, BASELINE_MAX, &text, &len)) {
+		snprintf(err, errlen, "cannot read baseline %s: %s", path,
+			 errno == EFBIG ? "larger than 64 MiB, which no baseline is" :
+			 strerror(errno));
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (tok)
+		root = json_tokener_parse_ex(tok, text, (int)len);
+	end = tok ? json_tokener_get_parse_end(tok) : 0;
+	while (root && end < len && strchr(" \t\r\n", text[end]) && text[end])
+		end++;
+	if (!root || end != len) {
+		snprintf(err, errlen, "baseline %s is not valid JSON: %s", path,
+			 !tok ? "out of memory" :
+			 root ? "more after the document" :
+			 json_tokener_get_error(tok) == json_tokener_continue ?
+			 "it ends inside the document" :
+			 json_tokener_error_desc(json_tokener_get_error(tok)));
+		json_object_put(root);
+		root = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	free(text);
+	return root;
+}
+
 int baseline_check(const char *path, struct check_run *r, double tolerance,
 		   char *err, size_t errlen)
 {
 	struct json_object *root, *devs, *pairs, *gpus, *v;
 	const char *tool;
 
-	if (access(path, R_OK)) {
-		snprintf(err, errlen, "cannot read baseline %s: %s", path,
-			 strerror(errno));
+	root = read_baseline(path, err, errlen);
+	if (!root)
 		return -1;
-	}
-	root = json_object_from_file(path);
-	if (!root) {
-		snprintf(err, errlen, "baseline %s is not valid JSON: %s", path,
-			 json_util_get_last_err() ? json_util_get_last_err() : "?");
-		return -1;
-	}
 	tool = get_str(root, "tool");
 	devs = get_array(root, "devices");
 	pairs = get_array(root, "pairs");

@@ -14,16 +14,20 @@
  * file is a clear message and exit status 3, not exit(1) from the library.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <pci/pci.h>
 
 #include "topology/source_pci.h"
+#include "system/bounded_file.h"
 #include "system/fsroot.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/abi.h"
@@ -428,16 +432,90 @@ static void find_host_bridges(struct p2pd_model *m)
 	}
 }
 
-/* Everything that may end in a libpci error: run under pci_source_read's setjmp. */
+/* The largest dump read: `lspci -xxxx` writes about 4.6 KiB a function. */
+#define DUMP_MAX		(64UL << 20)
+#define CFG_SPACE_SIZE		4096
+
+/*
+ * Whether @line (of @n bytes) is a config line whose offset lies outside
+ * config space: "OFFSET: " with more than 3 hex digits or past 4 KiB.
+ * libpci 3.9's dump reader takes any hex number there as an index into
+ * its buffer, and one past 2^31 writes before it.
+ */
+static int offset_outside(const char *line, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && isxdigit((unsigned char)line[i]); i++)
+		;
+	if (!i || i + 1 >= n || line[i] != ':' || line[i + 1] != ' ')
+		return 0;	/* a device line (bb:dd.f), a comment, text */
+	return i > 3 || strtoul(line, NULL, 16) >= CFG_SPACE_SIZE;
+}
+
+/*
+ * The dump checked for what libpci's reader trusts, in a memory file that
+ * libpci then reads: a pipe is read once, nothing is read past DUMP_MAX,
+ * and the bytes checked are the bytes parsed.
+ * Return: the memory file's descriptor, or -1 with @err.
+ */
+static int dump_checked_copy(const char *dump_file, char *err, size_t errlen)
+{
+	size_t len, at, lineno = 1, done = 0;
+	char *text;
+	int fd;
+
+	if (bounded_file_read(dump_file, DUMP_MAX, &text, &len)) {
+		snprintf(err, errlen, "cannot read %s: %s", dump_file,
+			 errno == EFBIG ? "larger than 64 MiB, which no `lspci -xxxx` output is" :
+			 strerror(errno));
+		return -1;
+	}
+	for (at = 0; at < len; lineno++) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+
+		if (offset_outside(text + at, n)) {
+			snprintf(err, errlen,
+				 "%s line %zu: config offset '%.*s' is outside the 4 KiB of config space: not `lspci -xxxx` output",
+				 dump_file, lineno, (int)strcspn(text + at, ":"), text + at);
+			free(text);
+			return -1;
+		}
+		at += n + 1;
+	}
+	fd = memfd_create("p2pdiag-dump", MFD_CLOEXEC);
+	while (fd >= 0 && done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+
+		if (w <= 0) {
+			close(fd);
+			fd = -1;
+		} else {
+			done += (size_t)w;
+		}
+	}
+	if (fd < 0)
+		snprintf(err, errlen, "cannot hold %s in memory: %s", dump_file,
+			 strerror(errno));
+	free(text);
+	return fd;
+}
+
+/*
+ * Everything that may end in a libpci error: run under pci_source_read's
+ * setjmp.  @dump_file names the dump in messages; libpci reads @dump_copy.
+ */
 static int walk(struct pci_access *pacc, const char *dump_file,
-		struct p2pd_model *m, char *err, size_t errlen)
+		const char *dump_copy, struct p2pd_model *m, char *err,
+		size_t errlen)
 {
 	unsigned int n = 0, readable_fns = 0, i = 0;
 	struct pci_dev *d;
 
 	if (dump_file) {
 		pacc->method = PCI_ACCESS_DUMP;
-		if (pci_set_param(pacc, "dump.name", (char *)dump_file)) {
+		if (pci_set_param(pacc, "dump.name", (char *)dump_copy)) {
 			snprintf(err, errlen, "libpci has no dump back-end");
 			return -1;
 		}
@@ -499,15 +577,13 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 	return 0;
 }
 
-int pci_source_read(const char *dump_file, struct p2pd_model *m,
-		    char *err, size_t errlen)
+/* The walk under a setjmp that turns libpci's fatal errors into -1. */
+static int read_with_libpci(const char *dump_file, const char *dump_copy,
+			    struct p2pd_model *m, char *err, size_t errlen)
 {
 	struct pci_access *volatile pacc = NULL;
-	unsigned int cpu = m->cpu_flags;
 	volatile int rc = -1;
 
-	memset(m, 0, sizeof(*m));
-	m->cpu_flags = cpu;
 	if (setjmp(pci_fatal)) {
 		snprintf(err, errlen, "libpci: %s", pci_fatal_msg);
 		goto out;
@@ -517,10 +593,31 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 	pacc->warning = on_pci_quiet;
 	pacc->debug = on_pci_quiet;
 	pacc->numeric_ids = 1;
-	rc = walk(pacc, dump_file, m, err, errlen);
+	rc = walk(pacc, dump_file, dump_copy, m, err, errlen);
 out:
 	if (pacc && !setjmp(pci_fatal))
 		pci_cleanup(pacc);
+	return rc;
+}
+
+int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen)
+{
+	unsigned int cpu = m->cpu_flags;
+	char copy[64] = "";
+	int fd = -1, rc;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_flags = cpu;
+	if (dump_file) {
+		fd = dump_checked_copy(dump_file, err, errlen);
+		if (fd < 0)
+			return -1;
+		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", fd);
+	}
+	rc = read_with_libpci(dump_file, copy, m, err, errlen);
+	if (fd >= 0)
+		close(fd);
 	if (rc) {
 		free(m->fn);
 		memset(m, 0, sizeof(*m));
@@ -536,10 +633,17 @@ void pci_source_free(struct p2pd_model *m)
 	m->nr_fn = 0;
 }
 
+/*
+ * Where the first processor's block must have ended: a real one is about
+ * 30 lines; past this the file is not /proc/cpuinfo (/dev/zero, say).
+ */
+#define CPUINFO_FIRST_BLOCK_LINES	2048
+
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
 {
 	char line[512];
 	int family = -1, amd = 0, hygon = 0;
+	unsigned int lines = 0;
 	FILE *fp = fopen(path, "re");
 
 	*flags = 0;
@@ -548,6 +652,12 @@ int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
 	/* The first processor's block is enough: sockets match. */
 	while (fgets(line, sizeof(line), fp)) {
 		char *colon = strchr(line, ':'), *v;
+
+		if (++lines > CPUINFO_FIRST_BLOCK_LINES) {
+			fclose(fp);
+			errno = EFBIG;
+			return -1;
+		}
 
 		if (line[0] == '\n' && (amd || hygon || family >= 0))
 			break;

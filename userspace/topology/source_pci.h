@@ -27,7 +27,8 @@ void pci_source_free(struct p2pd_model *m);
  * cpu_flags_from_cpuinfo() - P2PD_CPU_* from a /proc/cpuinfo text file:
  * AMD or Hygon vendor, and whether an AMD CPU is family 0x17 (Zen) or
  * newer, which the kernel trusts to route P2P through any host bridge.
- * Return: 0, or -1 when @path cannot be read.
+ * Return: 0, or -1 with errno set when @path cannot be read (EFBIG when
+ * its first block does not end where a real one does).
  */
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags);
 

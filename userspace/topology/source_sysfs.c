@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "system/bounded_file.h"
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
@@ -60,57 +61,7 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 
 int sysfs_read_table(const char *path, char **out, size_t *len)
 {
-	size_t cap = 65536, used = 0;
-	char *buf = NULL, *nb;
-	int fd, saved = 0;
-
-	*out = NULL;
-	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	buf = malloc(cap);
-	if (!buf) {
-		saved = ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (cap - used < 2) {
-			if (cap >= SYSFS_TABLE_MAX) {
-				saved = EFBIG;
-				goto fail;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				saved = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + used, cap - used - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			goto fail;
-		}
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*out = buf;
-	*len = used;
-	return 0;
-fail:
-	free(buf);
-	close(fd);
-	errno = saved;
-	return -1;
+	return bounded_file_read(path, SYSFS_TABLE_MAX, out, len);
 }
 
 /* Digits at *@i of @text (up to @len) into *@v; *@i moves past them. */

@@ -194,6 +194,22 @@ v=$(json_get 'sorted({f["code"] for f in d["findings"] if f["code"].startswith("
 [ "$rc" = 2 ] && [ "$v" = "['baseline-device', 'baseline-verdict']" ] &&
 	result 1 "cli: --baseline check of a server gone blocked finds device and verdict changes" ||
 	result 0 "cli: --baseline check of a server gone blocked finds device and verdict changes" "rc $rc $v"
+
+# Files that never end or hold more than a baseline: refused, not read on.
+expect_rc 3 "cli: --baseline check /dev/zero exits 3, not a hang" \
+	timeout 20 "$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline check /dev/zero
+case $err in *"larger than 64 MiB"*) result 1 "cli: ... saying it is larger than any baseline";;
+	*) result 0 "cli: ... saying it is larger than any baseline" "$err";; esac
+{ cat "$tmp/base.json"; echo '{"more": 1}'; } >"$tmp/base-twice.json"
+expect_rc 3 "cli: a baseline with more after its JSON document exits 3" \
+	"$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline check "$tmp/base-twice.json"
+expect_rc 3 "cli: --cpuinfo /dev/zero exits 3, not a hang" \
+	timeout 20 "$bin" --sysfs-root "$tmp/redirect" --no-cuda --cpuinfo /dev/zero
+expect_rc 3 "cli: --topology-file /dev/zero exits 3" \
+	timeout 20 "$bin" --topology-file /dev/zero
+expect_rc 3 "cli: --pci-dump /dev/zero exits 3" timeout 20 "$bin" --pci-dump /dev/zero
+expect_rc 1 "cli: a dump read from a pipe is judged as the file" \
+	"$bin" --pci-dump <(cat "$dump") --cpuinfo "$tmp/cpu-amd"
 echo '{"schema": 1}' >"$tmp/bad.json"
 expect_rc 3 "cli: a file that is not a baseline exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --baseline check "$tmp/bad.json"
 

@@ -486,6 +486,19 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 		ktap_result(k, 0, "fixture changed", "pci: bridge forwarding to a lower bus");
 	}
 
+	/*
+	 * A config line whose offset is past 4 KiB (libpci would write before
+	 * its buffer), and a dump larger than any lspci output.
+	 */
+	snprintf(path, sizeof(path), "%s/offset.lspci", dir);
+	write_file(path, "01:00.0 x\nfCCCCCC0: 00\n", 23);
+	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "line 2: config offset 'fCCCCCC0'"), err,
+		    "pci: a config offset outside 4 KiB is refused before libpci reads it");
+	rc = pci_source_read("/dev/zero", &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "larger than 64 MiB"), err,
+		    "pci: an endless dump (/dev/zero) is refused after 64 MiB");
+
 	/* lspci -x: only the first 64 bytes of every function */
 	snprintf(path, sizeof(path), "%s/short.lspci", dir);
 	{
@@ -510,8 +523,20 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 
 	snprintf(path, sizeof(path), "%s/absent.lspci", dir);
 	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "cannot read") &&
+		       strstr(err, "No such file"), err,
+		    "pci: a missing dump is an error naming it");
+	/* a line longer than libpci's reader takes: its fatal error */
+	snprintf(path, sizeof(path), "%s/long-line.lspci", dir);
+	{
+		char line[1024];
+
+		memset(line, 'a', sizeof(line));
+		write_file(path, line, sizeof(line));
+	}
+	rc = pci_source_read(path, &m, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "libpci"), err,
-		    "pci: a missing dump is libpci's error, returned instead of exit()");
+		    "pci: libpci's fatal error on a bad dump is returned instead of exit()");
 	rc = pci_source_read(src, &m, err, sizeof(err));
 	ktap_result(k, !rc && m.nr_fn == 5, err,
 		    "pci: libpci still works after a fatal error was caught");
