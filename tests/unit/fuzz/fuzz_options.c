@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu.h"
 #include "options.h"
 
 #define MAX_ARGS 64
@@ -36,7 +37,7 @@ static void check_options(const struct options *o, char **argv, int argc)
 	unsigned int i;
 
 	if (o->size == 0 || o->size > (1ULL << 40) ||
-	    o->iterations < 3 || o->iterations > 1000 ||
+	    o->iterations < GPU_MIN_SAMPLES || o->iterations > GPU_MAX_SAMPLES ||
 	    !(o->timeout_s >= 1 && o->timeout_s <= 86400) ||
 	    !(o->min_ratio > 0 && o->min_ratio <= 1) ||
 	    !(o->tolerance >= 0 && o->tolerance < 1) ||
