@@ -19,13 +19,12 @@
 
 #include "report/baseline.h"
 #include "check.h"
+#include "judge/cross_check.h"
 #include "judge/findings.h"
-#include "topology/format_text.h"
 #include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "options.h"
-#include "topology/pciaddr.h"
 #include "report/report.h"
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
@@ -34,7 +33,6 @@
 #include "system/interrupt.h"
 #include "system/system.h"
 #include "p2pdiag/abi.h"
-#include "p2pdiag/format.h"
 
 #define CPUINFO_PATH "/proc/cpuinfo"
 
@@ -76,25 +74,6 @@ struct sources {
 	int have_file;
 };
 
-/* The first line where two texts differ, for a message. */
-static void first_difference(const char *x, const char *y, char *out, size_t len)
-{
-	unsigned int line = 1;
-	const char *lx = x, *ly = y;
-
-	while (*x && *x == *y) {
-		if (*x == '\n') {
-			line++;
-			lx = x + 1;
-			ly = y + 1;
-		}
-		x++;
-		y++;
-	}
-	snprintf(out, len, "line %u: module '%.*s', libpci '%.*s'", line,
-		 (int)strcspn(lx, "\n"), lx, (int)strcspn(ly, "\n"), ly);
-}
-
 static int read_topology_file(const char *path, struct p2pd_model *m,
 			      int *cpu_known, char *err, size_t errlen)
 {
@@ -116,109 +95,6 @@ static int read_topology_file(const char *path, struct p2pd_model *m,
 	*cpu_known = hdr.cpu_known;
 	free(text);
 	return 0;
-}
-
-/* --cross-check: the module's files against libpci's reading. */
-static void cross_check(struct check_run *r, const char *root,
-			const struct sysfs_snapshot *mod, struct p2pd_model *pci)
-{
-	const struct p2pd_model *mm = &mod->model;
-	unsigned int i = 0, j = 0;
-	char *text;
-	size_t len;
-
-	while (i < mm->nr_fn || j < pci->nr_fn) {
-		unsigned int am = i < mm->nr_fn ? mm->fn[i].addr : UINT_MAX;
-		unsigned int ap = j < pci->nr_fn ? pci->fn[j].addr : UINT_MAX;
-		char a[P2PD_ADDR_STRLEN], diff[1024] = "";
-		size_t used = 0;
-		int field;
-
-		if (am != ap) {
-			unsigned int only = am < ap ? am : ap;
-
-			pciaddr_format(a, only);
-			findings_add(&r->findings, SEV_WARNING, "cross-check-mismatch",
-				     only, FINDING_NO_ADDR, NULL,
-				     "function %s is in the %s snapshot only", a,
-				     am < ap ? "module's" : "libpci");
-			if (am < ap)
-				i++;
-			else
-				j++;
-			continue;
-		}
-		pciaddr_format(a, am);
-		for (field = 0; field < P2PD_F_COUNT; field++) {
-			char path[PATH_MAX], have[160], want[160];
-			struct p2pd_buf b;
-
-			snprintf(path, sizeof(path), "%s/%s/%s/%s", root,
-				 P2PD_DIR_DEVICES, a, p2pd_field_name(field));
-			if (sysfs_read_value(path, have, sizeof(have))) {
-				/* no per-function file: the topology line */
-				p2pd_buf_init(&b, have, sizeof(have));
-				p2pd_format_field(&b, &mm->fn[i], field);
-				p2pd_buf_terminate(&b);
-			}
-			p2pd_buf_init(&b, want, sizeof(want));
-			p2pd_format_field(&b, &pci->fn[j], field);
-			p2pd_buf_terminate(&b);
-			if (strcmp(have, want) && used < sizeof(diff))
-				used += (size_t)snprintf(diff + used, sizeof(diff) - used,
-							 "%s%s module '%s' libpci '%s'",
-							 used ? "; " : "",
-							 p2pd_field_name(field), have, want);
-		}
-		if (used)
-			findings_add(&r->findings, SEV_WARNING, "cross-check-mismatch",
-				     am, FINDING_NO_ADDR,
-				     "report it with both readings: the module or the libpci walk misreads this function",
-				     "%s: %s", a, diff);
-		i++;
-		j++;
-	}
-
-	/* the pairs text, byte for byte, as the module would write it */
-	pci->generation = mod->generation;
-	text = format_pairs_like(pci, mod->pairs, mod->pairs_len, &len);
-	if (!text) {
-		r->findings.oom = true;
-		return;
-	}
-	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
-		char where[1024];
-
-		first_difference(mod->pairs, text, where, sizeof(where));
-		findings_add(&r->findings, SEV_WARNING, "cross-check-pairs",
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
-			     "the module's pairs file and the same engine over libpci's reading differ: %s",
-			     where);
-	}
-	free(text);
-}
-
-/* The module's own pairs against the tool's engine on the module's topology. */
-static void engine_self_check(struct check_run *r, const struct sysfs_snapshot *mod)
-{
-	size_t len;
-	char *text = format_pairs_like(&mod->model, mod->pairs, mod->pairs_len,
-				       &len);
-	char where[1024];
-
-	if (!text) {
-		r->findings.oom = true;
-		return;
-	}
-	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
-		first_difference(mod->pairs, text, where, sizeof(where));
-		findings_add(&r->findings, SEV_WARNING, "engine-mismatch",
-			     FINDING_NO_ADDR, FINDING_NO_ADDR,
-			     "install the module and the tool from the same p2pdiag version",
-			     "the module's pairs differ from this tool's verdict engine on the module's own topology (%s): they were built from different versions",
-			     where);
-	}
-	free(text);
 }
 
 /*
@@ -401,9 +277,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (src.have_module)
-		engine_self_check(&run, &src.module);
+		judge_engine_self_check(&run, &src.module);
 	if (opt.cross_check)
-		cross_check(&run, module_root(&opt), &src.module, &src.pci);
+		judge_cross_check(&run, module_root(&opt), &src.module, &src.pci);
 
 	/* A saved topology or dump is another machine: its GPUs are not here. */
 	gopt.no_cuda = opt.no_cuda || opt.topology_file || opt.pci_dump;
