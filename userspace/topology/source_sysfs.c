@@ -85,22 +85,32 @@ static int read_decimal(const char *text, size_t len, size_t *i,
 
 int sysfs_header_generation(const char *text, size_t len, unsigned long *gen)
 {
-	static const char prefix[] = P2PD_HEADER_PREFIX
-				     ABI_WORD(P2PD_ABI_VERSION) " generation=";
-	size_t plen = sizeof(prefix) - 1, i;
-	unsigned long g = 0;
+	static const char prefix[] = P2PD_HEADER_PREFIX;
+	static const char gen_key[] = " " P2PD_HEADER_GENERATION "=";
+	const char *nl = memchr(text, '\n', len);
+	size_t end = nl ? (size_t)(nl - text) : 0, i;
+	unsigned long abi, g;
 
-	if (len < plen + 1 || memcmp(text, prefix, plen))
+	if (!nl || end < sizeof(prefix) - 1 ||
+	    memcmp(text, prefix, sizeof(prefix) - 1))
 		return -1;
-	for (i = plen; i < len && text[i] >= '0' && text[i] <= '9'; i++) {
-		if (g > (ULONG_MAX - 9) / 10)
+	i = sizeof(prefix) - 1;
+	if (read_decimal(text, end, &i, &abi) || abi != P2PD_ABI_VERSION ||
+	    (i < end && text[i] != ' '))
+		return -1;
+	/* generation= wherever the header has it: keys may be added */
+	for (; i < end; i++) {
+		if (end - i < sizeof(gen_key) - 1 ||
+		    memcmp(text + i, gen_key, sizeof(gen_key) - 1))
+			continue;
+		i += sizeof(gen_key) - 1;
+		if (read_decimal(text, end, &i, &g) ||
+		    (i < end && text[i] != ' '))
 			return -1;
-		g = g * 10 + (unsigned long)(text[i] - '0');
+		*gen = g;
+		return 0;
 	}
-	if (i == plen || i == len || (text[i] != ' ' && text[i] != '\n'))
-		return -1;
-	*gen = g;
-	return 0;
+	return -1;
 }
 
 int sysfs_strip_trailer(char *text, size_t *len, unsigned long gen)

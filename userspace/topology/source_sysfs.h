@@ -55,9 +55,9 @@ int sysfs_read_value(const char *path, char *buf, size_t cap);
 int sysfs_read_table(const char *path, char **out, size_t *len);
 
 /*
- * sysfs_header_generation() - the generation in a "# p2pdiag abi=1
- * generation=<n> ..." header line.  Return: 0, or -1 when malformed or
- * of another ABI version.
+ * sysfs_header_generation() - the generation= of a "# p2pdiag abi=<n> ..."
+ * header line, wherever among its keys.  Return: 0, or -1 when malformed,
+ * of another ABI version, or without generation=.
  */
 int sysfs_header_generation(const char *text, size_t len, unsigned long *gen);
 

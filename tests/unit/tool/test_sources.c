@@ -335,6 +335,13 @@ static void sysfs_tests(struct ktap *k)
 			 sysfs_header_generation("# p2pdiag abi=2 generation= pairs=3\n", 36, &g) &&
 			 sysfs_header_generation("# p2pdiag abi=2 generation=99999999999999999999999 x\n", 52, &g),
 		      "sysfs: header generation parsed; other ABI, empty and overflowing numbers refused");
+		CHECK(k, !sysfs_header_generation("# p2pdiag abi=2 kernel=6.12.9 generation=7 functions=1\n",
+						  55, &g) && g == 7 &&
+			 sysfs_header_generation("# p2pdiag abi=22 generation=7 pairs=0\n", 38, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=2 pairs=0\n# p2pdiag abi=2 generation=7\n",
+						 53, &g) &&
+			 sysfs_header_generation("# p2pdiag abi=2 generation=7x pairs=0\n", 38, &g),
+		      "sysfs: generation= found after a key a newer module adds; abi=22, a second line's and 7x refused");
 	}
 	sysfs_moving_generation(k, &m);
 	free(m.fn);
