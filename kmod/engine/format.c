@@ -426,11 +426,19 @@ static void put_escaped_field(struct p2pd_buf *b,
 	}
 }
 
+/* " <key>=" in a header line, with the ABI's key names (abi.h). */
+static void put_header_key(struct p2pd_buf *b, const char *key)
+{
+	p2pd_put_char(b, ' ');
+	p2pd_put_str(b, key);
+	p2pd_put_char(b, '=');
+}
+
 static void put_header(struct p2pd_buf *b, const struct p2pd_model *m)
 {
 	p2pd_put_str(b, P2PD_HEADER_PREFIX);
 	p2pd_put_udec(b, P2PD_ABI_VERSION);
-	p2pd_put_str(b, " generation=");
+	put_header_key(b, P2PD_HEADER_GENERATION);
 	p2pd_put_udec(b, m->generation);
 }
 
@@ -474,10 +482,10 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 	int field;
 
 	put_header(b, m);
-	p2pd_put_str(b, " functions=");
+	put_header_key(b, P2PD_HEADER_FUNCTIONS);
 	p2pd_put_udec(b, m->nr_fn);
 	/* re-judging a saved topology needs the host-bridge fact */
-	p2pd_put_str(b, " cpu=");
+	put_header_key(b, P2PD_HEADER_CPU);
 	p2pd_put_str(b, cpu_word(m->cpu_flags));
 	p2pd_put_char(b, '\n');
 
@@ -697,7 +705,7 @@ void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m)
 	int a = P2PD_NO_INDEX, bi = P2PD_NO_INDEX;
 
 	put_header(b, m);
-	p2pd_put_str(b, " pairs=");
+	put_header_key(b, P2PD_HEADER_PAIRS);
 	p2pd_put_udec(b, p2pd_count_pairs(m));
 	p2pd_put_char(b, '\n');
 	while (!p2pd_buf_full(b) && p2pd_next_pair(m, &a, &bi))
@@ -739,7 +747,7 @@ static void put_pairs_view_header(struct p2pd_buf *b, const struct p2pd_model *m
 				  const struct p2pd_groups *g)
 {
 	put_header(b, m);
-	p2pd_put_str(b, " pairs=");
+	put_header_key(b, P2PD_HEADER_PAIRS);
 	p2pd_put_udec(b, p2pd_count_pairs(m));
 	p2pd_put_str(b, " view=" P2PD_PAIRS_VIEW_GROUPED " groups=");
 	p2pd_put_udec(b, g->nr);
@@ -774,7 +782,7 @@ void p2pd_format_group_pair(struct p2pd_buf *b, const struct p2pd_model *m,
 	p2pd_put_udec(b, (unsigned long)ga);
 	p2pd_put_str(b, " group_b=");
 	p2pd_put_udec(b, (unsigned long)gb);
-	p2pd_put_str(b, " pairs=");
+	put_header_key(b, P2PD_HEADER_PAIRS);
 	p2pd_put_udec(b, p2pd_group_pair_count(g, ga, gb));
 	p2pd_put_char(b, ' ');
 	p2pd_format_pair(b, m, rep);
@@ -854,7 +862,7 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 	put_header(b, m);
 	p2pd_put_str(b, " endpoint=");
 	p2pd_put_addr(b, m->fn[x].addr);
-	p2pd_put_str(b, " pairs=");
+	put_header_key(b, P2PD_HEADER_PAIRS);
 	p2pd_put_udec(b, m->fn[x].p2p_endpoint ? nr : 0);
 	p2pd_put_char(b, '\n');
 	for (y = 0; m->fn[x].p2p_endpoint && y < m->nr_fn; y++) {
