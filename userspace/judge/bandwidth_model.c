@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The expected-bandwidth model: what a PCIe path or an NVLink pair can
+ * carry, which the reports print next to the measured figures and the
+ * judgement measures them against.
+ */
+#include "judge/judge.h"
+#include "judge/judge_expect.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
+
+double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width)
+{
+	double gts = speed_tenths / 10.0, enc;
+	unsigned int num, den;
+
+	if (!speed_tenths || !width)
+		return 0;
+	p2pd_link_encoding(speed_tenths, &num, &den);
+	enc = (double)num / den;
+	return gts * width * enc / 8.0 * JUDGE_PCIE_EFFICIENCY;
+}
+
+/*
+ * What the link above function @idx can carry: both ends' capabilities
+ * (the current figures where neither end says); 0 for a function whose
+ * link leads down.
+ */
+static double link_max_gbs(const struct p2pd_model *m, int idx)
+{
+	struct p2pd_link l;
+
+	if (!p2pd_link_above(m, idx, &l))
+		return 0;
+	return judge_pcie_gbs(l.max_speed ? l.max_speed : l.speed,
+			      l.max_width ? l.max_width : l.width);
+}
+
+static void take_min(double *best, double v)
+{
+	if (v > 0 && (*best == 0 || v < *best))
+		*best = v;
+}
+
+double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
+{
+	const struct p2pd_model *m = r->model;
+	int idx = run_gpu_function(r, g), steps = 0;
+	double best = 0;
+
+	while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH) {
+		const struct p2pd_function *f = &m->fn[idx];
+
+		take_min(&best, link_max_gbs(m, idx));
+		if (!f->has_parent)
+			break;
+		idx = p2pd_model_find(m, f->parent);
+	}
+	return best;
+}
+
+double judge_expected_pair_gbs(const struct check_run *r,
+			       const struct gpu_pair *gp)
+{
+	const struct p2pd_pair *p;
+	int fa, fb, pi;
+	unsigned int i;
+	double best = 0;
+
+	if (gp->nvlinks)
+		return r->gpu ? judge_nvlink_gbs(r->gpu, gp, NULL, 0) :
+				gp->nvlinks * JUDGE_NVLINK_FALLBACK_GBS *
+					JUDGE_NVLINK_EFFICIENCY;
+	if (!r->model)
+		return 0;
+	fa = run_gpu_function(r, (unsigned int)gp->src);
+	fb = run_gpu_function(r, (unsigned int)gp->dst);
+	pi = run_pair_index(r, fa, fb);
+	if (pi < 0)
+		return 0;
+	p = &r->pair[pi];
+	take_min(&best, link_max_gbs(r->model, p->a));
+	take_min(&best, link_max_gbs(r->model, p->b));
+	for (i = 0; i < p->path_len; i++) {
+		int idx = p->path[i];
+
+		/* the link above the common bridge is not on the way */
+		if (idx != p->common)
+			take_min(&best, link_max_gbs(r->model, idx));
+	}
+	return best;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Findings from the topology alone (also for a saved topology): each
+ * pair's blockers with the ports and their ACS bits, IOMMU and ATS notes,
+ * and the links below the P2P endpoints that run slower or narrower than
+ * they can.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "judge/judge_priv.h"
+#include "judge/results.h"
+#include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
+
+static void speed_str(char *buf, size_t len, unsigned int tenths)
+{
+	snprintf(buf, len, "%u.%u", tenths / 10, tenths % 10);
+}
+
+/* "GPU", "NIC", ... from the class code, for the findings' sentences. */
+static const char *kind_of(const struct p2pd_function *f)
+{
+	return p2pd_kind_name(p2pd_device_kind(f->class_code));
+}
+
+static void describe_host(const struct p2pd_model *m, const struct p2pd_pair *p,
+			  struct text *t)
+{
+	int hosts[2] = { p->host_fn, p->host_fn_b };
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		const struct p2pd_function *h;
+
+		if (k == 1 && m->fn[p->a].host_bridge == m->fn[p->b].host_bridge)
+			break;
+		if (hosts[k] == P2PD_NO_INDEX) {
+			unsigned int hb = k ? m->fn[p->b].host_bridge :
+					      m->fn[p->a].host_bridge;
+
+			text_add(t, "%shost bridge %04x:%02x (no function identifies it)",
+				 k ? " and " : "", hb >> 8, hb & 0xff);
+			continue;
+		}
+		h = &m->fn[hosts[k]];
+		text_add(t, "%shost bridge %s [%04x:%04x]", k ? " and " : "",
+			 judge_addr_str(h->addr), h->vendor, h->device);
+	}
+}
+
+static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
+		       struct text *t)
+{
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+
+	text_add(t, "%s %s and %s %s (%s", kind_of(fa), judge_addr_str(fa->addr),
+		 kind_of(fb), judge_addr_str(fb->addr), p2pd_class_name(p->cls));
+	if (p->common_kind == P2PD_COMMON_BRIDGE)
+		text_add(t, ", common bridge %s)", judge_addr_str(m->fn[p->common].addr));
+	else if (p->common_kind == P2PD_COMMON_HOST)
+		text_add(t, ", meet in the root complex)");
+	else
+		text_add(t, ", on different host bridges)");
+}
+
+/*
+ * A virtio function (vendor 0x1af4) is paravirtual: the hypervisor moves
+ * its data, no peer ever DMAs into it, so its pairs' verdicts cannot break
+ * anything.  Without this, every VM with a virtio NIC reports P2P broken.
+ */
+#define VENDOR_VIRTIO 0x1af4
+
+static int paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
+{
+	return m->fn[p->a].vendor == VENDOR_VIRTIO ||
+	       m->fn[p->b].vendor == VENDOR_VIRTIO;
+}
+
+static void judge_pair_topology(struct check_run *r, unsigned int pi)
+{
+	const struct p2pd_model *m = r->model;
+	const struct p2pd_pair *p = &r->pair[pi];
+	unsigned int fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
+	char msg[TEXT_LEN];
+	struct text t = { msg, sizeof(msg), 0 };
+
+	pair_names(m, p, &t);
+	if (paravirtual_pair(m, p)) {
+		if (p->verdict != P2PD_VERDICT_OK)
+			findings_add(&r->findings, SEV_INFO, "paravirtual-pair", fa, fb,
+				     NULL, "%s: verdict %s, which does not matter: a virtio device is paravirtual and has no peer-to-peer data path",
+				     msg, p2pd_verdict_name(p->verdict));
+		return;
+	}
+	switch (p->verdict) {
+	case P2PD_VERDICT_REDIRECTED:
+	case P2PD_VERDICT_BLOCKED:
+		if (p->nr_blockers) {
+			text_add(&t, ": ACS on ");
+			judge_describe_blockers(m, p, &t);
+			text_add(&t, p->common_kind == P2PD_COMMON_BRIDGE ?
+				 " sends their peer traffic up to the root complex instead of across the common bridge" :
+				 " redirects their peer requests to the root complex's IOMMU (the path crosses the root complex anyway)");
+			if (p->host_blocks) {
+				text_add(&t, ", and ");
+				describe_host(m, p, &t);
+				text_add(&t, " does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
+			} else if (p->common_kind == P2PD_COMMON_BRIDGE) {
+				text_add(&t, ", which routes it: it works, slower, and through the IOMMU where that translates");
+			} else {
+				text_add(&t, ", which routes it: it works, translated by the IOMMU where that is on");
+			}
+		} else {
+			text_add(&t, ": the path crosses ");
+			describe_host(m, p, &t);
+			text_add(&t, ", which does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
+		}
+		findings_add(&r->findings,
+			     p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR : SEV_WARNING,
+			     /* named for what the fix changes */
+			     p->nr_blockers && (p->common_kind == P2PD_COMMON_BRIDGE ||
+						!p->host_blocks) ?
+			     "acs-redirect" : "host-bridge-no-p2p",
+			     fa, fb, judge_pair_fix_of(r, (int)pi), "%s", msg);
+		break;
+	case P2PD_VERDICT_UNKNOWN:
+		text_add(&t, ": verdict unknown:%s%s%s%s",
+			 p->missing & P2PD_MISSING_ACS ? " a port's ACS control could not be read;" : "",
+			 p->missing & P2PD_MISSING_PARENT ? " an upstream bridge is missing from the snapshot;" : "",
+			 p->missing & P2PD_MISSING_HOST ? " no function identifies the root bus;" : "",
+			 p->missing & P2PD_MISSING_DEPTH ? " the hierarchy is deeper than the engine follows;" : "");
+		findings_add(&r->findings, SEV_WARNING, "verdict-unknown", fa, fb,
+			     "read config space as root (lspci -vvv should show ACSCtl on every port), or load the p2pdiag module",
+			     "%s", msg);
+		break;
+	default:
+		break;
+	}
+
+	if ((p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B)) &&
+	    p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_UNKNOWN) {
+		t.used = 0;
+		msg[0] = '\0';
+		pair_names(m, p, &t);
+		text_add(&t, ": %s%s%s in a translated IOMMU domain, and their traffic goes through the root complex: it is translated there, which works only where the driver maps the peer's memory in the IOMMU (a known source of IO_PAGE_FAULTs, hangs and zeroed data)",
+			 p->notes & P2PD_NOTE_IOMMU_A ? judge_addr_str(fa) : "",
+			 (p->notes & P2PD_NOTE_IOMMU_A) && (p->notes & P2PD_NOTE_IOMMU_B) ? " and " : "",
+			 p->notes & P2PD_NOTE_IOMMU_B ? judge_addr_str(fb) : "");
+		findings_add(&r->findings,
+			     p->verdict == P2PD_VERDICT_HOST ? SEV_INFO : SEV_WARNING,
+			     "iommu-translated", fa, fb,
+			     "if the copies below fail or hang: keep the IOMMU (iommu=pt does not clear ACS redirect) and remove the redirect, or put the devices' groups in identity mode",
+			     "%s", msg);
+	}
+	if ((p->notes & P2PD_NOTE_DIRECT_TRANS) &&
+	    (p->notes & (P2PD_NOTE_ATS_A | P2PD_NOTE_ATS_B))) {
+		t.used = 0;
+		msg[0] = '\0';
+		pair_names(m, p, &t);
+		text_add(&t, ": ATS is enabled and every redirecting port has DirectTrans+: requests the device has translated may go straight across; untranslated ones still go up");
+		findings_add(&r->findings, SEV_INFO, "ats-direct-translated",
+			     fa, fb, NULL, "%s", msg);
+	}
+}
+
+static void judge_links(struct check_run *r)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned char *relevant = calloc(m->nr_fn ? m->nr_fn : 1, 1);
+	unsigned int i;
+
+	if (!relevant) {
+		r->findings.oom = true;
+		return;
+	}
+	/* every link between a P2P endpoint and its root port */
+	for (i = 0; i < m->nr_fn; i++) {
+		int idx = (int)i, steps = 0;
+
+		if (!m->fn[i].p2p_endpoint || !run_fn_selected(r, (int)i))
+			continue;
+		while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH &&
+		       m->fn[idx].has_parent) {
+			relevant[idx] = 1;
+			idx = p2pd_model_find(m, m->fn[idx].parent);
+		}
+	}
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *f = &m->fn[i], *up;
+		unsigned int max_speed, max_width;
+		struct p2pd_link l;
+		char cur[16], max[16];
+		int u;
+
+		if (!relevant[i] || !p2pd_link_above(m, (int)i, &l) ||
+		    !l.speed || !l.width)
+			continue;
+		u = p2pd_model_find(m, f->parent);
+		if (u == P2PD_NO_INDEX)
+			continue;
+		up = &m->fn[u];
+		max_speed = l.max_speed;
+		max_width = l.max_width;
+		speed_str(cur, sizeof(cur), f->link.speed);
+		speed_str(max, sizeof(max), max_speed);
+		if (max_width && f->link.width < max_width) {
+			findings_add(&r->findings, SEV_WARNING, "link-degraded",
+				     f->addr, FINDING_NO_ADDR,
+				     "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting",
+				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
+				     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
+				     f->link.width, max_width, cur, max);
+		} else if (max_speed && f->link.speed < max_speed) {
+			/* GPUs lower their link speed when idle */
+			if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
+				findings_add(&r->findings, SEV_INFO, "link-slow-idle",
+					     f->addr, FINDING_NO_ADDR, NULL,
+					     "link %s - GPU %s runs at %s of %s GT/s x%u at idle: GPUs lower their link speed when idle; the copies read it again under load",
+					     judge_addr_str(up->addr), judge_addr_str(f->addr), cur,
+					     max, f->link.width);
+			else
+				findings_add(&r->findings, SEV_WARNING, "link-degraded",
+					     f->addr, FINDING_NO_ADDR,
+					     "check the slot, riser, retimers and the BIOS PCIe speed setting",
+					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
+					     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
+					     cur, max, f->link.width);
+		}
+	}
+	free(relevant);
+}
+
+void judge_topology(struct check_run *r)
+{
+	unsigned int i;
+
+	if (!r->model)
+		return;
+	for (i = 0; i < r->nr_pairs; i++)
+		judge_pair_topology(r, i);
+	judge_links(r);
+}
