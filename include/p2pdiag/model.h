@@ -43,6 +43,17 @@ static inline int p2pd_parent_plausible(unsigned int addr, unsigned int parent)
 }
 
 #define P2PD_HOST_BRIDGE(dom, bus) (((unsigned int)(dom) << 8) | (bus))
+/*
+ * A kernel release as one number, ordered like the kernel's
+ * KERNEL_VERSION(): 6.12.95 is P2PD_RELEASE(6, 12, 95).  A sublevel above
+ * 255 is given as 255, as LINUX_VERSION_CODE caps it.  0: not known.
+ */
+#define P2PD_RELEASE(major, minor, sub) \
+	(((unsigned int)(major) << 16) | ((unsigned int)(minor) << 8) | \
+	 (unsigned int)(sub))
+#define P2PD_RELEASE_MAJOR(r)	((r) >> 16)
+#define P2PD_RELEASE_MINOR(r)	(((r) >> 8) & 0xff)
+#define P2PD_RELEASE_SUB(r)	((r) & 0xff)
 #define P2PD_NO_INDEX		(-1)
 /* The shared sources include no library header, so no NULL either. */
 #define P2PD_NULL		((void *)0)
@@ -98,6 +109,15 @@ struct p2pd_function {
 	unsigned int parent;		/* upstream bridge address if has_parent */
 	int has_parent;			/* 0: on a root bus */
 	unsigned int host_bridge;	/* P2PD_HOST_BRIDGE() of its root bus */
+	/*
+	 * On a root bus: 1 when it heads the bus's device list, the one
+	 * function the kernel's pci_host_bridge_dev() looks at.  When no
+	 * function of a root bus says so, the lowest address stands in
+	 * (the order of a boot-time scan).
+	 */
+	int root_bus_first;
+	int has_physfn;			/* an SR-IOV virtual function: */
+	unsigned int physfn;		/* its physical function's address */
 	int numa_node;			/* -1 unknown */
 	unsigned int vendor;
 	unsigned int device;
@@ -141,6 +161,11 @@ struct p2pd_model {
 	struct p2pd_function *fn;
 	unsigned int nr_fn;
 	unsigned int cpu_flags;
+	/*
+	 * P2PD_RELEASE() of the kernel whose rules apply (its host-bridge
+	 * list); 0 when not known: then the newest list the engine has.
+	 */
+	unsigned int kernel_release;
 	unsigned long generation;
 };
 

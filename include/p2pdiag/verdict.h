@@ -163,6 +163,16 @@ int p2pd_derive_member_pair(const struct p2pd_model *m,
 			    const struct p2pd_pair *rep, int a, int b,
 			    struct p2pd_pair *out);
 
+/**
+ * p2pd_whitelist_release() - the kernel release whose host-bridge list
+ *	judges @m: its kernel_release, or the newest release the engine
+ *	knows when that is 0 (not known) or newer still.
+ * @m: the model
+ *
+ * Return: a P2PD_RELEASE() value.
+ */
+unsigned int p2pd_whitelist_release(const struct p2pd_model *m);
+
 /* Names used in the ABI and the reports; NULL when out of range. */
 const char *p2pd_role_name(enum p2pd_role role);
 const char *p2pd_class_name(enum p2pd_class cls);

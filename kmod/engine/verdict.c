@@ -9,8 +9,10 @@
  * built into p2pdiag.ko and into p2pdiag-check, so the module and the tool
  * cannot disagree about a pair.  No allocation, no library calls.
  *
- * The map/distance rules follow drivers/pci/p2pdma.c as in Linux 6.1 to
- * 6.12 (calc_map_type_and_dist):
+ * The map/distance rules follow drivers/pci/p2pdma.c
+ * (calc_map_type_and_dist), the same from Linux 6.1 to 7.1; only the
+ * host-bridge list changed, and it is applied as of the model's kernel
+ * release:
  *
  *        common upstream bridge (checked for ACS, counted once)
  *          /                       \
@@ -22,49 +24,82 @@
  * with a common bridge and no redirecting port maps by bus address; any
  * other pair goes to the host-bridge test: an AMD Zen (family >= 0x17) CPU
  * passes, otherwise the first function of each root bus must be on the
- * kernel's whitelist.
+ * kernel's whitelist.  That is map= and distance=, the kernel's answer.
+ *
+ * verdict= and blockers= are p2pdiag's own judgement on top of it: for a
+ * pair without a common bridge the kernel weighs no ACS at all, but a root
+ * port with RR or CR set makes the root complex send peer requests
+ * through its IOMMU, so p2pdiag names such root-bus ports as blockers
+ * (and an unreadable one leaves the verdict unknown) while map= stays
+ * what the kernel says.
  */
 #include "p2pdiag/verdict.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 
 #define VENDOR_INTEL		0x8086
+#define VENDOR_NVIDIA		0x10de
 #define VENDOR_GOOGLE		0x1ae0
+#define VENDOR_ZHAOXIN		0x1d17
 #define ANY_DEVICE		0xffffffffu
 
-/* The kernel's pci_p2pdma_whitelist (union of 6.1 .. 6.12 and newer). */
+/*
+ * Releases of drivers/pci/p2pdma.c's pci_p2pdma_whitelist.  The list was
+ * the same from 6.1 through 7.0; 7.1 added Intel's DSA, IAA and QAT root
+ * buses and Google's wildcard; NVIDIA's and Zhaoxin's CPUs are queued in
+ * the PCI tree for the release after 7.1.  Stable series that picked an
+ * entry up earlier are judged by their mainline release.
+ */
+#define SINCE_6_1		P2PD_RELEASE(6, 1, 0)
+#define SINCE_7_1		P2PD_RELEASE(7, 1, 0)
+#define SINCE_7_2		P2PD_RELEASE(7, 2, 0)
+#define NEWEST_LIST		SINCE_7_2
+
+/* The kernel's pci_p2pdma_whitelist, each entry with its first release. */
 static const struct host_bridge_entry {
 	unsigned int vendor;
 	unsigned int device;
 	int same_host_bridge;	/* REQ_SAME_HOST_BRIDGE */
+	unsigned int since;	/* P2PD_RELEASE() that added it */
 } host_bridge_whitelist[] = {
 	/* Intel Xeon E5 / Core i7 (Sandy Bridge-EP) */
-	{ VENDOR_INTEL, 0x3c00, 1 },
-	{ VENDOR_INTEL, 0x3c01, 1 },
+	{ VENDOR_INTEL, 0x3c00, 1, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x3c01, 1, SINCE_6_1 },
 	/* Intel Xeon E7 v3 / E5 v3 (Haswell-EP) */
-	{ VENDOR_INTEL, 0x2f00, 1 },
-	{ VENDOR_INTEL, 0x2f01, 1 },
+	{ VENDOR_INTEL, 0x2f00, 1, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2f01, 1, SINCE_6_1 },
 	/* Intel Skylake-E: the host bridge and root ports A to D */
-	{ VENDOR_INTEL, 0x2030, 0 },
-	{ VENDOR_INTEL, 0x2031, 0 },
-	{ VENDOR_INTEL, 0x2032, 0 },
-	{ VENDOR_INTEL, 0x2033, 0 },
-	{ VENDOR_INTEL, 0x2020, 0 },
+	{ VENDOR_INTEL, 0x2030, 0, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2031, 0, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2032, 0, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2033, 0, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2020, 0, SINCE_6_1 },
 	/* Intel Ice Lake-SP */
-	{ VENDOR_INTEL, 0x09a2, 0 },
+	{ VENDOR_INTEL, 0x09a2, 0, SINCE_6_1 },
 	/* Intel DSA, IAA and QAT accelerators on their own root buses */
-	{ VENDOR_INTEL, 0x0b25, 0 },
-	{ VENDOR_INTEL, 0x0cfe, 0 },
-	{ VENDOR_INTEL, 0x11fb, 0 },
-	{ VENDOR_INTEL, 0x1212, 0 },
-	{ VENDOR_INTEL, 0x1216, 0 },
-	{ VENDOR_INTEL, 0x4940, 0 },
-	{ VENDOR_INTEL, 0x4942, 0 },
-	{ VENDOR_INTEL, 0x4944, 0 },
-	{ VENDOR_INTEL, 0x4946, 0 },
-	{ VENDOR_INTEL, 0x4948, 0 },
+	{ VENDOR_INTEL, 0x0b25, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x0cfe, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x11fb, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x1212, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x1216, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x4940, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x4942, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x4944, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x4946, 0, SINCE_7_1 },
+	{ VENDOR_INTEL, 0x4948, 0, SINCE_7_1 },
 	/* Google SoCs */
-	{ VENDOR_GOOGLE, ANY_DEVICE, 0 },
+	{ VENDOR_GOOGLE, ANY_DEVICE, 0, SINCE_7_1 },
+	/* NVIDIA CPUs */
+	{ VENDOR_NVIDIA, 0x2f95, 0, SINCE_7_2 },
+	{ VENDOR_NVIDIA, 0x2f96, 0, SINCE_7_2 },
+	{ VENDOR_NVIDIA, 0x2f97, 0, SINCE_7_2 },
+	{ VENDOR_NVIDIA, 0x2f98, 0, SINCE_7_2 },
+	/* Zhaoxin KX-6000, KH-40000, KX-6000G, KX-7000, KH-50000 */
+	{ VENDOR_ZHAOXIN, 0x1003, 1, SINCE_7_2 },
+	{ VENDOR_ZHAOXIN, 0x1005, 1, SINCE_7_2 },
+	{ VENDOR_ZHAOXIN, 0x1006, 1, SINCE_7_2 },
+	{ VENDOR_ZHAOXIN, 0x1007, 1, SINCE_7_2 },
+	{ VENDOR_ZHAOXIN, 0x1008, 0, SINCE_7_2 },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -172,32 +207,47 @@ static unsigned int acs_redirect_bits(const struct p2pd_function *f)
 
 /*
  * The function the kernel's pci_host_bridge_dev() would look at: the first
- * device on the root bus, if it is devfn 00.0 or a root port.  Functions
- * sit in address order, and so do the root bus's devices in its list.
+ * device in the root bus's list, if it is devfn 00.0 or a root port.  The
+ * walk marks which one heads the list (root_bus_first); without a mark the
+ * lowest address does, which is the order of a boot-time scan (devfn
+ * ascending, each device appended as found).
  */
 static int host_bridge_function(const struct p2pd_model *m,
 				unsigned int host_bridge, int *root_bus_empty)
 {
+	int first = P2PD_NO_INDEX;
 	unsigned int i;
 
-	*root_bus_empty = 1;
 	for (i = 0; i < m->nr_fn; i++) {
 		const struct p2pd_function *f = &m->fn[i];
 
 		if (f->has_parent || f->host_bridge != host_bridge)
 			continue;
-		*root_bus_empty = 0;
-		if (P2PD_ADDR_DEVFN(f->addr) == 0 ||
-		    f->role == P2PD_ROLE_ROOT_PORT)
-			return (int)i;
-		return P2PD_NO_INDEX;
+		if (first == P2PD_NO_INDEX || f->root_bus_first)
+			first = (int)i;
+		if (f->root_bus_first)
+			break;
 	}
+	*root_bus_empty = first == P2PD_NO_INDEX;
+	if (first == P2PD_NO_INDEX)
+		return P2PD_NO_INDEX;
+	if (P2PD_ADDR_DEVFN(m->fn[first].addr) == 0 ||
+	    m->fn[first].role == P2PD_ROLE_ROOT_PORT)
+		return first;
 	return P2PD_NO_INDEX;
+}
+
+unsigned int p2pd_whitelist_release(const struct p2pd_model *m)
+{
+	if (!m->kernel_release || m->kernel_release > NEWEST_LIST)
+		return NEWEST_LIST;
+	return m->kernel_release;
 }
 
 static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
 			      int same_host_bridge)
 {
+	unsigned int release = p2pd_whitelist_release(m);
 	const struct p2pd_function *f;
 	unsigned int i;
 
@@ -207,7 +257,7 @@ static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
 	for (i = 0; i < ARRAY_LEN(host_bridge_whitelist); i++) {
 		const struct host_bridge_entry *e = &host_bridge_whitelist[i];
 
-		if (f->vendor != e->vendor)
+		if (e->since > release || f->vendor != e->vendor)
 			continue;
 		if (e->device != ANY_DEVICE && f->device != e->device)
 			continue;
@@ -344,13 +394,51 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 	p->host_blocks = !routes;
 }
 
+/* A virtual function's physical function's address, else its own. */
+static unsigned int device_function(const struct p2pd_function *f)
+{
+	return f->has_physfn ? f->physfn : f->addr;
+}
+
+/*
+ * Whether two functions belong to one device.  A root or downstream port's
+ * link has one device at its far end, so every function below the same
+ * such port is part of it, whatever its device number: with ARI a device's
+ * functions spread over device numbers 0 to 31, and its virtual functions
+ * may sit on the next bus numbers too.  Elsewhere (a root bus, a
+ * conventional PCI bus) the slot decides, a virtual function taking its
+ * physical function's.
+ */
+static int same_device(const struct p2pd_model *m,
+		       const struct p2pd_function *fa,
+		       const struct p2pd_function *fb)
+{
+	if (fa->has_parent && fb->has_parent && fa->parent == fb->parent) {
+		int up = p2pd_model_find(m, fa->parent);
+		enum p2pd_role role;
+
+		if (up != P2PD_NO_INDEX) {
+			role = m->fn[up].role;
+			if (role == P2PD_ROLE_ROOT_PORT ||
+			    role == P2PD_ROLE_DOWNSTREAM_PORT)
+				return 1;
+		}
+	}
+	if (fa->has_parent != fb->has_parent ||
+	    (fa->has_parent && fa->parent != fb->parent) ||
+	    fa->host_bridge != fb->host_bridge)
+		return 0;
+	return (device_function(fa) & ~7u) == (device_function(fb) & ~7u);
+}
+
 /*
  * The notes that name the two functions themselves, not their path:
- * p2pd_judge_member() derives them anew for every member pair of a group
- * pair, so a rule here that reads more of a function than
+ * p2pd_derive_member_pair() derives them anew for every member pair of a
+ * group pair, so a rule here that reads more of a function than
  * p2pd_judge_inputs_cmp() compares stays exact.
  */
-static unsigned int pair_own_notes(const struct p2pd_function *fa,
+static unsigned int pair_own_notes(const struct p2pd_model *m,
+				   const struct p2pd_function *fa,
 				   const struct p2pd_function *fb)
 {
 	unsigned int notes = 0;
@@ -363,7 +451,7 @@ static unsigned int pair_own_notes(const struct p2pd_function *fa,
 		notes |= P2PD_NOTE_ATS_A;
 	if (fb->ats == P2PD_PRESENT && fb->ats_enabled)
 		notes |= P2PD_NOTE_ATS_B;
-	if ((fa->addr & ~7u) == (fb->addr & ~7u))
+	if (same_device(m, fa, fb))
 		notes |= P2PD_NOTE_SAME_DEVICE;
 	return notes;
 }
@@ -371,7 +459,7 @@ static unsigned int pair_own_notes(const struct p2pd_function *fa,
 static void fill_notes(const struct p2pd_model *m, struct p2pd_pair *p,
 		       unsigned int dt_all)
 {
-	p->notes = pair_own_notes(&m->fn[p->a], &m->fn[p->b]);
+	p->notes = pair_own_notes(m, &m->fn[p->a], &m->fn[p->b]);
 	if (p->nr_blockers && dt_all)
 		p->notes |= P2PD_NOTE_DIRECT_TRANS;
 }
@@ -481,7 +569,7 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 	return 0;
 }
 
-#define NR_JUDGE_INPUTS	15
+#define NR_JUDGE_INPUTS	18
 
 /* What p2pd_judge() reads of an endpoint, in one row of numbers. */
 static void judge_inputs(const struct p2pd_function *f,
@@ -508,6 +596,13 @@ static void judge_inputs(const struct p2pd_function *f,
 	/* whether it is a GPU (nccl_would_use_p2p) */
 	v[n++] = f->vendor;
 	v[n++] = f->class_code;
+	/*
+	 * on a root bus, whether it can be the function the host-bridge
+	 * test looks at (host_bridge_function), and what that test matches
+	 */
+	v[n++] = (unsigned int)f->root_bus_first;
+	v[n++] = !f->has_parent && !P2PD_ADDR_DEVFN(f->addr);
+	v[n++] = f->device;
 }
 
 int p2pd_judge_inputs_cmp(const struct p2pd_function *x,
@@ -557,6 +652,6 @@ int p2pd_derive_member_pair(const struct p2pd_model *m,
 	out->host_fn_b = member_index(out->host_fn_b, ra, rb, a, b);
 	out->bottleneck_fn = member_index(out->bottleneck_fn, ra, rb, a, b);
 	out->notes = (rep->notes & P2PD_NOTE_DIRECT_TRANS) |
-		     pair_own_notes(&m->fn[a], &m->fn[b]);
+		     pair_own_notes(m, &m->fn[a], &m->fn[b]);
 	return 0;
 }

@@ -7,26 +7,50 @@
 #include "p2pdiag/abi.h"
 #include "kernel_oracle.h"
 
-/* Linux 6.1 and 6.12: vendor, device, needs both ends on one host bridge */
+/*
+ * drivers/pci/p2pdma.c's pci_p2pdma_whitelist by release: vendor, device
+ * (0x10000: any), needs both ends on one host bridge, first release.
+ */
+#define ANY 0x10000u
+#define R(a, b) P2PD_RELEASE(a, b, 0)
 static const struct {
 	unsigned int vendor, device;
 	int same_only;
+	unsigned int since;
 } whitelist[] = {
-	{ 0x8086, 0x3c00, 1 }, { 0x8086, 0x3c01, 1 },	/* Xeon E5 */
-	{ 0x8086, 0x2f00, 1 }, { 0x8086, 0x2f01, 1 },	/* Xeon E5 v3 */
-	{ 0x8086, 0x2030, 0 }, { 0x8086, 0x2031, 0 },	/* Skylake-E */
-	{ 0x8086, 0x2032, 0 }, { 0x8086, 0x2033, 0 },
-	{ 0x8086, 0x2020, 0 }, { 0x8086, 0x09a2, 0 },
+	{ 0x8086, 0x3c00, 1, R(6, 1) }, { 0x8086, 0x3c01, 1, R(6, 1) },
+	{ 0x8086, 0x2f00, 1, R(6, 1) }, { 0x8086, 0x2f01, 1, R(6, 1) },
+	{ 0x8086, 0x2030, 0, R(6, 1) }, { 0x8086, 0x2031, 0, R(6, 1) },
+	{ 0x8086, 0x2032, 0, R(6, 1) }, { 0x8086, 0x2033, 0, R(6, 1) },
+	{ 0x8086, 0x2020, 0, R(6, 1) }, { 0x8086, 0x09a2, 0, R(6, 1) },
+	/* 7.1: DSA SPR0, IAX SPR0, DSA GNRD, DSA DMR, IAA DMR, QAT x5 */
+	{ 0x8086, 0x0b25, 0, R(7, 1) }, { 0x8086, 0x0cfe, 0, R(7, 1) },
+	{ 0x8086, 0x11fb, 0, R(7, 1) }, { 0x8086, 0x1212, 0, R(7, 1) },
+	{ 0x8086, 0x1216, 0, R(7, 1) }, { 0x8086, 0x4940, 0, R(7, 1) },
+	{ 0x8086, 0x4942, 0, R(7, 1) }, { 0x8086, 0x4944, 0, R(7, 1) },
+	{ 0x8086, 0x4946, 0, R(7, 1) }, { 0x8086, 0x4948, 0, R(7, 1) },
+	{ 0x1ae0, ANY, 0, R(7, 1) },
+	/* queued after 7.1: NVIDIA CPUs, Zhaoxin */
+	{ 0x10de, 0x2f95, 0, R(7, 2) }, { 0x10de, 0x2f96, 0, R(7, 2) },
+	{ 0x10de, 0x2f97, 0, R(7, 2) }, { 0x10de, 0x2f98, 0, R(7, 2) },
+	{ 0x1d17, 0x1003, 1, R(7, 2) }, { 0x1d17, 0x1005, 1, R(7, 2) },
+	{ 0x1d17, 0x1006, 1, R(7, 2) }, { 0x1d17, 0x1007, 1, R(7, 2) },
+	{ 0x1d17, 0x1008, 0, R(7, 2) },
 };
 
-int oracle_whitelisted(unsigned int vendor, unsigned int device,
-		       int same_host_bridge)
+int oracle_whitelisted(unsigned int release, unsigned int vendor,
+		       unsigned int device, int same_host_bridge)
 {
 	unsigned int i;
 
+	/* not known: the newest list */
+	if (!release)
+		release = ~0u;
 	for (i = 0; i < sizeof(whitelist) / sizeof(whitelist[0]); i++)
-		if (whitelist[i].vendor == vendor &&
-		    whitelist[i].device == device)
+		if (whitelist[i].since <= release &&
+		    whitelist[i].vendor == vendor &&
+		    (whitelist[i].device == ANY ||
+		     whitelist[i].device == device))
 			return !whitelist[i].same_only || same_host_bridge;
 	return 0;
 }
@@ -58,11 +82,13 @@ static int redirects(const struct p2pd_function *f, int *unreadable)
 }
 
 /*
- * pci_host_bridge_dev(): the first device in the root bus's list (lowest
- * devfn), used only when it is 00.0 or a root port.
+ * pci_host_bridge_dev(): the device heading the root bus's list (the one
+ * marked root_bus_first; unmarked, a boot-time scan's order: lowest devfn),
+ * used only when it is 00.0 or a root port.
  */
 static int root_bus_device(const struct p2pd_model *m, unsigned int hb)
 {
+	int head = -1, lowest = -1;
 	unsigned int i;
 
 	for (i = 0; i < m->nr_fn; i++) {
@@ -70,10 +96,18 @@ static int root_bus_device(const struct p2pd_model *m, unsigned int hb)
 
 		if (f->has_parent || f->host_bridge != hb)
 			continue;
-		if ((f->addr & 0xff) == 0 || f->role == P2PD_ROLE_ROOT_PORT)
-			return (int)i;
-		return -1;
+		if (f->root_bus_first && head < 0)
+			head = (int)i;
+		if (lowest < 0 || f->addr < m->fn[lowest].addr)
+			lowest = (int)i;
 	}
+	if (head < 0)
+		head = lowest;
+	if (head < 0)
+		return -1;
+	if ((m->fn[head].addr & 0xff) == 0 ||
+	    m->fn[head].role == P2PD_ROLE_ROOT_PORT)
+		return head;
 	return -1;
 }
 
@@ -81,8 +115,8 @@ static int host_listed(const struct p2pd_model *m, unsigned int hb, int same)
 {
 	int r = root_bus_device(m, hb);
 
-	return r >= 0 && oracle_whitelisted(m->fn[r].vendor, m->fn[r].device,
-					    same);
+	return r >= 0 && oracle_whitelisted(m->kernel_release, m->fn[r].vendor,
+					    m->fn[r].device, same);
 }
 
 enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,

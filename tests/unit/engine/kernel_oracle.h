@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A second, deliberately naive statement of how Linux's p2pdma decides a
- * pair (drivers/pci/p2pdma.c, calc_map_type_and_dist() in 6.1 and 6.12):
+ * pair (drivers/pci/p2pdma.c, calc_map_type_and_dist(), 6.1 to 7.1):
  * step from the provider up one bridge at a time and, at each step, search
  * the client's whole chain for it.  The engine finds the same answer its
  * own way; the tests require the two to agree on every pair.
@@ -23,8 +23,11 @@
 enum p2pd_map oracle_map(const struct p2pd_model *m, int a, int b, int *dist,
 			 int *usable, int *unreadable);
 
-/* Whether the 6.1/6.12 kernel's whitelist lists this root-bus device. */
-int oracle_whitelisted(unsigned int vendor, unsigned int device,
-		       int same_host_bridge);
+/*
+ * Whether the whitelist of kernel @release (P2PD_RELEASE(); 0: the newest)
+ * lists this root-bus device.
+ */
+int oracle_whitelisted(unsigned int release, unsigned int vendor,
+		       unsigned int device, int same_host_bridge);
 
 #endif /* P2PD_TEST_KERNEL_ORACLE_H */

@@ -313,6 +313,9 @@ static const struct {
 	{ 0x8086, 0x2f01 }, { 0x8086, 0x09a2 }, { 0x8086, 0x29c0 },
 	{ 0x8086, 0x1237 }, { 0x1022, 0x1480 }, { 0x1022, 0x1450 },
 	{ 0x1022, 0x14a4 }, { 0x8086, 0x3c01 }, { 0x8086, 0x2033 },
+	/* listed from 7.1, and from the release after it */
+	{ 0x8086, 0x0b25 }, { 0x8086, 0x4948 }, { 0x1ae0, 0x0042 },
+	{ 0x10de, 0x2f95 }, { 0x1d17, 0x1003 }, { 0x1d17, 0x1008 },
 };
 
 static void add_root_bus(struct gen *g, unsigned int bus)
@@ -360,6 +363,21 @@ static void add_root_bus(struct gen *g, unsigned int bus)
 		}
 		add_below(g, (int)g->nr - 1, 0);
 	}
+	/*
+	 * Now and then the function heading the bus's device list is not
+	 * the lowest address (one hot-added back after a removal goes to
+	 * the list's tail): mark another root-bus function as the head.
+	 */
+	if (!rnd(g->rs, 4)) {
+		unsigned int on_bus[64], n = 0;
+
+		for (i = 0; i < g->nr && n < 64; i++)
+			if (g->fn[i].host_bridge == g->host_bridge &&
+			    !g->fn[i].has_parent)
+				on_bus[n++] = i;
+		if (n)
+			g->fn[on_bus[rnd(g->rs, n)]].root_bus_first = 1;
+	}
 }
 
 static int cmp_addr(const void *x, const void *y)
@@ -375,6 +393,10 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 	unsigned int nhb = 1 + rnd(rs, 3), i;
 	static const unsigned int cpus[] = {
 		0, P2PD_CPU_AMD, P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P,
+	};
+	static const unsigned int releases[] = {
+		0, P2PD_RELEASE(6, 1, 158), P2PD_RELEASE(6, 12, 95),
+		P2PD_RELEASE(7, 1, 0), P2PD_RELEASE(7, 2, 3),
 	};
 
 	for (i = 0; i < nhb; i++) {
@@ -403,5 +425,6 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 	m->fn = g.fn;
 	m->nr_fn = g.nr;
 	m->cpu_flags = cpus[rnd(rs, 3)];
+	m->kernel_release = releases[rnd(rs, 5)];
 	m->generation = rnd(rs, 1000);
 }
