@@ -80,4 +80,13 @@
 #define p2pd_p2pdma_state(pdev)		NULL
 #endif
 
+/*
+ * The release whose pci_p2pdma_whitelist this kernel has, as the engine's
+ * P2PD_RELEASE(), which counts like KERNEL_VERSION(): the module is built
+ * for the kernel it runs on.
+ *
+ * P2PD_KERNEL_RELEASE	this kernel's LINUX_VERSION_CODE
+ */
+#define P2PD_KERNEL_RELEASE		LINUX_VERSION_CODE
+
 #endif /* P2PDIAG_COMPAT_H */

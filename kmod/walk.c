@@ -172,27 +172,16 @@ static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
 	p2pd_decode_link(link, sta, cap);
 }
 
-/* What the function's current domain does to its DMA. */
-static enum p2pd_iommu_domain p2pd_domain_kind(unsigned int type)
-{
-	switch (type) {
-	case IOMMU_DOMAIN_DMA:
-	case IOMMU_DOMAIN_DMA_FQ:
-	case IOMMU_DOMAIN_UNMANAGED:	/* VFIO and friends: paging too */
-		return P2PD_IOMMU_TRANSLATED;
-	case IOMMU_DOMAIN_IDENTITY:
-		return P2PD_IOMMU_IDENTITY;
-	case IOMMU_DOMAIN_BLOCKED:
-		return P2PD_IOMMU_BLOCKED;
-	default:
-		return P2PD_IOMMU_UNKNOWN;
-	}
-}
-
+/*
+ * Only the group, which lives as long as the device is in it.  A domain
+ * belongs to whoever attached it: iommu_get_domain_for_dev() is valid for
+ * the bound driver alone, and VFIO or iommufd attach and free domains at
+ * open and close.  The group's type, which is what the domain means for
+ * P2P, is in /sys/kernel/iommu_groups/<id>/type for p2pdiag-check to read.
+ */
 static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
 {
 	struct iommu_group *group = iommu_group_get(&pdev->dev);
-	struct iommu_domain *domain;
 
 	if (!group) {
 		f->iommu_group = -1;
@@ -200,17 +189,21 @@ static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
 		return;
 	}
 	f->iommu_group = iommu_group_id(group);
+	f->iommu_domain = P2PD_IOMMU_UNKNOWN;
 	iommu_group_put(group);
-
-	domain = iommu_get_domain_for_dev(&pdev->dev);
-	f->iommu_domain = domain ? p2pd_domain_kind(domain->type) :
-				   P2PD_IOMMU_NONE;
 }
 
-/* Mark every value that came from config space as not read (@state). */
-static void p2pd_mark_unread(struct p2pd_function *f, enum p2pd_state state)
+/*
+ * Mark every value that came from config space as not read (@state).  ACS
+ * is the exception where the kernel itself knows the answer: a function
+ * without an ACS capability at enumeration (pdev->acs_cap 0) is one whose
+ * ACS the kernel's pci_bridge_has_acs_redir() never reads, so for it the
+ * function redirects nothing, read or not.
+ */
+static void p2pd_mark_unread(struct pci_dev *pdev, struct p2pd_function *f,
+			     enum p2pd_state state)
 {
-	f->acs = state;
+	f->acs = pdev->acs_cap ? state : P2PD_ABSENT;
 	f->ats = state;
 	f->pri = state;
 	f->pasid = state;
@@ -259,16 +252,16 @@ static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 	f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
 						       P2PD_ABSENT;
 	if (p2pd_powered_down(pdev)) {
-		p2pd_mark_unread(f, P2PD_SUSPENDED);
+		p2pd_mark_unread(pdev, f, P2PD_SUSPENDED);
 		return P2PD_READ_SUSPENDED;
 	}
 	if (pdev->error_state != pci_channel_io_normal ||
 	    !pci_cfg_access_trylock(pdev)) {
-		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		return P2PD_READ_RETRY;
 	}
 	if (!p2pd_responds(pdev)) {
-		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
 		goto unlock;
 	}
@@ -281,7 +274,7 @@ static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 	 * capability search come back empty: "none" would then be a lie.
 	 */
 	if (!p2pd_responds(pdev)) {
-		p2pd_mark_unread(f, P2PD_UNKNOWN);
+		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
 	} else if (f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
 		   f->link.state == P2PD_UNKNOWN) {
@@ -306,6 +299,15 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 	f->has_parent = !!up;
 	f->parent = up ? p2pd_pci_addr(up) : 0;
 	f->host_bridge = P2PD_HOST_BRIDGE(pci_domain_nr(root), root->number);
+	/*
+	 * The head of the root bus's list, the device the kernel's
+	 * pci_host_bridge_dev() takes: a pointer compared, never kept.
+	 */
+	f->root_bus_first = pdev->bus == root &&
+		list_first_entry_or_null(&root->devices, struct pci_dev,
+					 bus_list) == pdev;
+	f->has_physfn = pdev->is_virtfn;
+	f->physfn = pdev->is_virtfn ? p2pd_pci_addr(pci_physfn(pdev)) : 0;
 	f->numa_node = dev_to_node(&pdev->dev);
 	/* Identity as enumerated: cached by the PCI core, valid after removal. */
 	f->vendor = pdev->vendor;
@@ -368,6 +370,7 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 	*retry = 0;
 	memset(m, 0, sizeof(*m));
 	m->cpu_flags = p2pd_host_cpu_flags();
+	m->kernel_release = P2PD_KERNEL_RELEASE;
 
 	pci_lock_rescan_remove();
 	for_each_pci_dev(pdev)

@@ -50,6 +50,7 @@
 #define P2PD_FIELD_IOMMU_GROUP		"iommu_group"
 #define P2PD_FIELD_IOMMU_DOMAIN		"iommu_domain"
 #define P2PD_FIELD_P2P_ENDPOINT		"p2p_endpoint"
+#define P2PD_FIELD_PHYSFN		"physfn"
 
 /* Words used for absent and unreadable values. */
 #define P2PD_WORD_NONE		"none"
@@ -76,6 +77,8 @@
 #define P2PD_HEADER_FUNCTIONS	"functions"	/* topology */
 #define P2PD_HEADER_CPU		"cpu"		/* topology */
 #define P2PD_HEADER_PAIRS	"pairs"		/* pairs */
+#define P2PD_HEADER_KERNEL	"kernel"	/* topology */
+#define P2PD_HEADER_ROOT_BUS_FIRST "root_bus_first" /* topology */
 /*
  * The pairs file's header goes on: "view=grouped groups=<g>
  * group_pairs=<q>", then "status=complete", or "status=limit-exceeded

@@ -48,6 +48,7 @@ enum p2pd_field {
 	P2PD_F_IOMMU_GROUP,
 	P2PD_F_IOMMU_DOMAIN,
 	P2PD_F_P2P_ENDPOINT,
+	P2PD_F_PHYSFN,
 	P2PD_F_COUNT
 };
 
@@ -130,6 +131,19 @@ unsigned int p2pd_acs_word_bit(const char *s, unsigned long len);
  * Return: 0, or -1 when @s is not amd_zen, amd or other.
  */
 int p2pd_cpu_word_flags(const char *s, unsigned long len, unsigned int *flags);
+
+/**
+ * p2pd_release_word() - read a kernel release as the topology header's
+ * kernel= writes it, or as uname -r prints it ("6.12.95+deb12-amd64": the
+ * numbers up to the first character that is neither digit nor dot).
+ * @s: the text; need not be NUL-terminated
+ * @len: its length
+ * @release: set to P2PD_RELEASE() (a sublevel above 255 as 255) on success
+ *
+ * Return: 0, or -1 when @s does not start with "<major>.<minor>" (an
+ * optional ".<sublevel>" after) or a number is out of range.
+ */
+int p2pd_release_word(const char *s, unsigned long len, unsigned int *release);
 
 /**
  * p2pd_field_name() - the file and key name of @field, or NULL.

@@ -165,8 +165,8 @@ int p2pd_derive_member_pair(const struct p2pd_model *m,
 
 /**
  * p2pd_whitelist_release() - the kernel release whose host-bridge list
- *	judges @m: its kernel_release, or the newest release the engine
- *	knows when that is 0 (not known) or newer still.
+ *	judges @m: its kernel_release, the newest release the engine knows
+ *	when that is 0 (not known) or newer still, 6.1 for anything older.
  * @m: the model
  *
  * Return: a P2PD_RELEASE() value.

@@ -219,6 +219,7 @@ static const char *const field_names[P2PD_F_COUNT] = {
 	[P2PD_F_IOMMU_GROUP] = P2PD_FIELD_IOMMU_GROUP,
 	[P2PD_F_IOMMU_DOMAIN] = P2PD_FIELD_IOMMU_DOMAIN,
 	[P2PD_F_P2P_ENDPOINT] = P2PD_FIELD_P2P_ENDPOINT,
+	[P2PD_F_PHYSFN] = P2PD_FIELD_PHYSFN,
 };
 
 const char *p2pd_field_name(enum p2pd_field field)
@@ -390,6 +391,12 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 	case P2PD_F_P2P_ENDPOINT:
 		p2pd_put_char(b, f->p2p_endpoint ? '1' : '0');
 		break;
+	case P2PD_F_PHYSFN:
+		if (f->has_physfn)
+			p2pd_put_addr(b, f->physfn);
+		else
+			p2pd_put_str(b, P2PD_WORD_NONE);
+		break;
 	default:
 		break;
 	}
@@ -476,6 +483,50 @@ int p2pd_cpu_word_flags(const char *s, unsigned long len, unsigned int *flags)
 	return -1;
 }
 
+int p2pd_release_word(const char *s, unsigned long len, unsigned int *release)
+{
+	unsigned long part[3] = { 0, 0, 0 }, i;
+	unsigned int n = 0, digits = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			part[n] = part[n] * 10 + (unsigned long)(s[i] - '0');
+			if (part[n] > 65535)
+				return -1;
+			digits++;
+		} else if (s[i] == '.' && digits && n < 2) {
+			n++;
+			digits = 0;
+		} else {
+			break;
+		}
+	}
+	if (n < 1 || !digits || !part[0] || part[0] > 255 || part[1] > 255)
+		return -1;
+	*release = P2PD_RELEASE(part[0], part[1],
+				part[2] > 255 ? 255 : part[2]);
+	return 0;
+}
+
+/*
+ * The function heading each root bus's device list, in address order:
+ * what the kernel's host-bridge test looks at, for a reader judging the
+ * file elsewhere.
+ */
+static void put_root_bus_heads(struct p2pd_buf *b, const struct p2pd_model *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_fn; i++) {
+		if (!m->fn[i].root_bus_first || m->fn[i].has_parent)
+			continue;
+		p2pd_put_char(b, n++ ? ',' : '=');
+		p2pd_put_addr(b, m->fn[i].addr);
+	}
+	if (!n)
+		p2pd_put_str(b, "=" P2PD_WORD_NONE);
+}
+
 void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 {
 	unsigned int i;
@@ -484,9 +535,19 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 	put_header(b, m);
 	put_header_key(b, P2PD_HEADER_FUNCTIONS);
 	p2pd_put_udec(b, m->nr_fn);
-	/* re-judging a saved topology needs the host-bridge fact */
+	/* re-judging a saved topology needs the host-bridge facts */
 	put_header_key(b, P2PD_HEADER_CPU);
 	p2pd_put_str(b, cpu_word(m->cpu_flags));
+	if (m->kernel_release) {
+		p2pd_put_str(b, " " P2PD_HEADER_KERNEL "=");
+		p2pd_put_udec(b, P2PD_RELEASE_MAJOR(m->kernel_release));
+		p2pd_put_char(b, '.');
+		p2pd_put_udec(b, P2PD_RELEASE_MINOR(m->kernel_release));
+		p2pd_put_char(b, '.');
+		p2pd_put_udec(b, P2PD_RELEASE_SUB(m->kernel_release));
+	}
+	p2pd_put_str(b, " " P2PD_HEADER_ROOT_BUS_FIRST);
+	put_root_bus_heads(b, m);
 	p2pd_put_char(b, '\n');
 
 	for (i = 0; i < m->nr_fn; i++) {

@@ -241,6 +241,9 @@ unsigned int p2pd_whitelist_release(const struct p2pd_model *m)
 {
 	if (!m->kernel_release || m->kernel_release > NEWEST_LIST)
 		return NEWEST_LIST;
+	/* the oldest list p2pdiag knows is 6.1's; earlier ones had less */
+	if (m->kernel_release < SINCE_6_1)
+		return SINCE_6_1;
 	return m->kernel_release;
 }
 

@@ -204,12 +204,16 @@ static void place_of(const char *addr, struct st_function *out)
 		 prev[0] ? prev : P2PD_WORD_NONE);
 }
 
+/*
+ * The group, from the device's iommu_group link.  The module leaves the
+ * domain type to the group's type file (ABI.txt): "unknown" for a function
+ * in a group, "none" for one without.
+ */
 static void iommu_of(const char *addr, struct st_function *out)
 {
-	char path[PATH_MAX], target[PATH_MAX], type[64];
-	const char *group, *domain = P2PD_WORD_UNKNOWN;
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *group;
 	ssize_t n;
-	int nl;
 
 	snprintf(path, sizeof(path), "%s/%s/iommu_group", st_pci_root(), addr);
 	n = readlink(path, target, sizeof(target) - 1);
@@ -221,17 +225,7 @@ static void iommu_of(const char *addr, struct st_function *out)
 	target[n] = '\0';
 	group = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	snprintf(out->value[ST_IOMMU_GROUP], ST_VALUE_LEN, "%s", group);
-
-	snprintf(path, sizeof(path), "%s/%s/type", st_iommu_root(), group);
-	if (!st_read_value(path, type, sizeof(type), &nl)) {
-		if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ"))
-			domain = "translated";
-		else if (!strcmp(type, "identity"))
-			domain = "identity";
-		else if (!strcmp(type, "blocked"))
-			domain = "blocked";
-	}
-	snprintf(out->value[ST_IOMMU_DOMAIN], ST_VALUE_LEN, "%s", domain);
+	snprintf(out->value[ST_IOMMU_DOMAIN], ST_VALUE_LEN, P2PD_WORD_UNKNOWN);
 }
 
 static void set(struct st_function *out, enum st_field f, const char *fmt,

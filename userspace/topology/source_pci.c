@@ -29,6 +29,7 @@
 #include "topology/source_pci.h"
 #include "system/bounded_file.h"
 #include "system/fsroot.h"
+#include "topology/iommu_type.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
@@ -42,7 +43,6 @@
 #define ACS_CAP_REG		P2PD_ACS_CAP_OFFSET
 #define ACS_CTRL_REG		P2PD_ACS_CTRL_OFFSET
 
-#define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 #define PCI_DEVICES_DIR		"/sys/bus/pci/devices"
 #define PCI_SYSFS_DIR		"/sys/bus/pci"
 
@@ -167,24 +167,6 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 	read_translation_caps(d, f);
 }
 
-/* The default domain type of an IOMMU group, in the ABI's words. */
-static enum p2pd_iommu_domain iommu_domain_of(const char *group)
-{
-	char type[32];
-
-	if (fsroot_read(type, sizeof(type), IOMMU_GROUPS_DIR "/%s/type", group))
-		return P2PD_IOMMU_UNKNOWN;
-	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
-	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
-	    !strcmp(type, "unmanaged"))
-		return P2PD_IOMMU_TRANSLATED;
-	if (!strcmp(type, "identity"))
-		return P2PD_IOMMU_IDENTITY;
-	if (!strcmp(type, "blocked"))
-		return P2PD_IOMMU_BLOCKED;
-	return P2PD_IOMMU_UNKNOWN;
-}
-
 /*
  * A live SR-IOV virtual function's physical function, from its physfn
  * link in sysfs; NULL for any other function (and in a dump, which cannot
@@ -281,7 +263,7 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 
 			if (!*end && g >= 0 && g <= INT_MAX) {
 				f->iommu_group = (int)g;
-				f->iommu_domain = iommu_domain_of(group);
+				f->iommu_domain = iommu_group_type((int)g);
 			}
 		}
 	}
@@ -307,6 +289,11 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 		read_ext_caps(d, f);
 		if (pf)
 			take_from_physfn(pf, f);
+	}
+	if (pf) {
+		f->has_physfn = 1;
+		f->physfn = P2PD_ADDR((unsigned int)pf->domain & 0xffff, pf->bus,
+				      pf->dev, pf->func);
 	}
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 	return 0;
@@ -503,6 +490,32 @@ static int dump_checked_copy(const char *dump_file, char *err, size_t errlen)
 }
 
 /*
+ * The head of each root bus's device list, which the kernel's host-bridge
+ * test looks at.  The kernel appends each device to its bus's list as the
+ * scan finds it (pci_device_add()), and a boot-time scan goes up devfn by
+ * devfn: the lowest address on the root bus heads it.  Only a device added
+ * later (hotplug, a rescan after removal) goes to the tail, out of address
+ * order; sysfs does not show the list, so that case is the module's to see.
+ */
+static void mark_root_bus_heads(struct p2pd_model *m)
+{
+	unsigned int i, last = 0;
+	int seen = 0;
+
+	/* fn[] is in address order, so each root bus's functions are adjacent */
+	for (i = 0; i < m->nr_fn; i++) {
+		struct p2pd_function *f = &m->fn[i];
+
+		f->root_bus_first = !f->has_parent &&
+				    (!seen || f->host_bridge != last);
+		if (!f->has_parent) {
+			seen = 1;
+			last = f->host_bridge;
+		}
+	}
+}
+
+/*
  * Everything that may end in a libpci error: run under pci_source_read's
  * setjmp.  @dump_file names the dump in messages; libpci reads @dump_copy.
  */
@@ -574,6 +587,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 	if (link_parents(pacc, m, !dump_file, err, errlen))
 		return -1;
 	find_host_bridges(m);
+	mark_root_bus_heads(m);
 	return 0;
 }
 
@@ -603,12 +617,13 @@ out:
 int pci_source_read(const char *dump_file, struct p2pd_model *m,
 		    char *err, size_t errlen)
 {
-	unsigned int cpu = m->cpu_flags;
+	unsigned int cpu = m->cpu_flags, release = m->kernel_release;
 	char copy[64] = "";
 	int fd = -1, rc;
 
 	memset(m, 0, sizeof(*m));
 	m->cpu_flags = cpu;
+	m->kernel_release = release;
 	if (dump_file) {
 		fd = dump_checked_copy(dump_file, err, errlen);
 		if (fd < 0)
@@ -622,6 +637,7 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 		free(m->fn);
 		memset(m, 0, sizeof(*m));
 		m->cpu_flags = cpu;
+		m->kernel_release = release;
 	}
 	return rc;
 }

@@ -14,7 +14,8 @@
  * pci_source_read() - fill @m from this machine's PCI functions, or from
  * an `lspci -x...` dump file when @dump_file is not NULL (libpci's dump
  * back-end: no NUMA, IOMMU or parent facts, parents come from bridges'
- * secondary bus numbers).  @m->cpu_flags is left alone.
+ * secondary bus numbers).  @m->cpu_flags and @m->kernel_release are left
+ * alone.
  * Return: 0, or -1 with the reason in @err; @m is then empty.
  */
 int pci_source_read(const char *dump_file, struct p2pd_model *m,

@@ -20,6 +20,7 @@
 
 #include "system/bounded_file.h"
 #include "topology/source_sysfs.h"
+#include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
 
@@ -297,6 +298,8 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 		goto fail;
 	}
 	s->cpu_known = hdr.cpu_known;
+	/* the module names groups; their types are in the groups' files */
+	iommu_fill_group_types(&s->model);
 	return 0;
 fail:
 	drop_tables(s);

@@ -133,8 +133,8 @@ def values(f):
         "link_max_speed": link[2] if link else "none",
         "link_max_width": str(link[3]) if link else "none",
         "iommu_group": str(iommu[0]) if iommu else "none",
-        "iommu_domain": {"DMA": "translated", "DMA-FQ": "translated",
-                         "identity": "identity"}[iommu[1]] if iommu else "none",
+        # the module leaves the type to the group's type file
+        "iommu_domain": "unknown" if iommu else "none",
         "p2p_endpoint": str(p2p),
     }
     if addr in PRI_PASID:

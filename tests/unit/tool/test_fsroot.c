@@ -16,6 +16,7 @@
 #include "tool_util.h"
 #include "topology/source_pci.h"
 #include "system/fsroot.h"
+#include "topology/iommu_type.h"
 
 void test_fsroot(struct ktap *k);
 
@@ -63,6 +64,12 @@ void test_fsroot(struct ktap *k)
 	mkdirs(dir, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0");
 	mkdirs(dir, "sys/bus/pci/devices");
 	mkdirs(dir, "sys/bus/pci/drivers/mlx5_core");
+	mkdirs(dir, "sys/kernel/iommu_groups/5");
+	mkdirs(dir, "sys/kernel/iommu_groups/6");
+	mkdirs(dir, "sys/kernel/iommu_groups/7");
+	put(dir, "sys/kernel/iommu_groups/5/type", "DMA-FQ\n");
+	put(dir, "sys/kernel/iommu_groups/6/type", "identity\n");
+	put(dir, "sys/kernel/iommu_groups/7/type", "something-new\n");
 	put(dir, "proc/cmdline", "BOOT_IMAGE=/vmlinuz pci=noacs\n");
 	put(dir, "proc/cpuinfo",
 	    "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n");
@@ -105,6 +112,24 @@ void test_fsroot(struct ktap *k)
 	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
 	      !fsroot_exists("/proc/absent") && fsroot_exists("/proc/cmdline"),
 	      "fsroot: an absent file is ENOENT");
+	{
+		/* as the module publishes them: groups, types left unknown */
+		struct p2pd_function fn[4] = {
+			{ .iommu_group = 5, .iommu_domain = P2PD_IOMMU_UNKNOWN },
+			{ .iommu_group = 6, .iommu_domain = P2PD_IOMMU_UNKNOWN },
+			{ .iommu_group = 7, .iommu_domain = P2PD_IOMMU_UNKNOWN },
+			{ .iommu_group = -1, .iommu_domain = P2PD_IOMMU_NONE },
+		};
+		struct p2pd_model m = { .fn = fn, .nr_fn = 4 };
+
+		iommu_fill_group_types(&m);
+		CHECK(k, fn[0].iommu_domain == P2PD_IOMMU_TRANSLATED &&
+		      fn[1].iommu_domain == P2PD_IOMMU_IDENTITY &&
+		      fn[2].iommu_domain == P2PD_IOMMU_UNKNOWN &&
+		      fn[3].iommu_domain == P2PD_IOMMU_NONE &&
+		      iommu_group_type(8) == P2PD_IOMMU_UNKNOWN,
+		      "fsroot: IOMMU domain types from the groups' type files (DMA-FQ, identity; an unknown word or a missing group unknown)");
+	}
 	CHECK(k, fsroot_set(path, err, sizeof(err)) == -1 && strstr(err, path),
 	      "fsroot: a root that is no directory is refused, by name");
 	CHECK(k, !fsroot_set(dir, err, sizeof(err)) &&

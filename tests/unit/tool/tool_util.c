@@ -77,6 +77,7 @@ void switch_model(struct p2pd_model *m, unsigned int dsp_acs,
 	m->fn = fn;
 	m->nr_fn = n;
 	m->cpu_flags = 0;
+	m->kernel_release = 0;
 	m->generation = 7;
 }
 
