@@ -509,9 +509,10 @@ int p2pd_release_word(const char *s, unsigned long len, unsigned int *release)
 }
 
 /*
- * The function heading each root bus's device list, in address order:
- * what the kernel's host-bridge test looks at, for a reader judging the
- * file elsewhere.
+ * " root_bus_first=<addr>,...": the function heading each root bus's
+ * device list, in address order, which the kernel's host-bridge test looks
+ * at; nothing when no function is marked (a reader then takes each root
+ * bus's lowest address, as a boot-time scan orders them).
  */
 static void put_root_bus_heads(struct p2pd_buf *b, const struct p2pd_model *m)
 {
@@ -520,11 +521,9 @@ static void put_root_bus_heads(struct p2pd_buf *b, const struct p2pd_model *m)
 	for (i = 0; i < m->nr_fn; i++) {
 		if (!m->fn[i].root_bus_first || m->fn[i].has_parent)
 			continue;
-		p2pd_put_char(b, n++ ? ',' : '=');
+		p2pd_put_str(b, n++ ? "," : " " P2PD_HEADER_ROOT_BUS_FIRST "=");
 		p2pd_put_addr(b, m->fn[i].addr);
 	}
-	if (!n)
-		p2pd_put_str(b, "=" P2PD_WORD_NONE);
 }
 
 void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
@@ -546,7 +545,6 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 		p2pd_put_char(b, '.');
 		p2pd_put_udec(b, P2PD_RELEASE_SUB(m->kernel_release));
 	}
-	p2pd_put_str(b, " " P2PD_HEADER_ROOT_BUS_FIRST);
 	put_root_bus_heads(b, m);
 	p2pd_put_char(b, '\n');
 

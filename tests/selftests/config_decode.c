@@ -44,6 +44,7 @@ static const char *const field_names[ST_NR_FIELDS] = {
 	[ST_IOMMU_GROUP] = P2PD_FIELD_IOMMU_GROUP,
 	[ST_IOMMU_DOMAIN] = P2PD_FIELD_IOMMU_DOMAIN,
 	[ST_P2P_ENDPOINT] = P2PD_FIELD_P2P_ENDPOINT,
+	[ST_PHYSFN] = P2PD_FIELD_PHYSFN,
 };
 
 const char *st_field_name(enum st_field field)
@@ -228,6 +229,23 @@ static void iommu_of(const char *addr, struct st_function *out)
 	snprintf(out->value[ST_IOMMU_DOMAIN], ST_VALUE_LEN, P2PD_WORD_UNKNOWN);
 }
 
+/* A virtual function's physfn link names its PF; other functions have none. */
+static void physfn_of(const char *addr, struct st_function *out)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s/physfn", st_pci_root(), addr);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		snprintf(out->value[ST_PHYSFN], ST_VALUE_LEN, P2PD_WORD_NONE);
+		return;
+	}
+	target[n] = '\0';
+	snprintf(out->value[ST_PHYSFN], ST_VALUE_LEN, "%s",
+		 strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+}
+
 static void set(struct st_function *out, enum st_field f, const char *fmt,
 		unsigned int v)
 {
@@ -340,5 +358,6 @@ int st_decode_function(const char *addr, struct st_function *out,
 		snprintf(numa, sizeof(numa), "-1");
 	snprintf(out->value[ST_NUMA_NODE], ST_VALUE_LEN, "%s", numa);
 	iommu_of(addr, out);
+	physfn_of(addr, out);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * (PCIe capability, ACS, ATS, Page Request and PASID extended
  * capabilities, link registers,
  * IDs, header type) plus what the PCI core itself shows in sysfs (its
- * place in /sys/devices, NUMA node, IOMMU group and domain type).  Shares
+ * place in /sys/devices, NUMA node, IOMMU group, a VF's physfn link).  Shares
  * no code with the module: only the ABI's file names and words.
  */
 #ifndef P2PDIAG_SELFTEST_CONFIG_DECODE_H
@@ -17,7 +17,7 @@ enum st_field {
 	ST_CLASS, ST_ACS_CAP, ST_ACS_CTRL, ST_ACS, ST_ATS, ST_PRI, ST_PASID,
 	ST_LINK_SPEED,
 	ST_LINK_WIDTH, ST_LINK_MAX_SPEED, ST_LINK_MAX_WIDTH, ST_IOMMU_GROUP,
-	ST_IOMMU_DOMAIN, ST_P2P_ENDPOINT,
+	ST_IOMMU_DOMAIN, ST_P2P_ENDPOINT, ST_PHYSFN,
 	ST_NR_FIELDS
 };
 

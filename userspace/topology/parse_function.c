@@ -7,7 +7,7 @@
  * addr= first, then every field of enum p2pd_field exactly once (in any
  * order; keys a newer module adds are skipped), but for the fields added
  * to version 1 later, which a file from an older module lacks: those read
- * as unknown.  Fields that describe one
+ * as unknown (physfn=: none).  Fields that describe one
  * register set (acs_cap, acs_ctrl and acs; the four link fields) must
  * agree on whether it was read, and a function's parent and host bridge
  * sit on lower buses of its domain, so parent chains end.
@@ -31,7 +31,8 @@ enum link_field {
 };
 
 /* Fields added within ABI version 1: a line may lack them. */
-#define FIELDS_ADDED_LATER	(1u << P2PD_F_PRI | 1u << P2PD_F_PASID)
+#define FIELDS_ADDED_LATER	(1u << P2PD_F_PRI | 1u << P2PD_F_PASID | \
+				 1u << P2PD_F_PHYSFN)
 
 /* One line's values that are checked together once the line is read. */
 struct line_fields {
@@ -153,6 +154,9 @@ static int field_value(struct fn_ctx *c, enum p2pd_field field,
 			return -1;
 		f->p2p_endpoint = value[0] == '1';
 		return 0;
+	case P2PD_F_PHYSFN:
+		f->has_physfn = strcmp(value, P2PD_WORD_NONE) != 0;
+		return f->has_physfn ? parse_addr(value, &f->physfn) : 0;
 	default:
 		return 0;
 	}

@@ -3,6 +3,7 @@
  * The topology file's header line:
  *
  *   # p2pdiag abi=1 generation=<n> functions=<m> [cpu=amd_zen|amd|other]
+ *     [kernel=<release>] [root_bus_first=<addr>,<addr>...|none]
  *
  * Each key the reader knows has a bit and a reader in header_keys[]; a
  * key may appear once, generation= and functions= must, and keys a newer
@@ -21,6 +22,8 @@ enum header_key_bit {
 	HEADER_GENERATION	= 1u << 1,
 	HEADER_FUNCTIONS	= 1u << 2,
 	HEADER_CPU		= 1u << 3,
+	HEADER_KERNEL		= 1u << 4,
+	HEADER_ROOT_BUS_FIRST	= 1u << 5,
 };
 
 
@@ -90,6 +93,51 @@ static int read_cpu(struct parser *p, struct header_ctx *h, const char *value)
 	return 0;
 }
 
+static int read_kernel(struct parser *p, struct header_ctx *h,
+		       const char *value)
+{
+	char buf[SHOWN_LEN];
+
+	if (p2pd_release_word(value, strlen(value), &h->hdr->kernel_release))
+		return parse_fail(p, p->line,
+				  "kernel=%s: expected a release such as 6.12.95",
+				  parse_shown(value, strlen(value), buf));
+	return 0;
+}
+
+/* "none", or addresses separated by commas; checked against the lines later */
+static int read_root_bus_first(struct parser *p, struct header_ctx *h,
+			       const char *value)
+{
+	char buf[SHOWN_LEN], addr[P2PD_ADDR_STRLEN];
+	const char *s = value;
+
+	if (!strcmp(value, P2PD_WORD_NONE))
+		return 0;
+	for (;;) {
+		size_t n = strcspn(s, ",");
+
+		if (h->hdr->nr_root_heads == TOPO_MAX_ROOT_BUSES)
+			return parse_fail(p, p->line,
+					  "root_bus_first= names more than %d root buses",
+					  TOPO_MAX_ROOT_BUSES);
+		if (n >= sizeof(addr))
+			goto bad;
+		memcpy(addr, s, n);
+		addr[n] = '\0';
+		if (parse_addr(addr, &h->hdr->root_head[h->hdr->nr_root_heads]))
+			goto bad;
+		h->hdr->nr_root_heads++;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+bad:
+	return parse_fail(p, p->line,
+			  "root_bus_first=%s: expected none or dddd:bb:dd.f addresses separated by commas",
+			  parse_shown(value, strlen(value), buf));
+}
+
 static const struct header_key {
 	const char *name;
 	enum header_key_bit bit;
@@ -99,6 +147,9 @@ static const struct header_key {
 	{ P2PD_HEADER_GENERATION, HEADER_GENERATION, read_generation },
 	{ P2PD_HEADER_FUNCTIONS, HEADER_FUNCTIONS, read_functions },
 	{ P2PD_HEADER_CPU, HEADER_CPU, read_cpu },
+	{ P2PD_HEADER_KERNEL, HEADER_KERNEL, read_kernel },
+	{ P2PD_HEADER_ROOT_BUS_FIRST, HEADER_ROOT_BUS_FIRST,
+	  read_root_bus_first },
 };
 
 static int header_token(struct parser *p, void *ctx, const char *key,

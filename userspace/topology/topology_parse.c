@@ -73,6 +73,46 @@ static int check_tree(struct parser *p)
 	return 0;
 }
 
+/*
+ * Mark the functions the header's root_bus_first= names: each must be in
+ * the file, on a root bus, and the only one named for its root bus.
+ */
+static int mark_root_heads(struct parser *p, const struct topo_header *h)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < h->nr_root_heads; i++) {
+		struct parsed_fn *head = bsearch(&h->root_head[i], p->fns, p->nr,
+						 sizeof(*p->fns), by_addr_key);
+		char a[P2PD_ADDR_STRLEN];
+		struct p2pd_buf b;
+
+		p2pd_buf_init(&b, a, sizeof(a));
+		p2pd_put_addr(&b, h->root_head[i]);
+		p2pd_buf_terminate(&b);
+		if (!head)
+			return parse_fail(p, 1,
+					  "root_bus_first= names %s, which has no line",
+					  a);
+		if (head->f.has_parent)
+			return parse_fail(p, 1,
+					  "root_bus_first= names %s, which is not on a root bus (line %u)",
+					  a, head->line);
+		for (j = 0; j < i; j++) {
+			const struct parsed_fn *other =
+				bsearch(&h->root_head[j], p->fns, p->nr,
+					sizeof(*p->fns), by_addr_key);
+
+			if (other->f.host_bridge == head->f.host_bridge)
+				return parse_fail(p, 1,
+						  "root_bus_first= names two functions of one root bus (%s and line %u)",
+						  a, other->line);
+		}
+		head->f.root_bus_first = 1;
+	}
+	return 0;
+}
+
 /* The lines after the header, into p->fns; their count checked. */
 static int read_functions(struct parser *p, const struct topo_header *h)
 {
@@ -125,7 +165,7 @@ int topo_parse_ex(const char *text, size_t len, struct p2pd_model *m,
 
 	if (p.nr)
 		qsort(p.fns, p.nr, sizeof(*p.fns), by_addr);
-	if (check_tree(&p))
+	if (check_tree(&p) || mark_root_heads(&p, &h))
 		goto fail_free;
 
 	if (p.nr) {
@@ -139,6 +179,7 @@ int topo_parse_ex(const char *text, size_t len, struct p2pd_model *m,
 		m->fn[i] = p.fns[i].f;
 	m->nr_fn = p.nr;
 	m->cpu_flags = cpu_flags;
+	m->kernel_release = h.kernel_release;
 	m->generation = h.generation;
 	free(p.fns);
 	if (hdr)

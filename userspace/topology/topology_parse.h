@@ -5,6 +5,7 @@
  * machine and judged here with --topology-file.
  *
  *   # p2pdiag abi=1 generation=<n> functions=<m> [cpu=amd_zen|amd|other]
+ *     [kernel=<release>] [root_bus_first=<addr>,...|none]
  *   addr=<dddd:bb:dd.f> role=<...> parent=<addr|none> ... p2p_endpoint=<0|1>
  *
  * Strict, because a verdict built on a misread line is worse than none:
@@ -26,12 +27,19 @@
 /* Most functions accepted: one full PCI domain. */
 #define TOPO_MAX_FUNCTIONS	65536
 
+/* Most root buses a header's root_bus_first= may name. */
+#define TOPO_MAX_ROOT_BUSES	256
+
 /* What the header said besides the functions themselves. */
 struct topo_header {
 	unsigned int abi;
 	unsigned long generation;
 	unsigned int functions;
 	int cpu_known;		/* header carried cpu=; else cpu_flags is 0 */
+	unsigned int kernel_release;	/* kernel=, P2PD_RELEASE(); 0: absent */
+	/* root_bus_first=: the functions heading their root buses' lists */
+	unsigned int nr_root_heads;
+	unsigned int root_head[TOPO_MAX_ROOT_BUSES];
 };
 
 /*

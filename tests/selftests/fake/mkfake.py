@@ -136,6 +136,7 @@ def values(f):
         # the module leaves the type to the group's type file
         "iommu_domain": "unknown" if iommu else "none",
         "p2p_endpoint": str(p2p),
+        "physfn": "none",
     }
     if addr in PRI_PASID:
         pri, (width, pasid) = PRI_PASID[addr]
@@ -149,7 +150,7 @@ FIELDS = ["role", "parent", "host_bridge", "numa_node", "vendor", "device",
           "class", "acs_cap", "acs_ctrl", "acs", "ats", "pri", "pasid",
           "link_speed",
           "link_width", "link_max_speed", "link_max_width", "iommu_group",
-          "iommu_domain", "p2p_endpoint"]
+          "iommu_domain", "p2p_endpoint", "physfn"]
 
 
 ABI = 2

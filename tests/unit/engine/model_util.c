@@ -99,6 +99,9 @@ static int fn_equal(const struct p2pd_function *a,
 	DIFF(iommu_group);
 	DIFF(iommu_domain);
 	DIFF(p2p_endpoint);
+	DIFF(root_bus_first);
+	DIFF(has_physfn);
+	DIFF(physfn);
 	return 0;
 }
 
@@ -110,6 +113,7 @@ int model_equal(const struct p2pd_model *a, const struct p2pd_model *b,
 
 	DIFF(nr_fn);
 	DIFF(cpu_flags);
+	DIFF(kernel_release);
 	DIFF(generation);
 	for (i = 0; i < a->nr_fn; i++)
 		if (fn_equal(&a->fn[i], &b->fn[i], why, whylen))
