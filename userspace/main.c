@@ -115,6 +115,18 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 	r->params.timeout_s = o->timeout_s;
 }
 
+/* The release of the kernel whose files the root holds; 0 when unreadable. */
+static unsigned int root_kernel_release(void)
+{
+	unsigned int release = 0;
+	char text[64];
+
+	if (fsroot_read(text, sizeof(text), "/proc/sys/kernel/osrelease") ||
+	    p2pd_release_word(text, strlen(text), &release))
+		return 0;
+	return release;
+}
+
 /* Another machine's topology whose CPU nobody named. */
 static void cpu_unknown_finding(struct check_run *r)
 {
@@ -197,6 +209,9 @@ static int choose_source(struct check_run *r, const struct options *o,
 	}
 	if (want_pci) {
 		s->pci.cpu_flags = cpu;
+		/* this machine's (or the root's) kernel has the host-bridge list */
+		if (!o->pci_dump)
+			s->pci.kernel_release = root_kernel_release();
 		if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
 			return -1;
 		s->have_pci = 1;

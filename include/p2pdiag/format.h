@@ -104,6 +104,8 @@ void p2pd_put_dec(struct p2pd_buf *b, long v);
 void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits);
 /* "dddd:bb:dd.f" */
 void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr);
+/* "6.12.95" from P2PD_RELEASE(6, 12, 95) */
+void p2pd_put_release(struct p2pd_buf *b, unsigned int release);
 /* "16.0" from 160 */
 void p2pd_put_speed(struct p2pd_buf *b, unsigned int tenths);
 /* "SrcValid+ TransBlk- ReqRedir+ ..." as lspci prints ACSCtl */

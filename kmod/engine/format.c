@@ -483,6 +483,15 @@ int p2pd_cpu_word_flags(const char *s, unsigned long len, unsigned int *flags)
 	return -1;
 }
 
+void p2pd_put_release(struct p2pd_buf *b, unsigned int release)
+{
+	p2pd_put_udec(b, P2PD_RELEASE_MAJOR(release));
+	p2pd_put_char(b, '.');
+	p2pd_put_udec(b, P2PD_RELEASE_MINOR(release));
+	p2pd_put_char(b, '.');
+	p2pd_put_udec(b, P2PD_RELEASE_SUB(release));
+}
+
 int p2pd_release_word(const char *s, unsigned long len, unsigned int *release)
 {
 	unsigned long part[3] = { 0, 0, 0 }, i;
@@ -539,11 +548,7 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 	p2pd_put_str(b, cpu_word(m->cpu_flags));
 	if (m->kernel_release) {
 		p2pd_put_str(b, " " P2PD_HEADER_KERNEL "=");
-		p2pd_put_udec(b, P2PD_RELEASE_MAJOR(m->kernel_release));
-		p2pd_put_char(b, '.');
-		p2pd_put_udec(b, P2PD_RELEASE_MINOR(m->kernel_release));
-		p2pd_put_char(b, '.');
-		p2pd_put_udec(b, P2PD_RELEASE_SUB(m->kernel_release));
+		p2pd_put_release(b, m->kernel_release);
 	}
 	put_root_bus_heads(b, m);
 	p2pd_put_char(b, '\n');

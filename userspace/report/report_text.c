@@ -608,6 +608,30 @@ static void closing_line(FILE *out, const struct check_run *r,
 		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }
 
+/* Which release's P2PDMA host-bridge list judged the host bridges. */
+static void host_bridge_list_line(FILE *out, const struct p2pd_model *m)
+{
+	char used[16], known[16];
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, used, sizeof(used));
+	p2pd_put_release(&b, p2pd_whitelist_release(m));
+	p2pd_buf_terminate(&b);
+	if (!m->kernel_release) {
+		fprintf(out, "P2PDMA list: kernel release not known: judged by Linux %s's list, the newest p2pdiag knows\n",
+			used);
+		return;
+	}
+	p2pd_buf_init(&b, known, sizeof(known));
+	p2pd_put_release(&b, m->kernel_release);
+	p2pd_buf_terminate(&b);
+	if (m->kernel_release == p2pd_whitelist_release(m))
+		fprintf(out, "P2PDMA list: Linux %s's\n", known);
+	else
+		fprintf(out, "P2PDMA list: Linux %s's, judged by Linux %s's (the nearest list p2pdiag knows)\n",
+			known, used);
+}
+
 static void header(FILE *out, const struct check_run *r, const struct look *c)
 {
 	const struct p2pd_model *m = r->model;
@@ -627,6 +651,8 @@ static void header(FILE *out, const struct check_run *r, const struct look *c)
 			m->cpu_flags & P2PD_CPU_AMD ?
 			"AMD before Zen / Hygon: host bridges must be on the kernel's P2PDMA list" :
 			"not AMD: host bridges must be on the kernel's P2PDMA list");
+	if (m && !(m->cpu_flags & P2PD_CPU_ROUTES_P2P))
+		host_bridge_list_line(out, m);
 	if (r->gpu) {
 		fprintf(out, "CUDA: %s", gpu_status_name(r->gpu->cuda));
 		if (r->gpu->driver_version)
