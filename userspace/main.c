@@ -26,6 +26,7 @@
 #include "judge/results.h"
 #include "options.h"
 #include "report/report.h"
+#include "topology/pciaddr.h"
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
@@ -33,6 +34,8 @@
 #include "system/interrupt.h"
 #include "system/system.h"
 #include "p2pdiag/abi.h"
+#include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
 
 #define CPUINFO_PATH "/proc/cpuinfo"
 
@@ -127,13 +130,38 @@ static unsigned int root_kernel_release(void)
 	return release;
 }
 
-/* Another machine's topology whose CPU nobody named. */
-static void cpu_unknown_finding(struct check_run *r)
+static const char *const cpu_guess_words[] = {
+	[P2PD_CPU_GUESS_INTEL] = "an Intel CPU",
+	[P2PD_CPU_GUESS_AMD_ZEN] = "an AMD CPU of family 0x17 (Zen) or later",
+	[P2PD_CPU_GUESS_AMD_OLDER] = "an AMD CPU before Zen",
+	[P2PD_CPU_GUESS_AMD] = "an AMD CPU of a family p2pdiag cannot tell from it (not taken for Zen)",
+	[P2PD_CPU_GUESS_HYGON] = "a Hygon CPU",
+};
+
+/*
+ * Another machine's topology whose CPU nobody named: what its host
+ * bridges tell (the model's cpu_flags set from it), or that it is unknown.
+ */
+static void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 {
-	findings_add(&r->findings, SEV_INFO, "cpu-unknown",
-		     FINDING_NO_ADDR, FINDING_NO_ADDR,
-		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE",
-		     "the input does not say which CPU it came from, and this machine's is not its: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
+	int ev;
+	enum p2pd_cpu_guess guess = p2pd_cpu_guess(m, &ev);
+	char a[P2PD_ADDR_STRLEN];
+
+	m->cpu_flags = p2pd_cpu_guess_flags(guess);
+	if (guess == P2PD_CPU_GUESS_NONE) {
+		findings_add(&r->findings, SEV_INFO, "cpu-unknown",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR,
+			     "pass that machine's /proc/cpuinfo with --cpuinfo FILE",
+			     "the input does not say which CPU it came from, this machine's is not its, and its host bridges do not tell: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
+		return;
+	}
+	findings_add(&r->findings, SEV_INFO, "cpu-inferred",
+		     m->fn[ev].addr, FINDING_NO_ADDR,
+		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE to be sure",
+		     "the input does not say which CPU it came from: host bridge %s [%04x:%04x] says %s, and its host bridges are judged so",
+		     pciaddr_format(a, m->fn[ev].addr), m->fn[ev].vendor,
+		     m->fn[ev].device, cpu_guess_words[guess]);
 }
 
 static int choose_source(struct check_run *r, const struct options *o,
@@ -178,10 +206,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 		snprintf(r->source_detail, sizeof(r->source_detail),
 			 "saved topology %s, host CPU from %s", o->topology_file,
 			 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
-			 cpu_foreign ? "nowhere (unknown)" :
+			 cpu_foreign ? "its host bridges" :
 			 "the root's " CPUINFO_PATH);
 		if (!cpu_known && cpu_foreign)
-			cpu_unknown_finding(r);
+			cpu_from_host_bridges(r, &s->file);
 		return 0;
 	}
 
@@ -222,10 +250,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 				snprintf(r->source_detail, sizeof(r->source_detail),
 					 "libpci reading the dump %s, host CPU from %s",
 					 o->pci_dump, o->cpuinfo ? o->cpuinfo :
-					 cpu_foreign ? "nowhere (unknown)" :
+					 cpu_foreign ? "its host bridges" :
 					 "the root's " CPUINFO_PATH);
 			if (cpu_foreign)
-				cpu_unknown_finding(r);
+				cpu_from_host_bridges(r, &s->pci);
 			else
 				snprintf(r->source_detail, sizeof(r->source_detail),
 					 "libpci walk of this machine; %s",

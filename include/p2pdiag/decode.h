@@ -118,8 +118,9 @@ void p2pd_decode_pasid(struct p2pd_function *f, unsigned int cap,
  * @header_type: the Header Type register's layout bits (0x7f)
  *
  * Return: the port type's role; for a conventional function, or a PCIe one
- * with a reserved port type, P2PD_ROLE_PCI_DEVICE (header type 0) or
- * P2PD_ROLE_PCI_BRIDGE (any other header).
+ * with a reserved port type, P2PD_ROLE_PCI_DEVICE (header type 0),
+ * P2PD_ROLE_CARDBUS_BRIDGE (header type 2) or P2PD_ROLE_PCI_BRIDGE (any
+ * other header).
  */
 enum p2pd_role p2pd_decode_role(int is_pcie, unsigned int pcie_type,
 				unsigned int header_type);
@@ -212,6 +213,39 @@ int p2pd_is_p2p_endpoint(enum p2pd_role role, unsigned int class_code,
  * Return: P2PD_CPU_AMD and P2PD_CPU_ROUTES_P2P as they apply.
  */
 unsigned int p2pd_cpu_flags(enum p2pd_cpu_vendor vendor, unsigned int family);
+
+/* What a snapshot's root complexes say about the CPU that has them. */
+enum p2pd_cpu_guess {
+	P2PD_CPU_GUESS_NONE,		/* nothing to go by (or emulated, or mixed) */
+	P2PD_CPU_GUESS_INTEL,		/* an Intel host bridge */
+	P2PD_CPU_GUESS_AMD_ZEN,		/* an AMD root complex of family 0x17 on */
+	P2PD_CPU_GUESS_AMD_OLDER,	/* an AMD root complex before Zen */
+	P2PD_CPU_GUESS_AMD,		/* AMD, a root complex of no family known here */
+	P2PD_CPU_GUESS_HYGON,
+};
+
+/**
+ * p2pd_cpu_guess() - infer the CPU from the host bridges of @m (the
+ *	functions of class 0600 on its root buses): for a dump or a saved
+ *	file that does not say which CPU it came from.  The AMD root
+ *	complex IDs that give a family are those of pci.ids' "Family 17h"
+ *	and later parts; an emulated host bridge (QEMU's q35 and i440FX)
+ *	says nothing about the CPU under it.
+ * @m: the model
+ * @evidence: set to the index of the function it went by, or P2PD_NO_INDEX
+ *
+ * Return: the guess; P2PD_CPU_GUESS_NONE when the host bridges disagree.
+ */
+enum p2pd_cpu_guess p2pd_cpu_guess(const struct p2pd_model *m, int *evidence);
+
+/**
+ * p2pd_cpu_guess_flags() - the P2PD_CPU_* flags a guess stands for.
+ * @guess: from p2pd_cpu_guess()
+ *
+ * Return: AMD Zen routes P2P; an AMD (or Hygon) CPU of another or unknown
+ * family is P2PD_CPU_AMD alone; anything else 0.
+ */
+unsigned int p2pd_cpu_guess_flags(enum p2pd_cpu_guess guess);
 
 /**
  * p2pd_link_above() - the link above function @idx, as both ends see it.

@@ -15,7 +15,12 @@
 #define BASE_SUB_NVME		0x0108
 #define BASE_SUB_COPROCESSOR	0x0b40
 #define VENDOR_NVIDIA		0x10de
+#define VENDOR_INTEL		0x8086
+#define VENDOR_AMD		0x1022
+#define VENDOR_HYGON		0x1d94
+#define CLASS_HOST_BRIDGE	0x0600
 #define HEADER_TYPE_NORMAL	0
+#define HEADER_TYPE_CARDBUS	2
 #define CPU_FAMILY_ZEN		0x17
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -101,6 +106,8 @@ enum p2pd_role p2pd_decode_role(int is_pcie, unsigned int pcie_type,
 		return pcie_port_types[pcie_type].role;
 	if ((header_type & 0x7f) == HEADER_TYPE_NORMAL)
 		return P2PD_ROLE_PCI_DEVICE;
+	if ((header_type & 0x7f) == HEADER_TYPE_CARDBUS)
+		return P2PD_ROLE_CARDBUS_BRIDGE;
 	return P2PD_ROLE_PCI_BRIDGE;
 }
 
@@ -113,7 +120,8 @@ int p2pd_role_has_link(int is_pcie, enum p2pd_role role)
 int p2pd_is_pcie(const struct p2pd_function *f)
 {
 	return (f->role != P2PD_ROLE_PCI_DEVICE &&
-		f->role != P2PD_ROLE_PCI_BRIDGE) ||
+		f->role != P2PD_ROLE_PCI_BRIDGE &&
+		f->role != P2PD_ROLE_CARDBUS_BRIDGE) ||
 	       f->link.state != P2PD_ABSENT;
 }
 
@@ -175,4 +183,105 @@ unsigned int p2pd_cpu_flags(enum p2pd_cpu_vendor vendor, unsigned int family)
 	if (vendor == P2PD_CPU_VENDOR_AMD && family >= CPU_FAMILY_ZEN)
 		flags |= P2PD_CPU_ROUTES_P2P;
 	return flags;
+}
+
+/*
+ * AMD root complexes (pci.ids, vendor 1022), by what their family does for
+ * the kernel's host-bridge rule.  Zen: "Family 17h (Models 00h-0fh) Root
+ * Complex", Raven/Raven2, Starship/Matisse, "Family 17h-19h PCIe Root
+ * Complex", Renoir/Cezanne, VanGogh.  Older: the Family 12h, 14h, 15h
+ * and 16h processor root complexes and the RS780/RS880 host bridges.
+ */
+static const unsigned int amd_zen_root_complex[] = {
+	0x1450, 0x15d0, 0x1480, 0x14b5, 0x1630, 0x1645,
+};
+
+static const unsigned int amd_older_root_complex[] = {
+	0x1705, 0x1510, 0x1410, 0x1422, 0x1576, 0x1536, 0x1566, 0x9600, 0x9601,
+};
+
+/* QEMU's emulated host bridges: q35 (MCH) and i440FX. */
+static const unsigned int emulated_host_bridge[] = { 0x29c0, 0x1237 };
+
+static int listed(const unsigned int *ids, unsigned int n, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static enum p2pd_cpu_guess host_bridge_guess(const struct p2pd_function *f)
+{
+	switch (f->vendor) {
+	case VENDOR_INTEL:
+		if (listed(emulated_host_bridge, ARRAY_LEN(emulated_host_bridge),
+			   f->device))
+			return P2PD_CPU_GUESS_NONE;
+		return P2PD_CPU_GUESS_INTEL;
+	case VENDOR_AMD:
+		if (listed(amd_zen_root_complex, ARRAY_LEN(amd_zen_root_complex),
+			   f->device))
+			return P2PD_CPU_GUESS_AMD_ZEN;
+		if (listed(amd_older_root_complex,
+			   ARRAY_LEN(amd_older_root_complex), f->device))
+			return P2PD_CPU_GUESS_AMD_OLDER;
+		return P2PD_CPU_GUESS_AMD;
+	case VENDOR_HYGON:
+		return P2PD_CPU_GUESS_HYGON;
+	default:
+		return P2PD_CPU_GUESS_NONE;
+	}
+}
+
+/* A plain AMD guess (e.g. a "PCIe Dummy Host Bridge") yields to a family. */
+static int refines(enum p2pd_cpu_guess have, enum p2pd_cpu_guess g)
+{
+	return have == P2PD_CPU_GUESS_AMD &&
+	       (g == P2PD_CPU_GUESS_AMD_ZEN || g == P2PD_CPU_GUESS_AMD_OLDER);
+}
+
+enum p2pd_cpu_guess p2pd_cpu_guess(const struct p2pd_model *m, int *evidence)
+{
+	enum p2pd_cpu_guess guess = P2PD_CPU_GUESS_NONE, g;
+	unsigned int i;
+
+	*evidence = P2PD_NO_INDEX;
+	for (i = 0; i < m->nr_fn; i++) {
+		const struct p2pd_function *f = &m->fn[i];
+
+		if (f->has_parent || CLASS_BASE_SUB(f->class_code) !=
+		    CLASS_HOST_BRIDGE)
+			continue;
+		g = host_bridge_guess(f);
+		if (g == P2PD_CPU_GUESS_NONE || g == guess ||
+		    refines(g, guess))
+			continue;
+		if (guess == P2PD_CPU_GUESS_NONE || refines(guess, g)) {
+			guess = g;
+			*evidence = (int)i;
+			continue;
+		}
+		/* Intel next to AMD, or two AMD families: say nothing */
+		*evidence = P2PD_NO_INDEX;
+		return P2PD_CPU_GUESS_NONE;
+	}
+	return guess;
+}
+
+unsigned int p2pd_cpu_guess_flags(enum p2pd_cpu_guess guess)
+{
+	switch (guess) {
+	case P2PD_CPU_GUESS_AMD_ZEN:
+		return p2pd_cpu_flags(P2PD_CPU_VENDOR_AMD, CPU_FAMILY_ZEN);
+	case P2PD_CPU_GUESS_AMD_OLDER:
+	case P2PD_CPU_GUESS_AMD:
+		return P2PD_CPU_AMD;
+	case P2PD_CPU_GUESS_HYGON:
+		return p2pd_cpu_flags(P2PD_CPU_VENDOR_HYGON, CPU_FAMILY_ZEN);
+	default:
+		return 0;
+	}
 }

@@ -19,6 +19,7 @@ static const char *const role_names[P2PD_ROLE_COUNT] = {
 	[P2PD_ROLE_PCI_TO_PCIE_BRIDGE] = "pci_to_pcie_bridge",
 	[P2PD_ROLE_PCI_BRIDGE] = "pci_bridge",
 	[P2PD_ROLE_PCI_DEVICE] = "pci_device",
+	[P2PD_ROLE_CARDBUS_BRIDGE] = "cardbus_bridge",
 };
 
 static const char *const class_names[P2PD_CLASS_COUNT] = {

@@ -188,6 +188,13 @@ static unsigned int upstream_chain(const struct p2pd_model *m, int idx,
 			break;
 		}
 		chain[len++] = idx;
+		/*
+		 * The kernel walks through a CardBus bridge like any other
+		 * (map= and distance= stay its answer), but what a CardBus
+		 * slot does to peer traffic is not p2pdiag's to say.
+		 */
+		if (len > 1 && f->role == P2PD_ROLE_CARDBUS_BRIDGE)
+			*missing |= P2PD_MISSING_BRIDGE;
 		if (!f->has_parent)
 			break;
 		idx = p2pd_model_find(m, f->parent);

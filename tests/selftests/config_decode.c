@@ -123,7 +123,14 @@ static const char *role_of(const struct cfg *c, unsigned int pcie)
 	if (pcie && port_type[(rd16(c, pcie + 2) >> 4) & 0xf])
 		return port_type[(rd16(c, pcie + 2) >> 4) & 0xf];
 	/* not PCIe, or a reserved type: the header layout decides */
-	return (rd8(c, 0x0e) & 0x7f) == 0 ? "pci_device" : "pci_bridge";
+	switch (rd8(c, 0x0e) & 0x7f) {
+	case 0:
+		return "pci_device";
+	case 2:
+		return "cardbus_bridge";
+	default:
+		return "pci_bridge";
+	}
 }
 
 static const char *speed_word(unsigned int code)

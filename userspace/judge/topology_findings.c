@@ -126,12 +126,15 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			     fa, fb, judge_pair_fix_of(r, (int)pi), "%s", msg);
 		break;
 	case P2PD_VERDICT_UNKNOWN:
-		text_add(&t, ": verdict unknown:%s%s%s%s",
+		text_add(&t, ": verdict unknown:%s%s%s%s%s",
 			 p->missing & P2PD_MISSING_ACS ? " a port's ACS control could not be read;" : "",
 			 p->missing & P2PD_MISSING_PARENT ? " an upstream bridge is missing from the snapshot;" : "",
 			 p->missing & P2PD_MISSING_HOST ? " no function identifies the root bus;" : "",
-			 p->missing & P2PD_MISSING_DEPTH ? " the hierarchy is deeper than the engine follows;" : "");
+			 p->missing & P2PD_MISSING_DEPTH ? " the hierarchy is deeper than the engine follows;" : "",
+			 p->missing & P2PD_MISSING_BRIDGE ? " an upstream bridge is a CardBus bridge, which p2pdiag does not model;" : "");
 		findings_add(&r->findings, SEV_WARNING, "verdict-unknown", fa, fb,
+			     p->missing == P2PD_MISSING_BRIDGE ?
+			     "none that reading more helps: for P2P put the card in a PCIe slot instead of the CardBus one" :
 			     "read config space as root (lspci -vvv should show ACSCtl on every port), or load the p2pdiag module",
 			     "%s", msg);
 		break;

@@ -180,6 +180,7 @@ static bool is_bridge(const struct p2pd_function *f)
 {
 	return f->role == P2PD_ROLE_ROOT_PORT || f->role == P2PD_ROLE_UPSTREAM_PORT ||
 	       f->role == P2PD_ROLE_DOWNSTREAM_PORT || f->role == P2PD_ROLE_PCI_BRIDGE ||
+	       f->role == P2PD_ROLE_CARDBUS_BRIDGE ||
 	       f->role == P2PD_ROLE_PCIE_TO_PCI_BRIDGE ||
 	       f->role == P2PD_ROLE_PCI_TO_PCIE_BRIDGE || (f->class_code >> 8) == 0x0600;
 }

@@ -29,8 +29,10 @@ void iommu_fill_group_types(struct p2pd_model *m)
 {
 	unsigned int i;
 
+	/* a type the snapshot states (an older module's) is kept */
 	for (i = 0; i < m->nr_fn; i++)
-		if (m->fn[i].iommu_group >= 0)
+		if (m->fn[i].iommu_group >= 0 &&
+		    m->fn[i].iommu_domain == P2PD_IOMMU_UNKNOWN)
 			m->fn[i].iommu_domain =
 				iommu_group_type(m->fn[i].iommu_group);
 }

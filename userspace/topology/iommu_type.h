@@ -17,7 +17,7 @@
  */
 enum p2pd_iommu_domain iommu_group_type(int group);
 
-/* Fill iommu_domain of every function of @m that has a group. */
+/* Fill iommu_domain of every function of @m in a group whose type it lacks. */
 void iommu_fill_group_types(struct p2pd_model *m);
 
 #endif /* P2PDIAG_IOMMU_TYPE_H */

@@ -328,15 +328,23 @@ static int sysfs_parent(unsigned int addr, unsigned int *parent)
 	return pciaddr_parse(slash + 1, parent) ? 0 : 1;
 }
 
-/* The bridge whose secondary bus is @d's bus: the kernel's bus->self. */
+/*
+ * The bridge whose secondary bus is @d's bus: the kernel's bus->self.  A
+ * CardBus bridge (header type 2) has its CardBus bus number where a PCI
+ * bridge has its secondary bus number.
+ */
 static struct pci_dev *bridge_above(struct pci_access *pacc, struct pci_dev *d)
 {
 	struct pci_dev *q;
 
 	for (q = pacc->devices; q; q = q->next) {
-		if (q == d || q->domain != d->domain || q->bus == d->bus ||
-		    (pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f) !=
-		    PCI_HEADER_TYPE_BRIDGE)
+		unsigned int layout;
+
+		if (q == d || q->domain != d->domain || q->bus == d->bus)
+			continue;
+		layout = pci_read_byte(q, PCI_HEADER_TYPE) & 0x7f;
+		if (layout != PCI_HEADER_TYPE_BRIDGE &&
+		    layout != PCI_HEADER_TYPE_CARDBUS)
 			continue;
 		if (pci_read_byte(q, PCI_SECONDARY_BUS) == d->bus)
 			return q;

@@ -83,7 +83,8 @@ END {
 		if (role == "" || role == "-")
 			role = "unknown"
 	} else {
-		role = (b(0x0e) % 128 == 1) ? "pci_bridge" : "pci_device"
+		layout = b(0x0e) % 128
+		role = layout == 0 ? "pci_device" : layout == 2 ? "cardbus_bridge" : "pci_bridge"
 	}
 	print "role=" role
 

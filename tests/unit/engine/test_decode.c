@@ -338,6 +338,64 @@ static void test_cpu_rule(void)
 	}
 }
 
+/* The CPU a dump's root buses point to (2, 3 or 4 root-bus functions). */
+static void test_cpu_guess(void)
+{
+	static const struct {
+		const char *what;
+		unsigned int ids[4][2];	/* vendor, device; class 0600 but [3] */
+		unsigned int n;
+		enum p2pd_cpu_guess guess;
+		int evidence;
+		unsigned int flags;
+	} cases[] = {
+		{ "Intel GM965 laptop (8086:2a00)", { { 0x8086, 0x2a00 } }, 1,
+		  P2PD_CPU_GUESS_INTEL, 0, 0 },
+		{ "EPYC Rome: Starship root complex and a dummy host bridge",
+		  { { 0x1022, 0x1482 }, { 0x1022, 0x1480 } }, 2,
+		  P2PD_CPU_GUESS_AMD_ZEN, 1, P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P },
+		{ "Family 15h root complex", { { 0x1022, 0x1422 } }, 1,
+		  P2PD_CPU_GUESS_AMD_OLDER, 0, P2PD_CPU_AMD },
+		{ "AMD root complex of no known family", { { 0x1022, 0x14a4 } }, 1,
+		  P2PD_CPU_GUESS_AMD, 0, P2PD_CPU_AMD },
+		{ "Hygon", { { 0x1d94, 0x1450 } }, 1, P2PD_CPU_GUESS_HYGON, 0,
+		  P2PD_CPU_AMD },
+		{ "QEMU q35 says nothing", { { 0x8086, 0x29c0 } }, 1,
+		  P2PD_CPU_GUESS_NONE, -1, 0 },
+		{ "Intel next to AMD: nothing", { { 0x8086, 0x2020 },
+		  { 0x1022, 0x1480 } }, 2, P2PD_CPU_GUESS_NONE, -1, 0 },
+		{ "a Zen and a pre-Zen root complex: nothing", { { 0x1022, 0x1450 },
+		  { 0x1022, 0x1410 } }, 2, P2PD_CPU_GUESS_NONE, -1, 0 },
+		{ "an unknown vendor's host bridge", { { 0x1ae0, 0x0001 } }, 1,
+		  P2PD_CPU_GUESS_NONE, -1, 0 },
+		{ "no host bridge, only an AMD root port (class 0604)",
+		  { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0x1022, 0x1483 } }, 4,
+		  P2PD_CPU_GUESS_NONE, -1, 0 },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < LEN(cases); i++) {
+		struct p2pd_function fn[4] = { { 0 } };
+		struct p2pd_model m = { .fn = fn, .nr_fn = cases[i].n };
+		enum p2pd_cpu_guess got;
+		int ev;
+
+		for (j = 0; j < cases[i].n; j++) {
+			fn[j].addr = P2PD_ADDR(0, 0x20 * j, 0, 0);
+			fn[j].host_bridge = P2PD_HOST_BRIDGE(0, 0x20 * j);
+			fn[j].vendor = cases[i].ids[j][0];
+			fn[j].device = cases[i].ids[j][1];
+			fn[j].class_code = j == 3 ? 0x060400 :
+					   cases[i].ids[j][0] ? 0x060000 : 0x020000;
+		}
+		got = p2pd_cpu_guess(&m, &ev);
+		ktap_result(&k, got == cases[i].guess && ev == cases[i].evidence &&
+			    p2pd_cpu_guess_flags(got) == cases[i].flags, "",
+			    "cpu from host bridges: %s (guess %d, by function %d)",
+			    cases[i].what, got, ev);
+	}
+}
+
 /* A root port, a GPU below it, a switch with a NIC, and the links' ends. */
 static void test_link_above(void)
 {
@@ -445,6 +503,7 @@ int main(void)
 	test_p2p_endpoints();
 	test_nvidia_gpu();
 	test_cpu_rule();
+	test_cpu_guess();
 	test_link_above();
 	test_link_rate();
 	return ktap_finish(&k);

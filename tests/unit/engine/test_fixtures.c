@@ -207,7 +207,7 @@ static int extra_value(const struct p2pd_model *m, const struct p2pd_pair *p,
 		"same_device",
 	};
 	static const char *const missing[] = {
-		"acs", "parent", "host", "depth",
+		"acs", "parent", "host", "depth", "bridge",
 	};
 	struct p2pd_buf b;
 	unsigned int i;
@@ -231,7 +231,7 @@ static int extra_value(const struct p2pd_model *m, const struct p2pd_pair *p,
 		return 0;
 	}
 	if (!strcmp(key, "missing")) {
-		put_flags(out, outlen, p->missing, missing, 4);
+		put_flags(out, outlen, p->missing, missing, 5);
 		return 0;
 	}
 	if (!strcmp(key, "config_acs")) {

@@ -124,15 +124,33 @@ v=$(json_get '[f["code"] for f in d["findings"] if f["severity"] == "warning"], 
 [ "$v" = "['acs-redirect'] pci=disable_acs_redir=0000:00:01.1;0000:00:03.1" ] &&
 	result 1 "cli: on AMD Zen: acs-redirect, the fix names both root ports" ||
 	result 0 "cli: on AMD Zen: acs-redirect, the fix names both root ports" "$v"
-# A dump is another machine's: without --cpuinfo its CPU is unknown, never
-# this machine's (an AMD workstation would judge an Intel laptop's pairs
-# as routed by its host bridge).  With an AMD root the answer is the same.
+# A dump is another machine's: without --cpuinfo its CPU is never this
+# machine's (an AMD workstation would judge an Intel laptop's pairs as
+# routed by its host bridge) but what its host bridges say, or unknown.
 mkdir -p "$tmp/amdroot/proc" && cp "$tmp/cpu-amd" "$tmp/amdroot/proc/cpuinfo"
+laptop=$fix/intel-laptop-cardbus.lspci
 run env -u P2PDIAG_FSROOT "$bin" --pci-dump "$dump" --json
-v=$(json_get '[f["code"] for f in d["findings"] if f["code"] in ("cpu-unknown", "host-bridge-no-p2p")], d["pairs"][0]["verdict"]')
-[ "$v" = "['host-bridge-no-p2p', 'cpu-unknown'] blocked" ] || [ "$v" = "['cpu-unknown', 'host-bridge-no-p2p'] blocked" ] &&
-	result 1 "cli: a dump without --cpuinfo: CPU unknown (said), judged by the whitelist, not by this machine" ||
-	result 0 "cli: a dump without --cpuinfo: CPU unknown (said), judged by the whitelist, not by this machine" "$v"
+v=$(json_get '[(f["code"], f["a"]) for f in d["findings"] if f["code"].startswith("cpu-")], d["pairs"][0]["verdict"]')
+[ "$v" = "[('cpu-inferred', '0000:00:00.0')] redirected" ] &&
+	result 1 "cli: a dump without --cpuinfo: AMD Zen inferred from its Starship root complex (said), not this machine's CPU" ||
+	result 0 "cli: a dump without --cpuinfo: AMD Zen inferred from its Starship root complex (said), not this machine's CPU" "$v"
+run env -u P2PDIAG_FSROOT "$bin" --pci-dump "$laptop" --json
+v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("cpu-")], d["pairs"][0]["verdict"], d["pairs"][0]["class"], d["pairs"][0]["distance"], d["pairs"][0]["map"]')
+[ "$v" = "['cpu-inferred'] unknown PHB 5 not_supported" ] &&
+	result 1 "cli: an Intel laptop's dump: Intel inferred; the card behind its CardBus bridge is unknown, PHB on the one host bridge, the kernel's distance 5" ||
+	result 0 "cli: an Intel laptop's dump: Intel inferred; the card behind its CardBus bridge is unknown, PHB on the one host bridge, the kernel's distance 5" "$v"
+run env -u P2PDIAG_FSROOT "$bin" --pci-dump "$laptop" --no-cuda
+case "$out" in
+*"host bridge 0000:00:00.0 [8086:2a00] says an Intel CPU"*"an upstream bridge is a CardBus bridge"*|*"an upstream bridge is a CardBus bridge"*"host bridge 0000:00:00.0 [8086:2a00] says an Intel CPU"*)
+	result 1 "cli: ... the text names the host bridge it went by and the CardBus bridge" ;;
+*)	result 0 "cli: ... the text names the host bridge it went by and the CardBus bridge" "$out" ;;
+esac
+sed 's/^00: 86 80 00 2a/00: 86 80 c0 29/' "$laptop" >"$tmp/q35.lspci"
+run env -u P2PDIAG_FSROOT "$bin" --pci-dump "$tmp/q35.lspci" --json
+v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("cpu-")]')
+[ "$v" = "['cpu-unknown']" ] &&
+	result 1 "cli: a dump whose host bridge is QEMU's q35 (8086:29c0): CPU unknown, said" ||
+	result 0 "cli: a dump whose host bridge is QEMU's q35 (8086:29c0): CPU unknown, said" "$v"
 expect_rc 1 "cli: ... and --root at that machine's files names its CPU (AMD Zen: redirected)" \
 	"$bin" --pci-dump "$dump" --root "$tmp/amdroot" --no-cuda
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
