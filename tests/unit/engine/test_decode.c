@@ -158,7 +158,8 @@ static void test_roles(void)
 		{ 0, 0x4, 0, P2PD_ROLE_PCI_DEVICE, 0, 1 },
 		{ 0, 0x0, 0x80, P2PD_ROLE_PCI_DEVICE, 0, 1 },
 		{ 0, 0x0, 0x01, P2PD_ROLE_PCI_BRIDGE, 0, 0 },
-		{ 0, 0x0, 0x02, P2PD_ROLE_PCI_BRIDGE, 0, 0 },	/* CardBus */
+		{ 0, 0x0, 0x02, P2PD_ROLE_CARDBUS_BRIDGE, 0, 0 },
+		{ 0, 0x0, 0x82, P2PD_ROLE_CARDBUS_BRIDGE, 0, 0 },	/* multi-function */
 	};
 	unsigned int i;
 
