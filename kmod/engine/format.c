@@ -330,6 +330,15 @@ static void put_link_field(struct p2pd_buf *b, const struct p2pd_function *f,
 	}
 }
 
+/* An address field: the address, or "none" where there is none. */
+static void put_addr_or_none(struct p2pd_buf *b, int has, unsigned int addr)
+{
+	if (has)
+		p2pd_put_addr(b, addr);
+	else
+		p2pd_put_str(b, P2PD_WORD_NONE);
+}
+
 void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 		       enum p2pd_field field)
 {
@@ -338,10 +347,7 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 		p2pd_put_str(b, p2pd_role_name(f->role));
 		break;
 	case P2PD_F_PARENT:
-		if (f->has_parent)
-			p2pd_put_addr(b, f->parent);
-		else
-			p2pd_put_str(b, P2PD_WORD_NONE);
+		put_addr_or_none(b, f->has_parent, f->parent);
 		break;
 	case P2PD_F_HOST_BRIDGE:
 		put_host_bridge(b, f->host_bridge);
@@ -392,10 +398,7 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 		p2pd_put_char(b, f->p2p_endpoint ? '1' : '0');
 		break;
 	case P2PD_F_PHYSFN:
-		if (f->has_physfn)
-			p2pd_put_addr(b, f->physfn);
-		else
-			p2pd_put_str(b, P2PD_WORD_NONE);
+		put_addr_or_none(b, f->has_physfn, f->physfn);
 		break;
 	default:
 		break;

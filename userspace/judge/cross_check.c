@@ -71,7 +71,12 @@ void judge_cross_check(struct check_run *r, const char *root,
 
 			snprintf(path, sizeof(path), "%s/%s/%s/%s", root,
 				 P2PD_DIR_DEVICES, a, p2pd_field_name(field));
-			if (sysfs_read_value(path, have, sizeof(have))) {
+			/*
+			 * The module names the group and leaves its type to
+			 * the group's type file, which both models were given.
+			 */
+			if (field == P2PD_F_IOMMU_DOMAIN ||
+			    sysfs_read_value(path, have, sizeof(have))) {
 				/* no per-function file: the topology line */
 				p2pd_buf_init(&b, have, sizeof(have));
 				p2pd_format_field(&b, &mm->fn[i], field);
