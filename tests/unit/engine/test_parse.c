@@ -303,6 +303,38 @@ int main(void)
 		"repeats generation");
 	refuses("a bad cpu word", "# p2pdiag abi=1 generation=1 functions=0 "
 		"cpu=intel\n", "expected amd_zen, amd or other");
+	refuses("a kernel= that is no release", "# p2pdiag abi=1 generation=1 "
+		"functions=0 kernel=six\n", "kernel=six: expected a release");
+	refuses("root_bus_first= naming a function not in the file",
+		"# p2pdiag abi=1 generation=1 functions=1 "
+		"root_bus_first=0000:00:00.0\n" RP "\n", "0000:00:00.0, which has no line");
+	refuses("root_bus_first= naming a function below a bridge",
+		"# p2pdiag abi=1 generation=1 functions=2 "
+		"root_bus_first=0000:01:00.0\n" RP "\n" GPU "\n",
+		"0000:01:00.0, which is not on a root bus");
+	refuses("root_bus_first= naming two functions of one root bus",
+		"# p2pdiag abi=1 generation=1 functions=2 "
+		"root_bus_first=0000:00:01.0,0000:00:01.0\n" RP "\n" GPU "\n",
+		"two functions of one root bus");
+	refuses("root_bus_first= that is no address list",
+		"# p2pdiag abi=1 generation=1 functions=0 root_bus_first=0000:00\n",
+		"expected none or dddd:bb:dd.f addresses");
+	{
+		static const char t[] = "# p2pdiag abi=1 generation=1 functions=2 "
+			"kernel=6.12.95+deb12-amd64 root_bus_first=0000:00:01.0\n"
+			RP "\n" GPU_HEAD GPU_TAIL " physfn=0000:00:01.0\n";
+		struct p2pd_model m;
+		char err[256] = "";
+		int r = parse(t, &m, err, sizeof(err));
+
+		ktap_result(&k, !r && m.kernel_release == P2PD_RELEASE(6, 12, 95) &&
+			    m.fn[0].root_bus_first && !m.fn[1].root_bus_first &&
+			    m.fn[1].has_physfn && m.fn[1].physfn == P2PD_ADDR(0, 0, 1, 0) &&
+			    !m.fn[0].has_physfn, err,
+			    "reads kernel= (a uname -r string too), root_bus_first= and physfn=, which may be left out");
+		if (!r)
+			topo_free(&m);
+	}
 	refuses("functions= larger than the lines", HDR2 RP "\n",
 		"functions=2 but 1 function lines follow");
 	refuses("functions= smaller than the lines", HDR1 RP "\n" GPU "\n",
