@@ -35,6 +35,26 @@ static void first_difference(const char *x, const char *y, char *out, size_t len
 		 (int)strcspn(lx, "\n"), lx, (int)strcspn(ly, "\n"), ly);
 }
 
+/* Mark in @to the functions @from marks as heading their root bus's list. */
+static void take_root_bus_heads(struct p2pd_model *to,
+				const struct p2pd_model *from)
+{
+	unsigned int i;
+	int j;
+
+	for (i = 0; i < from->nr_fn; i++) {
+		if (!from->fn[i].root_bus_first)
+			continue;
+		for (j = 0; j < (int)to->nr_fn; j++)
+			if (!to->fn[j].has_parent &&
+			    to->fn[j].host_bridge == from->fn[i].host_bridge)
+				to->fn[j].root_bus_first = 0;
+		j = p2pd_model_find(to, from->fn[i].addr);
+		if (j != P2PD_NO_INDEX)
+			to->fn[j].root_bus_first = 1;
+	}
+}
+
 void judge_cross_check(struct check_run *r, const char *root,
 		       const struct sysfs_snapshot *mod, struct p2pd_model *pci)
 {
@@ -100,8 +120,15 @@ void judge_cross_check(struct check_run *r, const char *root,
 		j++;
 	}
 
-	/* the pairs text, byte for byte, as the module would write it */
+	/*
+	 * The pairs text, byte for byte, as the module would write it.  Which
+	 * function heads a root bus's device list is not in sysfs (libpci's
+	 * reading takes the lowest address, a boot-time scan's order): the
+	 * module's mark is the one fact taken over, so a device added back
+	 * at a list's tail is no mismatch.
+	 */
 	pci->generation = mod->generation;
+	take_root_bus_heads(pci, mm);
 	text = format_pairs_like(pci, mod->pairs, mod->pairs_len, &len);
 	if (!text) {
 		r->findings.oom = true;
