@@ -533,7 +533,10 @@ static void put_root_bus_heads(struct p2pd_buf *b, const struct p2pd_model *m)
 	for (i = 0; i < m->nr_fn; i++) {
 		if (!m->fn[i].root_bus_first || m->fn[i].has_parent)
 			continue;
-		p2pd_put_str(b, n++ ? "," : " " P2PD_HEADER_ROOT_BUS_FIRST "=");
+		if (n++)
+			p2pd_put_char(b, ',');
+		else
+			put_header_key(b, P2PD_HEADER_ROOT_BUS_FIRST);
 		p2pd_put_addr(b, m->fn[i].addr);
 	}
 }
@@ -550,7 +553,7 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 	put_header_key(b, P2PD_HEADER_CPU);
 	p2pd_put_str(b, cpu_word(m->cpu_flags));
 	if (m->kernel_release) {
-		p2pd_put_str(b, " " P2PD_HEADER_KERNEL "=");
+		put_header_key(b, P2PD_HEADER_KERNEL);
 		p2pd_put_release(b, m->kernel_release);
 	}
 	put_root_bus_heads(b, m);
