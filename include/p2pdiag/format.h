@@ -112,6 +112,14 @@ void p2pd_put_speed(struct p2pd_buf *b, unsigned int tenths);
 void p2pd_put_acs_words(struct p2pd_buf *b, unsigned int ctrl);
 /* "RR+CR" as in blockers */
 void p2pd_put_acs_short(struct p2pd_buf *b, unsigned int bits);
+/**
+ * p2pd_put_acs_redirect() - the redirecting bits a port has set in its
+ * ACSCtl, "RR+CR" as in blockers: the one place that picks them out for
+ * the words.
+ * @b: output
+ * @f: the port
+ */
+void p2pd_put_acs_redirect(struct p2pd_buf *b, const struct p2pd_function *f);
 
 /**
  * p2pd_acs_word_bit() - the ACS control bit that lspci's word names: the

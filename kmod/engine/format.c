@@ -684,11 +684,16 @@ static void put_host_blocker(struct p2pd_buf *b, const struct p2pd_model *m,
 	p2pd_put_str(b, ":HB");
 }
 
+void p2pd_put_acs_redirect(struct p2pd_buf *b, const struct p2pd_function *f)
+{
+	p2pd_put_acs_short(b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+}
+
 void p2pd_format_blocker(struct p2pd_buf *b, const struct p2pd_function *f)
 {
 	p2pd_put_addr(b, f->addr);
 	p2pd_put_char(b, ':');
-	p2pd_put_acs_short(b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+	p2pd_put_acs_redirect(b, f);
 }
 
 void p2pd_format_blockers(struct p2pd_buf *b, const struct p2pd_model *m,

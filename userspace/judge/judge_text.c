@@ -48,7 +48,7 @@ void judge_describe_blockers(const struct p2pd_model *m,
 		struct p2pd_buf b;
 
 		p2pd_buf_init(&b, bits, sizeof(bits));
-		p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+		p2pd_put_acs_redirect(&b, f);
 		p2pd_buf_terminate(&b);
 		text_add(t, "%s%s %s (ACSCtl 0x%04x: %s)", i ? ", " : "",
 			 p2pd_role_name(f->role), judge_addr_str(f->addr), f->acs_ctrl,

@@ -378,7 +378,7 @@ static void function_node(FILE *out, struct graph *g, unsigned int i)
 		struct p2pd_buf b;
 
 		p2pd_buf_init(&b, bits, sizeof(bits));
-		p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+		p2pd_put_acs_redirect(&b, f);
 		p2pd_buf_terminate(&b);
 		fprintf(t, "\nACS redirect %s: %u pair%s", bits, g->blocks[i],
 		    g->blocks[i] == 1 ? "" : "s");

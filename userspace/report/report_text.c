@@ -480,7 +480,7 @@ static void put_port_words(FILE *out, const struct p2pd_function *f)
 	struct p2pd_buf b;
 
 	p2pd_buf_init(&b, bits, sizeof(bits));
-	p2pd_put_acs_short(&b, f->acs_ctrl & P2PD_ACS_REDIRECT_MASK);
+	p2pd_put_acs_redirect(&b, f);
 	p2pd_buf_terminate(&b);
 	fprintf(out, "%s %s %s", p2pd_role_name(f->role), pciaddr_format(a, f->addr), bits);
 }
