@@ -47,6 +47,24 @@ uptime_cs() {	# centiseconds since boot
 	echo $(( ${up%.*} * 100 + 1${up#*.} - 100 ))
 }
 
+# How many times longer than on a stock kernel this guest may take to
+# follow a PCI event: lab.time_scale=N on the kernel command line (the
+# debug lane passes its DEBUG_TIMEOUT_SCALE: KASAN, lockdep and the delayed
+# kobject releases make each rebuild several times slower), 1 otherwise.
+time_scale() {
+	local w
+	for w in $(cat /proc/cmdline); do
+		case $w in lab.time_scale=[1-9]|lab.time_scale=[1-9][0-9])
+			echo "${w#*=}"; return ;;
+		esac
+	done
+	echo 1
+}
+
+# The lab's limit for p2pdiag to follow a PCI event: 2 s, times time_scale.
+FOLLOW_LIMIT_CS=$(( 200 * $(time_scale) ))
+FOLLOW_LIMIT_TEXT="$(( FOLLOW_LIMIT_CS / 100 )) s"
+
 # What the PCI core says about where a function hangs, from its sysfs path.
 pci_parent() {
 	local up
