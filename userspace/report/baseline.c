@@ -18,6 +18,7 @@
 #include "report/baseline.h"
 #include "system/bounded_file.h"
 #include "system/fleet.h"
+#include "topology/parse_values.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "p2pdiag/format.h"
@@ -149,14 +150,14 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 	free(seen);
 }
 
+static const char *verdict_word(unsigned int i)
+{
+	return p2pd_verdict_name((enum p2pd_verdict)i);
+}
+
 static int verdict_of(const char *s)
 {
-	int v;
-
-	for (v = 0; v < P2PD_VERDICT_COUNT; v++)
-		if (!strcmp(s, p2pd_verdict_name((enum p2pd_verdict)v)))
-			return v;
-	return -1;
+	return parse_word_index(s, P2PD_VERDICT_COUNT, verdict_word);
 }
 
 static void check_bw(struct check_run *r, const char *what, unsigned int a,

@@ -48,14 +48,14 @@ struct fn_ctx {
 	int have_addr;
 };
 
+static const char *field_word(unsigned int i)
+{
+	return p2pd_field_name((enum p2pd_field)i);
+}
+
 static int field_index(const char *key)
 {
-	int i;
-
-	for (i = 0; i < P2PD_F_COUNT; i++)
-		if (!strcmp(key, p2pd_field_name((enum p2pd_field)i)))
-			return i;
-	return -1;
+	return parse_word_index(key, P2PD_F_COUNT, field_word);
 }
 
 /* A link field: a state word, or a speed ("16.0") or a width (0..32). */

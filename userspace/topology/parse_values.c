@@ -168,28 +168,49 @@ int parse_acs_words(const char *s, unsigned int *out)
 	return 0;
 }
 
+int parse_word_index(const char *s, unsigned int count,
+		     const char *(*name_of)(unsigned int i))
+{
+	unsigned int i;
+	const char *name;
+
+	for (i = 0; i < count; i++) {
+		name = name_of(i);
+		if (name && !strcmp(s, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The engine's name functions take their enum; the lookup takes an index. */
+static const char *role_word(unsigned int i)
+{
+	return p2pd_role_name((enum p2pd_role)i);
+}
+
+static const char *iommu_domain_word(unsigned int i)
+{
+	return p2pd_iommu_domain_name((enum p2pd_iommu_domain)i);
+}
+
 int parse_role(const char *s, enum p2pd_role *out)
 {
-	int i;
+	int i = parse_word_index(s, P2PD_ROLE_COUNT, role_word);
 
-	for (i = 0; i < P2PD_ROLE_COUNT; i++)
-		if (!strcmp(s, p2pd_role_name((enum p2pd_role)i))) {
-			*out = (enum p2pd_role)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum p2pd_role)i;
+	return 0;
 }
 
 int parse_iommu_domain(const char *s, enum p2pd_iommu_domain *out)
 {
-	int i;
+	int i = parse_word_index(s, P2PD_IOMMU_COUNT, iommu_domain_word);
 
-	for (i = 0; i < P2PD_IOMMU_COUNT; i++)
-		if (!strcmp(s, p2pd_iommu_domain_name((enum p2pd_iommu_domain)i))) {
-			*out = (enum p2pd_iommu_domain)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum p2pd_iommu_domain)i;
+	return 0;
 }
 
 /*

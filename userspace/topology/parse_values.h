@@ -46,6 +46,14 @@ enum p2pd_state parse_state_word(const char *s);
  */
 int parse_acs_words(const char *s, unsigned int *out);
 
+/*
+ * parse_word_index() - the index in 0..@count-1 whose @name_of is @s, or
+ * -1: the one way back from an ABI word to its enum, so the parser takes
+ * exactly the words the engine writes (a NULL name never matches).
+ */
+int parse_word_index(const char *s, unsigned int count,
+		     const char *(*name_of)(unsigned int i));
+
 /* A role word (p2pd_role_name()). */
 int parse_role(const char *s, enum p2pd_role *out);
 
