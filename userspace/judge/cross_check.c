@@ -87,7 +87,6 @@ void judge_cross_check(struct check_run *r, const char *root,
 		pciaddr_format(a, am);
 		for (field = 0; field < P2PD_F_COUNT; field++) {
 			char path[PATH_MAX], have[160], want[160];
-			struct p2pd_buf b;
 
 			snprintf(path, sizeof(path), "%s/%s/%s/%s", root,
 				 P2PD_DIR_DEVICES, a, p2pd_field_name(field));
@@ -98,13 +97,9 @@ void judge_cross_check(struct check_run *r, const char *root,
 			if (field == P2PD_F_IOMMU_DOMAIN ||
 			    sysfs_read_value(path, have, sizeof(have))) {
 				/* no per-function file: the topology line */
-				p2pd_buf_init(&b, have, sizeof(have));
-				p2pd_format_field(&b, &mm->fn[i], field);
-				p2pd_buf_terminate(&b);
+				p2pd_field_text(have, sizeof(have), &mm->fn[i], field);
 			}
-			p2pd_buf_init(&b, want, sizeof(want));
-			p2pd_format_field(&b, &pci->fn[j], field);
-			p2pd_buf_terminate(&b);
+			p2pd_field_text(want, sizeof(want), &pci->fn[j], field);
 			if (strcmp(have, want) && used < sizeof(diff))
 				used += (size_t)snprintf(diff + used, sizeof(diff) - used,
 							 "%s%s module '%s' libpci '%s'",

@@ -69,11 +69,8 @@ static struct json_object *device_json(const struct p2pd_function *f)
 	put(o, "addr", jstr_addr(f->addr));
 	for (field = 0; field < P2PD_F_COUNT; field++) {
 		char tmp[160];
-		struct p2pd_buf b;
 
-		p2pd_buf_init(&b, tmp, sizeof(tmp));
-		p2pd_format_field(&b, f, (enum p2pd_field)field);
-		p2pd_buf_terminate(&b);
+		p2pd_field_text(tmp, sizeof(tmp), f, (enum p2pd_field)field);
 		put(o, p2pd_field_name((enum p2pd_field)field),
 		    json_object_new_string(tmp));
 	}
