@@ -410,8 +410,8 @@ out:
 	if (src.have_module)
 		sysfs_snapshot_free(&src.module);
 	if (src.have_pci)
-		pci_source_free(&src.pci);
+		p2pd_model_free(&src.pci);
 	if (src.have_file)
-		topo_free(&src.file);
+		p2pd_model_free(&src.file);
 	return status;
 }

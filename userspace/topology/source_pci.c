@@ -31,6 +31,7 @@
 #include "system/fsroot.h"
 #include "topology/iommu_type.h"
 #include "topology/pciaddr.h"
+#include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
@@ -642,19 +643,11 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 	if (fd >= 0)
 		close(fd);
 	if (rc) {
-		free(m->fn);
-		memset(m, 0, sizeof(*m));
+		p2pd_model_free(m);
 		m->cpu_flags = cpu;
 		m->kernel_release = release;
 	}
 	return rc;
-}
-
-void pci_source_free(struct p2pd_model *m)
-{
-	free(m->fn);
-	m->fn = NULL;
-	m->nr_fn = 0;
 }
 
 /*

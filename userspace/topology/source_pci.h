@@ -15,14 +15,11 @@
  * an `lspci -x...` dump file when @dump_file is not NULL (libpci's dump
  * back-end: no NUMA, IOMMU or parent facts, parents come from bridges'
  * secondary bus numbers).  @m->cpu_flags and @m->kernel_release are left
- * alone.
+ * alone.  Free the model with p2pd_model_free().
  * Return: 0, or -1 with the reason in @err; @m is then empty.
  */
 int pci_source_read(const char *dump_file, struct p2pd_model *m,
 		    char *err, size_t errlen);
-
-/* Free what pci_source_read() allocated in @m. */
-void pci_source_free(struct p2pd_model *m);
 
 /*
  * cpu_flags_from_cpuinfo() - P2PD_CPU_* from a /proc/cpuinfo text file:

@@ -294,7 +294,7 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	if (topo_parse_ex(s->topology, s->topology_len, &s->model, &hdr, perr,
 			  sizeof(perr))) {
 		snprintf(err, errlen, "%s/%s: %s", root, P2PD_FILE_TOPOLOGY, perr);
-		topo_free(&s->model);
+		p2pd_model_free(&s->model);
 		goto fail;
 	}
 	s->cpu_known = hdr.cpu_known;
@@ -309,6 +309,6 @@ fail:
 void sysfs_snapshot_free(struct sysfs_snapshot *s)
 {
 	drop_tables(s);
-	topo_free(&s->model);
+	p2pd_model_free(&s->model);
 	memset(s, 0, sizeof(*s));
 }

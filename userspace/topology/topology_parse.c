@@ -198,7 +198,7 @@ int topo_parse(const char *text, size_t len, struct p2pd_model *m,
 	return topo_parse_ex(text, len, m, NULL, err, errlen);
 }
 
-void topo_free(struct p2pd_model *m)
+void p2pd_model_free(struct p2pd_model *m)
 {
 	if (!m)
 		return;

@@ -55,7 +55,10 @@ int topo_parse(const char *text, size_t len, struct p2pd_model *m,
 int topo_parse_ex(const char *text, size_t len, struct p2pd_model *m,
 		  struct topo_header *hdr, char *err, size_t errlen);
 
-/* Free what topo_parse() allocated and empty @m. */
-void topo_free(struct p2pd_model *m);
+/*
+ * Free a model's functions and empty @m (NULL is a no-op), whichever
+ * source filled it: topo_parse(), pci_source_read() or a sysfs snapshot.
+ */
+void p2pd_model_free(struct p2pd_model *m);
 
 #endif /* P2PDIAG_TOPOLOGY_PARSE_H */

@@ -409,7 +409,7 @@ static void run_fixture(const char *path)
 	why[0] = 0;
 	if (again && !topo_parse(again, strlen(again), &m2, err, sizeof(err))) {
 		model_equal(&m, &m2, why, sizeof(why));
-		topo_free(&m2);
+		p2pd_model_free(&m2);
 	} else {
 		snprintf(why, sizeof(why), "re-parse: %s", err);
 	}
@@ -470,7 +470,7 @@ static void run_fixture(const char *path)
 		    fx->name);
 	check_pairs_file(fx, &m);
 	check_machine(fx, &m);
-	topo_free(&m);
+	p2pd_model_free(&m);
 out:
 	free(again);
 	free_fixture(fx);

@@ -63,7 +63,7 @@ static void accepts(const char *name, const char *text)
 
 	ktap_result(&k, r == 0, err, "accepts %s", name);
 	if (!r)
-		topo_free(&m);
+		p2pd_model_free(&m);
 }
 
 /* Refused, with @needle in the message (and the model left empty). */
@@ -78,7 +78,7 @@ static void refuses(const char *name, const char *text, const char *needle)
 	ktap_result(&k, r == -1 && strstr(err, needle) && !m.fn && !m.nr_fn,
 		    why, "refuses %s", name);
 	if (!r)
-		topo_free(&m);
+		p2pd_model_free(&m);
 }
 
 static void values(void)
@@ -122,7 +122,7 @@ static void values(void)
 	     gpu->iommu_domain == P2PD_IOMMU_IDENTITY && gpu->p2p_endpoint;
 	ktap_result(&k, ok, "a value was decoded wrongly",
 		    "decodes every field (and sorts by address)");
-	topo_free(&m);
+	p2pd_model_free(&m);
 
 	t = HDR1 "addr=0000:00:00.0 role=pci_device parent=none "
 	    "host_bridge=0000:00 numa_node=0 vendor=0x8086 device=0x29c0 "
@@ -142,7 +142,7 @@ static void values(void)
 	     !h.cpu_known && m.cpu_flags == 0;
 	ktap_result(&k, ok, "state words decoded wrongly",
 		    "maps unknown to P2PD_UNKNOWN, no cpu= to cpu_flags 0");
-	topo_free(&m);
+	p2pd_model_free(&m);
 }
 
 /* One line with the fields that matter here; the rest fixed and valid. */
@@ -201,7 +201,7 @@ static void suspended_port(void)
 	     pair.verdict == P2PD_VERDICT_UNKNOWN;
 	ktap_result(&k, ok, "the pair was judged as if the port had no ACS",
 		    "a pair through a suspended port is unknown, not ok");
-	topo_free(&m);
+	p2pd_model_free(&m);
 }
 
 static void too_many(void)
@@ -238,16 +238,16 @@ static void embedded_nul(void)
 	ktap_result(&k, r == -1 && strstr(err, "NUL"), err,
 		    "refuses a NUL byte inside a line");
 	if (!r)
-		topo_free(&m);
+		p2pd_model_free(&m);
 }
 
 static void free_empty(void)
 {
 	struct p2pd_model m = { 0 };
 
-	topo_free(&m);
-	topo_free(NULL);
-	ktap_result(&k, !m.fn && !m.nr_fn, NULL, "topo_free() of empty is safe");
+	p2pd_model_free(&m);
+	p2pd_model_free(NULL);
+	ktap_result(&k, !m.fn && !m.nr_fn, NULL, "p2pd_model_free() of empty is safe");
 }
 
 int main(void)
@@ -333,7 +333,7 @@ int main(void)
 			    !m.fn[0].has_physfn, err,
 			    "reads kernel= (a uname -r string too), root_bus_first= and physfn=, which may be left out");
 		if (!r)
-			topo_free(&m);
+			p2pd_model_free(&m);
 	}
 	refuses("functions= larger than the lines", HDR2 RP "\n",
 		"functions=2 but 1 function lines follow");

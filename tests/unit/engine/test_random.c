@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 			snprintf(why, sizeof(why), "parse: %s", err);
 		else {
 			model_equal(&m, &back, why, sizeof(why));
-			topo_free(&back);
+			p2pd_model_free(&back);
 		}
 		if (why[0] && !bad_trips++)
 			snprintf(first_trip, sizeof(first_trip), "seed %llu: %s",

@@ -58,7 +58,7 @@ static void check_model(const struct p2pd_model *m)
 			err, text);
 		abort();
 	}
-	topo_free(&back);
+	p2pd_model_free(&back);
 	free(text);
 }
 
@@ -76,6 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_model(&m);
-	pci_source_free(&m);
+	p2pd_model_free(&m);
 	return 0;
 }

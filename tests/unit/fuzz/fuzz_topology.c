@@ -52,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "round trip differs: %s\n", why);
 		abort();
 	}
-	topo_free(&back);
+	p2pd_model_free(&back);
 	free(text);
-	topo_free(&m);
+	p2pd_model_free(&m);
 	return 0;
 }

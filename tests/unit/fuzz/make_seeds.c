@@ -75,7 +75,7 @@ static int sysfs_seed(const char *dir, const char *fixture)
 	free(name);
 	free(pairs);
 	free(topo);
-	topo_free(&m);
+	p2pd_model_free(&m);
 	free(text);
 	return rc;
 }

@@ -79,6 +79,6 @@ int main(int argc, char **argv)
 	free(topo);
 	free(pairs);
 	free(text);
-	topo_free(&m);
+	p2pd_model_free(&m);
 	return 0;
 }

@@ -32,7 +32,7 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 	snprintf(path, sizeof(path), "%s/system/%s", fixtures, tree);
 	if (fsroot_set(path, err, sizeof(err))) {
 		fprintf(stderr, "# %s\n", err);
-		topo_free(&f->m);
+		p2pd_model_free(&f->m);
 		return;
 	}
 	judge_run(&f->r, &f->m, &f->o);
@@ -50,7 +50,7 @@ void fixture_unload(struct fixture_run *f)
 	system_report_free(&f->s);
 	findings_free(&f->r.findings);
 	judge_release(&f->r);
-	topo_free(&f->m);
+	p2pd_model_free(&f->m);
 	fsroot_set("/", err, sizeof(err));
 	f->ok = false;
 }

@@ -199,5 +199,5 @@ void test_graph(struct ktap *k, const char *fixtures)
 	plain_picture(k, &r);
 	highlighted(k, &r);
 	judge_release(&r);
-	topo_free(&m);
+	p2pd_model_free(&m);
 }

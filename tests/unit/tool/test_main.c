@@ -11,6 +11,7 @@
 
 #include "tool_util.h"
 #include "topology/source_pci.h"
+#include "topology/topology_parse.h"
 
 void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);
@@ -39,7 +40,7 @@ static int make_tree(const char *dir, const char *kind)
 		}
 		m.generation = 3;
 		rc = make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
-		pci_source_free(&m);
+		p2pd_model_free(&m);
 		return rc ? 1 : 0;
 	}
 	if (!strcmp(kind, "ok"))

@@ -403,7 +403,7 @@ static void pci_dump_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, !p2pd_judge(&m, gpu, nic, &p) && p.verdict == P2PD_VERDICT_BLOCKED &&
 		 p.host_blocks,
 	      "pci: on another CPU the AMD root complex is not on the list: blocked");
-	pci_source_free(&m);
+	p2pd_model_free(&m);
 }
 
 /* Variants of the dump written on the fly: cut short, all ones. */
@@ -434,7 +434,7 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 			CHECK(k, !p2pd_judge(&m, idx_of(&m, 1, 0, 0), idx_of(&m, 2, 0, 0), &p) &&
 				 p.verdict == P2PD_VERDICT_UNKNOWN && (p.missing & P2PD_MISSING_ACS),
 			      "pci: so the pair's verdict is unknown (ACS missing)");
-			pci_source_free(&m);
+			p2pd_model_free(&m);
 		}
 	} else {
 		ktap_result(k, 0, "fixture changed", "pci: all-ones ACS control");
@@ -467,7 +467,7 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 			    m.fn[rp].pasid_enabled && m.fn[rp].pasid_width == 20, err,
 			    "pci: PRI Control 0x0001 and PASID Capability 0x1406 Control 0x0001 read as PRI enabled, PASID enabled width 20");
 		if (!rc)
-			pci_source_free(&m);
+			p2pd_model_free(&m);
 	} else {
 		ktap_result(k, 0, "fixture changed", "pci: PRI and PASID capabilities");
 	}
@@ -548,7 +548,7 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 	ktap_result(k, !rc && m.nr_fn == 5, err,
 		    "pci: libpci still works after a fatal error was caught");
 	if (!rc)
-		pci_source_free(&m);
+		p2pd_model_free(&m);
 	free(text);
 	remove_tree(dir);
 	free(dir);
@@ -648,7 +648,7 @@ static void pci_live_tests(struct ktap *k)
 		    "pci: this machine's %u functions through libpci: vendors and parents as sysfs has them",
 		    seen);
 	if (!rc)
-		pci_source_free(&m);
+		p2pd_model_free(&m);
 }
 
 void test_sources(struct ktap *k, const char *fixtures)
