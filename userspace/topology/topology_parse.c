@@ -38,6 +38,17 @@ static int by_addr_key(const void *key, const void *elem)
 	return addr < e->f.addr ? -1 : addr > e->f.addr;
 }
 
+/*
+ * The parsed function at @addr, or NULL.  A file with no function lines
+ * has no table at all, and bsearch() must not be given a NULL one.
+ */
+static struct parsed_fn *find_fn(const struct parser *p, unsigned int addr)
+{
+	if (!p->nr)
+		return NULL;
+	return bsearch(&addr, p->fns, p->nr, sizeof(*p->fns), by_addr_key);
+}
+
 /* After sorting: unique addresses, one host bridge along each chain. */
 static int check_tree(struct parser *p)
 {
@@ -62,8 +73,7 @@ static int check_tree(struct parser *p)
 
 		if (!f->has_parent)
 			continue;
-		parent = bsearch(&f->parent, p->fns, p->nr, sizeof(*p->fns),
-				 by_addr_key);
+		parent = find_fn(p, f->parent);
 		/* a parent missing from the file is the engine's "unknown" */
 		if (parent && parent->f.host_bridge != f->host_bridge)
 			return parse_fail(p, p->fns[i].line,
@@ -82,8 +92,7 @@ static int mark_root_heads(struct parser *p, const struct topo_header *h)
 	unsigned int i, j;
 
 	for (i = 0; i < h->nr_root_heads; i++) {
-		struct parsed_fn *head = bsearch(&h->root_head[i], p->fns, p->nr,
-						 sizeof(*p->fns), by_addr_key);
+		struct parsed_fn *head = find_fn(p, h->root_head[i]);
 		char a[P2PD_ADDR_STRLEN];
 		struct p2pd_buf b;
 
@@ -99,9 +108,7 @@ static int mark_root_heads(struct parser *p, const struct topo_header *h)
 					  "root_bus_first= names %s, which is not on a root bus (line %u)",
 					  a, head->line);
 		for (j = 0; j < i; j++) {
-			const struct parsed_fn *other =
-				bsearch(&h->root_head[j], p->fns, p->nr,
-					sizeof(*p->fns), by_addr_key);
+			const struct parsed_fn *other = find_fn(p, h->root_head[j]);
 
 			if (other->f.host_bridge == head->f.host_bridge)
 				return parse_fail(p, 1,

@@ -308,6 +308,9 @@ int main(void)
 	refuses("root_bus_first= naming a function not in the file",
 		"# p2pdiag abi=1 generation=1 functions=1 "
 		"root_bus_first=0000:00:00.0\n" RP "\n", "0000:00:00.0, which has no line");
+	refuses("root_bus_first= in a file without function lines",
+		"# p2pdiag abi=1 generation=1 functions=0 "
+		"root_bus_first=0000:00:01.0\n", "0000:00:01.0, which has no line");
 	refuses("root_bus_first= naming a function below a bridge",
 		"# p2pdiag abi=1 generation=1 functions=2 "
 		"root_bus_first=0000:01:00.0\n" RP "\n" GPU "\n",
