@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Lookups in a run (check.h): where a pair or a GPU is.  They find; they
- * do not judge.
+ * Lookups in a run (check.h): where a pair or a GPU is, and which of the
+ * run's functions or pairs pass a caller's test.  They find; they do not
+ * judge.
  */
+#include <limits.h>
+#include <stdlib.h>
+
 #include "check.h"
 #include "judge/results.h"
 
@@ -70,4 +74,25 @@ const struct gpu_pair *run_gpu_pair(const struct gpu_state *st, int src, int dst
 		if (st->pair[i].src == src && st->pair[i].dst == dst)
 			return &st->pair[i];
 	return NULL;
+}
+
+int run_select(const struct check_run *r, unsigned int n, run_keep_fn keep,
+	       const void *arg, unsigned int **out)
+{
+	unsigned int i, k = 0, count = 0;
+
+	*out = NULL;
+	for (i = 0; i < n; i++)
+		count += keep(r, i, arg);
+	if (!count)
+		return 0;
+	if (count > (unsigned int)INT_MAX)
+		return -1;
+	*out = calloc(count, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < n && k < count; i++)
+		if (keep(r, i, arg))
+			(*out)[k++] = i;
+	return (int)k;
 }

@@ -63,4 +63,20 @@ int run_pair_index(const struct check_run *r, int fa, int fb);
 int run_gpu_function(const struct check_run *r, unsigned int g);
 const struct gpu_pair *run_gpu_pair(const struct gpu_state *st, int src, int dst);
 
+/* Whether run_select() keeps index @i; @arg is the caller's. */
+typedef bool (*run_keep_fn)(const struct check_run *r, unsigned int i,
+			    const void *arg);
+
+/*
+ * run_select() - the indices below @n (into the model's functions, the
+ * run's pairs, or any list the caller holds) for which @keep holds, in
+ * increasing order.  They are counted first, so the caller can size its
+ * own array to the count; @keep is asked twice per index and must answer
+ * the same both times.
+ * Return: how many, with *@out malloc'd (NULL when none is kept); -1, with
+ * *@out NULL, when memory ran out.
+ */
+int run_select(const struct check_run *r, unsigned int n, run_keep_fn keep,
+	       const void *arg, unsigned int **out);
+
 #endif /* P2PDIAG_CHECK_H */

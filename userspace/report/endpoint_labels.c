@@ -22,29 +22,42 @@ static const char *const kind_prefix[P2PD_KIND_COUNT] = {
 	[P2PD_KIND_OTHER] = "DEV",
 };
 
+/* A P2P endpoint that --pairs keeps: one that gets a label. */
+static bool is_listed_endpoint(const struct check_run *r, unsigned int i,
+			       const void *unused)
+{
+	(void)unused;
+	return r->model->fn[i].p2p_endpoint && run_fn_selected(r, (int)i);
+}
+
 unsigned int endpoint_labels(const struct check_run *r,
 			     struct endpoint_label **out)
 {
 	const struct p2pd_model *m = r->model;
 	struct endpoint_label *ep;
-	unsigned int n = 0, rank, i, g, count[P2PD_KIND_COUNT] = { 0 };
+	unsigned int *listed = NULL;
+	unsigned int n = 0, rank, j, g, count[P2PD_KIND_COUNT] = { 0 };
+	int nr_listed;
 
 	*out = NULL;
-	if (!m || !m->nr_fn)
+	if (!m)
 		return 0;
-	ep = calloc(m->nr_fn, sizeof(*ep));
-	if (!ep)
+	nr_listed = run_select(r, m->nr_fn, is_listed_endpoint, NULL, &listed);
+	if (nr_listed <= 0)
 		return 0;
+	ep = calloc((size_t)nr_listed, sizeof(*ep));
+	if (!ep) {
+		free(listed);
+		return 0;
+	}
 	/* the kinds' order (GPUs first) is the listing's order */
 	for (rank = 0; rank < P2PD_KIND_COUNT; rank++) {
-		for (i = 0; i < m->nr_fn; i++) {
-			const struct p2pd_function *f = &m->fn[i];
+		for (j = 0; j < (unsigned int)nr_listed; j++) {
+			const struct p2pd_function *f = &m->fn[listed[j]];
 
-			if (!f->p2p_endpoint ||
-			    p2pd_device_kind(f->class_code) != rank ||
-			    !run_fn_selected(r, (int)i))
+			if (p2pd_device_kind(f->class_code) != rank)
 				continue;
-			ep[n].fn = (int)i;
+			ep[n].fn = (int)listed[j];
 			ep[n].gpu = -1;
 			for (g = 0; r->gpu && g < r->gpu->nr_dev; g++)
 				if (r->gpu->dev[g].pci_addr == f->addr)
@@ -54,10 +67,7 @@ unsigned int endpoint_labels(const struct check_run *r,
 			n++;
 		}
 	}
-	if (!n) {
-		free(ep);
-		return 0;
-	}
+	free(listed);
 	*out = ep;
 	return n;
 }

@@ -68,26 +68,34 @@ static int group_size(const struct check_run *r, int fn)
 }
 
 /*
- * The matrices' rows: grouped, one endpoint per group (its first member
- * stands for the rest, as its group pairs do); else every endpoint.
- * Return: how many, into *@rows (malloc'd), or 0.
+ * Whether endpoint @i of @arg (the labels) is a matrix row: grouped, the
+ * first member of its group stands for the rest, as its group pairs do;
+ * else every endpoint is one.
  */
+static bool is_matrix_row(const struct check_run *r, unsigned int i,
+			  const void *arg)
+{
+	const struct endpoint_label *ep = arg;
+	const struct run_results *res = r->results;
+	int fn = ep[i].fn;
+
+	return !res || !res->grouped || res->groups.group_of[fn] < 0 ||
+	       res->groups.first[res->groups.group_of[fn]] == fn;
+}
+
+/* The matrices' rows.  Return: how many, into *@rows (malloc'd), or 0. */
 static unsigned int matrix_rows(const struct check_run *r,
 				const struct endpoint_label *ep, unsigned int n,
 				struct endpoint_label **rows)
 {
-	const struct run_results *res = r->results;
-	unsigned int i, k = 0;
+	unsigned int *row = NULL, i;
+	int k = run_select(r, n, is_matrix_row, ep, &row);
 
-	*rows = malloc((n ? n : 1) * sizeof(**rows));
-	for (i = 0; *rows && i < n; i++) {
-		int fn = ep[i].fn;
-
-		if (!res || !res->grouped || res->groups.group_of[fn] < 0 ||
-		    res->groups.first[res->groups.group_of[fn]] == fn)
-			(*rows)[k++] = ep[i];
-	}
-	return k;
+	*rows = k > 0 ? malloc((size_t)k * sizeof(**rows)) : NULL;
+	for (i = 0; *rows && i < (unsigned int)k; i++)
+		(*rows)[i] = ep[row[i]];
+	free(row);
+	return *rows ? (unsigned int)k : 0;
 }
 
 static void matrix_head(FILE *out, const struct endpoint_label *ep, unsigned int n,

@@ -617,33 +617,59 @@ static void nvme_findings(struct check_run *r, const struct gpudirect *g)
 			     g->vmd[i].name, g->vmd[i].addr, g->vmd[i].vmd, g->vmd[i].addr);
 }
 
-void gpudirect_judge(struct check_run *r, struct gpudirect *g)
+/*
+ * Pair @i's NVIDIA GPU and its peer, when the peer is a NIC or an NVMe
+ * drive (the pairs GPUDirect RDMA and Storage serve); else false.
+ */
+static bool gpudirect_ends(const struct check_run *r, unsigned int i,
+			   const struct p2pd_function **gpu,
+			   const struct p2pd_function **peer)
 {
 	const struct p2pd_model *m = r->model;
-	unsigned int i;
+	const struct p2pd_pair *p = &r->pair[i];
+	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
+	enum p2pd_kind kind;
+
+	*gpu = p2pd_is_nvidia_gpu(fa) ? fa : p2pd_is_nvidia_gpu(fb) ? fb : NULL;
+	*peer = *gpu == fa ? fb : fa;
+	kind = p2pd_device_kind((*peer)->class_code);
+	return *gpu && (kind == P2PD_KIND_NIC || kind == P2PD_KIND_NVME);
+}
+
+static bool is_gpudirect_pair(const struct check_run *r, unsigned int i,
+			      const void *unused)
+{
+	const struct p2pd_function *gpu, *peer;
+
+	(void)unused;
+	return gpudirect_ends(r, i, &gpu, &peer);
+}
+
+void gpudirect_judge(struct check_run *r, struct gpudirect *g)
+{
+	unsigned int *served = NULL, j;
+	int nr_served = 0;
 
 	g->pair = NULL;
 	g->nr_pair = 0;
 	find_vmd_nvme(g);
-	if (m && r->nr_pairs)
-		g->pair = calloc(r->nr_pairs, sizeof(*g->pair));
-	for (i = 0; g->pair && i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
-		const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
-		const struct p2pd_function *gpu = p2pd_is_nvidia_gpu(fa) ? fa :
-						  p2pd_is_nvidia_gpu(fb) ? fb : NULL;
-		const struct p2pd_function *peer = gpu == fa ? fb : fa;
-		enum p2pd_kind kind = p2pd_device_kind(peer->class_code);
+	if (r->model && r->nr_pairs)
+		nr_served = run_select(r, r->nr_pairs, is_gpudirect_pair, NULL,
+				       &served);
+	if (nr_served > 0)
+		g->pair = calloc((size_t)nr_served, sizeof(*g->pair));
+	for (j = 0; g->pair && j < (unsigned int)nr_served; j++) {
+		const unsigned int i = served[j];
+		const struct p2pd_function *gpu, *peer;
 		struct gd_pair *gp;
 		char pa[P2PD_ADDR_STRLEN];
 
-		if (!gpu || (kind != P2PD_KIND_NIC && kind != P2PD_KIND_NVME))
-			continue;
+		gpudirect_ends(r, i, &gpu, &peer);
 		gp = &g->pair[g->nr_pair++];
 		gp->gpu = gpu->addr;
 		gp->peer = peer->addr;
 		gp->pair = (int)i;
-		gp->storage = kind == P2PD_KIND_NVME;
+		gp->storage = p2pd_device_kind(peer->class_code) == P2PD_KIND_NVME;
 		read_translation(gpu, &gp->gpu_translation);
 		read_translation(peer, &gp->peer_translation);
 		pciaddr_format(pa, peer->addr);
@@ -657,7 +683,8 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 			judge_nic(r, &g->facts, gp, i);
 		}
 	}
-	if (r->nr_pairs && !g->pair)
+	free(served);
+	if (nr_served < 0 || (nr_served > 0 && !g->pair))
 		r->findings.oom = true;
 	nic_findings(r, g);
 	nvme_findings(r, g);

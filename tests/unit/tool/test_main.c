@@ -24,6 +24,7 @@ void test_graph(struct ktap *k, const char *fixtures);
 void test_system(struct ktap *k, const char *fixtures);
 void test_causes(struct ktap *k);
 void test_atomic_file(struct ktap *k);
+void test_check(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -79,5 +80,6 @@ int main(int argc, char **argv)
 	test_system(&k, argv[1]);
 	test_causes(&k);
 	test_atomic_file(&k);
+	test_check(&k);
 	return ktap_finish(&k);
 }
