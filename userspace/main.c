@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,30 @@ static void die_usage(const char *msg)
 static void progress(const char *what)
 {
 	fprintf(stderr, "%sp2pdiag-check: measuring %s\n", stderr_progress_prefix, what);
+}
+
+/*
+ * The report on stdout, flushed.  A reader that went away (a closed pipe)
+ * is a write error like a full disk, said and exit status 3, not a
+ * silent death by SIGPIPE: the report is the last thing on stdout.
+ * Return: 0, or -1 with errno set.
+ */
+static int write_report(const struct check_run *r, const struct options *opt)
+{
+	bool colour = !opt->no_color && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	int rc = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	if (opt->json)
+		rc = report_json_print(stdout, r);
+	else
+		report_text(stdout, r, colour, opt->verbose);
+	if (!rc && (fflush(stdout) || ferror(stdout)))
+		rc = -1;
+	if (rc && !errno)
+		errno = EIO;
+	return rc;
 }
 
 /* The topology the run judges, and the second one --cross-check reads. */
@@ -361,17 +386,10 @@ int main(int argc, char **argv)
 	if (causes_build(&run, &run.causes))
 		run.findings.oom = true;
 	status = findings_exit_status(&run.findings);
-	if (opt.json) {
-		if (report_json_print(stdout, &run)) {
-			die_usage("cannot write the JSON report to stdout");
-			status = EXIT_USAGE;
-		}
-	} else {
-		report_text(stdout, &run, !opt.no_color && isatty(STDOUT_FILENO) &&
-					  !getenv("NO_COLOR"), opt.verbose);
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		die_usage("cannot write the report to stdout");
+	if (write_report(&run, &opt)) {
+		snprintf(err, sizeof(err), "cannot write the %s report to stdout: %s",
+			 opt.json ? "JSON" : "text", strerror(errno));
+		die_usage(err);
 		status = EXIT_USAGE;
 	}
 	if (opt.journal)

@@ -23,32 +23,17 @@
 #include "report/report.h"
 #include "p2pdiag/format.h"
 
-static int write_json(FILE *f, const void *ctx)
+/* The report, pretty but not spaced, as baselines always were. */
+static int write_report(FILE *f, const void *ctx)
 {
-	const char *text = json_object_to_json_string_ext(
-		(struct json_object *)ctx,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	if (!text) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return fputs(text, f) < 0 ? -1 : 0;
+	return report_json_write(f, ctx, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 int baseline_save(const char *path, const struct check_run *r,
 		  char *err, size_t errlen)
 {
-	struct json_object *root = report_json_build(r);
-	int rc;
-
-	if (!root) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	rc = atomic_file_write(path, write_json, root, err, errlen);
-	json_object_put(root);
-	return rc;
+	return atomic_file_write(path, write_report, r, err, errlen);
 }
 
 static const char *get_str(struct json_object *o, const char *key)

@@ -14,17 +14,23 @@
 
 #define REPORT_SCHEMA 1
 
-struct json_object;
-
 /*
  * The human report; @colour only when stdout is a terminal; @verbose adds
  * each pair's engine line and every finding with its own fix.
  */
 void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose);
 
-/* The JSON document of schema 1 (caller puts it); NULL when out of memory. */
-struct json_object *report_json_build(const struct check_run *r);
-/* Print it to @out.  Return: 0, or -1 when it could not be written. */
+/*
+ * report_json_write() - the JSON document of schema 1, written to @out as
+ * it is produced, as json-c prints with @flags (no newline after it).
+ * Return: 0, or -1 with errno set when it could not be written whole (a
+ * failed write, no memory): what is in @out then is no report.
+ */
+int report_json_write(FILE *out, const struct check_run *r, int flags);
+/*
+ * report_json_print() - --json: the document, pretty and spaced, and a
+ * newline, flushed.  Return: 0, or -1 with errno set.
+ */
 int report_json_print(FILE *out, const struct check_run *r);
 
 /*

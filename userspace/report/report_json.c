@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON report, schema 1 (documented in SCHEMA.md).  Built as a json-c
- * tree, so strings are escaped by the library, and the same tree is the
- * baseline file.  Per-function values are the ABI's own text, exactly as
+ * The JSON report, schema 1 (documented in SCHEMA.md), which is also the
+ * baseline file.  Written as it is produced (json_stream.h): each member
+ * is a small json-c object, so strings are escaped by the library, and
+ * memory holds one pair or finding at a time, not the report.  Per-function values are the ABI's own text, exactly as
  * /sys/kernel/p2pdiag/devices/<addr>/<field> holds them.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +18,15 @@
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "system/system.h"
+#include "report/json_stream.h"
 #include "report/report_json_steps.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
+
+/* How --json prints: pretty, spaced, "/" as it is. */
+#define REPORT_JSON_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+				 JSON_C_TO_STRING_NOSLASHESCAPE)
 
 static struct json_object *jstr_addr(unsigned int addr)
 {
@@ -168,26 +175,19 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 	put(o, "curve", report_json_pair_curve(r, k));
 }
 
-/* The endpoint groups of a grouped run, each with its members; [] otherwise. */
-static struct json_object *groups_json(const struct check_run *r)
+/* One endpoint group of a grouped run, with its members. */
+static struct json_object *group_json(const struct check_run *r, unsigned int gi)
 {
 	const struct run_results *res = r->results;
-	struct json_object *arr = json_object_new_array();
-	unsigned int gi;
+	struct json_object *o = json_object_new_object();
+	struct json_object *members = json_object_new_array();
+	int i;
 
-	for (gi = 0; res && res->grouped && gi < res->groups.nr; gi++) {
-		struct json_object *o = json_object_new_object();
-		struct json_object *members = json_object_new_array();
-		int i;
-
-		for (i = res->groups.first[gi]; i != P2PD_NO_INDEX;
-		     i = res->groups.next[i])
-			json_object_array_add(members, jstr_addr(r->model->fn[i].addr));
-		put(o, "group", json_object_new_int((int)gi));
-		put(o, "members", members);
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	for (i = res->groups.first[gi]; i != P2PD_NO_INDEX; i = res->groups.next[i])
+		json_object_array_add(members, jstr_addr(r->model->fn[i].addr));
+	put(o, "group", json_object_new_int((int)gi));
+	put(o, "members", members);
+	return o;
 }
 
 static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
@@ -324,42 +324,36 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	return o;
 }
 
-static struct json_object *findings_json(const struct findings *f)
+static struct json_object *finding_json(const struct finding *it)
 {
-	struct json_object *arr = json_object_new_array();
-	size_t i;
+	struct json_object *o = json_object_new_object();
 
-	for (i = 0; i < f->nr; i++) {
-		const struct finding *it = &f->item[i];
-		struct json_object *o = json_object_new_object();
-
-		put(o, "severity", json_object_new_string(finding_severity_name(it->severity)));
-		put(o, "code", json_object_new_string(it->code));
-		put(o, "message", json_object_new_string(it->message));
-		put(o, "fix", it->fix ? json_object_new_string(it->fix) : NULL);
-		put(o, "a", it->has_pair || it->a != FINDING_NO_ADDR ? jstr_addr(it->a) : NULL);
-		put(o, "b", it->has_pair ? jstr_addr(it->b) : NULL);
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	put(o, "severity", json_object_new_string(finding_severity_name(it->severity)));
+	put(o, "code", json_object_new_string(it->code));
+	put(o, "message", json_object_new_string(it->message));
+	put(o, "fix", it->fix ? json_object_new_string(it->fix) : NULL);
+	put(o, "a", it->has_pair || it->a != FINDING_NO_ADDR ? jstr_addr(it->a) : NULL);
+	put(o, "b", it->has_pair ? jstr_addr(it->b) : NULL);
+	return o;
 }
 
 /* One entry per cause, worst first; "pairs" in the cause's order. */
-static struct json_object *causes_json(const struct check_run *r)
+static void causes_stream(struct json_stream *s, const struct check_run *r)
 {
 	const struct causes *c = &r->causes;
-	struct json_object *arr = json_object_new_array();
 	size_t i, j;
 
-	for (i = 0; i < c->nr; i++) {
+	json_stream_open_array(s, "causes");
+	for (i = 0; i < c->nr && json_stream_ok(s); i++) {
 		const struct cause *k = &c->cause[i];
-		struct json_object *o = json_object_new_object();
-		struct json_object *pairs = json_object_new_array();
 
-		put(o, "code", json_object_new_string(k->code));
-		put(o, "severity", json_object_new_string(finding_severity_name(k->severity)));
-		put(o, "findings", json_object_new_int64((int64_t)k->nr));
-		for (j = 0; j < k->nr; j++) {
+		json_stream_open_object(s, NULL);
+		json_stream_put(s, "code", json_object_new_string(k->code));
+		json_stream_put(s, "severity",
+				json_object_new_string(finding_severity_name(k->severity)));
+		json_stream_put(s, "findings", json_object_new_int64((int64_t)k->nr));
+		json_stream_open_array(s, "pairs");
+		for (j = 0; j < k->nr && json_stream_ok(s); j++) {
 			const struct finding *it = &r->findings.item[k->item[j]];
 			struct json_object *pair;
 
@@ -368,15 +362,15 @@ static struct json_object *causes_json(const struct check_run *r)
 			pair = json_object_new_array();
 			json_object_array_add(pair, jstr_addr(it->a));
 			json_object_array_add(pair, jstr_addr(it->b));
-			json_object_array_add(pairs, pair);
+			json_stream_put(s, NULL, pair);
 		}
-		put(o, "pairs", pairs);
-		put(o, "fix", json_object_new_string(k->machine_fix ? "machine" :
-						     k->fix ? "shared" : "per_finding"));
-		put(o, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
-		json_object_array_add(arr, o);
+		json_stream_close(s);
+		json_stream_put(s, "fix", json_object_new_string(k->machine_fix ? "machine" :
+								 k->fix ? "shared" : "per_finding"));
+		json_stream_put(s, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
+		json_stream_close(s);
 	}
-	return arr;
+	json_stream_close(s);
 }
 
 /* The machine-wide fix, or null when no port needs clearing. */
@@ -444,73 +438,91 @@ static struct json_object *exchange_json(const struct gpu_exchange *x)
 	return arr;
 }
 
-struct json_object *report_json_build(const struct check_run *r)
+static struct json_object *summary_json(const struct check_run *r)
 {
-	struct json_object *root = json_object_new_object(), *arr, *sum;
-	const struct p2pd_model *m = r->model;
-	unsigned int i;
+	struct json_object *sum = json_object_new_object();
 	size_t n[3] = { 0 };
-
-	if (!root)
-		return NULL;
-	put(root, "schema", json_object_new_int(REPORT_SCHEMA));
-	put(root, "tool", json_object_new_string("p2pdiag-check"));
-	put(root, "version", json_object_new_string(report_version()));
-	put(root, "source", json_object_new_string(r->source));
-	put(root, "source_detail", json_object_new_string(r->source_detail));
-	put(root, "generation", m ? json_object_new_int64((int64_t)m->generation) : NULL);
-	put(root, "cpu", !m ? NULL : json_object_new_string(
-		m->cpu_flags & P2PD_CPU_ROUTES_P2P ? "amd_zen" :
-		m->cpu_flags & P2PD_CPU_AMD ? "amd" : "other"));
-
-	arr = json_object_new_array();
-	for (i = 0; m && i < m->nr_fn; i++)
-		json_object_array_add(arr, device_json(&m->fn[i]));
-	put(root, "devices", arr);
-
-	put(root, "groups", groups_json(r));
-	arr = json_object_new_array();
-	for (i = 0; i < r->nr_pairs; i++)
-		json_object_array_add(arr, pair_json(r, i));
-	put(root, "pairs", arr);
-
-	arr = json_object_new_array();
-	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
-		if (r->results->gpu[i].selected)
-			json_object_array_add(arr, gpu_json(r, i));
-	put(root, "gpus", arr);
-	put(root, "gpu_status", status_json(r));
-	put(root, "host_settings", report_json_settings(r, -1));
-	put(root, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
-				       json_object_new_array());
-	put(root, "system", system_output_json(r));
-	put(root, "findings", findings_json(&r->findings));
-	put(root, "causes", causes_json(r));
+	size_t i;
 
 	for (i = 0; i < r->findings.nr; i++)
 		n[r->findings.item[i].severity]++;
-	sum = json_object_new_object();
 	put(sum, "errors", json_object_new_int((int)n[SEV_ERROR]));
 	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
 	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
 	put(sum, "exit_status", json_object_new_int(findings_exit_status(&r->findings)));
 	put(sum, "fix", machine_fix_json(r));
-	put(root, "summary", sum);
-	return root;
+	return sum;
+}
+
+/*
+ * The arrays that grow with the machine (devices, groups, pairs,
+ * findings, causes) are streamed member by member; the rest are small
+ * objects built whole.
+ */
+int report_json_write(FILE *out, const struct check_run *r, int flags)
+{
+	const struct run_results *res = r->results;
+	const struct p2pd_model *m = r->model;
+	struct json_object *arr;
+	struct json_stream s;
+	unsigned int i;
+
+	json_stream_begin(&s, out, flags);
+	json_stream_open_object(&s, NULL);
+	json_stream_put(&s, "schema", json_object_new_int(REPORT_SCHEMA));
+	json_stream_put(&s, "tool", json_object_new_string("p2pdiag-check"));
+	json_stream_put(&s, "version", json_object_new_string(report_version()));
+	json_stream_put(&s, "source", json_object_new_string(r->source));
+	json_stream_put(&s, "source_detail", json_object_new_string(r->source_detail));
+	json_stream_put(&s, "generation",
+			m ? json_object_new_int64((int64_t)m->generation) : NULL);
+	json_stream_put(&s, "cpu", !m ? NULL : json_object_new_string(
+		m->cpu_flags & P2PD_CPU_ROUTES_P2P ? "amd_zen" :
+		m->cpu_flags & P2PD_CPU_AMD ? "amd" : "other"));
+
+	json_stream_open_array(&s, "devices");
+	for (i = 0; m && i < m->nr_fn && json_stream_ok(&s); i++)
+		json_stream_put(&s, NULL, device_json(&m->fn[i]));
+	json_stream_close(&s);
+	/* the endpoint groups of a grouped run; [] otherwise */
+	json_stream_open_array(&s, "groups");
+	for (i = 0; res && res->grouped && i < res->groups.nr && json_stream_ok(&s); i++)
+		json_stream_put(&s, NULL, group_json(r, i));
+	json_stream_close(&s);
+	json_stream_open_array(&s, "pairs");
+	for (i = 0; i < r->nr_pairs && json_stream_ok(&s); i++)
+		json_stream_put(&s, NULL, pair_json(r, i));
+	json_stream_close(&s);
+
+	arr = json_object_new_array();
+	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
+		if (r->results->gpu[i].selected)
+			json_object_array_add(arr, gpu_json(r, i));
+	json_stream_put(&s, "gpus", arr);
+	json_stream_put(&s, "gpu_status", status_json(r));
+	json_stream_put(&s, "host_settings", report_json_settings(r, -1));
+	json_stream_put(&s, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
+						 json_object_new_array());
+	json_stream_put(&s, "system", system_output_json(r));
+	json_stream_open_array(&s, "findings");
+	for (i = 0; i < r->findings.nr && json_stream_ok(&s); i++)
+		json_stream_put(&s, NULL, finding_json(&r->findings.item[i]));
+	json_stream_close(&s);
+	causes_stream(&s, r);
+	json_stream_put(&s, "summary", summary_json(r));
+	json_stream_close(&s);
+	return json_stream_end(&s);
 }
 
 int report_json_print(FILE *out, const struct check_run *r)
 {
-	struct json_object *root = report_json_build(r);
-	const char *s;
-	int rc;
-
-	if (!root)
+	if (report_json_write(out, r, REPORT_JSON_FLAGS))
 		return -1;
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						 JSON_C_TO_STRING_SPACED |
-						 JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = s && fputs(s, out) >= 0 && fputc('\n', out) != EOF ? 0 : -1;
-	json_object_put(root);
-	return rc;
+	errno = 0;
+	if (fputc('\n', out) == EOF || fflush(out)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
 }

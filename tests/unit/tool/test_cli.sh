@@ -437,5 +437,28 @@ v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pair
 [ "$rc" = 0 ] && [ "$v" = "4 8 1136278" ] && result 1 "cli: ... grouped, the same tree is 8 group pairs" ||
 	result 0 "cli: ... grouped, the same tree is 8 group pairs" "rc $rc: $v $err"
 
+# A report that cannot be written whole is an error (exit 3, said), never
+# a truncated document with the run's own exit status.
+"$bin" --topology-file "$sriov" --no-cuda --json >/dev/full 2>"$tmp/stderr"; rc=$?
+case $rc:$(cat "$tmp/stderr") in "3:p2pdiag-check: cannot write the JSON report to stdout: No space left on device")
+	result 1 "cli: --json to a full disk exits 3, naming the error";;
+	*) result 0 "cli: --json to a full disk exits 3, naming the error" "rc $rc: $(cat "$tmp/stderr")";; esac
+"$bin" --topology-file "$sriov" --no-cuda --verbose >/dev/full 2>"$tmp/stderr"; rc=$?
+case $rc:$(cat "$tmp/stderr") in "3:p2pdiag-check: cannot write the text report to stdout: No space left on device")
+	result 1 "cli: the text report to a full disk exits 3, naming the error";;
+	*) result 0 "cli: the text report to a full disk exits 3, naming the error" "rc $rc: $(cat "$tmp/stderr")";; esac
+# a reader that stops early: the writer is told (EPIPE), not killed by SIGPIPE
+"$bin" --topology-file "$tmp/many.topo" --no-cuda --json 2>"$tmp/stderr" | head -c 10 >/dev/null
+rc=${PIPESTATUS[0]}
+case $rc:$(cat "$tmp/stderr") in "3:p2pdiag-check: cannot write the JSON report to stdout: Broken pipe")
+	result 1 "cli: --json into a closed pipe exits 3, naming the error";;
+	*) result 0 "cli: --json into a closed pipe exits 3, naming the error" "rc $rc: $(cat "$tmp/stderr")";; esac
+# the baseline, streamed into NAME.tmp, is renamed into place whole
+run "$bin" --topology-file "$sriov" --no-cuda --baseline save "$tmp/sriov-base.json"
+v=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tool"], len(d["pairs"]), sum(p["count"] for p in d["pairs"]))' "$tmp/sriov-base.json" 2>&1)
+[ "$rc" = 0 ] && [ "$v" = "p2pdiag-check 8 28" ] && [ ! -e "$tmp/sriov-base.json.tmp" ] &&
+	result 1 "cli: --baseline save streams the whole report into place" ||
+	result 0 "cli: --baseline save streams the whole report into place" "rc $rc: $v $err"
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

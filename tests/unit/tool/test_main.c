@@ -25,6 +25,7 @@ void test_system(struct ktap *k, const char *fixtures);
 void test_causes(struct ktap *k);
 void test_atomic_file(struct ktap *k);
 void test_check(struct ktap *k);
+void test_json_stream(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
 	test_sysfs_vanish(&k);
 	test_judge(&k);
 	test_reports(&k);
+	test_json_stream(&k);
 	test_fsroot(&k);
 	test_gpudirect(&k, argv[1]);
 	test_graph(&k, argv[1]);
