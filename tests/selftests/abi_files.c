@@ -27,6 +27,7 @@
 #include "../../include/p2pdiag/abi.h"
 #include "config_decode.h"
 #include "sysfs_paths.h"
+#include "harness_main.h"
 
 #define NOBODY	65534
 
@@ -729,10 +730,6 @@ TEST(spliced_reads_are_detected)
 
 int main(int argc, char **argv)
 {
-	if (!st_module_loaded()) {
-		ksft_print_header();
-		ksft_exit_skip("p2pdiag not loaded (no %s)\n", st_p2pdiag_root());
-	}
-	return test_harness_run(argc, argv);
+	return st_harness_main(argc, argv);
 }
 

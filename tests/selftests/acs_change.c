@@ -22,6 +22,7 @@
 #include "../../include/p2pdiag/abi.h"
 #include "config_decode.h"
 #include "sysfs_paths.h"
+#include "harness_main.h"
 
 static const char *overlay_params(void)
 {
@@ -213,9 +214,5 @@ TEST(acs_control_change_follows)
 
 int main(int argc, char **argv)
 {
-	if (!st_module_loaded()) {
-		ksft_print_header();
-		ksft_exit_skip("p2pdiag not loaded (no %s)\n", st_p2pdiag_root());
-	}
-	return test_harness_run(argc, argv);
+	return st_harness_main(argc, argv);
 }

@@ -34,6 +34,7 @@
 #include "../../include/p2pdiag/abi.h"
 #include "config_decode.h"
 #include "sysfs_paths.h"
+#include "harness_main.h"
 
 #define MAX_TOKENS	16
 #define MAX_PAIRS	(ST_MAX_FUNCS * 8)
@@ -573,9 +574,5 @@ TEST(expected_pairs)
 
 int main(int argc, char **argv)
 {
-	if (!st_module_loaded()) {
-		ksft_print_header();
-		ksft_exit_skip("p2pdiag not loaded (no %s)\n", st_p2pdiag_root());
-	}
-	return test_harness_run(argc, argv);
+	return st_harness_main(argc, argv);
 }
