@@ -26,11 +26,11 @@
 #define ST_TIME_SCALE_WORD	"lab.time_scale="
 #define ST_TIME_SCALE_MAX	99
 
-/* N of lab.time_scale=N on /proc/cmdline, 1 without a valid one. */
+/* N of lab.time_scale=N on the kernel command line, 1 without a valid one. */
 static inline int st_time_scale(void)
 {
 	char line[4096], *word, *save = NULL, *end;
-	FILE *f = fopen("/proc/cmdline", "r");
+	FILE *f = fopen(st_cmdline_path(), "r");
 	long n = 1;
 
 	if (!f)

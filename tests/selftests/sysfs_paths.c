@@ -50,6 +50,11 @@ const char *st_topo_path(void)
 	return env_or("LAB_TOPO", "/lab/topo");
 }
 
+const char *st_cmdline_path(void)
+{
+	return env_or("PROC_CMDLINE", "/proc/cmdline");
+}
+
 int st_module_loaded(void)
 {
 	struct stat st;

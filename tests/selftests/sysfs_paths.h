@@ -9,6 +9,7 @@
  *   IOMMU_SYSFS     /sys/kernel/iommu_groups
  *   P2PDIAG_PARAMS  /sys/module/p2pdiag/parameters
  *   LAB_TOPO        /lab/topo
+ *   PROC_CMDLINE    /proc/cmdline
  */
 #ifndef P2PDIAG_SELFTEST_SYSFS_PATHS_H
 #define P2PDIAG_SELFTEST_SYSFS_PATHS_H
@@ -23,6 +24,7 @@ const char *st_pci_root(void);
 const char *st_iommu_root(void);
 const char *st_params_root(void);
 const char *st_topo_path(void);
+const char *st_cmdline_path(void);
 
 /* 1 when the p2pdiag directory exists (the module is loaded). */
 int st_module_loaded(void);
