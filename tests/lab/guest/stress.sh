@@ -154,6 +154,14 @@ secs_since() {	# centiseconds -> "s.cc"
 	printf '%d.%02d' $((d / 100)) $((d % 100))
 }
 
+# Every 25th cycle of a long kind (the full counts), one line on the
+# results, so that a boot cut short, or a run still going, shows how far
+# it got ("stress progress:", which the summaries' "stress: " leaves out).
+stress_progress() {	# kind cycle cycles t0 failures
+	[ $(($2 % 25)) = 0 ] && [ "$2" -lt "$3" ] || return 0
+	ktap_diag "stress progress: $1 $2 of $3 cycles, failures so far $5, $(secs_since "$4") s"
+}
+
 stress_load() {	# cycles
 	local n=$1 i=0 bad=0 t0 passes
 	stress_readers_start 4
@@ -163,6 +171,7 @@ stress_load() {	# cycles
 		stress_rmmod || bad=$((bad + 1))
 		[ ! -e "$P2PD" ] || bad=$((bad + 1))
 		stress_insmod || bad=$((bad + 1))
+		stress_progress load "$i" "$n" "$t0" "$bad"
 	done
 	passes=$(stress_readers_stop)
 	ktap_diag "stress: load cycles=$n failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
@@ -186,6 +195,7 @@ stress_pci_rescan() {	# cycles addr
 		wait_for "[ ! -e $PCI/$addr ]" 1000 || bad=$((bad + 1))
 		echo 1 > /sys/bus/pci/rescan
 		wait_for "[ -e $PCI/$addr ]" 1000 || { bad=$((bad + 1)); break; }
+		stress_progress "pci-rescan $addr" "$i" "$n" "$t0" "$bad"
 	done
 	passes=$(stress_readers_stop)
 	ktap_diag "stress: pci-rescan $addr cycles=$i failures=$bad reader_passes=$passes in $(secs_since "$t0") s"
@@ -293,6 +303,7 @@ stress_hotplug() {	# cycles addr device
 		hotplug_request del "$addr" "$id"
 		wait_for "[ ! -e $PCI/$addr ]" 6000 || { bad=$((bad + 1)); break; }
 		stress_follow "[ ! -e $P2PD/devices/$addr ]" || bad=$((bad + 1))
+		stress_progress "hotplug $addr" "$i" "$n" "$t0" "$bad"
 	done
 	passes=$(stress_readers_stop)
 	ktap_diag "stress: hotplug $addr cycles=$i failures=$bad reader_passes=$passes" \
@@ -353,6 +364,7 @@ stress_sriov() {	# cycles pf vfs
 		for vf in $vfs; do
 			stress_follow "[ ! -e $P2PD/devices/$vf ]" || bad=$((bad + 1))
 		done
+		stress_progress "sriov $pf" "$i" "$n" "$t0" "$bad"
 	done
 	passes=$(stress_readers_stop)
 	ktap_diag "stress: sriov $pf vfs=$want cycles=$i failures=$bad reader_passes=$passes" \
