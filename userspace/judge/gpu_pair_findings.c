@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Findings about each measured GPU pair: copies that hung or did not
+ * verify, each figure against its expectation, and the copies against the
+ * topology's verdict (fake P2P, hairpins, CUDA contradicting the topology).
+ */
+#include <stdio.h>
+
+#include "judge/judge_priv.h"
+#include "judge/judge_expect.h"
+#include "judge/judge_validity.h"
+#include "judge/results.h"
+#include "p2pdiag/verdict.h"
+
+/* A sentence on what the topology says about a pair, for timeouts. */
+void judge_topology_hint(const struct check_run *r, int fa, int fb,
+			 char *buf, size_t len)
+{
+	int pi = run_pair_index(r, fa, fb);
+	const struct p2pd_pair *p;
+	struct text t = { buf, len, 0 };
+
+	buf[0] = '\0';
+	if (pi < 0) {
+		text_add(&t, "likely cause: ACS redirect or the IOMMU (no topology verdict for the pair)");
+		return;
+	}
+	p = &r->pair[pi];
+	text_add(&t, "the topology says %s", p2pd_verdict_name(p->verdict));
+	if (p->nr_blockers) {
+		text_add(&t, "; likely cause: ACS redirect on ");
+		judge_describe_blockers(r->model, p, &t);
+	}
+	if (p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B))
+		text_add(&t, "%s IOMMU translation", p->nr_blockers ? " with" : "; likely cause:");
+	if (p->host_blocks)
+		text_add(&t, "; the host bridge does not route P2P");
+}
+
+static int says_peer_ok(const struct gpu_pair *gp)
+{
+	return (gp->cuda_valid && gp->can_access == 1) ||
+	       (gp->nvml_valid && gp->p2p_read == P2P_STATUS_OK &&
+		gp->p2p_write == P2P_STATUS_OK);
+}
+
+static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
+				const struct gpu_pair *rev, unsigned int a,
+				unsigned int b)
+{
+	int pi = run_pair_index(r, run_gpu_function(r, (unsigned int)gp->src),
+				  run_gpu_function(r, (unsigned int)gp->dst));
+	const struct p2pd_pair *p;
+	int can = (gp->cuda_valid && gp->can_access == 1) ||
+		  (rev && rev->cuda_valid && rev->can_access == 1);
+	int refuses = (gp->cuda_valid && gp->can_access == 0) ||
+		      (rev && rev->cuda_valid && rev->can_access == 0);
+	const char *fix;
+
+	if (pi < 0 || gp->nvlinks)	/* NVLink pairs are judged on NVLink */
+		return;
+	p = &r->pair[pi];
+	fix = judge_pair_fix_of(r, pi);
+	if (can && p->verdict == P2PD_VERDICT_BLOCKED) {
+		findings_add(&r->findings, SEV_ERROR,
+			     "contradiction-blocked-but-cuda-ok", a, b, fix,
+			     "GPUs %s and %s: the topology says blocked (%s), yet CUDA allows peer access: P2P copies risk hangs and corrupt data",
+			     judge_addr_str(a), judge_addr_str(b),
+			     p->host_blocks ? "host bridge does not route P2P" : "ACS redirect");
+	} else if (can && p->verdict == P2PD_VERDICT_REDIRECTED) {
+		int iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
+
+		findings_add(&r->findings, iommu ? SEV_ERROR : SEV_WARNING,
+			     "contradiction-redirected-but-cuda-ok", a, b, fix,
+			     "GPUs %s and %s: ACS redirects their traffic to the root complex%s, yet CUDA allows peer access as if it went direct: expect low bandwidth%s",
+			     judge_addr_str(a), judge_addr_str(b),
+			     iommu ? " and through IOMMU translation" : "",
+			     iommu ? ", hangs or corrupt data" : "");
+	} else if (refuses && p->verdict == P2PD_VERDICT_OK) {
+		findings_add(&r->findings, SEV_WARNING,
+			     "contradiction-ok-but-cuda-refuses", a, b,
+			     "check nvidia-smi topo -p2p r, the driver's P2P settings (GeForce cards and some VMs disable P2P) and NCCL_P2P_LEVEL",
+			     "GPUs %s and %s: the topology allows direct P2P (%s), yet CUDA refuses peer access",
+			     judge_addr_str(a), judge_addr_str(b), p2pd_class_name(p->cls));
+	}
+}
+
+void judge_gpu_pair(struct check_run *r, unsigned int k)
+{
+	const struct gpu_state *st = r->gpu;
+	const struct gpu_pair *gp = &st->pair[k];
+	const struct judged_gpu_pair *jp = &r->results->gpu_pair[k];
+	const struct gpu_pair *rev = run_gpu_pair(st, gp->dst, gp->src);
+	unsigned int a = judge_gpu_addr(r, gp->src), b = judge_gpu_addr(r, gp->dst);
+	char what[128], hint[TEXT_LEN], why[TEXT_LEN], why_fix[FIX_LEN];
+	bool explained;
+	const struct { const char *name; const struct gpu_figure *f; } figs[] = {
+		{ "P2P copy", &gp->p2p },
+		{ "P2P copy both ways", &gp->p2p_bidir },
+		{ "host-staged copy", &gp->staged },
+		{ "P2P latency copy", &gp->latency_p2p },
+	};
+	unsigned int i;
+	int corrupt = 0;
+
+	if (!jp->selected)
+		return;
+	if (gp->status == GPU_TIMEOUT &&
+	    !(st->measure == GPU_TIMEOUT && st->stuck_pair >= 0 &&
+	      &st->pair[st->stuck_pair] == gp)) {
+		judge_topology_hint(r, run_gpu_function(r, (unsigned int)gp->src),
+				    run_gpu_function(r, (unsigned int)gp->dst),
+				    hint, sizeof(hint));
+		findings_add(&r->findings, SEV_ERROR, "copy-timeout", a, b,
+			     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path",
+			     "P2P copy %s -> %s did not finish before the deadline: %s",
+			     judge_addr_str(a), judge_addr_str(b), hint);
+	}
+	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		if (!judge_verify_failed(figs[i].f))
+			continue;
+		snprintf(what, sizeof(what), "%s %s -> %s", figs[i].name,
+			 judge_addr_str(a), judge_addr_str(b));
+		judge_corrupt(r, what, a, b, figs[i].f);
+		if (i != 2)
+			corrupt = 1;
+	}
+	if (says_peer_ok(gp) && corrupt)
+		findings_add(&r->findings, SEV_ERROR, "fake-p2p", a, b,
+			     "treat P2P on this pair as broken: set NCCL_P2P_DISABLE=1 or fix the path (see the topology findings)",
+			     "GPUs %s -> %s: CUDA/NVML report peer access, but P2P data does not arrive intact",
+			     judge_addr_str(a), judge_addr_str(b));
+	else if (says_peer_ok(gp) && gp->p2p.valid && gp->staged.valid &&
+		 gp->p2p.median < JUDGE_FAKE_P2P_MARGIN * gp->staged.median)
+		findings_add(&r->findings, SEV_ERROR, "fake-p2p", a, b,
+			     "the copies are staged through host memory or hairpinned through the root complex: remove the ACS redirect on the path (see the topology findings), check the IOMMU mode and the driver's P2P support",
+			     "GPUs %s -> %s: CUDA/NVML report peer access, yet P2P %.1f GB/s is no faster than copying through host memory (%.1f GB/s)",
+			     judge_addr_str(a), judge_addr_str(b), gp->p2p.median,
+			     gp->staged.median);
+	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
+					sizeof(why), why_fix, sizeof(why_fix)) ||
+		    judge_gpu_explained(r, (unsigned int)gp->dst, false, why,
+					sizeof(why), why_fix, sizeof(why_fix));
+	for (i = 0; i < JP_PAIR_FIGS; i++) {
+		snprintf(what, sizeof(what), "%s %s -> %s", judge_pair_fig_name(i),
+			 judge_addr_str(a), judge_addr_str(b));
+		judge_figure(r, what, a, b, judge_pair_figure(gp, i), &jp->fig[i],
+			     why, why_fix,
+			     i == JP_LATENCY_P2P ? judge_figure_fix(JF_LATENCY_COPY) :
+			     gp->nvlinks ? "check nvidia-smi nvlink -s and -e (link state and errors)" :
+					   "check the links on the path under load and any ACS redirect on it");
+	}
+	if (gp->src < gp->dst && gp->p2p.valid && gp->p2p_bidir.valid &&
+	    !gp->nvlinks && gp->p2p.median > 0 && !explained) {
+		/* p2p_bidir is this direction's share while both ran */
+		double total = gp->p2p_bidir.median +
+			       (rev && rev->p2p_bidir.valid ?
+				rev->p2p_bidir.median : gp->p2p_bidir.median);
+
+		if (total <= JUDGE_HAIRPIN_MARGIN * gp->p2p.median)
+			findings_add(&r->findings, SEV_WARNING, "hairpin", a, b,
+				     "remove the ACS redirect on the pair's path (see the topology findings)",
+				     "GPUs %s <-> %s: both directions at once move %.1f GB/s in all, no more than one direction alone (%.1f GB/s): the traffic crosses one link twice, the signature of redirection through the root complex",
+				     judge_addr_str(a), judge_addr_str(b), total, gp->p2p.median);
+	}
+	if (gp->src < gp->dst || !rev)
+		judge_contradiction(r, gp, rev, a, b);
+}
