@@ -15,6 +15,7 @@
 
 #include "judge/judge.h"
 #include "judge/results.h"
+#include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "system/system.h"
@@ -33,6 +34,14 @@ static struct json_object *jstr_addr(unsigned int addr)
 	char a[P2PD_ADDR_STRLEN];
 
 	return json_object_new_string(pciaddr_format(a, addr));
+}
+
+/* "6.12.95", or null for 0 (not known). */
+static struct json_object *release_json(unsigned int release)
+{
+	char text[RELEASE_TEXT_MAX];
+
+	return release ? json_object_new_string(release_text(text, release)) : NULL;
 }
 
 /* A number rounded to 3 decimals, or null for "not measured". */
@@ -479,6 +488,8 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 	json_stream_put(&s, "cpu", !m ? NULL : json_object_new_string(
 		m->cpu_flags & P2PD_CPU_ROUTES_P2P ? "amd_zen" :
 		m->cpu_flags & P2PD_CPU_AMD ? "amd" : "other"));
+	json_stream_put(&s, "kernel_release", release_json(m ? m->kernel_release : 0));
+	json_stream_put(&s, "p2pdma_list", release_json(m ? p2pd_whitelist_release(m) : 0));
 
 	json_stream_open_array(&s, "devices");
 	for (i = 0; m && i < m->nr_fn && json_stream_ok(&s); i++)

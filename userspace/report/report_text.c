@@ -16,6 +16,7 @@
 #include "report/endpoint_labels.h"
 #include "judge/judge.h"
 #include "judge/results.h"
+#include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
 #include "system/system.h"
@@ -619,20 +620,15 @@ static void closing_line(FILE *out, const struct check_run *r,
 /* Which release's P2PDMA host-bridge list judged the host bridges. */
 static void host_bridge_list_line(FILE *out, const struct p2pd_model *m)
 {
-	char used[16], known[16];
-	struct p2pd_buf b;
+	char used[RELEASE_TEXT_MAX], known[RELEASE_TEXT_MAX];
 
-	p2pd_buf_init(&b, used, sizeof(used));
-	p2pd_put_release(&b, p2pd_whitelist_release(m));
-	p2pd_buf_terminate(&b);
+	release_text(used, p2pd_whitelist_release(m));
 	if (!m->kernel_release) {
 		fprintf(out, "P2PDMA list: kernel release not known: judged by Linux %s's list, the newest p2pdiag knows\n",
 			used);
 		return;
 	}
-	p2pd_buf_init(&b, known, sizeof(known));
-	p2pd_put_release(&b, m->kernel_release);
-	p2pd_buf_terminate(&b);
+	release_text(known, m->kernel_release);
 	if (m->kernel_release == p2pd_whitelist_release(m))
 		fprintf(out, "P2PDMA list: Linux %s's\n", known);
 	else

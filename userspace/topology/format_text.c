@@ -114,3 +114,13 @@ char *format_pairs_like(const struct p2pd_model *m, const char *module_text,
 	t.limit = header_limit(module_text, module_len);
 	return pairs_text(&t, len);
 }
+
+char *release_text(char buf[RELEASE_TEXT_MAX], unsigned int release)
+{
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, buf, RELEASE_TEXT_MAX);
+	p2pd_put_release(&b, release);
+	p2pd_buf_terminate(&b);
+	return buf;
+}

@@ -32,4 +32,10 @@ char *format_pairs_file(const struct p2pd_model *m, size_t *len);
 char *format_pairs_like(const struct p2pd_model *m, const char *module_text,
 			size_t module_len, size_t *len);
 
+/* "65535.255.255": the longest release text, with its NUL. */
+#define RELEASE_TEXT_MAX	16
+
+/* P2PD_RELEASE(6, 12, 95) as "6.12.95" into @buf; returns @buf. */
+char *release_text(char buf[RELEASE_TEXT_MAX], unsigned int release);
+
 #endif /* P2PDIAG_FORMAT_TEXT_H */

@@ -437,6 +437,37 @@ v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pair
 [ "$rc" = 0 ] && [ "$v" = "4 8 1136278" ] && result 1 "cli: ... grouped, the same tree is 8 group pairs" ||
 	result 0 "cli: ... grouped, the same tree is 8 group pairs" "rc $rc: $v $err"
 
+# The JSON report names the kernel release and the P2PDMA list that judged
+# it, as the text report's "P2PDMA list:" line does: the header's kernel=,
+# the nearest list p2pdiag knows (6.1's for an older kernel), the newest
+# where the release is not known (no kernel=, a dump).
+wl=$(dirname "$fix")/../fixtures/14-whitelist-kernel-6.12.topo
+newest=$(grep -v '^expect ' "$wl" | sed '1s/ kernel=[^ ]*//' >"$tmp/wl.topo" &&
+	"$bin" --topology-file "$tmp/wl.topo" --no-cuda --no-color 2>/dev/null |
+	sed -n "s/^P2PDMA list: kernel release not known: judged by Linux \([0-9.]*\)'s list, the newest p2pdiag knows$/\1/p")
+kernel_case() { # kernel_case NAME WANT_JSON WANT_TEXT ARGS...
+	local name=$1 want=$2 text=$3
+	shift 3
+	run "$@" --json
+	v=$(json_get 'd["kernel_release"], d["p2pdma_list"]')
+	t=$("$@" --no-color 2>/dev/null | grep '^P2PDMA list:')
+	[ -n "$newest" ] && [ "$v" = "$want" ] && [ "$t" = "$text" ] && result 1 "cli: JSON kernel_release, p2pdma_list: $name" ||
+		result 0 "cli: JSON kernel_release, p2pdma_list: $name" "rc $rc: $v / $t / newest '$newest'"
+}
+kernel_case "no kernel= is null and the newest list" "None $newest" \
+	"P2PDMA list: kernel release not known: judged by Linux $newest's list, the newest p2pdiag knows" \
+	"$bin" --topology-file "$tmp/wl.topo" --no-cuda
+grep -v '^expect ' "$wl" >"$tmp/wl612.topo"
+kernel_case "kernel=6.12.95 is its own list" "6.12.95 6.12.95" "P2PDMA list: Linux 6.12.95's" \
+	"$bin" --topology-file "$tmp/wl612.topo" --no-cuda
+sed '1s/ kernel=[^ ]*/ kernel=5.10.0/' "$tmp/wl612.topo" >"$tmp/wl510.topo"
+kernel_case "kernel=5.10.0 is judged by 6.1's list" "5.10.0 6.1.0" \
+	"P2PDMA list: Linux 5.10.0's, judged by Linux 6.1.0's (the nearest list p2pdiag knows)" \
+	"$bin" --topology-file "$tmp/wl510.topo" --no-cuda
+kernel_case "a dump has none and the newest list" "None $newest" \
+	"P2PDMA list: kernel release not known: judged by Linux $newest's list, the newest p2pdiag knows" \
+	"$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel"
+
 # A report that cannot be written whole is an error (exit 3, said), never
 # a truncated document with the run's own exit status.
 "$bin" --topology-file "$sriov" --no-cuda --json >/dev/full 2>"$tmp/stderr"; rc=$?

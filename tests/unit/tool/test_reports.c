@@ -91,7 +91,8 @@ static struct gpu_state *one_gpu_pair(void)
 
 static void json_tests(struct ktap *k, struct check_run *r)
 {
-	static const char *const top[] = { "schema", "source", "generation", "devices",
+	static const char *const top[] = { "schema", "source", "generation",
+		"kernel_release", "p2pdma_list", "devices",
 		"pairs", "gpus", "findings", "summary", NULL };
 	static const char *const pair_keys[] = { "a", "b", "class", "verdict", "map",
 		"blockers", "fix", "cuda", "nvml", "bw", "latency_us", "verified", NULL };
