@@ -31,9 +31,11 @@
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
+#include "system/bounded_file.h"
 #include "system/fsroot.h"
 #include "system/interrupt.h"
 #include "system/system.h"
+#include "system/system_file.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -110,7 +112,8 @@ static int read_topology_file(const char *path, struct p2pd_model *m,
 	char *text;
 	size_t len;
 
-	if (sysfs_read_table(path, &text, &len)) {
+	/* a file the user names may be a pipe: read it to its end, bounded */
+	if (bounded_file_read(path, SYSFS_TABLE_MAX, &text, &len)) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
 			 errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
 		return -1;
@@ -205,12 +208,20 @@ static int choose_source(struct check_run *r, const struct options *o,
 	 */
 	cpu_foreign = (o->pci_dump || o->topology_file) && !o->cpuinfo &&
 		      fsroot_is_live();
-	if (o->cpuinfo)
+	cpu_ok = cpu_foreign;
+	if (o->cpuinfo) {
 		snprintf(cpuinfo, sizeof(cpuinfo), "%s", o->cpuinfo);
-	else if (cpu_foreign || fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH))
+		cpu_ok = !cpu_flags_from_cpuinfo(cpuinfo, &cpu);
+	} else if (cpu_foreign || fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH)) {
 		cpuinfo[0] = '\0';
-	cpu_ok = cpu_foreign ||
-		 (cpuinfo[0] && !cpu_flags_from_cpuinfo(cpuinfo, &cpu));
+	} else {
+		/* the root's own file: a system file, refused unless regular */
+		FILE *fp = system_file_fopen(cpuinfo);
+
+		cpu_ok = fp && !cpu_flags_from_stream(fp, &cpu);
+		if (fp)
+			fclose(fp);
+	}
 	if (!cpu_ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
 			 strerror(errno));

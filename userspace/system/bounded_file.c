@@ -7,17 +7,14 @@
 
 #include "system/bounded_file.h"
 
-int bounded_file_read(const char *path, size_t max, char **out, size_t *len)
+int bounded_fd_read(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 65536, used = 0;
 	char *buf, *nb;
-	int fd, saved = 0;
+	int saved = 0;
 
 	*out = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	buf = malloc(cap);
 	if (!buf) {
 		saved = ENOMEM;
@@ -67,4 +64,13 @@ fail:
 	close(fd);
 	errno = saved;
 	return -1;
+}
+
+int bounded_file_read(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*out = NULL;
+	*len = 0;
+	return fd < 0 ? -1 : bounded_fd_read(fd, max, out, len);
 }

@@ -19,4 +19,11 @@
  */
 int bounded_file_read(const char *path, size_t max, char **out, size_t *len);
 
+/*
+ * bounded_fd_read() - bounded_file_read() of an open descriptor, which
+ * it closes.
+ * Return: 0, or -1 with errno set (EFBIG, or the error of read()).
+ */
+int bounded_fd_read(int fd, size_t max, char **out, size_t *len);
+
 #endif /* P2PDIAG_SYSTEM_BOUNDED_FILE_H */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "system/fsroot.h"
+#include "system/system_file.h"
 
 static char root_dir[PATH_MAX];		/* resolved; "" when live */
 static char root_given[PATH_MAX] = "/";
@@ -111,7 +112,7 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = system_file_open(path);
 	if (fd < 0)
 		return -1;
 	/* a fixture's regular file may come in pieces; sysfs gives it whole */
@@ -206,7 +207,7 @@ FILE *fsroot_fopen(const char *fmt, ...)
 	int rc;
 
 	ROOTED(path, fmt, rc);
-	return rc ? NULL : fopen(path, "re");
+	return rc ? NULL : system_file_fopen(path);
 }
 
 DIR *fsroot_opendir(const char *fmt, ...)

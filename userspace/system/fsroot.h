@@ -43,8 +43,11 @@ int fsroot_path(char *out, size_t len, const char *fmt, ...)
 
 /*
  * fsroot_read() - a small file (at most @cap - 1 bytes) in one piece,
- * NUL-terminated, without its trailing newline.
- * Return: 0, or -1 with errno set (EFBIG when it did not fit).
+ * NUL-terminated, without its trailing newline.  fsroot_read() and
+ * fsroot_fopen() open through system_file_open(): what is not a regular
+ * file is refused at once.
+ * Return: 0, or -1 with errno set (EFBIG when it did not fit; ENXIO or
+ * EISDIR when it is not a regular file).
  */
 int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -656,22 +656,18 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
  */
 #define CPUINFO_FIRST_BLOCK_LINES	2048
 
-int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
+int cpu_flags_from_stream(FILE *fp, unsigned int *flags)
 {
 	char line[512];
 	int family = -1, amd = 0, hygon = 0;
 	unsigned int lines = 0;
-	FILE *fp = fopen(path, "re");
 
 	*flags = 0;
-	if (!fp)
-		return -1;
 	/* The first processor's block is enough: sockets match. */
 	while (fgets(line, sizeof(line), fp)) {
 		char *colon = strchr(line, ':'), *v;
 
 		if (++lines > CPUINFO_FIRST_BLOCK_LINES) {
-			fclose(fp);
 			errno = EFBIG;
 			return -1;
 		}
@@ -690,10 +686,24 @@ int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
 			family = atoi(v);
 		}
 	}
-	fclose(fp);
 	*flags = p2pd_cpu_flags(amd ? P2PD_CPU_VENDOR_AMD :
 				hygon ? P2PD_CPU_VENDOR_HYGON :
 				P2PD_CPU_VENDOR_OTHER,
 				family < 0 ? 0 : (unsigned int)family);
 	return 0;
+}
+
+int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
+{
+	FILE *fp = fopen(path, "re");
+	int rc, saved;
+
+	*flags = 0;
+	if (!fp)
+		return -1;
+	rc = cpu_flags_from_stream(fp, flags);
+	saved = errno;
+	fclose(fp);
+	errno = saved;
+	return rc;
 }

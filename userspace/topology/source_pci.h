@@ -7,6 +7,7 @@
 #define P2PDIAG_SOURCE_PCI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "p2pdiag/model.h"
 
@@ -29,5 +30,12 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
  * its first block does not end where a real one does).
  */
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags);
+
+/*
+ * cpu_flags_from_stream() - cpu_flags_from_cpuinfo() of an open stream
+ * (the root's /proc/cpuinfo, opened as a system file), left open.
+ * Return: 0, or -1 with errno set (EFBIG as above).
+ */
+int cpu_flags_from_stream(FILE *fp, unsigned int *flags);
 
 #endif /* P2PDIAG_SOURCE_PCI_H */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "system/bounded_file.h"
+#include "system/system_file.h"
 #include "topology/source_sysfs.h"
 #include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
@@ -33,7 +33,7 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = system_file_open(path);
 	if (fd < 0)
 		return -1;
 	do {
@@ -62,7 +62,7 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 
 int sysfs_read_table(const char *path, char **out, size_t *len)
 {
-	return bounded_file_read(path, SYSFS_TABLE_MAX, out, len);
+	return system_file_read_all(path, SYSFS_TABLE_MAX, out, len);
 }
 
 /* Digits at *@i of @text (up to @len) into *@v; *@i moves past them. */
@@ -151,8 +151,8 @@ int sysfs_module_present(const char *root)
 	return access(path, F_OK) == 0;
 }
 
-/* Why a read of @path failed, for a message. */
-static const char *read_error(int e)
+/* Why a read of @path failed with @e, for a message. */
+static const char *read_error(const char *path, int e)
 {
 	switch (e) {
 	case EFBIG:
@@ -160,7 +160,7 @@ static const char *read_error(int e)
 	case EBADMSG:
 		return "it holds a NUL byte, which no file of the module does";
 	default:
-		return strerror(e);
+		return system_file_strerror(path, e);
 	}
 }
 
@@ -177,7 +177,8 @@ static void read_failed(const char *root, const char *path, int e,
 			 "%s went away: the p2pdiag module was unloaded while it was read; run again once it is loaded, or with --source=pci",
 			 path);
 	else
-		snprintf(err, errlen, "cannot read %s: %s", path, read_error(e));
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 read_error(path, e));
 }
 
 static int read_generation(const char *root, unsigned long *gen,
@@ -235,9 +236,11 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
 	if (sysfs_read_value(path, val, sizeof(val))) {
+		int e = errno;
+
 		snprintf(err, errlen, "cannot read %s: %s%s", path,
-			 read_error(errno),
-			 errno == ENOENT ? " (is the p2pdiag module loaded?)" : "");
+			 read_error(path, e),
+			 e == ENOENT ? " (is the p2pdiag module loaded?)" : "");
 		return -1;
 	}
 	if (strcmp(val, ABI_WORD(P2PD_ABI_VERSION))) {

@@ -41,6 +41,8 @@ void sysfs_snapshot_free(struct sysfs_snapshot *s);
 /*
  * sysfs_read_value() - one bounded read() of a one-value file into @buf,
  * without the trailing newline.
+ * Both readers open through system_file_open(): a FIFO, socket, device
+ * node or directory in the tree is refused at once (ENXIO, EISDIR).
  * Return: 0, or -1 with errno set (EFBIG when it did not fit, EBADMSG when
  * it holds a NUL byte).
  */

@@ -228,6 +228,30 @@ expect_rc 3 "cli: --topology-file /dev/zero exits 3" \
 expect_rc 3 "cli: --pci-dump /dev/zero exits 3" timeout 20 "$bin" --pci-dump /dev/zero
 expect_rc 1 "cli: a dump read from a pipe is judged as the file" \
 	"$bin" --pci-dump <(cat "$dump") --cpuinfo "$tmp/cpu-amd"
+
+# A FIFO (no writer: open() would block) or a device node where the module
+# has a regular file, in --sysfs-root or under the root: a clear error
+# naming the file, at once.
+for f in topology generation; do
+	cp -r "$tmp/ok" "$tmp/fifo-$f" && rm -f "$tmp/fifo-$f/$f" && mkfifo "$tmp/fifo-$f/$f"
+	expect_rc 3 "cli: a FIFO as --sysfs-root's $f exits 3, not a hang" \
+		timeout 20 "$bin" --sysfs-root "$tmp/fifo-$f" --no-cuda
+	case $err in *"$tmp/fifo-$f/$f: a FIFO, not a regular file"*) result 1 "cli: ... naming the FIFO";;
+		*) result 0 "cli: ... naming the FIFO" "$err";; esac
+done
+cp -r "$tmp/ok" "$tmp/devnull" && rm -f "$tmp/devnull/pairs" && ln -s /dev/null "$tmp/devnull/pairs"
+expect_rc 3 "cli: a device node as --sysfs-root's pairs exits 3" \
+	timeout 20 "$bin" --sysfs-root "$tmp/devnull" --no-cuda
+case $err in *"$tmp/devnull/pairs: a character device, not a regular file"*) result 1 "cli: ... naming the device node";;
+	*) result 0 "cli: ... naming the device node" "$err";; esac
+mkdir -p "$tmp/fiforoot/proc/sys/kernel" && cp "$tmp/hermetic/proc/cpuinfo" "$tmp/fiforoot/proc/" &&
+	mkfifo "$tmp/fiforoot/proc/cmdline" "$tmp/fiforoot/proc/sys/kernel/osrelease"
+expect_rc 0 "cli: FIFOs as the root's /proc/cmdline and osrelease are passed over, not a hang" \
+	timeout 20 env P2PDIAG_FSROOT="$tmp/fiforoot" "$bin" --sysfs-root "$tmp/ok" --no-cuda
+rm -f "$tmp/fiforoot/proc/cpuinfo" && mkfifo "$tmp/fiforoot/proc/cpuinfo"
+run timeout 20 env P2PDIAG_FSROOT="$tmp/fiforoot" "$bin" --sysfs-root "$tmp/ok" --no-cuda
+[ "$rc" != 124 ] && result 1 "cli: a FIFO as the root's /proc/cpuinfo is passed over, not a hang" ||
+	result 0 "cli: a FIFO as the root's /proc/cpuinfo is passed over, not a hang" "exit $rc: $err"
 echo '{"schema": 1}' >"$tmp/bad.json"
 expect_rc 3 "cli: a file that is not a baseline exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --baseline check "$tmp/bad.json"
 

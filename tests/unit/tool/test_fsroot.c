@@ -16,6 +16,7 @@
 #include "tool_util.h"
 #include "topology/source_pci.h"
 #include "system/fsroot.h"
+#include "system/system_file.h"
 #include "topology/iommu_type.h"
 
 void test_fsroot(struct ktap *k);
@@ -83,6 +84,9 @@ void test_fsroot(struct ktap *k)
 	put(dir, "proc/big", big);
 	snprintf(path, sizeof(path), "%s/proc/fifo", dir);
 	mkfifo(path, 0600);
+	snprintf(path, sizeof(path), "%s/proc/null", dir);
+	if (symlink("/dev/null", path))
+		path[0] = '\0';
 
 	CHECK(k, fsroot_set(dir, err, sizeof(err)) == 0 && !fsroot_is_live(),
 	      "fsroot: a directory becomes the root");
@@ -106,9 +110,19 @@ void test_fsroot(struct ktap *k)
 	errno = 0;
 	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/big") && errno == EFBIG,
 	      "fsroot: a file larger than the buffer is EFBIG, not cut short");
+	errno = 0;
 	rc = fsroot_read(buf, sizeof(buf), "/proc/fifo");
-	CHECK(k, rc == 0 && buf[0] == '\0',
-	      "fsroot: a FIFO with no writer reads empty at once (no hang)");
+	CHECK(k, rc == -1 && errno == ENXIO,
+	      "fsroot: a FIFO is refused at once (ENXIO), not read (no hang)");
+	errno = 0;
+	CHECK(k, !fsroot_fopen("/proc/null") && errno == ENXIO,
+	      "fsroot: a device node opened as a stream is refused (ENXIO)");
+	errno = 0;
+	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc") && errno == EISDIR,
+	      "fsroot: a directory read as a file is refused (EISDIR)");
+	CHECK(k, !fsroot_path(path, sizeof(path), "/proc/fifo") &&
+	      strstr(system_file_strerror(path, ENXIO), "a FIFO, not a regular file"),
+	      "fsroot: the refusal's message says the file is a FIFO");
 	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
 	      !fsroot_exists("/proc/absent") && fsroot_exists("/proc/cmdline"),
 	      "fsroot: an absent file is ENOENT");

@@ -6,15 +6,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "open_hook.h"
 #include "tool_util.h"
 #include "topology/pciaddr.h"
 #include "topology/source_pci.h"
@@ -28,13 +27,11 @@
 void test_sources(struct ktap *k, const char *fixtures);
 
 /*
- * A snapshot that changes while it is read.  generation, topology and pairs
- * are FIFOs, and a thread serves them in the order the reader opens them,
- * one script step per open, as a module rebuilding between the reads would.
- * Each step gets a FIFO of its own (a fresh one is renamed over the name
- * once the reader has opened the last), so steps cannot run into each
- * other; the writer never blocks for long (non-blocking opens, a
- * deadline), so a reader that strays from the script fails, not hangs.
+ * A snapshot that changes while it is read: just before each open of
+ * generation, topology or pairs, the hook puts the next step's text in
+ * the file, as a module rebuilding between the reads would.  A reader
+ * that opens the files in another order than the script's strays, and
+ * the test fails.
  */
 struct step {
 	const char *file;
@@ -44,71 +41,31 @@ struct step {
 struct feeder {
 	const char *dir;
 	const struct step *steps;
-	unsigned int nr, served;
+	unsigned int nr, served, strayed;
 };
 
-static int open_writer(const char *path, int deadline_ms)
+static void feed(const char *path, void *arg)
 {
-	int fd, waited;
-
-	for (waited = 0; waited < deadline_ms; waited++) {
-		fd = open(path, O_WRONLY | O_NONBLOCK);
-		if (fd >= 0)
-			return fd;
-		if (errno != ENXIO)
-			return -1;
-		usleep(1000);
-	}
-	return -1;
-}
-
-static void *feed(void *arg)
-{
-	static const char *const files[] = { P2PD_FILE_GENERATION,
-		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
 	struct feeder *f = arg;
-	char path[PATH_MAX], fresh[PATH_MAX + 8];
-	unsigned int i;
+	const char *base = strrchr(path, '/');
+	char want[PATH_MAX];
 
-	for (i = 0; i < f->nr; i++) {
-		const char *t = f->steps[i].text;
-		size_t left = strlen(t);
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/%s", f->dir, f->steps[i].file);
-		fd = open_writer(path, 5000);
-		if (fd < 0)
-			break;
-		/*
-		 * The reader has this FIFO open: put a fresh one in its place
-		 * now, so its next open of the file is the next step's and
-		 * cannot share this one's pipe.
-		 */
-		snprintf(fresh, sizeof(fresh), "%s.next", path);
-		if (mkfifo(fresh, 0600) || rename(fresh, path))
-			break;
-		fcntl(fd, F_SETFL, 0);		/* blocking writes from here */
-		while (left) {
-			ssize_t n = write(fd, t, left);
-
-			if (n <= 0)
-				break;
-			t += n;
-			left -= (size_t)n;
-		}
-		close(fd);
-		f->served++;
+	base = base ? base + 1 : path;
+	if (strcmp(base, P2PD_FILE_GENERATION) && strcmp(base, P2PD_FILE_TOPOLOGY) &&
+	    strcmp(base, P2PD_FILE_PAIRS))
+		return;
+	if (f->served >= f->nr) {
+		f->strayed++;
+		return;
 	}
-	/* release a reader still waiting in open(): it sees EOF */
-	for (i = 0; i < 3; i++) {
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/%s", f->dir, files[i]);
-		fd = open(path, O_WRONLY | O_NONBLOCK);
-		if (fd >= 0)
-			close(fd);
+	snprintf(want, sizeof(want), "%s/%s", f->dir, f->steps[f->served].file);
+	if (strcmp(path, want)) {
+		f->strayed++;
+		return;
 	}
-	return NULL;
+	write_file(path, f->steps[f->served].text,
+		   strlen(f->steps[f->served].text));
+	f->served++;
 }
 
 static char *file_text(const char *dir, const char *file)
@@ -132,31 +89,14 @@ static void regenerate(char *text, unsigned long from, unsigned long to)
 		memcpy(at, new, strlen(new));
 }
 
-static int make_fifos(const char *dir)
-{
-	static const char *const files[] = { P2PD_FILE_GENERATION,
-		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
-	char path[PATH_MAX];
-	unsigned int i;
-
-	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		unlink(path);
-		if (mkfifo(path, 0600))
-			return -1;
-	}
-	return 0;
-}
-
 static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 {
 	char *dir = make_tmpdir(), err[512], *topo, *pairs;
 	struct step steps[4 * SYSFS_MAX_ATTEMPTS];
 	static const char *const gens[] = { "1\n", "2\n", "3\n", "4\n", "5\n",
 					    "6\n", "7\n", "8\n", "9\n", "10\n" };
-	struct feeder f = { dir, steps, 0, 0 };
+	struct feeder f = { dir, steps, 0, 0, 0 };
 	struct sysfs_snapshot s;
-	pthread_t th;
 	unsigned int i;
 	int rc;
 
@@ -166,7 +106,7 @@ static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 	/* the module rebuilt (generation 7 -> 8) between the first two reads */
 	regenerate(topo, 7, 8);
 	regenerate(pairs, 7, 8);
-	if (!topo || !pairs || make_fifos(dir)) {
+	if (!topo || !pairs) {
 		ktap_result(k, 0, strerror(errno), "sysfs: generation moves mid-read (setup)");
 		goto out;
 	}
@@ -176,27 +116,28 @@ static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 		steps[f.nr++] = (struct step){ P2PD_FILE_PAIRS, pairs };
 		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, "8\n" };
 	}
-	pthread_create(&th, NULL, feed, &f);
+	open_hook_set(feed, &f);
 	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
-	pthread_join(th, NULL);
-	ktap_result(k, !rc && s.attempts == 2 && s.generation == 8 && f.served == 8,
+	open_hook_set(NULL, NULL);
+	ktap_result(k, !rc && s.attempts == 2 && s.generation == 8 && f.served == 8 &&
+		       !f.strayed,
 		    err, "sysfs: a generation that changes mid-read is read again (2 attempts, generation 8)");
 	if (!rc)
 		sysfs_snapshot_free(&s);
 
 	/* it never settles: every read of generation says another number */
-	f.nr = f.served = 0;
+	f.nr = f.served = f.strayed = 0;
 	for (i = 0; i < SYSFS_MAX_ATTEMPTS; i++) {
 		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, gens[2 * i] };
 		steps[f.nr++] = (struct step){ P2PD_FILE_TOPOLOGY, topo };
 		steps[f.nr++] = (struct step){ P2PD_FILE_PAIRS, pairs };
 		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, gens[2 * i + 1] };
 	}
-	pthread_create(&th, NULL, feed, &f);
+	open_hook_set(feed, &f);
 	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
-	pthread_join(th, NULL);
+	open_hook_set(NULL, NULL);
 	ktap_result(k, rc == -1 && strstr(err, "changed while it was read") &&
-		       f.served == 4 * SYSFS_MAX_ATTEMPTS, err,
+		       f.served == 4 * SYSFS_MAX_ATTEMPTS && !f.strayed, err,
 		    "sysfs: a generation that never settles gives up after %d reads with a clear error",
 		    SYSFS_MAX_ATTEMPTS);
 out:

@@ -3,7 +3,8 @@
  * The module source against a tree that goes away or turns bad while it is
  * read: the module unloaded between two reads, unloaded and loaded again
  * while a reader loops, value files holding NUL bytes or numbers too large,
- * a directory where a file belongs, a table larger than the bound.  Every
+ * a directory, FIFO, socket or device node where a file belongs, a table
+ * larger than the bound.  Every
  * read either gives the whole snapshot or fails with a sentence naming
  * what went wrong; none crashes, hangs or returns part of a tree.
  */
@@ -14,10 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "open_hook.h"
 #include "tool_util.h"
 #include "topology/source_sysfs.h"
 #include "p2pdiag/abi.h"
@@ -30,61 +34,48 @@ static void path_of(char *out, size_t len, const char *dir, const char *file)
 }
 
 /*
- * The module unloads right after the reader took the generation: the
- * generation is a FIFO; the "module" waits for the reader to open it,
- * removes every other file, then hands out the number.
+ * The module unloads right after the reader took the generation: as the
+ * reader opens generation, the hook removes every other file.
  */
 struct unloader {
 	const char *dir;
 	int done;
 };
 
-static void *unload_after_generation(void *arg)
+static void unload_at_generation(const char *path, void *arg)
 {
 	static const char *const gone[] = { P2PD_FILE_ABI_VERSION,
 		P2PD_FILE_TOPOLOGY, P2PD_FILE_PAIRS };
 	struct unloader *u = arg;
-	char path[PATH_MAX];
+	char want[PATH_MAX];
 	unsigned int i;
-	int fd;
 
-	path_of(path, sizeof(path), u->dir, P2PD_FILE_GENERATION);
-	fd = open(path, O_WRONLY);	/* until the reader opens it */
-	if (fd < 0)
-		return NULL;
+	path_of(want, sizeof(want), u->dir, P2PD_FILE_GENERATION);
+	if (u->done || strcmp(path, want))
+		return;
 	for (i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
-		path_of(path, sizeof(path), u->dir, gone[i]);
-		unlink(path);
+		path_of(want, sizeof(want), u->dir, gone[i]);
+		unlink(want);
 	}
-	if (write(fd, "7\n", 2) == 2)
-		u->done = 1;
-	close(fd);
-	return NULL;
+	u->done = 1;
 }
 
 static void unloaded_between_reads(struct ktap *k, const struct p2pd_model *m)
 {
-	char *dir = make_tmpdir(), path[PATH_MAX], err[512] = "";
+	char *dir = make_tmpdir(), err[512] = "";
 	struct unloader u = { dir, 0 };
 	struct sysfs_snapshot s;
-	pthread_t th;
-	int rc = 0;
+	int rc;
 
 	make_sysfs_tree(dir, m, CURRENT_ABI_TEXT);
-	path_of(path, sizeof(path), dir, P2PD_FILE_GENERATION);
-	if (unlink(path) || mkfifo(path, 0600)) {
-		ktap_result(k, 0, strerror(errno), "sysfs: module unloaded between reads (setup)");
-		goto out;
-	}
-	pthread_create(&th, NULL, unload_after_generation, &u);
+	open_hook_set(unload_at_generation, &u);
 	rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
-	pthread_join(th, NULL);
+	open_hook_set(NULL, NULL);
 	ktap_result(k, rc == -1 && u.done && strstr(err, "unloaded") &&
 		       strstr(err, P2PD_FILE_TOPOLOGY), err,
 		    "sysfs: the module unloaded between two reads is said so, naming the file");
 	if (!rc)
 		sysfs_snapshot_free(&s);
-out:
 	remove_tree(dir);
 	free(dir);
 }
@@ -225,6 +216,106 @@ static void bad_values(struct ktap *k, const struct p2pd_model *m)
 	free(dir);
 }
 
+/*
+ * A FIFO, a socket or a device node where the module has a regular file:
+ * refused at once, naming the file and what it is.  A releaser opens a
+ * FIFO's other end if the reader blocks in open() (as it did before the
+ * guard), so a reader that blocks fails the test instead of hanging it.
+ */
+struct releaser {
+	const char *path;
+	volatile int stop;
+};
+
+static void *release_fifo(void *arg)
+{
+	struct releaser *r = arg;
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	unsigned int i;
+
+	for (i = 0; i < 300 && !r->stop; i++) {
+		int fd = open(r->path, O_WRONLY | O_NONBLOCK);
+
+		if (fd >= 0) {
+			close(fd);	/* a reader was waiting: it sees EOF */
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+static int make_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (fd < 0 || strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	strcpy(sa.sun_path, path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void special_files(struct ktap *k, const struct p2pd_model *m)
+{
+	static const struct {
+		const char *file;
+		char kind;	/* 'p' FIFO, 's' socket, 'c' /dev/null */
+		const char *want, *what;
+	} cases[] = {
+		{ P2PD_FILE_ABI_VERSION, 'p', "a FIFO, not a regular file", "a FIFO" },
+		{ P2PD_FILE_GENERATION, 'p', "a FIFO, not a regular file", "a FIFO" },
+		{ P2PD_FILE_TOPOLOGY, 'p', "a FIFO, not a regular file", "a FIFO" },
+		{ P2PD_FILE_PAIRS, 's', "a socket, not a regular file", "a socket" },
+		{ P2PD_FILE_TOPOLOGY, 'c', "a character device, not a regular file",
+		  "a device node (/dev/null)" },
+	};
+	char *dir = make_tmpdir(), path[PATH_MAX], err[512];
+	struct sysfs_snapshot s;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct releaser r = { path, 0 };
+		pthread_t th;
+		int sock = -1, made;
+
+		make_sysfs_tree(dir, m, CURRENT_ABI_TEXT);
+		path_of(path, sizeof(path), dir, cases[i].file);
+		unlink(path);
+		if (cases[i].kind == 'p')
+			made = !mkfifo(path, 0600);
+		else if (cases[i].kind == 's')
+			made = (sock = make_socket(path)) >= 0;
+		else
+			made = !symlink("/dev/null", path);
+		if (!made) {
+			ktap_result(k, 0, strerror(errno), "sysfs: %s as %s (setup)",
+				    cases[i].what, cases[i].file);
+			continue;
+		}
+		pthread_create(&th, NULL, release_fifo, &r);
+		err[0] = '\0';
+		rc = sysfs_snapshot_read(dir, &s, err, sizeof(err));
+		r.stop = 1;
+		pthread_join(th, NULL);
+		ktap_result(k, rc == -1 && strstr(err, path) && strstr(err, cases[i].want),
+			    err, "sysfs: %s as %s is refused at once, naming it and what it is",
+			    cases[i].what, cases[i].file);
+		if (!rc)
+			sysfs_snapshot_free(&s);
+		if (sock >= 0)
+			close(sock);
+		unlink(path);
+	}
+	remove_tree(dir);
+	free(dir);
+}
+
 void test_sysfs_vanish(struct ktap *k)
 {
 	struct p2pd_model m;
@@ -233,5 +324,6 @@ void test_sysfs_vanish(struct ktap *k)
 	unloaded_between_reads(k, &m);
 	load_unload_under_reader(k, &m);
 	bad_values(k, &m);
+	special_files(k, &m);
 	free(m.fn);
 }

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The hook before the tool's opens of system files (open_hook.h). */
+#include <stddef.h>
+
+#include "open_hook.h"
+
+int __real_system_file_open(const char *path);
+
+static open_hook_fn hook;
+static void *hook_arg;
+
+void open_hook_set(open_hook_fn fn, void *arg)
+{
+	hook = fn;
+	hook_arg = arg;
+}
+
+int __wrap_system_file_open(const char *path)
+{
+	if (hook)
+		hook(path, hook_arg);
+	return __real_system_file_open(path);
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Opening a file of the system described (system_file.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "system/system_file.h"
+
+int system_file_open(const char *path)
+{
+	struct stat st;
+	int fd, saved;
+
+	/* O_NONBLOCK: open() of a FIFO returns at once, writer or not */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		saved = errno;
+		goto refuse;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		saved = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+		goto refuse;
+	}
+	/* a regular file: reads behave as they would have without it */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		saved = errno;
+		goto refuse;
+	}
+	return fd;
+refuse:
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+const char *system_file_strerror(const char *path, int e)
+{
+	struct stat st;
+
+	if ((e != ENXIO && e != EISDIR) || stat(path, &st))
+		return strerror(e);
+	if (S_ISDIR(st.st_mode))
+		return "a directory, not a regular file";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO, not a regular file";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket, not a regular file";
+	if (S_ISCHR(st.st_mode))
+		return "a character device, not a regular file";
+	if (S_ISBLK(st.st_mode))
+		return "a block device, not a regular file";
+	return strerror(e);
+}

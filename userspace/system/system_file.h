@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one way p2pdiag-check opens a file of the system it describes:
+ * /sys/kernel/p2pdiag (or --sysfs-root), and sysfs and /proc under the
+ * root of system reads.  Every such file is a regular file on a real
+ * machine; a FIFO, socket or device node in its place is bad input
+ * (a broken fixture, a tree from the wrong place), and open() on a FIFO
+ * with no writer would block for ever.  So the file is opened without
+ * blocking and refused unless it is a regular file.
+ *
+ * Files a user names (--topology-file, --pci-dump, --baseline, --cpuinfo)
+ * may be pipes and are not read through here.
+ */
+#ifndef P2PDIAG_SYSTEM_SYSTEM_FILE_H
+#define P2PDIAG_SYSTEM_SYSTEM_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * system_file_open() - @path read-only, close-on-exec, in blocking mode
+ * once it is known to be a regular file.
+ * Return: the descriptor, or -1 with errno set: EISDIR for a directory,
+ * ENXIO for any other file that is not a regular one (the errno open()
+ * itself gives for a socket), or the error of open().
+ */
+int system_file_open(const char *path);
+
+/* system_file_open() as a stdio stream; NULL with errno set. */
+FILE *system_file_fopen(const char *path);
+
+/*
+ * system_file_read_all() - a regular file read to its end, bounded by
+ * @max bytes, as bounded_file_read() does.
+ * Return: 0, or -1 with errno set as there and as system_file_open().
+ */
+int system_file_read_all(const char *path, size_t max, char **out,
+			 size_t *len);
+
+/*
+ * system_file_strerror() - why @path failed with @e, for a message: what
+ * the file is when it is not a regular file ("a FIFO, not a regular
+ * file"), else strerror(@e).
+ */
+const char *system_file_strerror(const char *path, int e);
+
+#endif /* P2PDIAG_SYSTEM_SYSTEM_FILE_H */
