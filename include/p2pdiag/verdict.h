@@ -17,14 +17,20 @@ enum p2pd_class {
 	P2PD_CLASS_PHB,		/* through one host bridge */
 	P2PD_CLASS_NODE,	/* between host bridges of one NUMA node */
 	P2PD_CLASS_SYS,		/* across NUMA nodes */
+	P2PD_CLASS_UNKNOWN,	/* the path leaves the snapshot (missing parent) */
 	P2PD_CLASS_COUNT
 };
 
-/* The kernel's enum pci_p2pdma_map_type, as pci_p2pdma_distance() decides. */
+/*
+ * The kernel's enum pci_p2pdma_map_type, as pci_p2pdma_distance() decides.
+ * UNKNOWN: the snapshot does not hold the path the kernel would walk (a
+ * parent missing from it), so what the kernel decides cannot be said.
+ */
 enum p2pd_map {
 	P2PD_MAP_BUS_ADDR,
 	P2PD_MAP_THRU_HOST_BRIDGE,
 	P2PD_MAP_NOT_SUPPORTED,
+	P2PD_MAP_UNKNOWN,
 	P2PD_MAP_COUNT
 };
 
@@ -41,7 +47,12 @@ enum p2pd_common {
 	P2PD_COMMON_BRIDGE,	/* a bridge above both: p2pd_pair.common */
 	P2PD_COMMON_HOST,	/* same root bus, different root ports */
 	P2PD_COMMON_NONE,	/* different host bridges */
+	P2PD_COMMON_UNKNOWN,	/* no common bridge in a snapshot that lacks a parent */
+	P2PD_COMMON_COUNT
 };
+
+/* p2pd_pair.distance when the map is P2PD_MAP_UNKNOWN */
+#define P2PD_DISTANCE_UNKNOWN	(-1)
 
 /* p2pd_pair.notes */
 #define P2PD_NOTE_IOMMU_A	0x01	/* a sits in a translated IOMMU domain */
@@ -71,7 +82,7 @@ struct p2pd_pair {
 	int common;			/* index, P2PD_NO_INDEX unless BRIDGE */
 	enum p2pd_class cls;
 	enum p2pd_map map;
-	int distance;			/* pci_p2pdma_distance() hops */
+	int distance;			/* pci_p2pdma_distance() hops, or UNKNOWN */
 	/*
 	 * functions whose ACS control redirects (RR, CR or EC), in the
 	 * kernel's walk order: a's side upwards, then b's side upwards
@@ -178,6 +189,8 @@ unsigned int p2pd_whitelist_release(const struct p2pd_model *m);
 const char *p2pd_role_name(enum p2pd_role role);
 const char *p2pd_class_name(enum p2pd_class cls);
 const char *p2pd_map_name(enum p2pd_map map);
+/* "host", "none" or "unknown"; NULL for P2PD_COMMON_BRIDGE (an address) */
+const char *p2pd_common_name(enum p2pd_common common);
 const char *p2pd_verdict_name(enum p2pd_verdict verdict);
 const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain);
 

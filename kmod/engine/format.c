@@ -727,10 +727,8 @@ static void put_common(struct p2pd_buf *b, const struct p2pd_model *m,
 {
 	if (p->common_kind == P2PD_COMMON_BRIDGE)
 		p2pd_put_addr(b, m->fn[p->common].addr);
-	else if (p->common_kind == P2PD_COMMON_HOST)
-		p2pd_put_str(b, "host");
 	else
-		p2pd_put_str(b, P2PD_WORD_NONE);
+		p2pd_put_str(b, p2pd_common_name(p->common_kind));
 }
 
 static void put_bottleneck(struct p2pd_buf *b, const struct p2pd_pair *p)
@@ -758,7 +756,10 @@ void p2pd_format_pair(struct p2pd_buf *b, const struct p2pd_model *m,
 	p2pd_put_str(b, " map=");
 	p2pd_put_str(b, p2pd_map_name(p->map));
 	p2pd_put_str(b, " distance=");
-	p2pd_put_dec(b, p->distance);
+	if (p->distance == P2PD_DISTANCE_UNKNOWN)
+		p2pd_put_str(b, P2PD_WORD_UNKNOWN);
+	else
+		p2pd_put_dec(b, p->distance);
 	p2pd_put_str(b, " common=");
 	put_common(b, m, p);
 	p2pd_put_str(b, " blockers=");

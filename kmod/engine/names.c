@@ -23,11 +23,19 @@ static const char *const role_names[P2PD_ROLE_COUNT] = {
 };
 
 static const char *const class_names[P2PD_CLASS_COUNT] = {
-	"PIX", "PXB", "PHB", "NODE", "SYS",
+	"PIX", "PXB", "PHB", "NODE", "SYS", "unknown",
 };
 
 static const char *const map_names[P2PD_MAP_COUNT] = {
-	"bus_addr", "thru_host_bridge", "not_supported",
+	"bus_addr", "thru_host_bridge", "not_supported", "unknown",
+};
+
+/* P2PD_COMMON_BRIDGE is written as the bridge's address, not a word. */
+static const char *const common_names[P2PD_COMMON_COUNT] = {
+	[P2PD_COMMON_BRIDGE] = P2PD_NULL,
+	[P2PD_COMMON_HOST] = "host",
+	[P2PD_COMMON_NONE] = "none",
+	[P2PD_COMMON_UNKNOWN] = "unknown",
 };
 
 static const char *const verdict_names[P2PD_VERDICT_COUNT] = {
@@ -70,6 +78,11 @@ const char *p2pd_class_name(enum p2pd_class cls)
 const char *p2pd_map_name(enum p2pd_map map)
 {
 	return table_name(map_names, P2PD_MAP_COUNT, map);
+}
+
+const char *p2pd_common_name(enum p2pd_common common)
+{
+	return table_name(common_names, P2PD_COMMON_COUNT, common);
 }
 
 const char *p2pd_verdict_name(enum p2pd_verdict verdict)

@@ -487,10 +487,34 @@ static enum p2pd_verdict pair_verdict(const struct p2pd_pair *p)
 	return P2PD_VERDICT_OK;
 }
 
+/* upstream_chain()'s reasons for a chain that stops short of a root bus */
+#define P2PD_CHAIN_CUT	(P2PD_MISSING_PARENT | P2PD_MISSING_DEPTH)
+
+/*
+ * No common bridge: the path runs up both chains to their tops; every
+ * link of the two chains is on it.
+ */
+static void join_chains(const struct p2pd_model *m, struct p2pd_pair *p,
+			const int *chain_a, unsigned int len_a,
+			const int *chain_b, unsigned int len_b,
+			unsigned long *best)
+{
+	unsigned int k;
+
+	for (k = 1; k < len_a; k++)
+		p->path[p->path_len++] = chain_a[k];
+	for (k = len_b; k-- > 1;)
+		p->path[p->path_len++] = chain_b[k];
+	for (k = 0; k < len_a; k++)
+		consider_link(m, chain_a[k], p, best);
+	for (k = 0; k < len_b; k++)
+		consider_link(m, chain_b[k], p, best);
+}
+
 int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 {
 	int chain_a[P2PD_MAX_DEPTH], chain_b[P2PD_MAX_DEPTH];
-	unsigned int len_a, len_b, i, j = 0, k, dt_all = 1;
+	unsigned int len_a, len_b, i, j = 0, k, dt_all = 1, cut = 0;
 	unsigned long best = 0;
 	int found = 0;
 
@@ -506,8 +530,9 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 	p->host_fn_b = P2PD_NO_INDEX;
 	p->bottleneck_fn = P2PD_NO_INDEX;
 
-	len_a = upstream_chain(m, a, chain_a, &p->missing);
-	len_b = upstream_chain(m, b, chain_b, &p->missing);
+	len_a = upstream_chain(m, a, chain_a, &cut);
+	len_b = upstream_chain(m, b, chain_b, &cut);
+	p->missing |= cut;
 
 	/* Lowest common upstream bridge: nearest to a first, as the kernel. */
 	for (i = 0; i < len_a && !found; i++)
@@ -535,16 +560,25 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 			consider_link(m, chain_a[k], p, &best);
 		for (k = 0; k < j; k++)
 			consider_link(m, chain_b[k], p, &best);
+	} else if (cut & P2PD_CHAIN_CUT) {
+		/*
+		 * A chain stops short of its root bus: the kernel, whose
+		 * tree has every bridge, may still meet one above the gap,
+		 * or reach the root bus and test the host bridge; which,
+		 * and after how many hops, the snapshot does not say.  The
+		 * top of a cut chain is no root-bus port, so no blocker is
+		 * named either.
+		 */
+		p->common_kind = P2PD_COMMON_UNKNOWN;
+		p->cls = P2PD_CLASS_UNKNOWN;
+		p->map = P2PD_MAP_UNKNOWN;
+		p->distance = P2PD_DISTANCE_UNKNOWN;
+		join_chains(m, p, chain_a, len_a, chain_b, len_b, &best);
 	} else {
-		i = len_a;
-		j = len_b;
 		p->common_kind = m->fn[a].host_bridge == m->fn[b].host_bridge ?
 				 P2PD_COMMON_HOST : P2PD_COMMON_NONE;
 		p->distance = (int)(len_a + len_b);
-		for (k = 1; k < len_a; k++)
-			p->path[p->path_len++] = chain_a[k];
-		for (k = len_b; k-- > 1;)
-			p->path[p->path_len++] = chain_b[k];
+		join_chains(m, p, chain_a, len_a, chain_b, len_b, &best);
 		/*
 		 * The kernel does not weigh ACS here: the traffic leaves
 		 * every switch upwards anyway, so a switch port's redirect
@@ -556,24 +590,24 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 			add_blocker(m, chain_a[len_a - 1], p, &dt_all);
 		if (len_b)
 			add_blocker(m, chain_b[len_b - 1], p, &dt_all);
-		for (k = 0; k < len_a; k++)
-			consider_link(m, chain_a[k], p, &best);
-		for (k = 0; k < len_b; k++)
-			consider_link(m, chain_b[k], p, &best);
 	}
 
 	/*
 	 * An unreadable ACS control reads as all-ones in the kernel
 	 * (PCI_SET_ERROR_RESPONSE), which has RR, CR and EC set: there it
-	 * redirects, so the map goes to the host-bridge test as well.
+	 * redirects, so the map goes to the host-bridge test as well.  A cut
+	 * path's class, map and distance stay unknown, and no NCCL level is
+	 * claimed for it.
 	 */
-	if (found && !p->nr_blockers && !(p->missing & P2PD_MISSING_ACS))
-		p->map = P2PD_MAP_BUS_ADDR;
-	else
-		judge_host_bridge(m, p);
-
-	p->cls = pair_class(m, p);
-	p->nccl_p2p = nccl_would_use_p2p(m, p);
+	if (p->common_kind != P2PD_COMMON_UNKNOWN) {
+		if (found && !p->nr_blockers &&
+		    !(p->missing & P2PD_MISSING_ACS))
+			p->map = P2PD_MAP_BUS_ADDR;
+		else
+			judge_host_bridge(m, p);
+		p->cls = pair_class(m, p);
+		p->nccl_p2p = nccl_would_use_p2p(m, p);
+	}
 	fill_notes(m, p, dt_all);
 	p->verdict = pair_verdict(p);
 	return 0;

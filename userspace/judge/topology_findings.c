@@ -61,6 +61,8 @@ static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
 		text_add(t, ", common bridge %s)", judge_addr_str(m->fn[p->common].addr));
 	else if (p->common_kind == P2PD_COMMON_HOST)
 		text_add(t, ", meet in the root complex)");
+	else if (p->common_kind == P2PD_COMMON_UNKNOWN)
+		text_add(t, ", where they meet is not in the snapshot)");
 	else
 		text_add(t, ", on different host bridges)");
 }
@@ -135,6 +137,8 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 		findings_add(&r->findings, SEV_WARNING, "verdict-unknown", fa, fb,
 			     p->missing == P2PD_MISSING_BRIDGE ?
 			     "none that reading more helps: for P2P put the card in a PCIe slot instead of the CardBus one" :
+			     !(p->missing & P2PD_MISSING_ACS) && (p->missing & P2PD_MISSING_PARENT) ?
+			     "judge the whole tree: the module's /sys/kernel/p2pdiag/topology, or p2pdiag-check on that machine (a file that lacks a bridge cannot say where the path goes)" :
 			     "read config space as root (lspci -vvv should show ACSCtl on every port), or load the p2pdiag module",
 			     "%s", msg);
 		break;

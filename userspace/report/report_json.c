@@ -216,12 +216,12 @@ static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
 	put(o, "class", json_object_new_string(p2pd_class_name(p->cls)));
 	put(o, "verdict", json_object_new_string(p2pd_verdict_name(p->verdict)));
 	put(o, "map", json_object_new_string(p2pd_map_name(p->map)));
-	put(o, "distance", json_object_new_int(p->distance));
+	put(o, "distance", p->distance == P2PD_DISTANCE_UNKNOWN ? NULL :
+			   json_object_new_int(p->distance));
 	if (p->common_kind == P2PD_COMMON_BRIDGE)
 		put(o, "common", jstr_addr(m->fn[p->common].addr));
 	else
-		put(o, "common", json_object_new_string(
-			p->common_kind == P2PD_COMMON_HOST ? "host" : "none"));
+		put(o, "common", json_object_new_string(p2pd_common_name(p->common_kind)));
 	arr = json_object_new_array();
 	for (i = 0; i < p->path_len; i++)
 		json_object_array_add(arr, jstr_addr(m->fn[p->path[i]].addr));

@@ -114,7 +114,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 			 const struct endpoint_label *ep, unsigned int n,
 			 const struct look *c)
 {
-	unsigned int i, j;
+	unsigned int i, j, unknown = 0;
 
 	fprintf(out, "\n%s(1) Topology%s (the layout of nvidia-smi topo -m)\n", c->bold, c->off);
 	matrix_head(out, ep, n, "NUMA Affinity", c);
@@ -131,7 +131,10 @@ static void class_matrix(FILE *out, const struct check_run *r,
 				snprintf(cell, sizeof(cell), " X");
 			else if (nv)
 				snprintf(cell, sizeof(cell), "NV%u", nv);
-			else if (pi >= 0)
+			else if (pi >= 0 && r->pair[pi].cls == P2PD_CLASS_UNKNOWN) {
+				snprintf(cell, sizeof(cell), "?");
+				unknown = 1;
+			} else if (pi >= 0)
 				snprintf(cell, sizeof(cell), "%s",
 					 p2pd_class_name(r->pair[pi].cls));
 			else
@@ -145,7 +148,8 @@ static void class_matrix(FILE *out, const struct check_run *r,
 	}
 	fprintf(out, "\n  X = self  PIX = at most one PCIe switch  PXB = several switches\n"
 		     "  PHB = through a host bridge  NODE = between host bridges of one NUMA node\n"
-		     "  SYS = across NUMA nodes  NV# = number of NVLinks\n\n");
+		     "  SYS = across NUMA nodes  NV# = number of NVLinks\n%s\n",
+		unknown ? "  ? = not known: a bridge on the path is missing from the snapshot\n" : "");
 	for (i = 0; i < n; i++) {
 		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
 		char a[P2PD_ADDR_STRLEN];

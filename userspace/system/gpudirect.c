@@ -240,6 +240,10 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 	int cg = cuda_index(r, gpu);
 	unsigned int k;
 
+	if (p->cls == P2PD_CLASS_UNKNOWN) {
+		snprintf(why, len, "the path is not known: a bridge on it is missing from the snapshot");
+		return 0;
+	}
 	if (p->cls <= P2PD_CLASS_PXB) {
 		snprintf(why, len, "%s <= PXB, NCCL_NET_GDR_LEVEL's default",
 			 p2pd_class_name(p->cls));

@@ -389,6 +389,24 @@ ports=$(grep -o 'pci=disable_acs_redir=[^ ]*' <<<"$out" | tr ';' '\n' | wc -l)
 	grep -q '^  warning acs-redirect  120 pairs: ' <<<"$screen" &&
 	result 1 "cli: 8 GPUs + 8 NICs, 120 redirected pairs: verdict, fix and causes in 24 lines, one parameter for 20 ports" ||
 	result 0 "cli: 8 GPUs + 8 NICs, 120 redirected pairs: verdict, fix and causes in 24 lines, one parameter for 20 ports" "rc $rc, $ports ports: $screen"
+# A saved topology that lacks bridges: a pair whose chains do not meet below
+# the gap has no class, map, distance or common point (never another host
+# bridge's); one that meets below it keeps the kernel's map and distance.
+grep -v '^expect ' "$efix/12-missing-parent.topo" >"$tmp/12.topo"
+run "$bin" --topology-file "$tmp/12.topo" --no-cuda --json
+v=$(json_get '[(p["a"][5:], p["b"][5:], p["class"], p["map"], p["distance"], p["common"], p["verdict"]) for p in d["pairs"]]')
+[ "$v" = "[('01:00.0', '03:00.0', 'unknown', 'unknown', None, 'unknown', 'unknown'), ('01:00.0', '06:00.0', 'unknown', 'unknown', None, 'unknown', 'unknown'), ('03:00.0', '06:00.0', 'unknown', 'unknown', None, 'unknown', 'unknown'), ('06:00.0', '06:00.1', 'PIX', 'bus_addr', 2, '0000:05:00.0', 'unknown')]" ] &&
+	result 1 "cli: 12 (bridges missing from the file): class, map, distance, common unknown in JSON; below the gap the kernel's" ||
+	result 0 "cli: 12 (bridges missing from the file): class, map, distance, common unknown in JSON; below the gap the kernel's" "$v"
+run "$bin" --topology-file "$tmp/12.topo" --no-cuda
+matrix=$(sed -n '/^(1) Topology /,/^$/p' <<<"$out")
+[ "$rc" = 1 ] && grep -qx 'GPU0     X     ?      ?      0' <<<"$matrix" &&
+	! grep -Eq 'PHB|NODE|SYS' <<<"$matrix" &&
+	grep -q '? = not known: a bridge on the path is missing from the snapshot' <<<"$out" &&
+	grep -q "(unknown, where they meet is not in the snapshot): verdict unknown: an upstream bridge is missing from the snapshot" <<<"$out" &&
+	grep -q "^Do this: judge the whole tree: the module's /sys/kernel/p2pdiag/topology" <<<"$out" &&
+	result 1 "cli: ... the text's matrix says ? (explained), the finding says why and what to do" ||
+	result 0 "cli: ... the text's matrix says ? (explained), the finding says why and what to do" "rc $rc: $out"
 grep -v '^expect ' "$efix/02-eight-gpu-four-switches.topo" >"$tmp/02.topo"
 run "$bin" --topology-file "$tmp/02.topo" --no-cuda
 case $out in *"P2P here: healthy. 120 pairs judged: "*"Nothing to change."*) [ "$rc" = 0 ] && result 1 "cli: a healthy server says so and that nothing is to change" ||
