@@ -110,6 +110,13 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 		fprintf(f, ",class=\"%s\",verdict=\"%s\"} 1\n",
 			p2pd_class_name(p->cls), p2pd_verdict_name(p->verdict));
 	}
+	help(f, "p2pdiag_pair_count", "gauge",
+	     "pairs of P2P endpoints the pair's series stand for: 1, or grouped, every pair of a member of a's group with a member of b's");
+	for (i = 0; i < r->nr_pairs; i++) {
+		fprintf(f, "p2pdiag_pair_count{");
+		pair_labels(f, r, &r->pair[i]);
+		fprintf(f, "} %lu\n", run_pair_count(r, i));
+	}
 	help(f, "p2pdiag_pair_blockers", "gauge",
 	     "ports whose ACS redirects the pair's traffic");
 	for (i = 0; i < r->nr_pairs; i++) {

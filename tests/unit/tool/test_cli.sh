@@ -479,6 +479,53 @@ v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pair
 [ "$rc" = 0 ] && [ "$v" = "4 8 1136278" ] && result 1 "cli: ... grouped, the same tree is 8 group pairs" ||
 	result 0 "cli: ... grouped, the same tree is 8 group pairs" "rc $rc: $v $err"
 
+# The textfile counts what each grouped series stands for: 28 pairs in 8.
+expect_rc 0 "cli: --prometheus on the SR-IOV tree" "$bin" --topology-file "$sriov" --no-cuda --prometheus "$tmp/sriov.prom"
+v=$(awk '/^p2pdiag_pair_count\{/ { n++; s += $2 } /^p2pdiag_pair_count\{a="0000:03:00.1",b="0000:04:00.1"\}/ { vv = $2 }
+	END { print n, s, vv }' "$tmp/sriov.prom")
+[ "$v" = "8 28 9" ] && result 1 "cli: p2pdiag_pair_count: one series per group pair, 28 pairs in all, 9 for the two VF groups" ||
+	result 0 "cli: p2pdiag_pair_count: one series per group pair, 28 pairs in all, 9 for the two VF groups" "$v"
+
+# A grouped baseline stands for every pair of its groups: a VF whose ACS
+# changed is found in each pair it is part of, although the baseline's
+# entries name other members (03:00.1, 04:00.1).
+run "$bin" --topology-file "$sriov" --no-cuda --baseline save "$tmp/sriov-grouped.json"
+sed '/^addr=0000:04:00.3 /s/acs_cap=none acs_ctrl=none acs=none/acs_cap=0x005f acs_ctrl=0x001d acs=SrcValid+\\x20TransBlk-\\x20ReqRedir+\\x20CmpltRedir+\\x20UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans-/' \
+	"$sriov" >"$tmp/sriov-vf.topo" && retrail "$tmp/sriov-vf.topo"
+run "$bin" --topology-file "$tmp/sriov-vf.topo" --no-cuda --json --baseline check "$tmp/sriov-grouped.json"
+v=$(json_get '[f["message"] for f in d["findings"] if f["code"] == "baseline-verdict"]')
+[ "$rc" = 1 ] && [ "$v" = "['0000:03:00.0 and 0000:04:00.3: verdict redirected here, ok on the baseline (1 of the 3 pairs the baseline judged alike)', '0000:03:00.1 and 0000:04:00.3: verdict redirected here, ok on the baseline (3 of the 9 pairs the baseline judged alike)', '0000:04:00.0 and 0000:04:00.3: verdict redirected here, ok on the baseline (1 of the 3 pairs the baseline judged alike)', '0000:04:00.1 and 0000:04:00.3: verdict redirected here, ok on the baseline (2 of the 3 pairs the baseline judged alike)']" ] &&
+	result 1 "cli: --baseline check finds a change in any pair of a group, with how many of the group's pairs" ||
+	result 0 "cli: --baseline check finds a change in any pair of a group, with how many of the group's pairs" "rc $rc: $v"
+# the other way round: the baseline's split groups fall in this run's one group
+run "$bin" --topology-file "$tmp/sriov-vf.topo" --no-cuda --baseline save "$tmp/sriov-split.json"
+run "$bin" --topology-file "$sriov" --no-cuda --json --baseline check "$tmp/sriov-split.json"
+v=$(json_get '[f["message"] for f in d["findings"] if f["code"] == "baseline-verdict"]')
+[ "$rc" = 1 ] && [ "$v" = "['0000:03:00.0 and 0000:04:00.3: verdict ok here, redirected on the baseline', '0000:03:00.1 and 0000:04:00.3: verdict ok here, redirected on the baseline (3 of the 3 pairs the baseline judged alike)', '0000:04:00.0 and 0000:04:00.3: verdict ok here, redirected on the baseline', '0000:04:00.1 and 0000:04:00.3: verdict ok here, redirected on the baseline (2 of the 2 pairs the baseline judged alike)']" ] &&
+	result 1 "cli: ... and a baseline of split groups is checked against this run's merged one" ||
+	result 0 "cli: ... and a baseline of split groups is checked against this run's merged one" "rc $rc: $v"
+# A baseline without groups or counts (from before grouping: each entry
+# one pair) still loads, and each of its pairs is checked.
+python3 - "$tmp/sriov-grouped.json" "$tmp/sriov-old.json" "$tmp/sriov-expanded.json" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["groups"]
+for p in d["pairs"]:
+    for k in ("group_a", "group_b", "count"):
+        del p[k]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$bin" --topology-file "$sriov" --no-cuda --json --baseline check "$tmp/sriov-old.json"
+v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("baseline")]')
+[ "$rc" = 0 ] && [ "$v" = "[]" ] && result 1 "cli: a baseline without groups and counts loads, and the same server finds nothing" ||
+	result 0 "cli: a baseline without groups and counts loads, and the same server finds nothing" "rc $rc: $v $err"
+run "$bin" --topology-file "$sriov" --no-cuda --expand-pairs --baseline save "$tmp/sriov-expanded.json"
+run "$bin" --topology-file "$tmp/sriov-vf.topo" --no-cuda --json --baseline check "$tmp/sriov-expanded.json"
+v=$(json_get 'sorted((f["a"], f["b"]) for f in d["findings"] if f["code"] == "baseline-verdict")')
+[ "$rc" = 1 ] && [ "$v" = "[('0000:03:00.0', '0000:04:00.3'), ('0000:03:00.1', '0000:04:00.3'), ('0000:03:00.2', '0000:04:00.3'), ('0000:03:00.3', '0000:04:00.3'), ('0000:04:00.0', '0000:04:00.3'), ('0000:04:00.1', '0000:04:00.3'), ('0000:04:00.2', '0000:04:00.3')]" ] &&
+	result 1 "cli: a baseline of every pair alone finds each of the VF's 7 pairs" ||
+	result 0 "cli: a baseline of every pair alone finds each of the VF's 7 pairs" "rc $rc: $v"
+
 # The JSON report names the kernel release and the P2PDMA list that judged
 # it, as the text report's "P2PDMA list:" line does: the header's kernel=,
 # the nearest list p2pdiag knows (6.1's for an older kernel), the newest
