@@ -30,7 +30,7 @@
 #define P2PD_VALUE_MAX	128
 
 struct p2pd_dir {
-	unsigned int addr;
+	u64 addr;
 	struct kobject *kobj;		/* NULL: creating it failed */
 };
 
@@ -167,7 +167,7 @@ struct p2pd_field_attribute {
 	enum p2pd_field field;
 };
 
-static int p2pd_parse_addr(const char *name, unsigned int *addr)
+static int p2pd_parse_addr(const char *name, u64 *addr)
 {
 	unsigned int dom, bus, dev, fn;
 	int end = 0;
@@ -186,7 +186,7 @@ static ssize_t p2pd_field_show(struct kobject *kobj,
 		container_of(kattr, struct p2pd_field_attribute, kattr);
 	char value[P2PD_VALUE_MAX];
 	const struct p2pd_snapshot *s;
-	unsigned int addr;
+	u64 addr;
 	struct p2pd_buf b;
 	int idx = P2PD_NO_INDEX;
 
@@ -221,7 +221,7 @@ static ssize_t device_pairs_read(struct file *file, struct kobject *kobj,
 				 char *buf, loff_t off, size_t count)
 {
 	const struct p2pd_snapshot *s;
-	unsigned int addr;
+	u64 addr;
 	struct p2pd_buf b;
 	int idx = P2PD_NO_INDEX;
 
@@ -294,7 +294,7 @@ static void p2pd_dir_remove(struct kobject *kobj)
 	kobject_put(kobj);
 }
 
-static struct kobject *p2pd_dir_create(unsigned int addr)
+static struct kobject *p2pd_dir_create(u64 addr)
 {
 	char name[P2PD_ADDR_STRLEN];
 	struct kobject *kobj;

@@ -40,7 +40,7 @@ bool p2pd_pci_domain_fits(const struct pci_dev *pdev)
  *
  * Return: P2PD_ADDR() of its domain, bus, device and function.
  */
-unsigned int p2pd_pci_addr(const struct pci_dev *pdev)
+u64 p2pd_pci_addr(const struct pci_dev *pdev)
 {
 	return P2PD_ADDR(pci_domain_nr(pdev->bus), pdev->bus->number,
 			 PCI_SLOT(pdev->devfn), PCI_FUNC(pdev->devfn));

@@ -25,7 +25,7 @@ struct run_results;
 #define SELECTION_MAX 64
 
 struct selection {
-	unsigned int addr[SELECTION_MAX];
+	unsigned long long addr[SELECTION_MAX];
 	unsigned int nr;		/* 0: every endpoint */
 };
 

@@ -230,7 +230,7 @@ static int parse_pairs(const char *arg, struct options *o, char *err,
 	o->nr_pairs = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned int a;
+		unsigned long long a;
 
 		if (pciaddr_parse(tok, &a))
 			return fail(err, errlen,

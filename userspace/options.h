@@ -35,7 +35,7 @@ struct options {
 	size_t size;			/* bytes per bandwidth copy */
 	unsigned int iterations;
 	double timeout_s, min_ratio, tolerance;
-	unsigned int pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
+	unsigned long long pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
 	unsigned int nr_pairs;
 	bool expand_pairs;		/* --expand-pairs: every pair, not grouped */
 	const char *sysfs_root;		/* --sysfs-root: a fake p2pdiag tree */

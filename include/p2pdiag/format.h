@@ -103,7 +103,7 @@ void p2pd_put_dec(struct p2pd_buf *b, long v);
 /* lower-case hex with at least @digits digits, no prefix */
 void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits);
 /* "dddd:bb:dd.f" */
-void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr);
+void p2pd_put_addr(struct p2pd_buf *b, unsigned long long addr);
 /* "6.12.95" from P2PD_RELEASE(6, 12, 95) */
 void p2pd_put_release(struct p2pd_buf *b, unsigned int release);
 /* "16.0" from 160 */

@@ -5,12 +5,14 @@
  * p2pdiag-check fills it from libpci or from the module's topology file;
  * the verdict engine reads nothing else.  No kernel or libc types here.
  *
- * A PCI address is packed into one unsigned int:
+ * A PCI address is packed into one unsigned long long, the domain whole
+ * (the kernel's pci_domain_nr() is an int; Intel VMD numbers its domains
+ * from 0x10000):
  *
- *   31            16 15      8 7     3 2   0
- *   +---------------+---------+-------+-----+
- *   |    domain     |   bus   |  dev  | fn  |
- *   +---------------+---------+-------+-----+
+ *   47                        16 15      8 7     3 2   0
+ *   +---------------------------+---------+-------+-----+
+ *   |          domain           |   bus   |  dev  | fn  |
+ *   +---------------------------+---------+-------+-----+
  *
  * and a host bridge (root bus) as domain << 8 | bus.
  */
@@ -18,13 +20,14 @@
 #define P2PDIAG_MODEL_H
 
 #define P2PD_ADDR(dom, bus, dev, fn) \
-	(((unsigned int)(dom) << 16) | ((unsigned int)(bus) << 8) | \
-	 ((unsigned int)(dev) << 3) | (unsigned int)(fn))
-#define P2PD_ADDR_DOMAIN(a)	(((a) >> 16) & 0xffff)
-#define P2PD_ADDR_BUS(a)	(((a) >> 8) & 0xff)
-#define P2PD_ADDR_DEV(a)	(((a) >> 3) & 0x1f)
-#define P2PD_ADDR_FN(a)		((a) & 0x7)
-#define P2PD_ADDR_DEVFN(a)	((a) & 0xff)
+	(((unsigned long long)(unsigned int)(dom) << 16) | \
+	 ((unsigned long long)(bus) << 8) | \
+	 ((unsigned long long)(dev) << 3) | (unsigned long long)(fn))
+#define P2PD_ADDR_DOMAIN(a)	((unsigned int)(((a) >> 16) & 0xffffffff))
+#define P2PD_ADDR_BUS(a)	((unsigned int)(((a) >> 8) & 0xff))
+#define P2PD_ADDR_DEV(a)	((unsigned int)(((a) >> 3) & 0x1f))
+#define P2PD_ADDR_FN(a)		((unsigned int)((a) & 0x7))
+#define P2PD_ADDR_DEVFN(a)	((unsigned int)((a) & 0xff))
 
 /**
  * p2pd_parent_plausible() - whether @parent can be @addr's upstream bridge.
@@ -36,13 +39,18 @@
  *
  * Return: nonzero when it can.
  */
-static inline int p2pd_parent_plausible(unsigned int addr, unsigned int parent)
+static inline int p2pd_parent_plausible(unsigned long long addr,
+					unsigned long long parent)
 {
 	return P2PD_ADDR_DOMAIN(parent) == P2PD_ADDR_DOMAIN(addr) &&
 	       P2PD_ADDR_BUS(parent) < P2PD_ADDR_BUS(addr);
 }
 
-#define P2PD_HOST_BRIDGE(dom, bus) (((unsigned int)(dom) << 8) | (bus))
+#define P2PD_HOST_BRIDGE(dom, bus) \
+	(((unsigned long long)(unsigned int)(dom) << 8) | \
+	 (unsigned long long)(bus))
+#define P2PD_HOST_BRIDGE_DOMAIN(h)	((unsigned int)(((h) >> 8) & 0xffffffff))
+#define P2PD_HOST_BRIDGE_BUS(h)		((unsigned int)((h) & 0xff))
 /*
  * A kernel release as one number, ordered like the kernel's
  * KERNEL_VERSION(): 6.12.95 is P2PD_RELEASE(6, 12, 95).  A sublevel above
@@ -58,8 +66,8 @@ static inline int p2pd_parent_plausible(unsigned int addr, unsigned int parent)
 /* The shared sources include no library header, so no NULL either. */
 #define P2PD_NULL		((void *)0)
 
-/* "dddd:bb:dd.f" plus NUL. */
-#define P2PD_ADDR_STRLEN	13
+/* "ffffffff:bb:dd.f" (the widest domain) plus NUL. */
+#define P2PD_ADDR_STRLEN	17
 
 /* Port types and header kinds; the names are the ABI's role words. */
 enum p2pd_role {
@@ -106,10 +114,10 @@ struct p2pd_link {
 
 /* One PCI function. */
 struct p2pd_function {
-	unsigned int addr;		/* P2PD_ADDR() */
-	unsigned int parent;		/* upstream bridge address if has_parent */
+	unsigned long long addr;	/* P2PD_ADDR() */
+	unsigned long long parent;	/* upstream bridge address if has_parent */
 	int has_parent;			/* 0: on a root bus */
-	unsigned int host_bridge;	/* P2PD_HOST_BRIDGE() of its root bus */
+	unsigned long long host_bridge;	/* P2PD_HOST_BRIDGE() of its root bus */
 	/*
 	 * On a root bus: 1 when it heads the bus's device list, the one
 	 * function the kernel's pci_host_bridge_dev() looks at.  When no
@@ -118,7 +126,7 @@ struct p2pd_function {
 	 */
 	int root_bus_first;
 	int has_physfn;			/* an SR-IOV virtual function: */
-	unsigned int physfn;		/* its physical function's address */
+	unsigned long long physfn;	/* its physical function's address */
 	int numa_node;			/* -1 unknown */
 	unsigned int vendor;
 	unsigned int device;

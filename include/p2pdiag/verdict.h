@@ -106,7 +106,7 @@ struct p2pd_pair {
  * @m: a model whose fn[] is sorted by address
  * @addr: P2PD_ADDR() of the function
  */
-int p2pd_model_find(const struct p2pd_model *m, unsigned int addr);
+int p2pd_model_find(const struct p2pd_model *m, unsigned long long addr);
 
 /**
  * p2pd_model_check() - check that a model is usable by the engine.

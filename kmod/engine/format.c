@@ -109,7 +109,7 @@ void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits)
 		p2pd_put_char(b, out[--n]);
 }
 
-void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr)
+void p2pd_put_addr(struct p2pd_buf *b, unsigned long long addr)
 {
 	p2pd_put_hex(b, P2PD_ADDR_DOMAIN(addr), 4);
 	p2pd_put_char(b, ':');
@@ -120,11 +120,11 @@ void p2pd_put_addr(struct p2pd_buf *b, unsigned int addr)
 	p2pd_put_hex(b, P2PD_ADDR_FN(addr), 1);
 }
 
-static void put_host_bridge(struct p2pd_buf *b, unsigned int host_bridge)
+static void put_host_bridge(struct p2pd_buf *b, unsigned long long host_bridge)
 {
-	p2pd_put_hex(b, (host_bridge >> 8) & 0xffff, 4);
+	p2pd_put_hex(b, P2PD_HOST_BRIDGE_DOMAIN(host_bridge), 4);
 	p2pd_put_char(b, ':');
-	p2pd_put_hex(b, host_bridge & 0xff, 2);
+	p2pd_put_hex(b, P2PD_HOST_BRIDGE_BUS(host_bridge), 2);
 }
 
 void p2pd_put_speed(struct p2pd_buf *b, unsigned int tenths)
@@ -331,7 +331,7 @@ static void put_link_field(struct p2pd_buf *b, const struct p2pd_function *f,
 }
 
 /* An address field: the address, or "none" where there is none. */
-static void put_addr_or_none(struct p2pd_buf *b, int has, unsigned int addr)
+static void put_addr_or_none(struct p2pd_buf *b, int has, unsigned long long addr)
 {
 	if (has)
 		p2pd_put_addr(b, addr);
@@ -675,7 +675,7 @@ void p2pd_format_setpci(struct p2pd_buf *b, const struct p2pd_function *f)
 }
 
 static void put_host_blocker(struct p2pd_buf *b, const struct p2pd_model *m,
-			     int host_fn, unsigned int host_bridge)
+			     int host_fn, unsigned long long host_bridge)
 {
 	if (host_fn != P2PD_NO_INDEX)
 		p2pd_put_addr(b, m->fn[host_fn].addr);

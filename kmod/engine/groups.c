@@ -32,11 +32,11 @@ static int is_cleared(int idx, const struct p2pd_acs_cleared *cleared)
 /* Another function of the same device: the kernel's pdev->multifunction. */
 static int multifunction(const struct p2pd_model *m, int idx)
 {
-	unsigned int slot = m->fn[idx].addr & ~0x7u;
+	unsigned long long slot = m->fn[idx].addr & ~0x7ULL;
 
-	return (idx > 0 && (m->fn[idx - 1].addr & ~0x7u) == slot) ||
+	return (idx > 0 && (m->fn[idx - 1].addr & ~0x7ULL) == slot) ||
 	       ((unsigned int)idx + 1 < m->nr_fn &&
-		(m->fn[idx + 1].addr & ~0x7u) == slot);
+		(m->fn[idx + 1].addr & ~0x7ULL) == slot);
 }
 
 static int flags_enabled(const struct p2pd_function *f, int cleared)

@@ -104,7 +104,7 @@ static const struct host_bridge_entry {
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-int p2pd_model_find(const struct p2pd_model *m, unsigned int addr)
+int p2pd_model_find(const struct p2pd_model *m, unsigned long long addr)
 {
 	unsigned int lo = 0, hi = m->nr_fn;
 
@@ -220,7 +220,7 @@ static unsigned int acs_redirect_bits(const struct p2pd_function *f)
  * ascending, each device appended as found).
  */
 static int host_bridge_function(const struct p2pd_model *m,
-				unsigned int host_bridge, int *root_bus_empty)
+				unsigned long long host_bridge, int *root_bus_empty)
 {
 	int first = P2PD_NO_INDEX;
 	unsigned int i;
@@ -405,7 +405,7 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 }
 
 /* A virtual function's physical function's address, else its own. */
-static unsigned int device_function(const struct p2pd_function *f)
+static unsigned long long device_function(const struct p2pd_function *f)
 {
 	return f->has_physfn ? f->physfn : f->addr;
 }
@@ -617,7 +617,7 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 
 /* What p2pd_judge() reads of an endpoint, in one row of numbers. */
 static void judge_inputs(const struct p2pd_function *f,
-			 unsigned int v[NR_JUDGE_INPUTS])
+			 unsigned long long v[NR_JUDGE_INPUTS])
 {
 	unsigned int n = 0;
 
@@ -652,7 +652,8 @@ static void judge_inputs(const struct p2pd_function *f,
 int p2pd_judge_inputs_cmp(const struct p2pd_function *x,
 			  const struct p2pd_function *y)
 {
-	unsigned int vx[NR_JUDGE_INPUTS], vy[NR_JUDGE_INPUTS], i;
+	unsigned long long vx[NR_JUDGE_INPUTS], vy[NR_JUDGE_INPUTS];
+	unsigned int i;
 
 	judge_inputs(x, vx);
 	judge_inputs(y, vy);

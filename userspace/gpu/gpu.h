@@ -66,14 +66,14 @@ struct gpu_counters {
 
 struct gpu_device {
 	int ordinal;			/* CUDA device ordinal */
-	unsigned int pci_addr;		/* P2PD_ADDR() */
+	unsigned long long pci_addr;	/* P2PD_ADDR() */
 	char name[GPU_NAME_LEN];
 	int numa_node;
 	struct gpu_link_reading link;
 	struct gpu_counters before, after;
 	unsigned int nvlinks_active;
 	/* P2PD_ADDR() of the far end of each active NVLink, 0 when down. */
-	unsigned int nvlink_remote[GPU_MAX_NVLINKS];
+	unsigned long long nvlink_remote[GPU_MAX_NVLINKS];
 	struct gpu_figure h2d, d2h, bidir_h2d, bidir_d2h, local, latency_h2d;
 	/*
 	 * latency_h2d is the per-copy cost of small copy-engine copies;
@@ -139,7 +139,7 @@ struct gpu_options {
 	size_t size;			/* bytes per bandwidth copy */
 	unsigned int iterations;	/* samples per figure, >= 3 */
 	double timeout_s;		/* per run deadline */
-	const unsigned int *only_pairs;	/* PCI addresses from --pairs, or NULL */
+	const unsigned long long *only_pairs;	/* PCI addresses from --pairs, or NULL */
 	unsigned int nr_only_pairs;
 	void (*progress)(const char *what);	/* stderr line, or NULL */
 	enum gpu_busy_policy busy;	/* --if-busy */

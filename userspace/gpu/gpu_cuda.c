@@ -106,7 +106,7 @@ static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
 }
 
 /* "0000:17:00.0" (or NVML's 8-digit domain) -> P2PD_ADDR; false if not. */
-bool gpu_parse_bus_id(const char *s, unsigned int *addr)
+bool gpu_parse_bus_id(const char *s, unsigned long long *addr)
 {
 	unsigned int dom, bus, dev, fn;
 	char tail;
@@ -119,7 +119,7 @@ bool gpu_parse_bus_id(const char *s, unsigned int *addr)
 }
 
 /* The kernel's view of the GPU's NUMA node: -1 when it has none. */
-static int read_numa_node(unsigned int addr)
+static int read_numa_node(unsigned long long addr)
 {
 	char text[32], bus[P2PD_ADDR_STRLEN], *end;
 	long node;

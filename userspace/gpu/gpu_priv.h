@@ -93,7 +93,7 @@ const char *gpu_cuda_error(const struct cuda_api *cu, CUresult r);
 unsigned int gpu_pair_index(unsigned int nr_dev, int src, int dst);
 bool gpu_selected(const struct gpu_state *st, const struct gpu_options *opt,
 		  int dev);
-bool gpu_parse_bus_id(const char *s, unsigned int *addr);
+bool gpu_parse_bus_id(const char *s, unsigned long long *addr);
 
 /* gpu_nvml.c */
 void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv);

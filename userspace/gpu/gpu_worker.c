@@ -44,7 +44,7 @@ enum worker_cmd { CMD_PROBED = 'P', CMD_MEASURE = 'M', CMD_QUIT = 'Q' };
 struct shared {
 	struct gpu_state st;
 	struct gpu_options opt;
-	unsigned int only_pairs[GPU_MAX];
+	unsigned long long only_pairs[GPU_MAX];
 	struct gpu_pair pair[GPU_MAX * (GPU_MAX - 1)];
 };
 

@@ -64,14 +64,14 @@ void judge_cross_check(struct check_run *r, const char *root,
 	size_t len;
 
 	while (i < mm->nr_fn || j < pci->nr_fn) {
-		unsigned int am = i < mm->nr_fn ? mm->fn[i].addr : UINT_MAX;
-		unsigned int ap = j < pci->nr_fn ? pci->fn[j].addr : UINT_MAX;
+		unsigned long long am = i < mm->nr_fn ? mm->fn[i].addr : ULLONG_MAX;
+		unsigned long long ap = j < pci->nr_fn ? pci->fn[j].addr : ULLONG_MAX;
 		char a[P2PD_ADDR_STRLEN], diff[1024] = "";
 		size_t used = 0;
 		int field;
 
 		if (am != ap) {
-			unsigned int only = am < ap ? am : ap;
+			unsigned long long only = am < ap ? am : ap;
 
 			pciaddr_format(a, only);
 			findings_add(&r->findings, SEV_WARNING, "cross-check-mismatch",

@@ -28,7 +28,7 @@ static char *vformat(const char *fmt, va_list ap)
 }
 
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned int a, unsigned int b,
+		 const char *code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 {
 	struct finding *it;

@@ -24,7 +24,7 @@ struct finding {
 	char *message;
 	char *fix;		/* NULL when there is nothing to change */
 	bool has_pair;
-	unsigned int a, b;	/* P2PD_ADDR() of the pair, when has_pair */
+	unsigned long long a, b;	/* P2PD_ADDR() of the pair, when has_pair */
 };
 
 struct findings {
@@ -38,9 +38,9 @@ struct findings {
  * both FINDING_NO_ADDR.  @fix may be NULL.  The message is printf-style.
  * Returns 0, or -1 when memory ran out (remembered in f->oom).
  */
-#define FINDING_NO_ADDR 0xffffffffu
+#define FINDING_NO_ADDR (~0ULL)
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned int a, unsigned int b,
+		 const char *code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 

@@ -93,7 +93,7 @@ static void status_finding(struct check_run *r, const char *lib,
 }
 
 void judge_corrupt(struct check_run *r, const char *what,
-		   unsigned int a, unsigned int b,
+		   unsigned long long a, unsigned long long b,
 		   const struct gpu_figure *f)
 {
 	findings_add(&r->findings, SEV_ERROR, "data-corrupt", a, b,
@@ -102,7 +102,7 @@ void judge_corrupt(struct check_run *r, const char *what,
 		     verify_words(f->verify));
 }
 
-unsigned int judge_gpu_addr(const struct check_run *r, int g)
+unsigned long long judge_gpu_addr(const struct check_run *r, int g)
 {
 	return g >= 0 && (unsigned int)g < r->gpu->nr_dev ?
 	       r->gpu->dev[g].pci_addr : FINDING_NO_ADDR;
@@ -114,7 +114,7 @@ static void judge_timeouts(struct check_run *r)
 	char hint[TEXT_LEN];
 
 	if (st->measure == GPU_TIMEOUT) {
-		unsigned int a = FINDING_NO_ADDR, b = FINDING_NO_ADDR;
+		unsigned long long a = FINDING_NO_ADDR, b = FINDING_NO_ADDR;
 
 		hint[0] = '\0';
 		if (st->stuck_pair >= 0 && (unsigned int)st->stuck_pair < st->nr_pairs) {
@@ -201,8 +201,8 @@ const char *judge_figure_fix(enum judge_dev_fig f)
  * One figure against its expectation: low and explained by something else
  * is said as such, with that fix; low and unexplained blames the path.
  */
-void judge_figure(struct check_run *r, const char *what, unsigned int a,
-		  unsigned int b, const struct gpu_figure *fig,
+void judge_figure(struct check_run *r, const char *what, unsigned long long a,
+		  unsigned long long b, const struct gpu_figure *fig,
 		  const struct judged_figure *jf,
 		  const char *why, const char *why_fix, const char *fix)
 {
@@ -238,7 +238,7 @@ static void judge_device(struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
 	const struct judged_gpu *jg = &r->results->gpu[g];
-	const unsigned int a = d->pci_addr;
+	const unsigned long long a = d->pci_addr;
 	char why[TEXT_LEN], why_fix[FIX_LEN], lwhy[TEXT_LEN], lfix[FIX_LEN];
 	unsigned int i;
 

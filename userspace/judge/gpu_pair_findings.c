@@ -45,8 +45,8 @@ static int says_peer_ok(const struct gpu_pair *gp)
 }
 
 static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
-				const struct gpu_pair *rev, unsigned int a,
-				unsigned int b)
+				const struct gpu_pair *rev, unsigned long long a,
+				unsigned long long b)
 {
 	int pi = run_pair_index(r, run_gpu_function(r, (unsigned int)gp->src),
 				  run_gpu_function(r, (unsigned int)gp->dst));
@@ -91,7 +91,7 @@ void judge_gpu_pair(struct check_run *r, unsigned int k)
 	const struct gpu_pair *gp = &st->pair[k];
 	const struct judged_gpu_pair *jp = &r->results->gpu_pair[k];
 	const struct gpu_pair *rev = run_gpu_pair(st, gp->dst, gp->src);
-	unsigned int a = judge_gpu_addr(r, gp->src), b = judge_gpu_addr(r, gp->dst);
+	unsigned long long a = judge_gpu_addr(r, gp->src), b = judge_gpu_addr(r, gp->dst);
 	char what[128], hint[TEXT_LEN], why[TEXT_LEN], why_fix[FIX_LEN];
 	bool explained;
 	const struct { const char *name; const struct gpu_figure *f; } figs[] = {

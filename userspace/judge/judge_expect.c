@@ -92,7 +92,8 @@ double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
 			char *basis, size_t len)
 {
 	const struct gpu_device *s = &st->dev[gp->src];
-	unsigned int dst = st->dev[gp->dst].pci_addr, link, n = 0, guessed = 0;
+	unsigned long long dst = st->dev[gp->dst].pci_addr;
+	unsigned int link, n = 0, guessed = 0;
 	unsigned int version = 0, mixed = 0;
 	double sum = 0;
 

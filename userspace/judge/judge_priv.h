@@ -28,7 +28,7 @@ struct text {
 void text_add(struct text *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A PCI address as text; a small ring so one printf can take several. */
-const char *judge_addr_str(unsigned int addr);
+const char *judge_addr_str(unsigned long long addr);
 /* "root port 0000:00:01.0 (ACSCtl 0x...: ...)" for each of @p's blockers. */
 void judge_describe_blockers(const struct p2pd_model *m,
 			     const struct p2pd_pair *p, struct text *t);
@@ -46,13 +46,13 @@ struct judged_figure;
  * figure nothing explains; and, for a copy that hung, a sentence on what
  * the topology says about model functions @fa, @fb.
  */
-unsigned int judge_gpu_addr(const struct check_run *r, int g);
+unsigned long long judge_gpu_addr(const struct check_run *r, int g);
 int judge_verify_failed(const struct gpu_figure *f);
 void judge_corrupt(struct check_run *r, const char *what,
-		   unsigned int a, unsigned int b,
+		   unsigned long long a, unsigned long long b,
 		   const struct gpu_figure *f);
-void judge_figure(struct check_run *r, const char *what, unsigned int a,
-		  unsigned int b, const struct gpu_figure *fig,
+void judge_figure(struct check_run *r, const char *what, unsigned long long a,
+		  unsigned long long b, const struct gpu_figure *fig,
 		  const struct judged_figure *jf,
 		  const char *why, const char *why_fix, const char *fix);
 const char *judge_figure_fix(enum judge_dev_fig f);

@@ -14,7 +14,7 @@
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 
-const char *judge_addr_str(unsigned int addr)
+const char *judge_addr_str(unsigned long long addr)
 {
 	static char ring[8][P2PD_ADDR_STRLEN];
 	static unsigned int next;

@@ -13,7 +13,7 @@
 #include "judge/results.h"
 #include "topology/pciaddr.h"
 
-static bool selection_keeps(const struct selection *s, unsigned int addr)
+static bool selection_keeps(const struct selection *s, unsigned long long addr)
 {
 	unsigned int i;
 

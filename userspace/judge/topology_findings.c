@@ -37,11 +37,12 @@ static void describe_host(const struct p2pd_model *m, const struct p2pd_pair *p,
 		if (k == 1 && m->fn[p->a].host_bridge == m->fn[p->b].host_bridge)
 			break;
 		if (hosts[k] == P2PD_NO_INDEX) {
-			unsigned int hb = k ? m->fn[p->b].host_bridge :
+			unsigned long long hb = k ? m->fn[p->b].host_bridge :
 					      m->fn[p->a].host_bridge;
 
 			text_add(t, "%shost bridge %04x:%02x (no function identifies it)",
-				 k ? " and " : "", hb >> 8, hb & 0xff);
+				 k ? " and " : "", P2PD_HOST_BRIDGE_DOMAIN(hb),
+				 P2PD_HOST_BRIDGE_BUS(hb));
 			continue;
 		}
 		h = &m->fn[hosts[k]];
@@ -84,7 +85,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 {
 	const struct p2pd_model *m = r->model;
 	const struct p2pd_pair *p = &r->pair[pi];
-	unsigned int fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
+	unsigned long long fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
 	char msg[TEXT_LEN];
 	struct text t = { msg, sizeof(msg), 0 };
 

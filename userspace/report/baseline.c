@@ -90,7 +90,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 	for (i = 0; i < nd; i++) {
 		struct json_object *d = json_object_array_get_idx(devs, i);
 		const char *as = get_str(d, "addr");
-		unsigned int addr;
+		unsigned long long addr;
 		int idx;
 
 		if (!as || pciaddr_parse(as, &addr))
@@ -146,8 +146,8 @@ static int verdict_of(const char *s)
 	return parse_word_index(s, P2PD_VERDICT_COUNT, verdict_word);
 }
 
-static void check_bw(struct check_run *r, const char *what, unsigned int a,
-		     unsigned int b, double base, double now, double tol)
+static void check_bw(struct check_run *r, const char *what, unsigned long long a,
+		     unsigned long long b, double base, double now, double tol)
 {
 	if (base > 0 && now < base * (1 - tol))
 		findings_add(&r->findings, SEV_WARNING, "baseline-bw", a, b,
@@ -230,7 +230,7 @@ static struct json_object *group_members(struct json_object *groups,
 static void side_add(struct check_run *r, struct entry_side *s, const char *as)
 {
 	const struct run_results *res = r->results;
-	unsigned int addr;
+	unsigned long long addr;
 	int fn, key;
 
 	if (!as || pciaddr_parse(as, &addr))
@@ -349,7 +349,7 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 			 const char *cls, const char *ver, unsigned long whole)
 {
 	const struct p2pd_pair *p = &r->pair[c->pair];
-	unsigned int a = r->model->fn[c->a].addr, b = r->model->fn[c->b].addr;
+	unsigned long long a = r->model->fn[c->a].addr, b = r->model->fn[c->b].addr;
 	char as[P2PD_ADDR_STRLEN], bs[P2PD_ADDR_STRLEN], share[96];
 	int v = ver ? verdict_of(ver) : -1;
 
@@ -415,7 +415,8 @@ free_sides:
 static void check_pair_bw(struct check_run *r, struct json_object *o, double tol)
 {
 	const char *as = get_str(o, "a"), *bs = get_str(o, "b");
-	unsigned int a, b, g, s = GPU_MAX, d = GPU_MAX;
+	unsigned long long a, b;
+	unsigned int g, s = GPU_MAX, d = GPU_MAX;
 	const struct gpu_pair *gp;
 	struct json_object *bw;
 	char what[96];
@@ -467,7 +468,7 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 	for (i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(gpus, i);
 		const char *as = get_str(o, "addr");
-		unsigned int a;
+		unsigned long long a;
 		double base;
 		char what[96];
 

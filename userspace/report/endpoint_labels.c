@@ -87,7 +87,8 @@ int endpoint_label_find(const struct check_run *r,
 			const struct endpoint_label *ep, unsigned int n,
 			const char *name)
 {
-	unsigned int i, addr;
+	unsigned long long addr;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		if (!strcasecmp(ep[i].label, name))

@@ -53,7 +53,7 @@ static const char *const mark_colour[] = {
 };
 
 struct root_bus {
-	unsigned int host_bridge;	/* P2PD_HOST_BRIDGE() */
+	unsigned long long host_bridge;	/* P2PD_HOST_BRIDGE() */
 	int host_fn;			/* the function that names it, or NO_INDEX */
 	int numa_node;
 	unsigned int routed, refused;	/* pairs through it, by map */
@@ -108,7 +108,7 @@ static int parent_of(const struct p2pd_model *m, int i)
 	return p2pd_model_find(m, m->fn[i].parent);
 }
 
-static int bus_index(const struct graph *g, unsigned int host_bridge)
+static int bus_index(const struct graph *g, unsigned long long host_bridge)
 {
 	unsigned int i;
 
@@ -312,9 +312,9 @@ static const char *role_words(enum p2pd_role role)
 	}
 }
 
-static void node_id(char *buf, size_t len, unsigned int addr)
+static void node_id(char *buf, size_t len, unsigned long long addr)
 {
-	snprintf(buf, len, "fn_%08x", addr);
+	snprintf(buf, len, "fn_%08llx", addr);
 }
 
 /* The peers of endpoint @fn whose pair is blocked: "NIC0, GPU1 +2 more". */
@@ -410,7 +410,8 @@ static void bus_node(FILE *out, struct graph *g, const struct root_bus *b)
 
 	if (!t)
 		return;
-	fprintf(t, "host bridge %04x:%02x", b->host_bridge >> 8, b->host_bridge & 0xff);
+	fprintf(t, "host bridge %04x:%02x", P2PD_HOST_BRIDGE_DOMAIN(b->host_bridge),
+		P2PD_HOST_BRIDGE_BUS(b->host_bridge));
 	if (b->host_fn != P2PD_NO_INDEX) {
 		const struct p2pd_function *f = &g->m->fn[b->host_fn];
 
@@ -424,7 +425,7 @@ static void bus_node(FILE *out, struct graph *g, const struct root_bus *b)
 		fill = "#f6cccc";
 		border = "red3";
 	}
-	fprintf(out, "  hb_%06x [shape=box3d, style=filled, label=", b->host_bridge);
+	fprintf(out, "  hb_%06llx [shape=box3d, style=filled, label=", b->host_bridge);
 	label_close(out, g, t, &text, "\\n");
 	fprintf(out, ", fillcolor=\"%s\", color=\"%s\", penwidth=%d];\n", fill, border,
 		b->lit ? 4 : b->refused ? 2 : 1);
@@ -446,7 +447,7 @@ static void switch_cluster(FILE *out, struct graph *g, unsigned int up,
 	const struct p2pd_function *u = &g->m->fn[up];
 	unsigned int i;
 
-	fprintf(out, "  subgraph cluster_sw_%08x {\n", u->addr);
+	fprintf(out, "  subgraph cluster_sw_%08llx {\n", u->addr);
 	fprintf(out, "    label=\"switch [%04x:%04x]\"; style=rounded; color=gray40;\n",
 		u->vendor, u->device);
 	function_node(out, g, up);
@@ -545,7 +546,7 @@ static void write_dot(FILE *out, struct graph *g)
 			snprintf(cpu, sizeof(cpu), "cpu_n");
 		else
 			snprintf(cpu, sizeof(cpu), "cpu_%d", b->numa_node);
-		snprintf(hb, sizeof(hb), "hb_%06x", b->host_bridge);
+		snprintf(hb, sizeof(hb), "hb_%06llx", b->host_bridge);
 		edge(out, g, cpu, hb, b->up, b->lit);
 	}
 	if (g->many_numa) {
@@ -576,7 +577,7 @@ static void write_dot(FILE *out, struct graph *g)
 		if (p != P2PD_NO_INDEX)
 			node_id(pid, sizeof(pid), m->fn[p].addr);
 		else if (!f->has_parent)
-			snprintf(pid, sizeof(pid), "hb_%06x", f->host_bridge);
+			snprintf(pid, sizeof(pid), "hb_%06llx", f->host_bridge);
 		else
 			continue;
 		edge(out, g, pid, id, g->up[i], g->lit_up[i]);

@@ -29,7 +29,7 @@
 #define REPORT_JSON_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
 				 JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static struct json_object *jstr_addr(unsigned int addr)
+static struct json_object *jstr_addr(unsigned long long addr)
 {
 	char a[P2PD_ADDR_STRLEN];
 

@@ -403,7 +403,8 @@ static void put_pair_name(FILE *out, const struct check_run *r,
 			  const struct endpoint_label *ep, unsigned int n,
 			  const struct finding *it)
 {
-	unsigned int addr[2] = { it->a, it->b }, k;
+	unsigned long long addr[2] = { it->a, it->b };
+	unsigned int k;
 
 	for (k = 0; k < 2; k++) {
 		int fn = r->model ? p2pd_model_find(r->model, addr[k]) : P2PD_NO_INDEX;

@@ -66,7 +66,7 @@ static bool read_kind(const char *addr, const char *file, unsigned long long *to
 	return !aer_parse(text, total, detail, len);
 }
 
-static void read_counts(unsigned int addr, struct aer_counts *c)
+static void read_counts(unsigned long long addr, struct aer_counts *c)
 {
 	char a[P2PD_ADDR_STRLEN], d1[AER_DETAIL], d2[AER_DETAIL], d3[AER_DETAIL];
 
@@ -81,7 +81,7 @@ static void read_counts(unsigned int addr, struct aer_counts *c)
 			 d2[0] && d3[0] ? ", " : "", d3);
 }
 
-static bool read_lnksta(unsigned int addr, unsigned int *lnksta)
+static bool read_lnksta(unsigned long long addr, unsigned int *lnksta)
 {
 	unsigned char cfg[256];
 	char a[P2PD_ADDR_STRLEN];

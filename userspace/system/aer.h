@@ -23,7 +23,7 @@ struct aer_counts {
 };
 
 struct aer_port {
-	unsigned int addr;		/* P2PD_ADDR() */
+	unsigned long long addr;		/* P2PD_ADDR() */
 	int fn;				/* model index */
 	struct aer_counts before, after;
 	bool have_lnksta;

@@ -63,7 +63,7 @@ static const char *next_arg(const char *s, char *arg, size_t len)
 /* Whether @tok reads as a device the ACS lists name (address or pci:ids). */
 static bool looks_like_device(const char *tok)
 {
-	unsigned int a;
+	unsigned long long a;
 	char head[32];
 
 	if (!strncmp(tok, "pci:", 4) || strchr(tok, '@'))
@@ -158,7 +158,8 @@ static int child_at(const struct p2pd_model *m, int parent, unsigned int dev,
 static unsigned int resolve(const struct p2pd_model *m, const char *spec,
 			    int *out, unsigned int max)
 {
-	unsigned int v, d, sv = 0xffff, sd = 0xffff, n = 0, i, addr;
+	unsigned int v, d, sv = 0xffff, sd = 0xffff, n = 0, i;
+	unsigned long long addr;
 	char head[32];
 	const char *step;
 	int idx;

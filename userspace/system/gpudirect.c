@@ -256,7 +256,7 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 	}
 	/* PXN: an NVLink peer of this GPU whose own path to the NIC qualifies */
 	for (k = 0; cg >= 0 && k < GPU_MAX_NVLINKS; k++) {
-		unsigned int remote = r->gpu->dev[cg].nvlink_remote[k];
+		unsigned long long remote = r->gpu->dev[cg].nvlink_remote[k];
 		int rf = remote ? p2pd_model_find(m, remote) : P2PD_NO_INDEX;
 		int rp = rf == P2PD_NO_INDEX ? -1 : run_pair_index(r, rf, nic);
 		char ga[P2PD_ADDR_STRLEN];
@@ -403,7 +403,7 @@ static void read_translation(const struct p2pd_function *f,
 	p2pd_field_text(t->pasid, sizeof(t->pasid), f, P2PD_F_PASID);
 }
 
-static const char *addr_text(unsigned int addr, char buf[P2PD_ADDR_STRLEN])
+static const char *addr_text(unsigned long long addr, char buf[P2PD_ADDR_STRLEN])
 {
 	return pciaddr_format(buf, addr);
 }
@@ -462,7 +462,7 @@ static void net_interfaces(char *buf, size_t len)
 		return;
 	while ((e = readdir(d)) && used < len) {
 		char drv[64], dev[64];
-		unsigned int addr;
+		unsigned long long addr;
 		bool pci;
 
 		if (e->d_name[0] == '.' ||

@@ -66,7 +66,7 @@ struct gd_translation {
 };
 
 struct gd_pair {
-	unsigned int gpu, peer;		/* P2PD_ADDR() */
+	unsigned long long gpu, peer;	/* P2PD_ADDR() */
 	int pair;			/* index into check_run.pair */
 	bool storage;			/* NVMe (GPUDirect Storage), else NIC */
 	const char *route;		/* peermem, dma-buf, none; nvidia-fs, p2pdma, compat */

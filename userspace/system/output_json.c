@@ -22,7 +22,7 @@ static struct json_object *tri_json(enum tri t)
 	return t == TRI_UNKNOWN ? NULL : json_object_new_boolean(t == TRI_YES);
 }
 
-static struct json_object *addr_json(unsigned int addr)
+static struct json_object *addr_json(unsigned long long addr)
 {
 	char a[P2PD_ADDR_STRLEN];
 

@@ -149,7 +149,7 @@ int virt_clique(const unsigned char *cfg, unsigned int len)
 }
 
 /* The clique of GPU @addr from its config file; -2 when unreadable. */
-static int gpu_clique(unsigned int addr)
+static int gpu_clique(unsigned long long addr)
 {
 	unsigned char cfg[CFG_READ];
 	char a[P2PD_ADDR_STRLEN];

@@ -246,8 +246,8 @@ static int check_link(struct parser *p, struct fn_ctx *c)
 /* parent= and host_bridge=: lower buses of the function's own domain. */
 static int check_place(struct parser *p, const struct p2pd_function *f)
 {
-	unsigned int hb_domain = f->host_bridge >> 8;
-	unsigned int hb_bus = f->host_bridge & 0xff;
+	unsigned int hb_domain = P2PD_HOST_BRIDGE_DOMAIN(f->host_bridge);
+	unsigned int hb_bus = P2PD_HOST_BRIDGE_BUS(f->host_bridge);
 	unsigned int domain = P2PD_ADDR_DOMAIN(f->addr);
 	unsigned int bus = P2PD_ADDR_BUS(f->addr);
 

@@ -39,11 +39,11 @@ static int hex_run(const char *s, unsigned int digits, unsigned int *out)
 	return 0;
 }
 
-int parse_addr(const char *s, unsigned int *out)
+int parse_addr(const char *s, unsigned long long *out)
 {
 	unsigned int dom, bus, dev, fn;
 
-	if (strlen(s) != P2PD_ADDR_STRLEN - 1 || s[4] != ':' || s[7] != ':' ||
+	if (strlen(s) != 12 || s[4] != ':' || s[7] != ':' ||
 	    s[10] != '.')
 		return -1;
 	if (hex_run(s, 4, &dom) || hex_run(s + 5, 2, &bus) ||
@@ -56,7 +56,7 @@ int parse_addr(const char *s, unsigned int *out)
 	return 0;
 }
 
-int parse_host_bridge(const char *s, unsigned int *out)
+int parse_host_bridge(const char *s, unsigned long long *out)
 {
 	unsigned int dom, bus;
 

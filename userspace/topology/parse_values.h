@@ -16,10 +16,10 @@
 int parse_hex_digit(char c);
 
 /* "dddd:bb:dd.f" exactly, device 00..1f, function 0..7: P2PD_ADDR(). */
-int parse_addr(const char *s, unsigned int *out);
+int parse_addr(const char *s, unsigned long long *out);
 
 /* "dddd:bb", a root bus: P2PD_HOST_BRIDGE(). */
-int parse_host_bridge(const char *s, unsigned int *out);
+int parse_host_bridge(const char *s, unsigned long long *out);
 
 /* "0x" and exactly @digits hex digits, as p2pd_put_hex() writes them. */
 int parse_hex_field(const char *s, unsigned int digits, unsigned int *out);

@@ -35,7 +35,7 @@ static int hex_field(const char *s, size_t len, unsigned int max,
 	return *v <= max ? 0 : -1;
 }
 
-int pciaddr_parse(const char *s, unsigned int *addr)
+int pciaddr_parse(const char *s, unsigned long long *addr)
 {
 	const char *c1 = strchr(s, ':'), *c2, *dot;
 	unsigned int dom = 0, bus, dev, fn;
@@ -61,7 +61,7 @@ int pciaddr_parse(const char *s, unsigned int *addr)
 	return 0;
 }
 
-char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned int addr)
+char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned long long addr)
 {
 	struct p2pd_buf b;
 

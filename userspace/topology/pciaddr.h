@@ -9,9 +9,9 @@
  * pciaddr_parse() - "dddd:bb:dd.f" or "bb:dd.f" (domain 0) to P2PD_ADDR().
  * Return: 0, or -1 when @s is not exactly such an address.
  */
-int pciaddr_parse(const char *s, unsigned int *addr);
+int pciaddr_parse(const char *s, unsigned long long *addr);
 
 /* @addr as "dddd:bb:dd.f" into @buf; returns @buf. */
-char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned int addr);
+char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned long long addr);
 
 #endif /* P2PDIAG_PCIADDR_H */

@@ -176,8 +176,8 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 static struct pci_dev *physfn_of(struct pci_access *pacc, struct pci_dev *d,
 				 int live)
 {
-	unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus,
-				      d->dev, d->func), pf;
+	unsigned long long addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
+					    d->bus, d->dev, d->func), pf;
 	char a[P2PD_ADDR_STRLEN], name[64];
 	struct pci_dev *q;
 
@@ -312,7 +312,7 @@ static int cmp_fn(const void *x, const void *y)
  * /sys/devices, a bridge ("0000:00:01.1") or a host bridge ("pci0000:00").
  * Return: 1 with *@parent set, 0 on a root bus, -1 when sysfs cannot say.
  */
-static int sysfs_parent(unsigned int addr, unsigned int *parent)
+static int sysfs_parent(unsigned long long addr, unsigned long long *parent)
 {
 	char real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
 
@@ -508,7 +508,8 @@ static int dump_checked_copy(const char *dump_file, char *err, size_t errlen)
  */
 static void mark_root_bus_heads(struct p2pd_model *m)
 {
-	unsigned int i, last = 0;
+	unsigned long long last = 0;
+	unsigned int i;
 	int seen = 0;
 
 	/* fn[] is in address order, so each root bus's functions are adjacent */

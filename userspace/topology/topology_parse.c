@@ -32,7 +32,7 @@ static int by_addr(const void *x, const void *y)
 
 static int by_addr_key(const void *key, const void *elem)
 {
-	unsigned int addr = *(const unsigned int *)key;
+	unsigned long long addr = *(const unsigned long long *)key;
 	const struct parsed_fn *e = elem;
 
 	return addr < e->f.addr ? -1 : addr > e->f.addr;
@@ -42,7 +42,7 @@ static int by_addr_key(const void *key, const void *elem)
  * The parsed function at @addr, or NULL.  A file with no function lines
  * has no table at all, and bsearch() must not be given a NULL one.
  */
-static struct parsed_fn *find_fn(const struct parser *p, unsigned int addr)
+static struct parsed_fn *find_fn(const struct parser *p, unsigned long long addr)
 {
 	if (!p->nr)
 		return NULL;

@@ -39,7 +39,7 @@ struct topo_header {
 	unsigned int kernel_release;	/* kernel=, P2PD_RELEASE(); 0: absent */
 	/* root_bus_first=: the functions heading their root buses' lists */
 	unsigned int nr_root_heads;
-	unsigned int root_head[TOPO_MAX_ROOT_BUSES];
+	unsigned long long root_head[TOPO_MAX_ROOT_BUSES];
 };
 
 /*

@@ -86,7 +86,7 @@ static int redirects(const struct p2pd_function *f, int *unreadable)
  * marked root_bus_first; unmarked, a boot-time scan's order: lowest devfn),
  * used only when it is 00.0 or a root port.
  */
-static int root_bus_device(const struct p2pd_model *m, unsigned int hb)
+static int root_bus_device(const struct p2pd_model *m, unsigned long long hb)
 {
 	int head = -1, lowest = -1;
 	unsigned int i;
@@ -111,7 +111,7 @@ static int root_bus_device(const struct p2pd_model *m, unsigned int hb)
 	return -1;
 }
 
-static int host_listed(const struct p2pd_model *m, unsigned int hb, int same)
+static int host_listed(const struct p2pd_model *m, unsigned long long hb, int same)
 {
 	int r = root_bus_device(m, hb);
 
@@ -123,8 +123,8 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 			 int *dist, int *usable, int *unreadable)
 {
 	int a = provider, bb, dist_a = 0, dist_b = 0, redirect = 0, r;
-	unsigned int hb_a = m->fn[provider].host_bridge;
-	unsigned int hb_b = m->fn[client].host_bridge;
+	unsigned long long hb_a = m->fn[provider].host_bridge;
+	unsigned long long hb_b = m->fn[client].host_bridge;
 	int common = 0, routes;
 
 	*usable = 1;

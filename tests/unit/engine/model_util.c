@@ -46,7 +46,7 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-void addr_str(unsigned int addr, char out[P2PD_ADDR_STRLEN])
+void addr_str(unsigned long long addr, char out[P2PD_ADDR_STRLEN])
 {
 	snprintf(out, P2PD_ADDR_STRLEN, "%04x:%02x:%02x.%x",
 		 P2PD_ADDR_DOMAIN(addr), P2PD_ADDR_BUS(addr),
@@ -171,7 +171,7 @@ struct gen {
 	unsigned int next_bus;
 	unsigned int bus_limit;
 	unsigned int domain;
-	unsigned int host_bridge;
+	unsigned long long host_bridge;
 	int numa;
 };
 

@@ -26,7 +26,7 @@ void format_pair_line(const struct p2pd_model *m, const struct p2pd_pair *p,
 		      char *out, size_t outlen);
 
 /* "dddd:bb:dd.f" */
-void addr_str(unsigned int addr, char out[P2PD_ADDR_STRLEN]);
+void addr_str(unsigned long long addr, char out[P2PD_ADDR_STRLEN]);
 
 /* A small deterministic PRNG, so a failing seed can be replayed. */
 unsigned int rnd(unsigned long long *state, unsigned int below);

@@ -23,9 +23,9 @@ struct builder {
 	unsigned int cap;
 };
 
-static struct p2pd_function *add(struct builder *b, unsigned int addr,
+static struct p2pd_function *add(struct builder *b, unsigned long long addr,
 				 enum p2pd_role role, int has_parent,
-				 unsigned int parent)
+				 unsigned long long parent)
 {
 	struct p2pd_function *f;
 
@@ -63,9 +63,9 @@ static void set_acs(struct p2pd_function *f, int redirect)
 	f->acs_ctrl = redirect ? REDIRECT : 0;
 }
 
-static struct p2pd_function *bridge(struct builder *b, unsigned int addr,
+static struct p2pd_function *bridge(struct builder *b, unsigned long long addr,
 				    enum p2pd_role role, int has_parent,
-				    unsigned int parent, int redirect)
+				    unsigned long long parent, int redirect)
 {
 	struct p2pd_function *f = add(b, addr, role, has_parent, parent);
 
@@ -81,9 +81,9 @@ static struct p2pd_function *bridge(struct builder *b, unsigned int addr,
 }
 
 /* One function of a NIC: the PF's values; VFs change what differs. */
-static struct p2pd_function *nic_function(struct builder *b, unsigned int addr,
+static struct p2pd_function *nic_function(struct builder *b, unsigned long long addr,
 					  unsigned int device, int has_parent,
-					  unsigned int parent)
+					  unsigned long long parent)
 {
 	struct p2pd_function *f = add(b, addr, P2PD_ROLE_ENDPOINT, has_parent,
 				      parent);
@@ -100,8 +100,8 @@ static struct p2pd_function *nic_function(struct builder *b, unsigned int addr,
 }
 
 /* A PF at @pf and its VFs at @pf + 1 + i, all below @parent. */
-static int nic(struct builder *b, const struct sriov_spec *s, unsigned int pf,
-	       int has_parent, unsigned int parent)
+static int nic(struct builder *b, const struct sriov_spec *s, unsigned long long pf,
+	       int has_parent, unsigned long long parent)
 {
 	struct p2pd_function *f = nic_function(b, pf, 0x101d, has_parent,
 					       parent);
@@ -126,7 +126,7 @@ static int nic(struct builder *b, const struct sriov_spec *s, unsigned int pf,
 	return 0;
 }
 
-static int gpu(struct builder *b, unsigned int addr, unsigned int parent)
+static int gpu(struct builder *b, unsigned long long addr, unsigned long long parent)
 {
 	struct p2pd_function *f = add(b, addr, P2PD_ROLE_ENDPOINT, 1, parent);
 
@@ -160,7 +160,7 @@ static int build(struct builder *b, const struct sriov_spec *s)
 	hb->class_code = 0x060000;
 	for (sw = 0; sw < s->switches; sw++, bus += 10) {
 		unsigned int rp = P2PD_ADDR(0, 0, 1 + sw, 0);
-		unsigned int up = P2PD_ADDR(0, bus, 0, 0);
+		unsigned long long up = P2PD_ADDR(0, bus, 0, 0);
 
 		if (!bridge(b, rp, P2PD_ROLE_ROOT_PORT, 0, 0, s->root_redirect) ||
 		    !bridge(b, up, P2PD_ROLE_UPSTREAM_PORT, 1, rp, 0))

@@ -37,7 +37,7 @@
 #define LINE_MAX_LEN	2048
 
 struct expect {
-	unsigned int a, b;
+	unsigned long long a, b;
 	int ia, ib;
 	char *kv;		/* "key=value key=value" */
 	unsigned int line;
@@ -64,7 +64,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int parse_addr_word(const char *s, unsigned int *out)
+static int parse_addr_word(const char *s, unsigned long long *out)
 {
 	unsigned int d, b, dev, fn;
 	char tail;

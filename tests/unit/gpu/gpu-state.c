@@ -21,7 +21,7 @@
 #include "gpu/gpu.h"
 #include "../../../include/p2pdiag/model.h"
 
-static void addr_str(unsigned int a, char *buf, size_t len)
+static void addr_str(unsigned long long a, char *buf, size_t len)
 {
 	snprintf(buf, len, "%04x:%02x:%02x.%x", P2PD_ADDR_DOMAIN(a),
 		 P2PD_ADDR_BUS(a), P2PD_ADDR_DEV(a), P2PD_ADDR_FN(a));
@@ -90,7 +90,7 @@ static void progress(const char *what)
 	fprintf(stderr, "gpu-state: %s\n", what);
 }
 
-static unsigned int parse_pairs(char *arg, unsigned int *out)
+static unsigned int parse_pairs(char *arg, unsigned long long *out)
 {
 	unsigned int n = 0, dom, bus, dev, fn;
 	char *tok, *save = NULL;
@@ -123,7 +123,8 @@ int main(int argc, char **argv)
 	};
 	struct gpu_options opt = { .iterations = 3, .timeout_s = 60 };
 	static struct gpu_state st;
-	unsigned int pairs[GPU_MAX], d, i;
+	unsigned long long pairs[GPU_MAX];
+	unsigned int d, i;
 	struct rusage ru;
 	int c, bad = 0;
 

@@ -28,7 +28,7 @@ static int cause_of(const struct causes *c, const char *code)
 }
 
 /* The pair's own ACS fix, as judgement writes it into a finding. */
-static void own_fix(const struct check_run *r, unsigned int a, unsigned int b,
+static void own_fix(const struct check_run *r, unsigned long long a, unsigned long long b,
 		    char *buf, size_t len)
 {
 	int pi = run_pair_index(r, p2pd_model_find(r->model, a),

@@ -21,7 +21,8 @@ void test_gpudirect(struct ktap *k, const char *fixtures);
 static const struct gd_pair *pair_of(const struct fixture_run *f,
 				     const char *gpu, const char *peer)
 {
-	unsigned int g, p, i;
+	unsigned long long g, p;
+	unsigned int i;
 
 	if (!f->ok || pciaddr_parse(gpu, &g) || pciaddr_parse(peer, &p))
 		return NULL;
@@ -46,12 +47,13 @@ static bool route_is(const struct gd_pair *p, const char *route, bool ready)
 /* The GPU-NIC pair's index in the run, or -1. */
 static int pair_index(const struct fixture_run *f, const char *gpu, const char *nic)
 {
-	unsigned int g, n, i;
+	unsigned long long g, n;
+	unsigned int i;
 
 	if (!f->ok || pciaddr_parse(gpu, &g) || pciaddr_parse(nic, &n))
 		return -1;
 	for (i = 0; i < f->r.nr_pairs; i++) {
-		unsigned int a = f->m.fn[f->r.pair[i].a].addr, b = f->m.fn[f->r.pair[i].b].addr;
+		unsigned long long a = f->m.fn[f->r.pair[i].a].addr, b = f->m.fn[f->r.pair[i].b].addr;
 
 		if ((a == g && b == n) || (a == n && b == g))
 			return (int)i;

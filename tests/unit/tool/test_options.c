@@ -51,7 +51,7 @@ void test_options(struct ktap *k)
 {
 	struct options o;
 	char err[512];
-	unsigned int a;
+	unsigned long long a;
 
 	CHECK(k, !parse(&o, err, sizeof(err), NULL) &&
 		 o.source == SOURCE_AUTO && o.size == OPT_DEFAULT_SIZE &&

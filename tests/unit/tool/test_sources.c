@@ -550,7 +550,8 @@ static void pci_live_tests(struct ktap *k)
 	}
 	rc = pci_source_read(NULL, &m, err, sizeof(err));
 	while (!rc && (de = readdir(dir))) {
-		unsigned int addr, vendor;
+		unsigned long long addr;
+		unsigned int vendor;
 		char *slash;
 		int idx;
 

@@ -34,7 +34,8 @@ static size_t lint(struct fixture_run *f, const char *cmdline, const char *code)
 static bool redirected_by(const struct fixture_run *f, const char *a, const char *b,
 			  const char *port)
 {
-	unsigned int i, k, xa, xb, xp;
+	unsigned long long xa, xb, xp;
+	unsigned int i, k;
 
 	if (!f->ok || pciaddr_parse(a, &xa) || pciaddr_parse(b, &xb) || pciaddr_parse(port, &xp))
 		return false;

@@ -15,8 +15,8 @@
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 
-static struct p2pd_function port(unsigned int addr, enum p2pd_role role,
-				 int has_parent, unsigned int parent,
+static struct p2pd_function port(unsigned long long addr, enum p2pd_role role,
+				 int has_parent, unsigned long long parent,
 				 unsigned int acs_ctrl)
 {
 	struct p2pd_function f = { 0 };
