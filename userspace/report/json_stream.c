@@ -5,10 +5,11 @@
  * written here as json-c writes it for the same flags (an empty container
  * too: "[", a line break and the closing bracket indented); a
  * member's own text is json-c's, printed as a document of its own, whose
- * line breaks are then indented to the member's depth.  A line break in
+ * line breaks are then indented to the member's depth, and written at once.  A line break in
  * json-c's output is always structure: inside strings it is escaped.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -40,6 +41,12 @@ static void emit_str(struct json_stream *s, const char *text)
 	emit(s, text, strlen(text));
 }
 
+/* What one level of indentation is: two spaces, or a tab. */
+static const char *indent_unit(const struct json_stream *s)
+{
+	return s->flags & JSON_C_TO_STRING_PRETTY_TAB ? "\t" : "  ";
+}
+
 static void indent(struct json_stream *s, unsigned int level)
 {
 	unsigned int i;
@@ -47,13 +54,52 @@ static void indent(struct json_stream *s, unsigned int level)
 	if (!pretty(s))
 		return;
 	for (i = 0; i < level; i++)
-		emit_str(s, s->flags & JSON_C_TO_STRING_PRETTY_TAB ? "\t" : "  ");
+		emit_str(s, indent_unit(s));
 }
 
-/* json-c's text of @v at the current depth; @v is released. */
+/*
+ * @text with @level's indentation after each line break, into s->line
+ * (grown as needed, kept for the next member).  Return: its length, or
+ * 0 with s->error set when memory ran out.
+ */
+static size_t indent_lines(struct json_stream *s, const char *text,
+			   unsigned int level)
+{
+	const char *unit = indent_unit(s), *p, *nl, *end = text + strlen(text);
+	size_t unit_len = strlen(unit), breaks = 0, len = 0, need;
+	unsigned int k;
+
+	for (p = text; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
+		breaks++;
+	need = (size_t)(end - text) + breaks * level * unit_len + 1;
+	if (need > s->line_size) {
+		char *line = realloc(s->line, need);
+
+		if (!line) {
+			s->error = ENOMEM;
+			return 0;
+		}
+		s->line = line;
+		s->line_size = need;
+	}
+	for (p = text; p < end; p = nl) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl + 1 : end;
+		memcpy(s->line + len, p, (size_t)(nl - p));
+		len += (size_t)(nl - p);
+		if (nl[-1] != '\n')
+			break;
+		for (k = 0; k < level; k++, len += unit_len)
+			memcpy(s->line + len, unit, unit_len);
+	}
+	return len;
+}
+
+/* json-c's text of @v at the current depth, in one write; @v is released. */
 static void emit_value(struct json_stream *s, struct json_object *v)
 {
-	const char *text, *nl;
+	const char *text;
+	size_t len;
 
 	if (!v) {
 		emit_str(s, "null");
@@ -62,13 +108,12 @@ static void emit_value(struct json_stream *s, struct json_object *v)
 	text = s->error ? NULL : json_object_to_json_string_ext(v, s->flags);
 	if (!text && !s->error)
 		s->error = ENOMEM;
-	while (text && (nl = strchr(text, '\n'))) {
-		emit(s, text, (size_t)(nl - text) + 1);
-		indent(s, s->depth);
-		text = nl + 1;
-	}
-	if (text)
+	if (text && (!pretty(s) || !s->depth || !strchr(text, '\n'))) {
 		emit_str(s, text);
+	} else if (text) {
+		len = indent_lines(s, text, s->depth);
+		emit(s, s->line, len);
+	}
 	json_object_put(v);
 }
 
@@ -175,6 +220,9 @@ bool json_stream_ok(const struct json_stream *s)
 
 int json_stream_end(struct json_stream *s)
 {
+	free(s->line);
+	s->line = NULL;
+	s->line_size = 0;
 	if (!s->error && s->depth)
 		s->error = EINVAL;
 	errno = 0;

@@ -15,6 +15,7 @@
 #define P2PDIAG_JSON_STREAM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct json_object;
@@ -29,6 +30,8 @@ struct json_stream {
 	char closer[JSON_STREAM_DEPTH];	/* '}' or ']' of each */
 	bool members[JSON_STREAM_DEPTH];	/* whether it has one yet */
 	int error;			/* errno of the first failure, or 0 */
+	char *line;			/* a member re-indented, reused */
+	size_t line_size;
 };
 
 /* Start a document on @out, printed as json-c prints with @flags. */
@@ -54,7 +57,8 @@ void json_stream_put(struct json_stream *s, const char *key,
 bool json_stream_ok(const struct json_stream *s);
 
 /*
- * json_stream_end() - finish the document (every container closed).
+ * json_stream_end() - finish the document (every container closed) and
+ * free what the stream holds; call it once for every json_stream_begin().
  * Return: 0, or -1 with errno set: a write failed (its errno), memory ran
  * out (ENOMEM) or the containers were not balanced (EINVAL).
  */
