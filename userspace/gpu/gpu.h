@@ -164,6 +164,12 @@ struct gpu_state {
 	 * 0000:18:00.0"); stuck_pair/stuck_dev index it, or -1.
 	 */
 	enum gpu_status measure;
+	/*
+	 * A call that failed after the last figure was measured (switching
+	 * peer access off again), and CUDA's error: the figures stand, and
+	 * measure stays GPU_OK.  Empty when the teardown went well.
+	 */
+	char teardown_error[160];
 	char stuck_step[96];
 	int stuck_pair, stuck_dev;
 	double probe_s, measure_s;	/* wall time of each step */

@@ -171,27 +171,55 @@ bool ctx_pair_ready(const struct meas *m, const struct gpu_pair *p)
 	return m->g[p->src].ready && m->g[p->dst].ready;
 }
 
-/* Peer access from each pair's src context to its dst's memory, on or off. */
-bool ctx_peer_access(struct meas *m, bool on)
+/* The next pair from *@i on whose src may map its dst's memory, or NULL. */
+static struct gpu_pair *next_peer_pair(struct meas *m, unsigned int *i)
 {
-	unsigned int i;
+	while (*i < m->st->nr_pairs) {
+		struct gpu_pair *p = &m->st->pair[(*i)++];
 
-	for (i = 0; i < m->st->nr_pairs; i++) {
-		struct gpu_pair *p = &m->st->pair[i];
-		CUresult r;
+		if (ctx_pair_ready(m, p) && p->can_access)
+			return p;
+	}
+	return NULL;
+}
 
-		if (!ctx_pair_ready(m, p) || !p->can_access)
-			continue;
+/* Peer access from each pair's src context to its dst's memory. */
+bool ctx_peer_access_on(struct meas *m)
+{
+	struct gpu_pair *p;
+	unsigned int i = 0;
+	CUresult r;
+
+	while ((p = next_peer_pair(m, &i))) {
 		if (!ctx_current(m, p->src))
 			return false;
-		r = on ? m->cu->cuCtxEnablePeerAccess(m->g[p->dst].ctx, 0) :
-			 m->cu->cuCtxDisablePeerAccess(m->g[p->dst].ctx);
-		if (r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ||
-		    r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
-			continue;
-		if (!meas_ok(m, r, on ? "cuCtxEnablePeerAccess" :
-					"cuCtxDisablePeerAccess"))
+		r = m->cu->cuCtxEnablePeerAccess(m->g[p->dst].ctx, 0);
+		if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED &&
+		    !meas_ok(m, r, "cuCtxEnablePeerAccess"))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Peer access off again, once every figure is measured: a failure here
+ * is the teardown's (st->teardown_error), not the measurements', and
+ * every other pair is still switched off.
+ */
+void ctx_peer_access_off(struct meas *m)
+{
+	struct gpu_pair *p;
+	unsigned int i = 0;
+	CUresult r;
+
+	while ((p = next_peer_pair(m, &i))) {
+		r = m->cu->cuCtxSetCurrent(m->g[p->src].ctx);
+		if (r != CUDA_SUCCESS) {
+			meas_teardown_ok(m, r, "cuCtxSetCurrent");
+			continue;
+		}
+		r = m->cu->cuCtxDisablePeerAccess(m->g[p->dst].ctx);
+		if (r != CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+			meas_teardown_ok(m, r, "cuCtxDisablePeerAccess");
+	}
 }

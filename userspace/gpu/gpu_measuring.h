@@ -106,6 +106,12 @@ struct meas {
 
 /* gpu_run.c */
 bool meas_ok(struct meas *m, CUresult r, const char *what);
+/*
+ * meas_teardown_ok() - the first failing call of the teardown after the
+ * last figure, with CUDA's error, into st->teardown_error; the run's
+ * outcome (st->measure) is left as it is.
+ */
+void meas_teardown_ok(struct meas *m, CUresult r, const char *what);
 enum meas_wait { WAIT_DONE, WAIT_AGAIN, WAIT_FAILED };
 enum meas_wait meas_wait(struct meas *m, CUresult r, const char *what);
 void meas_step(struct meas *m, const char *what, int a, int b);
@@ -118,7 +124,8 @@ bool ctx_host_alloc(struct meas *m, void **p, size_t bytes);
 bool ctx_launch(struct meas *m, int dev, CUfunction f, unsigned int blocks,
 		unsigned int threads, CUstream s, void **params);
 bool ctx_wait_idle(struct meas *m);
-bool ctx_peer_access(struct meas *m, bool on);
+bool ctx_peer_access_on(struct meas *m);
+void ctx_peer_access_off(struct meas *m);
 bool ctx_pair_ready(const struct meas *m, const struct gpu_pair *p);
 
 /* gpu_verify.c */

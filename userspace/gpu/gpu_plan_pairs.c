@@ -79,7 +79,7 @@ bool plan_pairs(struct meas *m)
 			return false;
 	if (!plan_exchange(m, false))
 		return false;
-	if (!ctx_peer_access(m, true))
+	if (!ctx_peer_access_on(m))
 		return false;
 	for (i = 0; i < m->st->nr_pairs; i++) {
 		struct gpu_pair *p = &m->st->pair[i];
@@ -90,5 +90,6 @@ bool plan_pairs(struct meas *m)
 	}
 	if (!plan_exchange(m, true))
 		return false;
-	return ctx_peer_access(m, false);
+	ctx_peer_access_off(m);
+	return true;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * How a measuring run records its outcome: the first failing CUDA call
- * (later failures are consequences of it and would hide it), the
+ * (later failures are consequences of it and would hide it), the first
+ * call that failed in the teardown after the last figure (apart: the
+ * figures stand), the
  * deadline that ends a copy that never completes, and the step in
  * progress, named for the watchdog and for --progress.  Every measuring
  * file reports through these, so a finding always names the first cause.
@@ -23,6 +25,14 @@ bool meas_ok(struct meas *m, CUresult r, const char *what)
 		m->st->measure = GPU_FAILED;
 	}
 	return false;
+}
+
+void meas_teardown_ok(struct meas *m, CUresult r, const char *what)
+{
+	if (r == CUDA_SUCCESS || m->st->teardown_error[0])
+		return;
+	snprintf(m->st->teardown_error, sizeof(m->st->teardown_error), "%s: %s",
+		 what, gpu_cuda_error(m->cu, r));
 }
 
 static void pause_briefly(void)

@@ -141,6 +141,13 @@ static void judge_timeouts(struct check_run *r)
 			     st->error[0] ? st->error : "no detail",
 			     st->stuck_step[0] ? " during " : "", st->stuck_step);
 	}
+	/* after the last figure: the figures stand, the driver misbehaved */
+	if (st->teardown_error[0])
+		findings_add(&r->findings, SEV_WARNING, "teardown-failed",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR,
+			     "check dmesg for Xid errors around the run; if it repeats, reset the GPUs (nvidia-smi -r) or update the driver",
+			     "the measurements finished, but tearing them down failed: %s (every figure was measured; they stand)",
+			     st->teardown_error);
 }
 
 /* GPUs of one model (same name) should move data equally fast. */

@@ -157,6 +157,8 @@ int main(int argc, char **argv)
 	       gpu_status_name(st.nvml), gpu_status_name(st.measure));
 	if (st.error[0])
 		printf("error=%s\n", st.error);
+	if (st.teardown_error[0])
+		printf("teardown_error=%s\n", st.teardown_error);
 	if (st.stuck_step[0])
 		printf("stuck=%s\n", st.stuck_step);
 	printf("driver_version=%d\nnvml_driver=%s\nnr_dev=%u\nnr_pairs=%u\n",

@@ -209,6 +209,14 @@ has_re "^error=cuInit and device probing did not complete within 1 s"
 faster_than 5000
 finish "cuInit that never returns: probe ends as timeout"
 
+# Peer access switched off after the last figure: a teardown failure, not
+# a measurement that stopped early; the figures stand.
+run_case FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- "${SMALL[@]}"
+has "measure=ok"; status 0
+has "teardown_error=cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS"
+lacks_re "^error="; has_re "^pair0-1\.p2p=[0-9]"; has_re "^pair1-0\.p2p_bidir=[0-9]"
+finish "cuCtxDisablePeerAccess failing at the end: measure ok, the teardown error named, the P2P figures kept"
+
 run_case FAKE_CUDA_CRASH_CALL=cuLaunchKernel -- "${SMALL[@]}"
 has "measure=failed"; status 1
 has "error=the GPU worker process died during host to device 0000:10:00.0"
@@ -655,6 +663,24 @@ finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for 
 
 fail_each FAKE_NVML_FAIL_CALL nvml
 finish "p2pdiag-check, each NVML call failing in its turn: readings unknown, CUDA measured, no crash"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
+status 1
+python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+f = {x["code"]: x for x in j["findings"]}
+assert "measure-failed" not in f, f
+t = f["teardown-failed"]
+assert t["severity"] == "warning" and "cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS" in t["message"], t
+p = [x for x in j["pairs"] if x.get("judged")]
+assert p and "p2p" in [x["figure"] for x in p[0]["judged"]], p
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: no teardown-failed warning naming the call, or no P2P figure"}
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess --
+status 1; finding warning teardown-failed; lacks_re "stopped early"
+has_re "tearing them down failed: cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS \(every figure was measured"
+has_re "^    P2P copy +[0-9]+\.[0-9]+ GB/s"
+finish "p2pdiag-check, cuCtxDisablePeerAccess failing at the end: teardown-failed (exit 1) naming it, not measure-failed; P2P figures in text and JSON"
 
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAlloc FAKE_CUDA_L2=4096 \
 	-- --size 64K --iterations 3
