@@ -64,6 +64,18 @@ struct gpu_counters {
 	unsigned long long xid;			/* Xid events seen */
 };
 
+/*
+ * An NVML call that failed for one GPU: the reading it left unknown (a
+ * word: "link", "replay_counter", ...), the call, and NVML's error
+ * string.  NOT_SUPPORTED is no failure (the GPU has no such thing).
+ */
+#define GPU_NVML_FAILURES	8
+struct gpu_nvml_failure {
+	char field[24];
+	char call[48];
+	char error[64];
+};
+
 struct gpu_device {
 	int ordinal;			/* CUDA device ordinal */
 	unsigned long long pci_addr;	/* P2PD_ADDR() */
@@ -87,6 +99,9 @@ struct gpu_device {
 	struct gpu_placement placement;
 	struct gpu_settings settings;
 	struct gpu_curve curve[CURVE_KINDS];	/* --curve */
+	/* the first failure of each reading; nr_nvml_failures counts all */
+	unsigned int nr_nvml_failures;
+	struct gpu_nvml_failure nvml_failure[GPU_NVML_FAILURES];
 };
 
 /* NVML's nvmlGpuP2PStatus_t, per capability. */

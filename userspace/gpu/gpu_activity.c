@@ -56,9 +56,11 @@ static void add_procs(struct gpu_activity *a, struct nvml_api *nv,
 	}
 }
 
-static bool list_procs(struct gpu_activity *a, struct nvml_api *nv,
-		       nvmlDevice_t h, bool graphics)
+static bool list_procs(struct gpu_state *st, struct nvml_api *nv, int dev,
+		       bool graphics)
 {
+	struct gpu_activity *a = &st->dev[dev].activity;
+	nvmlDevice_t h = nv->dev[dev];
 	nvmlProcessInfo_t info[PROC_QUERY_MAX];
 	unsigned int n = PROC_QUERY_MAX;
 	nvmlReturn_t r;
@@ -75,7 +77,10 @@ static bool list_procs(struct gpu_activity *a, struct nvml_api *nv,
 		/* more than we keep: count them all, name the first ones */
 		a->nr_procs += n > PROC_QUERY_MAX ? n - PROC_QUERY_MAX : 0;
 		n = PROC_QUERY_MAX;
-	} else if (r != NVML_SUCCESS) {
+	} else if (!gpu_nvml_ok(st, nv, dev, "processes",
+				graphics ? "nvmlDeviceGetGraphicsRunningProcesses_v3" :
+					   "nvmlDeviceGetComputeRunningProcesses_v3",
+				r)) {
 		return false;
 	}
 	add_procs(a, nv, info, n > PROC_QUERY_MAX ? PROC_QUERY_MAX : n,
@@ -102,11 +107,12 @@ void gpu_activity_read(struct gpu_state *st, struct nvml_api *nv, int dev,
 	}
 	if (st->nvml != GPU_OK || !h)
 		return;
-	c = list_procs(a, nv, h, false);
-	g = list_procs(a, nv, h, true);
+	c = list_procs(st, nv, dev, false);
+	g = list_procs(st, nv, dev, true);
 	a->procs_valid |= c || g;
 	if (!after && nv->nvmlDeviceGetUtilizationRates &&
-	    nv->nvmlDeviceGetUtilizationRates(h, &u) == NVML_SUCCESS) {
+	    NVML_OK(st, nv, dev, "utilization", nvmlDeviceGetUtilizationRates,
+		    h, &u)) {
 		a->util_gpu = u.gpu;
 		a->util_mem = u.memory;
 		a->util_valid = true;

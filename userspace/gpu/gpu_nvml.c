@@ -43,6 +43,40 @@ static enum gpu_status nvml_load(struct gpu_state *st, struct nvml_api *nv)
 	return GPU_OK;
 }
 
+static void error_text(struct nvml_api *nv, nvmlReturn_t r, char *buf,
+		       size_t len)
+{
+	const char *e = nv->nvmlErrorString ? nv->nvmlErrorString(r) : NULL;
+
+	if (e)
+		snprintf(buf, len, "%s", e);
+	else
+		snprintf(buf, len, "NVML error %d", (int)r);
+}
+
+bool gpu_nvml_ok(struct gpu_state *st, struct nvml_api *nv, int dev,
+		 const char *field, const char *call, nvmlReturn_t r)
+{
+	struct gpu_device *d = &st->dev[dev];
+	struct gpu_nvml_failure *f;
+	unsigned int i;
+
+	if (r == NVML_SUCCESS)
+		return true;
+	if (r == NVML_ERROR_NOT_SUPPORTED)
+		return false;
+	for (i = 0; i < d->nr_nvml_failures && i < GPU_NVML_FAILURES; i++)
+		if (!strcmp(d->nvml_failure[i].field, field))
+			return false;	/* the first failure of a reading says it */
+	if (d->nr_nvml_failures++ >= GPU_NVML_FAILURES)
+		return false;
+	f = &d->nvml_failure[d->nr_nvml_failures - 1];
+	snprintf(f->field, sizeof(f->field), "%s", field);
+	snprintf(f->call, sizeof(f->call), "%s", call);
+	error_text(nv, r, f->error, sizeof(f->error));
+	return false;
+}
+
 static enum gpu_p2p_status p2p_status(nvmlGpuP2PStatus_t s)
 {
 	switch (s) {
@@ -63,17 +97,19 @@ static enum gpu_p2p_status p2p_status(nvmlGpuP2PStatus_t s)
 	}
 }
 
-static void read_link(struct nvml_api *nv, nvmlDevice_t h,
-		      struct gpu_link_reading *l)
+static void read_link(struct gpu_state *st, struct nvml_api *nv, int d)
 {
-	l->valid = nv->nvmlDeviceGetCurrPcieLinkGeneration(h, &l->gen) ==
-			   NVML_SUCCESS &&
-		   nv->nvmlDeviceGetCurrPcieLinkWidth(h, &l->width) ==
-			   NVML_SUCCESS &&
-		   nv->nvmlDeviceGetMaxPcieLinkGeneration(h, &l->max_gen) ==
-			   NVML_SUCCESS &&
-		   nv->nvmlDeviceGetMaxPcieLinkWidth(h, &l->max_width) ==
-			   NVML_SUCCESS;
+	struct gpu_link_reading *l = &st->dev[d].link;
+	nvmlDevice_t h = nv->dev[d];
+
+	l->valid = NVML_OK(st, nv, d, "link", nvmlDeviceGetCurrPcieLinkGeneration,
+			   h, &l->gen) &&
+		   NVML_OK(st, nv, d, "link", nvmlDeviceGetCurrPcieLinkWidth,
+			   h, &l->width) &&
+		   NVML_OK(st, nv, d, "link", nvmlDeviceGetMaxPcieLinkGeneration,
+			   h, &l->max_gen) &&
+		   NVML_OK(st, nv, d, "link", nvmlDeviceGetMaxPcieLinkWidth,
+			   h, &l->max_width);
 }
 
 static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
@@ -182,18 +218,20 @@ void gpu_nvml_read_counters(struct gpu_state *st, struct nvml_api *nv,
 		if (!h)
 			continue;
 		if (nv->nvmlDeviceGetPcieReplayCounter &&
-		    nv->nvmlDeviceGetPcieReplayCounter(h, &replay) ==
-			    NVML_SUCCESS) {
+		    NVML_OK(st, nv, (int)d, "replay_counter",
+			    nvmlDeviceGetPcieReplayCounter, h, &replay)) {
 			c[d]->replay = replay;
 			c[d]->valid = true;
 		}
 		/* ECC may be off or absent: then the totals stay 0. */
 		if (nv->nvmlDeviceGetTotalEccErrors) {
-			nv->nvmlDeviceGetTotalEccErrors(
-				h, NVML_MEMORY_ERROR_TYPE_CORRECTED,
+			NVML_OK(st, nv, (int)d, "ecc_errors",
+				nvmlDeviceGetTotalEccErrors, h,
+				NVML_MEMORY_ERROR_TYPE_CORRECTED,
 				NVML_VOLATILE_ECC, &c[d]->ecc_corrected);
-			nv->nvmlDeviceGetTotalEccErrors(
-				h, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+			NVML_OK(st, nv, (int)d, "ecc_errors",
+				nvmlDeviceGetTotalEccErrors, h,
+				NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
 				NVML_VOLATILE_ECC, &c[d]->ecc_uncorrected);
 		}
 	}
@@ -212,10 +250,10 @@ void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,
 
 	if (st->nvml != GPU_OK || !h)
 		return;
-	if (nv->nvmlDeviceGetCurrPcieLinkGeneration(h, &l->gen_load) !=
-		    NVML_SUCCESS ||
-	    nv->nvmlDeviceGetCurrPcieLinkWidth(h, &l->width_load) !=
-		    NVML_SUCCESS)
+	if (!NVML_OK(st, nv, dev, "link_load", nvmlDeviceGetCurrPcieLinkGeneration,
+		     h, &l->gen_load) ||
+	    !NVML_OK(st, nv, dev, "link_load", nvmlDeviceGetCurrPcieLinkWidth,
+		     h, &l->width_load))
 		l->gen_load = l->width_load = 0;
 }
 
@@ -236,9 +274,11 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		return;
 	r = nv->nvmlInit_v2();
 	if (r != NVML_SUCCESS) {
+		char e[64];
+
+		error_text(nv, r, e, sizeof(e));
 		if (!st->error[0])
-			snprintf(st->error, sizeof(st->error),
-				 "nvmlInit_v2: %s", nv->nvmlErrorString(r));
+			snprintf(st->error, sizeof(st->error), "nvmlInit_v2: %s", e);
 		st->nvml = GPU_INIT_FAILED;
 		return;
 	}
@@ -253,12 +293,13 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		char bus[P2PD_ADDR_STRLEN];
 
 		pciaddr_format(bus, st->dev[d].pci_addr);
-		if (nv->nvmlDeviceGetHandleByPciBusId_v2(bus, &nv->dev[d]) !=
-		    NVML_SUCCESS) {
+		/* no handle: every reading of the GPU is unknown, for this */
+		if (!NVML_OK(st, nv, (int)d, "handle",
+			     nvmlDeviceGetHandleByPciBusId_v2, bus, &nv->dev[d])) {
 			nv->dev[d] = NULL;
 			continue;
 		}
-		read_link(nv, nv->dev[d], &st->dev[d].link);
+		read_link(st, nv, (int)d);
 		gpu_settings_read(st, nv, (int)d);
 		if (nv->xid_events)
 			nv->nvmlDeviceRegisterEvents(nv->dev[d],

@@ -51,7 +51,7 @@ struct cuda_api {
 
 /* Needed for any NVML reading. */
 #define NVML_REQUIRED_CALLS(X) \
-	X(nvmlInit_v2) X(nvmlShutdown) X(nvmlErrorString) \
+	X(nvmlInit_v2) X(nvmlShutdown) \
 	X(nvmlDeviceGetHandleByPciBusId_v2) \
 	X(nvmlDeviceGetCurrPcieLinkGeneration) X(nvmlDeviceGetCurrPcieLinkWidth) \
 	X(nvmlDeviceGetMaxPcieLinkGeneration) X(nvmlDeviceGetMaxPcieLinkWidth)
@@ -59,6 +59,7 @@ struct cuda_api {
 /* Each reading that needs one of these is left invalid when it is absent
  * (older drivers, GPUs without NVLink or ECC). */
 #define NVML_OPTIONAL_CALLS(X) \
+	X(nvmlErrorString) \
 	X(nvmlSystemGetDriverVersion) X(nvmlDeviceGetTopologyCommonAncestor) \
 	X(nvmlDeviceGetP2PStatus) X(nvmlDeviceGetNvLinkState) \
 	X(nvmlDeviceGetNvLinkRemotePciInfo_v2) X(nvmlDeviceGetPcieReplayCounter) \
@@ -103,6 +104,16 @@ void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,
 			     int dev);
 void gpu_nvml_bind_cpu(struct nvml_api *nv, int dev);
 void gpu_nvml_release(struct nvml_api *nv);
+/*
+ * gpu_nvml_ok() - whether @r is NVML_SUCCESS; any other answer but
+ * NOT_SUPPORTED is recorded for GPU @dev's reading @field with @call and
+ * NVML's error string (nvmlErrorString, or the code where it is absent).
+ */
+bool gpu_nvml_ok(struct gpu_state *st, struct nvml_api *nv, int dev,
+		 const char *field, const char *call, nvmlReturn_t r);
+/* NVML's @call(...) for GPU @d's reading @field, through gpu_nvml_ok(). */
+#define NVML_OK(st, nv, d, field, call, ...) \
+	gpu_nvml_ok(st, nv, d, field, #call, (nv)->call(__VA_ARGS__))
 
 /* gpu_activity.c: other work on the GPUs, and clocks during copies. */
 void gpu_activity_read(struct gpu_state *st, struct nvml_api *nv, int dev,

@@ -45,19 +45,23 @@ void gpu_settings_read(struct gpu_state *st, struct nvml_api *nv, int dev)
 	if (nv->nvmlDeviceGetEccMode) {
 		nvmlReturn_t r = nv->nvmlDeviceGetEccMode(h, &cur, &pend);
 
+		gpu_nvml_ok(st, nv, dev, "ecc_mode", "nvmlDeviceGetEccMode", r);
 		s->ecc = enable_state(r, cur);
 		s->ecc_pending = enable_state(r, pend);
 	}
 	if (nv->nvmlDeviceGetPersistenceMode) {
 		nvmlReturn_t r = nv->nvmlDeviceGetPersistenceMode(h, &cur);
 
+		gpu_nvml_ok(st, nv, dev, "persistence",
+			    "nvmlDeviceGetPersistenceMode", r);
 		s->persistence = enable_state(r, cur);
 	}
 	if (nv->nvmlDeviceGetComputeMode &&
-	    nv->nvmlDeviceGetComputeMode(h, &mode) == NVML_SUCCESS)
+	    NVML_OK(st, nv, dev, "compute_mode", nvmlDeviceGetComputeMode, h,
+		    &mode))
 		s->compute_mode = (int)mode;
 	if (nv->nvmlDeviceGetMigMode &&
-	    nv->nvmlDeviceGetMigMode(h, &mc, &mp) == NVML_SUCCESS) {
+	    NVML_OK(st, nv, dev, "mig", nvmlDeviceGetMigMode, h, &mc, &mp)) {
 		s->mig = mc == NVML_DEVICE_MIG_ENABLE;
 		s->mig_pending = mp == NVML_DEVICE_MIG_ENABLE;
 	}

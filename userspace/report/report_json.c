@@ -327,6 +327,7 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	put(o, "counters_before", counters_json(&d->before));
 	put(o, "counters_after", counters_json(&d->after));
 	put(o, "conditions", report_json_conditions(r, g));
+	put(o, "nvml_failures", report_json_nvml_failures(r, g));
 	put(o, "judged", report_json_dev_judged(r, g));
 	put(o, "settings", report_json_settings(r, (int)g));
 	put(o, "curves", report_json_dev_curves(r, g));

@@ -44,6 +44,23 @@ static struct json_object *reasons_json(const char *reasons)
 	return arr;
 }
 
+struct json_object *report_json_nvml_failures(const struct check_run *r,
+					      unsigned int g)
+{
+	const struct gpu_device *d = &r->gpu->dev[g];
+	struct json_object *arr = json_object_new_array(), *f;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_nvml_failures && i < GPU_NVML_FAILURES; i++) {
+		f = json_object_new_object();
+		put(f, "reading", str(d->nvml_failure[i].field));
+		put(f, "call", str(d->nvml_failure[i].call));
+		put(f, "error", str(d->nvml_failure[i].error));
+		json_object_array_add(arr, f);
+	}
+	return arr;
+}
+
 struct json_object *report_json_conditions(const struct check_run *r,
 					   unsigned int g)
 {

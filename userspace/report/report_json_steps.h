@@ -18,6 +18,9 @@ struct json_object;
 /* gpus[].conditions: other work, clocks during the copies, placement. */
 struct json_object *report_json_conditions(const struct check_run *r,
 					   unsigned int g);
+/* gpus[].nvml_failures: each failed NVML reading, its call and error. */
+struct json_object *report_json_nvml_failures(const struct check_run *r,
+					      unsigned int g);
 /* gpus[].judged: every figure with its expectation and basis. */
 struct json_object *report_json_dev_judged(const struct check_run *r,
 					   unsigned int g);

@@ -79,6 +79,35 @@ void report_text_software(FILE *out, const struct check_run *r,
 		fprintf(out, "  no pair selected\n");
 }
 
+/* "    @what: unknown (CALL failed: ERROR)" when @field's reading failed. */
+static bool nvml_failure_line(FILE *out, const struct gpu_device *d,
+			      const char *field, const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_nvml_failures && i < GPU_NVML_FAILURES; i++)
+		if (!strcmp(d->nvml_failure[i].field, field)) {
+			fprintf(out, "    %s: unknown (%s failed: %s)\n", what,
+				d->nvml_failure[i].call, d->nvml_failure[i].error);
+			return true;
+		}
+	return false;
+}
+
+/* Every NVML reading of the GPU that failed, and the call that did. */
+static void nvml_failures(FILE *out, const struct gpu_device *d)
+{
+	unsigned int i, n = d->nr_nvml_failures;
+
+	for (i = 0; i < n && i < GPU_NVML_FAILURES; i++)
+		fprintf(out, "    NVML reading %s unknown: %s failed: %s\n",
+			d->nvml_failure[i].field, d->nvml_failure[i].call,
+			d->nvml_failure[i].error);
+	if (n > GPU_NVML_FAILURES)
+		fprintf(out, "    NVML: %u more readings failed\n",
+			n - GPU_NVML_FAILURES);
+}
+
 static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 {
 	const struct gpu_device *d = &r->gpu->dev[g];
@@ -94,9 +123,11 @@ static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 		if (a->waited_s > 0)
 			fprintf(out, "; waited %.1f s for idle", a->waited_s);
 		fputc('\n', out);
-	} else {
+	} else if (!nvml_failure_line(out, d, "processes", "other work") &&
+		   !nvml_failure_line(out, d, "handle", "other work")) {
 		fprintf(out, "    other work: unknown (no NVML)\n");
 	}
+	nvml_failures(out, d);
 	if (a->throttle_valid) {
 		fprintf(out, "    clocks during the copies: %s; SM %u MHz, P%d (%u samples)\n",
 			jg->clocks_held ? jg->throttle_words :

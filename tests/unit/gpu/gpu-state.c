@@ -184,6 +184,10 @@ int main(int argc, char **argv)
 			       g->after.ecc_uncorrected, g->before.xid,
 			       g->after.xid);
 		printf("%s.nvlinks=%u\n", p, g->nvlinks_active);
+		for (i = 0; i < g->nr_nvml_failures && i < GPU_NVML_FAILURES; i++)
+			printf("%s.nvml_failed=%s %s: %s\n", p,
+			       g->nvml_failure[i].field, g->nvml_failure[i].call,
+			       g->nvml_failure[i].error);
 		figure(p, "h2d", &g->h2d);
 		figure(p, "d2h", &g->d2h);
 		figure(p, "bidir_h2d", &g->bidir_h2d);

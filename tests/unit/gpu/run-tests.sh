@@ -140,6 +140,7 @@ finish "no devices: no-device"
 
 run_case -- "${SMALL[@]}"
 has "cuda=ok"; has "nvml=ok"; has "measure=ok"; status 0
+lacks_re "^dev[0-9]+\.nvml_failed="
 has "nr_dev=2"; has "nr_pairs=2"
 has "dev0.addr=0000:10:00.0"; has "dev1.addr=0000:11:00.0"
 has "driver_version=13000"; has "nvml_driver=999.99-fake"
@@ -298,6 +299,24 @@ fi
 run_case FAKE_NVML_INIT=fail -- "${SMALL[@]}"
 has "cuda=ok"; has "nvml=init-failed"; has "measure=ok"
 finish "nvmlInit failing: init-failed, CUDA side unaffected"
+
+# One NVML call failing (the double fails it for every GPU): each GPU says
+# which reading is unknown, through which call, with NVML's error string.
+run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetPcieReplayCounter \
+	-- "${SMALL[@]}"
+has "nvml=ok"; has "measure=ok"; status 0
+has "dev0.nvml_failed=link nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
+has "dev1.nvml_failed=link nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
+has "dev0.nvml_failed=replay_counter nvmlDeviceGetPcieReplayCounter: GPU is lost"
+has "dev1.nvml_failed=link_load nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
+lacks_re "^dev0\.link="; has_re "^dev0\.h2d=[0-9]"
+finish "NVML readings failing: each GPU names the reading, the call and NVML's error; CUDA measured"
+
+run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 -- "${SMALL[@]}"
+has "nvml=ok"; has "measure=ok"
+has "dev0.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
+has "dev1.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
+finish "no NVML handle for a GPU: said per GPU with the call and NVML's error"
 
 run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- "${SMALL[@]}" --quick
 has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
@@ -663,6 +682,24 @@ finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for 
 
 fail_each FAKE_NVML_FAIL_CALL nvml
 finish "p2pdiag-check, each NVML call failing in its turn: readings unknown, CUDA measured, no crash"
+
+check 02-eight-gpu-four-switches $SW \
+	FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetComputeRunningProcesses_v3 --
+[ "$rc" -le 1 ] || why=${why:-"exit $rc"}
+has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: GPU is lost"
+has "    NVML reading processes unknown: nvmlDeviceGetComputeRunningProcesses_v3 failed: GPU is lost"
+[ "$(grep -c "NVML reading link unknown" <<<"$out")" = 2 ] || why=${why:-"not said for each GPU"}
+check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 --
+has "    other work: unknown (nvmlDeviceGetHandleByPciBusId_v2 failed: GPU is lost)"
+check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth -- --json
+python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+for g in j["gpus"]:
+    assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "GPU is lost"} in g["nvml_failures"], g["nvml_failures"]
+    assert g["h2d_gbs"] is not None, g
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: no nvml_failures naming the reading, call and error for each GPU"}
+finish "p2pdiag-check, NVML readings failing: text and JSON name the reading, the call and NVML's error per GPU"
 
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
 status 1
