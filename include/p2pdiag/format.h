@@ -192,6 +192,17 @@ char *p2pd_field_text(char *s, unsigned long size,
 void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m);
 
 /**
+ * p2pd_acs_fix_applies() - whether clearing ACS redirect gives @p a direct
+ * path, so that p2pd_format_fix() and p2pd_format_config_acs() name ports.
+ * @p: the judged pair
+ *
+ * Return: 1 when @p has blockers and meets the other end below a common
+ * bridge or towards a host bridge that routes P2P; 0 otherwise (the two
+ * formatters then write "none").
+ */
+int p2pd_acs_fix_applies(const struct p2pd_pair *p);
+
+/**
  * p2pd_format_fix() - the kernel parameter that removes @p's blockers, or
  * "none".
  * @b: output

@@ -578,7 +578,7 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
  * Clearing ACS redirect only helps where it leaves a direct path: under a
  * common bridge, or towards a host bridge that routes P2P.
  */
-static int acs_fix_applies(const struct p2pd_pair *p)
+int p2pd_acs_fix_applies(const struct p2pd_pair *p)
 {
 	return p->nr_blockers &&
 	       (p->common_kind == P2PD_COMMON_BRIDGE || !p->host_blocks);
@@ -607,7 +607,7 @@ static void put_port_list(struct p2pd_buf *b, const struct p2pd_model *m,
 /* The pair's ports to clear, or none where clearing would not help. */
 static unsigned int pair_fix_ports(const struct p2pd_pair *p)
 {
-	return acs_fix_applies(p) ? p->nr_blockers : 0;
+	return p2pd_acs_fix_applies(p) ? p->nr_blockers : 0;
 }
 
 /* pci=disable_acs_redir= takes "<addr>" items, pci=config_acs= "<flags>@<addr>" */

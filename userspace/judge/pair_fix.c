@@ -33,13 +33,13 @@ void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
 	buf[0] = '\0';
 	if (!p->nr_blockers && !p->host_blocks)
 		return;
-	format_into(param, sizeof(param), p2pd_format_fix, m, p);
-	if (!strcmp(param, P2PD_WORD_NONE)) {
+	if (!p2pd_acs_fix_applies(p)) {
 		text_add(&t, "no ACS setting helps this pair: its path crosses a host bridge that does not route P2P. "
 			"Put both devices under one PCIe switch, or use a platform whose root complex routes P2P "
 			"(the kernel trusts AMD Zen and the Intel root complexes on its P2PDMA list).");
 		return;
 	}
+	format_into(param, sizeof(param), p2pd_format_fix, m, p);
 	format_into(alt, sizeof(alt), p2pd_format_config_acs, m, p);
 	text_add(&t, "kernel command line: %s (same effect: %s)", param, alt);
 	text_add(&t, "; until reboot, before the GPU driver loads (this changes isolation and IOMMU groups, and is lost at reboot):");
