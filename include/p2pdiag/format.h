@@ -132,6 +132,15 @@ void p2pd_put_acs_redirect(struct p2pd_buf *b, const struct p2pd_function *f);
 unsigned int p2pd_acs_word_bit(const char *s, unsigned long len);
 
 /**
+ * p2pd_cpu_word() - the topology header's cpu= word for a model's
+ * P2PD_CPU_* flags, which the tool's reports print too.
+ * @cpu_flags: the model's cpu_flags
+ *
+ * Return: "amd_zen", "amd" or "other".
+ */
+const char *p2pd_cpu_word(unsigned int cpu_flags);
+
+/**
  * p2pd_cpu_word_flags() - the P2PD_CPU_* flags that the topology header's
  * cpu= word stands for: the reverse of what p2pd_format_topology() writes.
  * @s: the word; need not be NUL-terminated

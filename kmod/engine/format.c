@@ -452,7 +452,7 @@ static void put_header(struct p2pd_buf *b, const struct p2pd_model *m)
 	p2pd_put_udec(b, m->generation);
 }
 
-/* The header's cpu= words; cpu_word() picks one, p2pd_cpu_word_flags() reads it. */
+/* The header's cpu= words; p2pd_cpu_word() picks one, p2pd_cpu_word_flags() reads it. */
 enum { CPU_WORD_AMD_ZEN, CPU_WORD_AMD, CPU_WORD_OTHER, NR_CPU_WORDS };
 
 static const struct cpu_word_name {
@@ -464,7 +464,7 @@ static const struct cpu_word_name {
 	[CPU_WORD_OTHER] = { "other", 0 },
 };
 
-static const char *cpu_word(unsigned int cpu_flags)
+const char *p2pd_cpu_word(unsigned int cpu_flags)
 {
 	if (cpu_flags & P2PD_CPU_ROUTES_P2P)
 		return cpu_words[CPU_WORD_AMD_ZEN].word;
@@ -551,7 +551,7 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 	p2pd_put_udec(b, m->nr_fn);
 	/* re-judging a saved topology needs the host-bridge facts */
 	put_header_key(b, P2PD_HEADER_CPU);
-	p2pd_put_str(b, cpu_word(m->cpu_flags));
+	p2pd_put_str(b, p2pd_cpu_word(m->cpu_flags));
 	if (m->kernel_release) {
 		put_header_key(b, P2PD_HEADER_KERNEL);
 		p2pd_put_release(b, m->kernel_release);

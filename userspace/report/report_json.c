@@ -486,9 +486,8 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 	json_stream_put(&s, "source_detail", json_object_new_string(r->source_detail));
 	json_stream_put(&s, "generation",
 			m ? json_object_new_int64((int64_t)m->generation) : NULL);
-	json_stream_put(&s, "cpu", !m ? NULL : json_object_new_string(
-		m->cpu_flags & P2PD_CPU_ROUTES_P2P ? "amd_zen" :
-		m->cpu_flags & P2PD_CPU_AMD ? "amd" : "other"));
+	json_stream_put(&s, "cpu", !m ? NULL :
+			json_object_new_string(p2pd_cpu_word(m->cpu_flags)));
 	json_stream_put(&s, "kernel_release", release_json(m ? m->kernel_release : 0));
 	json_stream_put(&s, "p2pdma_list", release_json(m ? p2pd_whitelist_release(m) : 0));
 
