@@ -642,11 +642,13 @@ static void judge_inputs(const struct p2pd_function *f,
 	v[n++] = f->class_code;
 	/*
 	 * on a root bus, whether it can be the function the host-bridge
-	 * test looks at (host_bridge_function), and what that test matches
+	 * test looks at (host_bridge_function), and what that test matches;
+	 * below a bridge none of it is read, so a PF and its VFs, whose
+	 * device IDs differ, still share a group
 	 */
 	v[n++] = (unsigned int)f->root_bus_first;
 	v[n++] = !f->has_parent && !P2PD_ADDR_DEVFN(f->addr);
-	v[n++] = f->device;
+	v[n++] = f->has_parent ? 0 : f->device;
 }
 
 int p2pd_judge_inputs_cmp(const struct p2pd_function *x,

@@ -314,6 +314,9 @@ int main(int argc, char **argv)
 	struct ktap k = { 0 };
 	/* 8 switches x 8 NICs x (1 PF + 7 VFs): a PF group and a VF group per NIC */
 	const struct sriov_spec cloud = { .switches = 8, .nics = 8, .vfs = 7 };
+	/* the same, VFs reporting their PF's link (as QEMU's do): a group per NIC */
+	const struct sriov_spec pf_link = { .switches = 8, .nics = 8, .vfs = 7,
+					    .vf_link = 1 };
 	/* ARI numbering: 63 VFs span devices 0 to 7 of the PF's bus */
 	const struct sriov_spec ari = { .switches = 2, .nics = 2, .vfs = 63,
 					.switch_redirect = 1 };
@@ -328,6 +331,8 @@ int main(int argc, char **argv)
 
 	ktap_start("engine-groups");
 	check_server(&k, "8x8x(1+7)", &cloud, 128, 16);
+	/* a PF's device ID is not its VFs': below a bridge no judgement reads it */
+	check_server(&k, "8x8x(1+7), VFs with the PF's link", &pf_link, 64, 16);
 	check_server(&k, "ARI 2x2x(1+63)", &ari, 8, 8);
 	/* per NIC: PF, VFs with ACS redirect (2 of 10), the rest; per switch a GPU */
 	check_server(&k, "varied VFs", &varied, 4 * 3 + 2, 1);
