@@ -20,24 +20,18 @@ SMALL=(--size 1048576 --timeout 10)
 EMPTY=$(mktemp -d)
 trap 'rm -rf "$EMPTY"' EXIT
 
+. "$(dirname "$0")/case-env.sh"
+
 n=0 passed=0 failed=0 skipped=0
 out="" rc="" took=""
 
 # run_case ENV... -- ARGS...: run gpu-state; sets $out, $rc, $took (s).
 run_case() {
-	local envs=() libs="$DOUBLES/cuda:$DOUBLES/nvml"
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		case $1 in
-		LIBS=*) libs=${1#LIBS=} ;;
-		*) envs+=("$1") ;;
-		esac
-		shift
-	done
-	shift
 	local t0
+	case_env "$@"
 	t0=$(date +%s%N)
-	out=$(env -u FAKE_GPUS "${envs[@]}" LD_LIBRARY_PATH="$libs" \
-		"${PROG:-$GPU_STATE}" "$@" 2>&1)
+	out=$(env -u FAKE_GPUS "${case_envs[@]}" LD_LIBRARY_PATH="$case_libs" \
+		"${PROG:-$GPU_STATE}" "${case_args[@]}" 2>&1)
 	rc=$?
 	took=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
