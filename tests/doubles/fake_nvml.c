@@ -6,6 +6,8 @@
  * Environment (all optional):
  *   FAKE_NVML_INIT=fail              nvmlInit_v2 fails
  *   FAKE_NVML_FAIL_CALL=name[,name]  those calls return NVML_ERROR_GPU_IS_LOST
+ *   FAKE_NVML_FAIL_GPU=i             ... only for GPU i, where the call names
+ *                                    one (a handle, or the bus id looked up)
  *   FAKE_NVML_GEN, FAKE_NVML_WIDTH   current link (5, 16)
  *   FAKE_NVML_MAX_GEN, _MAX_WIDTH    maximum link (5, 16)
  *   FAKE_NVML_LOAD_GEN, _LOAD_WIDTH  what the second and later reads of the
@@ -50,6 +52,13 @@
 #define FAKE_NVML_ENTRY() \
 	do { \
 		if (fake_listed("FAKE_NVML_FAIL_CALL", __func__)) \
+			return FAKE_NVML_FAILURE; \
+	} while (0)
+/* The same for a call about GPU @index: FAKE_NVML_FAIL_GPU narrows it. */
+#define FAKE_NVML_GPU_ENTRY(index) \
+	do { \
+		if (fake_listed("FAKE_NVML_FAIL_CALL", __func__) && \
+		    fake_env_int("FAKE_NVML_FAIL_GPU", (index)) == (index)) \
 			return FAKE_NVML_FAILURE; \
 	} while (0)
 
@@ -102,13 +111,13 @@ EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int len)
 EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 						     nvmlDevice_t *d)
 {
-	FAKE_NVML_ENTRY();
 	char mine[32];
 	int i;
 
 	for (i = 0; i < fake_gpu_count(); i++) {
 		fake_gpu_busid(i, mine, sizeof(mine));
 		if (!strcasecmp(mine, bus)) {
+			FAKE_NVML_GPU_ENTRY(i);
 			*d = &devs[i];
 			return NVML_SUCCESS;
 		}
@@ -119,7 +128,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d,
 							unsigned int *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int loaded = d->link_reads++ > 0;
 
 	*v = (unsigned int)fake_env_int(loaded ? "FAKE_NVML_LOAD_GEN" :
@@ -131,7 +140,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d,
 						   unsigned int *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	/* link_reads was counted by the generation read just before. */
 	int loaded = d->link_reads > 1;
 
@@ -144,7 +153,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d,
 						       unsigned int *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*v = (unsigned int)fake_env_int("FAKE_NVML_MAX_GEN", 5);
 	return NVML_SUCCESS;
@@ -153,7 +162,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d,
 						  unsigned int *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*v = (unsigned int)fake_env_int("FAKE_NVML_MAX_WIDTH", 16);
 	return NVML_SUCCESS;
@@ -211,7 +220,7 @@ static int link_peer(int d, unsigned int link)
 EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link,
 					     nvmlEnableState_t *active)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	if (!getenv("FAKE_NVML_NVLINKS"))
 		return NVML_ERROR_NOT_SUPPORTED;
 	*active = link_peer(dev_index(d), link) >= 0 ? NVML_FEATURE_ENABLED :
@@ -223,7 +232,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d,
 							unsigned int link,
 							nvmlPciInfo_t *pci)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int peer = link_peer(dev_index(d), link);
 
 	if (peer < 0)
@@ -236,7 +245,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d,
 						   unsigned int *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	*v = d->replay;
 	d->replay += (unsigned int)fake_env_int("FAKE_NVML_REPLAY_DELTA", 0);
 	return NVML_SUCCESS;
@@ -247,7 +256,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d,
 						nvmlEccCounterType_t c,
 						unsigned long long *v)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	(void)t;
 	(void)c;
@@ -285,7 +294,7 @@ static int proc_entry(int i, unsigned int *pid, char *name, size_t len,
 EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
 	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int limit = fake_env_int("FAKE_NVML_PROCS_READS", -1);
 	unsigned int n = 0, pid;
 	unsigned long long mib;
@@ -313,7 +322,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
 EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(
 	nvmlDevice_t d, unsigned int *count, nvmlProcessInfo_t *info)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	(void)info;
 	*count = 0;
@@ -337,7 +346,7 @@ EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
 EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
 						  nvmlUtilization_t *u)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	u->gpu = (unsigned int)fake_env_int("FAKE_NVML_UTIL", 0);
 	u->memory = u->gpu / 2;
@@ -347,7 +356,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
 	nvmlDevice_t d, unsigned long long *reasons)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	const char *v = getenv("FAKE_NVML_THROTTLE");
 
 	(void)d;
@@ -358,7 +367,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
 EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t t,
 					   unsigned int *mhz)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
 			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) :
@@ -370,7 +379,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d,
 					      nvmlClockType_t t,
 					      unsigned int *mhz)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*mhz = (unsigned int)(t == NVML_CLOCK_MEM ?
 			      fake_env_int("FAKE_NVML_MAX_MEM", 3201) : 1980);
@@ -391,7 +400,7 @@ static void env_pair(const char *name, int da, int db, int *a, int *b)
 EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,
 				       nvmlClockId_t id, unsigned int *mhz)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int target, dflt;
 
 	(void)d;
@@ -411,7 +420,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,
 EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d,
 						  nvmlPstates_t *p)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*p = (nvmlPstates_t)fake_env_int("FAKE_NVML_PSTATE", 0);
 	return NVML_SUCCESS;
@@ -421,7 +430,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d,
 					 nvmlEnableState_t *cur,
 					 nvmlEnableState_t *pend)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int c, p;
 
 	(void)d;
@@ -434,7 +443,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d,
 						 nvmlEnableState_t *mode)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*mode = fake_env_int("FAKE_NVML_PERSISTENCE", 1) ?
 			NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
@@ -444,7 +453,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d,
 					     nvmlComputeMode_t *mode)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	*mode = (nvmlComputeMode_t)fake_env_int("FAKE_NVML_COMPUTE_MODE", 0);
 	return NVML_SUCCESS;
@@ -453,7 +462,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d,
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *cur,
 					 unsigned int *pend)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	int c, p;
 
 	(void)d;
@@ -466,7 +475,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *cur,
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryBusWidth(nvmlDevice_t d,
 						unsigned int *bits)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	(void)d;
 	if (!getenv("FAKE_NVML_BUS_WIDTH"))
 		return NVML_ERROR_NOT_SUPPORTED;
@@ -478,7 +487,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d,
 					       unsigned int link,
 					       unsigned int *version)
 {
-	FAKE_NVML_ENTRY();
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
 	if (link_peer(dev_index(d), link) < 0)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	*version = (unsigned int)fake_env_int("FAKE_NVML_NVLINK_VERSION", 4);

@@ -294,23 +294,24 @@ run_case FAKE_NVML_INIT=fail -- "${SMALL[@]}"
 has "cuda=ok"; has "nvml=init-failed"; has "measure=ok"
 finish "nvmlInit failing: init-failed, CUDA side unaffected"
 
-# One NVML call failing (the double fails it for every GPU): each GPU says
-# which reading is unknown, through which call, with NVML's error string.
+# NVML calls failing for one GPU (FAKE_NVML_FAIL_GPU): that GPU says which
+# readings are unknown, through which call, with NVML's error string; the
+# other GPU's readings stand.
 run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetPcieReplayCounter \
-	-- "${SMALL[@]}"
+	FAKE_NVML_FAIL_GPU=1 -- "${SMALL[@]}"
 has "nvml=ok"; has "measure=ok"; status 0
-has "dev0.nvml_failed=link nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
 has "dev1.nvml_failed=link nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
-has "dev0.nvml_failed=replay_counter nvmlDeviceGetPcieReplayCounter: GPU is lost"
+has "dev1.nvml_failed=replay_counter nvmlDeviceGetPcieReplayCounter: GPU is lost"
 has "dev1.nvml_failed=link_load nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
-lacks_re "^dev0\.link="; has_re "^dev0\.h2d=[0-9]"
-finish "NVML readings failing: each GPU names the reading, the call and NVML's error; CUDA measured"
+lacks_re "^dev0\.nvml_failed="; has_re "^dev0\.link=gen5 x16 "; lacks_re "^dev1\.link="
+has_re "^dev1\.h2d=[0-9]"
+finish "NVML readings failing for one GPU: it names each reading, the call and NVML's error; the other's stand; CUDA measured"
 
-run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 -- "${SMALL[@]}"
+run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 FAKE_NVML_FAIL_GPU=0 -- "${SMALL[@]}"
 has "nvml=ok"; has "measure=ok"
 has "dev0.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
-has "dev1.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
-finish "no NVML handle for a GPU: said per GPU with the call and NVML's error"
+lacks_re "^dev1\.nvml_failed="; has_re "^dev1\.link=gen5"
+finish "no NVML handle for one GPU: said for it with the call and NVML's error, the other read"
 
 run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- "${SMALL[@]}" --quick
 has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
@@ -685,14 +686,17 @@ has "    NVML reading processes unknown: nvmlDeviceGetComputeRunningProcesses_v3
 [ "$(grep -c "NVML reading link unknown" <<<"$out")" = 2 ] || why=${why:-"not said for each GPU"}
 check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 --
 has "    other work: unknown (nvmlDeviceGetHandleByPciBusId_v2 failed: GPU is lost)"
-check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth -- --json
+check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth \
+	FAKE_NVML_FAIL_GPU=1 -- --json
 python3 -c '
 import json, sys
 j = json.load(sys.stdin)
-for g in j["gpus"]:
-    assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "GPU is lost"} in g["nvml_failures"], g["nvml_failures"]
-    assert g["h2d_gbs"] is not None, g
-' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: no nvml_failures naming the reading, call and error for each GPU"}
+g = {x["addr"]: x for x in j["gpus"]}
+assert g["0000:03:00.0"]["nvml_failures"] == [], g["0000:03:00.0"]["nvml_failures"]
+f = g["0000:04:00.0"]["nvml_failures"]
+assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "GPU is lost"} in f, f
+assert all(x["h2d_gbs"] is not None for x in g.values()), g
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: nvml_failures not naming the reading, call and error of the one GPU"}
 finish "p2pdiag-check, NVML readings failing: text and JSON name the reading, the call and NVML's error per GPU"
 
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
