@@ -106,23 +106,28 @@ static bool read_lnksta(unsigned long long addr, unsigned int *lnksta)
 	return false;
 }
 
+/* A function marked in @arg (one byte per function): an end or on a path. */
+static bool marked(const struct check_run *r, unsigned int i, const void *arg)
+{
+	const unsigned char *on = arg;
+
+	(void)r;
+	return on[i];
+}
+
 void aer_before(const struct check_run *r, struct aer_state *a)
 {
 	const struct p2pd_model *m = r->model;
+	unsigned int *fns = NULL, i, k;
 	unsigned char *on;
-	unsigned int i, k;
+	int n;
 
 	memset(a, 0, sizeof(*a));
 	if (!m || !m->nr_fn)
 		return;
 	on = calloc(m->nr_fn, 1);
-	a->port = calloc(m->nr_fn, sizeof(*a->port));
-	if (!on || !a->port) {
-		free(on);
-		free(a->port);
-		a->port = NULL;
+	if (!on)
 		return;
-	}
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->pair[i];
 
@@ -130,17 +135,22 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 		for (k = 0; k < p->path_len; k++)
 			on[p->path[k]] = 1;
 	}
-	for (i = 0; i < m->nr_fn; i++) {
-		struct aer_port *port = &a->port[a->nr];
-
-		if (!on[i])
-			continue;
-		port->addr = m->fn[i].addr;
-		port->fn = (int)i;
-		read_counts(port->addr, &port->before);
-		a->nr++;
-	}
+	n = run_select(r, m->nr_fn, marked, on, &fns);
 	free(on);
+	if (n > 0)
+		a->port = calloc((size_t)n, sizeof(*a->port));
+	if (n < 0 || (n > 0 && !a->port)) {
+		free(fns);
+		return;
+	}
+	for (k = 0; k < (unsigned int)n; k++) {
+		struct aer_port *port = &a->port[a->nr++];
+
+		port->addr = m->fn[fns[k]].addr;
+		port->fn = (int)fns[k];
+		read_counts(port->addr, &port->before);
+	}
+	free(fns);
 	a->taken = true;
 }
 
