@@ -28,7 +28,8 @@ static int replace(const char *path, atomic_file_writer write,
 	snprintf(tmp, len, "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f) {
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: cannot create it: %s", tmp,
+			 strerror(errno));
 		free(tmp);
 		return -1;
 	}

@@ -72,7 +72,7 @@ int report_graph_dot(FILE *out, const struct check_run *r, int pair);
 
 /*
  * report_graph_write() - --graph @path: DOT text, or SVG/PNG drawn by
- * dot(1), into "@path.tmp" renamed over @path.  Return: 0, or -1 with the
+ * dot(1), put in place by atomic_file_write().  Return: 0, or -1 with the
  * reason in @err.
  */
 int report_graph_write(const char *path, const struct check_run *r, int pair,

@@ -10,20 +10,14 @@
  * crosses it (ACS-redirected traffic climbs to the root complex, so those
  * pairs colour the edges above their common bridge too).
  *
- * DOT is written by this file; SVG and PNG by dot(1), fed through a pipe,
- * into FILE.tmp renamed over FILE, so a reader never sees half a picture.
+ * This file writes the DOT text; report/graph_file.c puts it, or what
+ * dot(1) draws from it, in the --graph file.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "report/endpoint_labels.h"
 #include "judge/judge.h"
@@ -651,171 +645,5 @@ free_all:
 	free(g.lit);
 	free(g.lit_up);
 	free(g.bus);
-	return ret;
-}
-
-enum graph_format report_graph_format(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n > 4 && !strcasecmp(path + n - 4, ".svg"))
-		return GRAPH_SVG;
-	if (n > 4 && !strcasecmp(path + n - 4, ".png"))
-		return GRAPH_PNG;
-	if ((n > 4 && !strcasecmp(path + n - 4, ".dot")) ||
-	    (n > 3 && !strcasecmp(path + n - 3, ".gv")))
-		return GRAPH_DOT;
-	return GRAPH_INVALID;
-}
-
-/* Whether dot(1) is an executable file in $PATH. */
-static bool have_dot(void)
-{
-	const char *path = getenv("PATH");
-	char dir[4096], file[4200];
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-
-		if (len && len < sizeof(dir)) {
-			memcpy(dir, path, len);
-			dir[len] = '\0';
-			snprintf(file, sizeof(file), "%s/dot", dir);
-			if (!access(file, X_OK))
-				return true;
-		}
-		path += len;
-		if (*path == ':')
-			path++;
-	}
-	return false;
-}
-
-int report_graph_check(const char *path, char *err, size_t errlen)
-{
-	enum graph_format fmt = report_graph_format(path);
-
-	if (fmt == GRAPH_INVALID) {
-		snprintf(err, errlen,
-			 "--graph %s: name a .dot or .gv file (DOT text), .svg or .png (drawn by Graphviz's dot)",
-			 path);
-		return -1;
-	}
-	if (fmt != GRAPH_DOT && !have_dot()) {
-		snprintf(err, errlen,
-			 "--graph %s: drawing SVG or PNG needs Graphviz's dot, which is not in PATH: install graphviz (apt-get install graphviz), or write %.*s.dot and render it elsewhere",
-			 path, (int)(strlen(path) - 4), path);
-		return -1;
-	}
-	return 0;
-}
-
-/* dot -T<fmt> -o @tmp with the DOT on its stdin.  Return: 0 or -1. */
-static int render(const char *tmp, enum graph_format fmt, const struct check_run *r,
-		  int pair, char *err, size_t errlen)
-{
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	int fd[2], status, wrote;
-	FILE *to;
-	pid_t pid;
-
-	if (pipe(fd)) {
-		snprintf(err, errlen, "--graph: no pipe to dot: %s", strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "--graph: cannot start dot: %s", strerror(errno));
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (!pid) {
-		close(fd[1]);
-		if (dup2(fd[0], STDIN_FILENO) < 0)
-			_exit(126);
-		close(fd[0]);
-		execlp("dot", "dot", fmt == GRAPH_SVG ? "-Tsvg" : "-Tpng", "-o", tmp,
-		       (char *)NULL);
-		_exit(127);
-	}
-	close(fd[0]);
-	/* a dot that dies early must be an error here, not a SIGPIPE */
-	sigaction(SIGPIPE, &ign, &old);
-	to = fdopen(fd[1], "w");
-	if (!to) {
-		close(fd[1]);
-		wrote = -1;
-	} else {
-		wrote = report_graph_dot(to, r, pair);
-		if (fclose(to))
-			wrote = -1;
-	}
-	sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(err, errlen, "--graph: lost dot: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		snprintf(err, errlen,
-			 "--graph: cannot run dot: install graphviz, or name a .dot file");
-		return -1;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, errlen,
-			 "--graph: dot failed (%s %d; its message is above): write a .dot file and report it with that file",
-			 WIFEXITED(status) ? "exit status" : "signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		return -1;
-	}
-	if (wrote) {
-		snprintf(err, errlen, "--graph: could not feed the DOT text to dot");
-		return -1;
-	}
-	return 0;
-}
-
-int report_graph_write(const char *path, const struct check_run *r, int pair,
-		       char *err, size_t errlen)
-{
-	enum graph_format fmt = report_graph_format(path);
-	char tmp[4096];
-	int ret;
-
-	if (report_graph_check(path, err, errlen))
-		return -1;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		snprintf(err, errlen, "--graph: file name too long");
-		return -1;
-	}
-	if (fmt == GRAPH_DOT) {
-		FILE *f = fopen(tmp, "w");
-
-		if (!f) {
-			snprintf(err, errlen, "--graph: cannot write %s: %s", tmp,
-				 strerror(errno));
-			return -1;
-		}
-		ret = report_graph_dot(f, r, pair);
-		if (fclose(f))
-			ret = -1;
-		if (ret)
-			snprintf(err, errlen,
-				 "--graph: could not write all of %s (disk full, or memory ran out)",
-				 tmp);
-	} else {
-		ret = render(tmp, fmt, r, pair, err, errlen);
-	}
-	if (!ret && rename(tmp, path)) {
-		snprintf(err, errlen, "--graph: cannot rename %s to %s: %s", tmp, path,
-			 strerror(errno));
-		ret = -1;
-	}
-	if (ret)
-		unlink(tmp);
 	return ret;
 }
