@@ -234,7 +234,7 @@ static int parse_pairs(const char *arg, struct options *o, char *err,
 
 		if (pciaddr_parse(tok, &a))
 			return fail(err, errlen,
-				    "--pairs: '%s' is not a PCI address (dddd:bb:dd.f or bb:dd.f)",
+				    "--pairs: '%s' is not a PCI address (dddd:bb:dd.f or bb:dd.f, the domain at most ffffffff)",
 				    tok);
 		for (i = 0; i < o->nr_pairs; i++)
 			if (o->pairs[i] == a)

@@ -102,8 +102,21 @@ void p2pd_put_udec(struct p2pd_buf *b, unsigned long v);
 void p2pd_put_dec(struct p2pd_buf *b, long v);
 /* lower-case hex with at least @digits digits, no prefix */
 void p2pd_put_hex(struct p2pd_buf *b, unsigned long v, unsigned int digits);
-/* "dddd:bb:dd.f" */
+/*
+ * "dddd:bb:dd.f", the domain with at least four hex digits as lspci and
+ * sysfs write it: "10000:e1:00.0" behind Intel VMD
+ */
 void p2pd_put_addr(struct p2pd_buf *b, unsigned long long addr);
+/**
+ * p2pd_put_host_bridge() - a root bus as "dddd:bb", the domain whole and
+ * with at least four hex digits, as p2pd_put_addr() writes it.
+ * @b: output
+ * @host_bridge: P2PD_HOST_BRIDGE() of the root bus
+ *
+ * The one spelling of a host bridge: the ABI's host_bridge field, the
+ * pairs' host blockers and the tool's messages all come from here.
+ */
+void p2pd_put_host_bridge(struct p2pd_buf *b, unsigned long long host_bridge);
 /* "6.12.95" from P2PD_RELEASE(6, 12, 95) */
 void p2pd_put_release(struct p2pd_buf *b, unsigned int release);
 /* "16.0" from 160 */

@@ -68,6 +68,8 @@ static inline int p2pd_parent_plausible(unsigned long long addr,
 
 /* "ffffffff:bb:dd.f" (the widest domain) plus NUL. */
 #define P2PD_ADDR_STRLEN	17
+/* "ffffffff:bb" plus NUL. */
+#define P2PD_HOST_BRIDGE_STRLEN	12
 
 /* Port types and header kinds; the names are the ABI's role words. */
 enum p2pd_role {

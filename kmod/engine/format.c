@@ -120,7 +120,7 @@ void p2pd_put_addr(struct p2pd_buf *b, unsigned long long addr)
 	p2pd_put_hex(b, P2PD_ADDR_FN(addr), 1);
 }
 
-static void put_host_bridge(struct p2pd_buf *b, unsigned long long host_bridge)
+void p2pd_put_host_bridge(struct p2pd_buf *b, unsigned long long host_bridge)
 {
 	p2pd_put_hex(b, P2PD_HOST_BRIDGE_DOMAIN(host_bridge), 4);
 	p2pd_put_char(b, ':');
@@ -350,7 +350,7 @@ void p2pd_format_field(struct p2pd_buf *b, const struct p2pd_function *f,
 		put_addr_or_none(b, f->has_parent, f->parent);
 		break;
 	case P2PD_F_HOST_BRIDGE:
-		put_host_bridge(b, f->host_bridge);
+		p2pd_put_host_bridge(b, f->host_bridge);
 		break;
 	case P2PD_F_NUMA_NODE:
 		p2pd_put_dec(b, f->numa_node);
@@ -680,7 +680,7 @@ static void put_host_blocker(struct p2pd_buf *b, const struct p2pd_model *m,
 	if (host_fn != P2PD_NO_INDEX)
 		p2pd_put_addr(b, m->fn[host_fn].addr);
 	else
-		put_host_bridge(b, host_bridge);
+		p2pd_put_host_bridge(b, host_bridge);
 	p2pd_put_str(b, ":HB");
 }
 

@@ -10,6 +10,7 @@
 
 #include "judge/judge_priv.h"
 #include "judge/results.h"
+#include "topology/pciaddr.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -39,10 +40,10 @@ static void describe_host(const struct p2pd_model *m, const struct p2pd_pair *p,
 		if (hosts[k] == P2PD_NO_INDEX) {
 			unsigned long long hb = k ? m->fn[p->b].host_bridge :
 					      m->fn[p->a].host_bridge;
+			char name[P2PD_HOST_BRIDGE_STRLEN];
 
-			text_add(t, "%shost bridge %04x:%02x (no function identifies it)",
-				 k ? " and " : "", P2PD_HOST_BRIDGE_DOMAIN(hb),
-				 P2PD_HOST_BRIDGE_BUS(hb));
+			text_add(t, "%shost bridge %s (no function identifies it)",
+				 k ? " and " : "", pciaddr_format_host_bridge(name, hb));
 			continue;
 		}
 		h = &m->fn[hosts[k]];

@@ -401,11 +401,11 @@ static void bus_node(FILE *out, struct graph *g, const struct root_bus *b)
 	size_t len;
 	char *text;
 	FILE *t = label_open(g, &text, &len);
+	char name[P2PD_HOST_BRIDGE_STRLEN];
 
 	if (!t)
 		return;
-	fprintf(t, "host bridge %04x:%02x", P2PD_HOST_BRIDGE_DOMAIN(b->host_bridge),
-		P2PD_HOST_BRIDGE_BUS(b->host_bridge));
+	fprintf(t, "host bridge %s", pciaddr_format_host_bridge(name, b->host_bridge));
 	if (b->host_fn != P2PD_NO_INDEX) {
 		const struct p2pd_function *f = &g->m->fn[b->host_fn];
 

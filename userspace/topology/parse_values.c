@@ -39,17 +39,35 @@ static int hex_run(const char *s, unsigned int digits, unsigned int *out)
 	return 0;
 }
 
+/*
+ * The domain that starts @s, up to its ':', as the engine writes it: four
+ * hex digits, or five to eight without a leading zero (Intel VMD numbers
+ * its domains from 10000).  One spelling per domain, so no two addresses
+ * in a file name one function.  Return: the text after the ':', or NULL.
+ */
+static const char *abi_domain(const char *s, unsigned int *dom)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : 0;
+
+	if (n < 4 || n > 8 || (n > 4 && s[0] == '0') ||
+	    hex_run(s, (unsigned int)n, dom))
+		return NULL;
+	return colon + 1;
+}
+
 int parse_addr(const char *s, unsigned long long *out)
 {
 	unsigned int dom, bus, dev, fn;
 
-	if (strlen(s) != 12 || s[4] != ':' || s[7] != ':' ||
-	    s[10] != '.')
+	s = abi_domain(s, &dom);
+	/* then "bb:dd.f" */
+	if (!s || strlen(s) != 7 || s[2] != ':' || s[5] != '.')
 		return -1;
-	if (hex_run(s, 4, &dom) || hex_run(s + 5, 2, &bus) ||
-	    hex_run(s + 8, 2, &dev) || s[11] < '0' || s[11] > '7')
+	if (hex_run(s, 2, &bus) || hex_run(s + 3, 2, &dev) ||
+	    s[6] < '0' || s[6] > '7')
 		return -1;
-	fn = (unsigned int)(s[11] - '0');
+	fn = (unsigned int)(s[6] - '0');
 	if (dev > 0x1f)
 		return -1;
 	*out = P2PD_ADDR(dom, bus, dev, fn);
@@ -60,8 +78,8 @@ int parse_host_bridge(const char *s, unsigned long long *out)
 {
 	unsigned int dom, bus;
 
-	if (strlen(s) != 7 || s[4] != ':' || hex_run(s, 4, &dom) ||
-	    hex_run(s + 5, 2, &bus))
+	s = abi_domain(s, &dom);
+	if (!s || strlen(s) != 2 || hex_run(s, 2, &bus))
 		return -1;
 	*out = P2PD_HOST_BRIDGE(dom, bus);
 	return 0;

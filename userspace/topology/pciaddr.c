@@ -10,13 +10,14 @@
 #include "topology/pciaddr.h"
 #include "p2pdiag/format.h"
 
-static int hex_field(const char *s, size_t len, unsigned int max,
-		     unsigned int *v)
+/* @len (1 to @digits) hex digits at @s, at most @max. */
+static int hex_field(const char *s, size_t len, size_t digits,
+		     unsigned int max, unsigned int *v)
 {
 	size_t i;
 
 	*v = 0;
-	if (!len || len > 4)
+	if (!len || len > digits)
 		return -1;
 	for (i = 0; i < len; i++) {
 		char c = s[i];
@@ -44,7 +45,8 @@ int pciaddr_parse(const char *s, unsigned long long *addr)
 		return -1;
 	c2 = strchr(c1 + 1, ':');
 	if (c2) {
-		if (hex_field(s, (size_t)(c1 - s), 0xffff, &dom))
+		/* lspci's and sysfs's domains reach ffffffff (Intel VMD: 10000 up) */
+		if (hex_field(s, (size_t)(c1 - s), 8, 0xffffffffu, &dom))
 			return -1;
 		s = c1 + 1;
 		c1 = c2;
@@ -52,8 +54,8 @@ int pciaddr_parse(const char *s, unsigned long long *addr)
 	dot = strchr(c1 + 1, '.');
 	if (!dot || strchr(dot + 1, '.') || strchr(dot + 1, ':'))
 		return -1;
-	if (hex_field(s, (size_t)(c1 - s), 0xff, &bus) ||
-	    hex_field(c1 + 1, (size_t)(dot - c1 - 1), 0x1f, &dev) ||
+	if (hex_field(s, (size_t)(c1 - s), 4, 0xff, &bus) ||
+	    hex_field(c1 + 1, (size_t)(dot - c1 - 1), 4, 0x1f, &dev) ||
 	    strlen(dot + 1) != 1 || dot[1] < '0' || dot[1] > '7')
 		return -1;
 	fn = (unsigned int)(dot[1] - '0');
@@ -68,6 +70,17 @@ char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned long long addr)
 	/* the engine's spelling, so the tool's text matches the module's */
 	p2pd_buf_init(&b, buf, P2PD_ADDR_STRLEN);
 	p2pd_put_addr(&b, addr);
+	p2pd_buf_terminate(&b);
+	return buf;
+}
+
+char *pciaddr_format_host_bridge(char buf[P2PD_HOST_BRIDGE_STRLEN],
+				 unsigned long long host_bridge)
+{
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, buf, P2PD_HOST_BRIDGE_STRLEN);
+	p2pd_put_host_bridge(&b, host_bridge);
 	p2pd_buf_terminate(&b);
 	return buf;
 }

@@ -169,6 +169,15 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 }
 
 /*
+ * @d's address, its domain whole: libpci's domain is an int, which lspci
+ * prints with at least four hex digits ("10000:e1:00.0" behind Intel VMD).
+ */
+static unsigned long long dev_addr(const struct pci_dev *d)
+{
+	return P2PD_ADDR((unsigned int)d->domain, d->bus, d->dev, d->func);
+}
+
+/*
  * A live SR-IOV virtual function's physical function, from its physfn
  * link in sysfs; NULL for any other function (and in a dump, which cannot
  * tell).
@@ -176,8 +185,7 @@ static void read_ext_caps(struct pci_dev *d, struct p2pd_function *f)
 static struct pci_dev *physfn_of(struct pci_access *pacc, struct pci_dev *d,
 				 int live)
 {
-	unsigned long long addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
-					    d->bus, d->dev, d->func), pf;
+	unsigned long long addr = dev_addr(d), pf;
 	char a[P2PD_ADDR_STRLEN], name[64];
 	struct pci_dev *q;
 
@@ -187,8 +195,7 @@ static struct pci_dev *physfn_of(struct pci_access *pacc, struct pci_dev *d,
 	    pciaddr_parse(name, &pf))
 		return NULL;
 	for (q = pacc->devices; q; q = q->next)
-		if (P2PD_ADDR((unsigned int)q->domain & 0xffff, q->bus, q->dev,
-			      q->func) == pf)
+		if (dev_addr(q) == pf)
 			return q;
 	return NULL;
 }
@@ -241,8 +248,7 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 		PCI_FILL_EXT_CAPS | PCI_FILL_NUMA_NODE | FILL_IOMMU_GROUP;
 	filled = (unsigned int)pci_fill_info(d, (int)flags);
 
-	f->addr = P2PD_ADDR((unsigned int)d->domain & 0xffff, d->bus, d->dev,
-			    d->func);
+	f->addr = dev_addr(d);
 	f->numa_node = (filled & PCI_FILL_NUMA_NODE) ? d->numa_node : -1;
 	f->iommu_group = -1;
 	f->iommu_domain = P2PD_IOMMU_NONE;
@@ -293,8 +299,7 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 	}
 	if (pf) {
 		f->has_physfn = 1;
-		f->physfn = P2PD_ADDR((unsigned int)pf->domain & 0xffff, pf->bus,
-				      pf->dev, pf->func);
+		f->physfn = dev_addr(pf);
 	}
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, f->class_code, 0);
 	return 0;
@@ -366,8 +371,7 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 	struct pci_dev *d;
 
 	for (d = pacc->devices; d; d = d->next) {
-		unsigned int addr = P2PD_ADDR((unsigned int)d->domain & 0xffff,
-					      d->bus, d->dev, d->func);
+		unsigned long long addr = dev_addr(d);
 		int idx = p2pd_model_find(m, addr), known = -1;
 		struct p2pd_function *f;
 		struct pci_dev *p;
@@ -385,8 +389,7 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 			p = bridge_above(pacc, d);
 			if (p) {
 				f->has_parent = 1;
-				f->parent = P2PD_ADDR((unsigned int)p->domain & 0xffff,
-						      p->bus, p->dev, p->func);
+				f->parent = dev_addr(p);
 			}
 		}
 		if (f->has_parent && !p2pd_parent_plausible(addr, f->parent)) {
@@ -450,15 +453,38 @@ static int offset_outside(const char *line, size_t n)
 }
 
 /*
+ * Whether @line (of @n bytes) opens a function, "bb:dd.f ..." or
+ * "dddd:bb:dd.f ...": a hex digit first, and a first word with a ':' and
+ * a '.' that is not a config line's "OFFSET:".  The word is in @word, of
+ * @wlen bytes.
+ */
+static int device_line(const char *line, size_t n, char *word, size_t wlen)
+{
+	size_t w = 0;
+
+	if (!n || !isxdigit((unsigned char)line[0]))
+		return 0;
+	while (w < n && line[w] != ' ' && line[w] != '\t')
+		w++;
+	if (line[w - 1] == ':' || !memchr(line, ':', w) || !memchr(line, '.', w))
+		return 0;
+	snprintf(word, wlen, "%.*s", (int)w, line);
+	return 1;
+}
+
+/*
  * The dump checked for what libpci's reader trusts, in a memory file that
  * libpci then reads: a pipe is read once, nothing is read past DUMP_MAX,
- * and the bytes checked are the bytes parsed.
+ * and the bytes checked are the bytes parsed.  *@nr_fns: the functions it
+ * opens, every one at a well-formed address (the domain up to ffffffff).
  * Return: the memory file's descriptor, or -1 with @err.
  */
-static int dump_checked_copy(const char *dump_file, char *err, size_t errlen)
+static int dump_checked_copy(const char *dump_file, unsigned int *nr_fns,
+			     char *err, size_t errlen)
 {
 	size_t len, at, lineno = 1, done = 0;
-	char *text;
+	char *text, word[32];
+	unsigned long long addr;
 	int fd;
 
 	if (bounded_file_read(dump_file, DUMP_MAX, &text, &len)) {
@@ -477,6 +503,16 @@ static int dump_checked_copy(const char *dump_file, char *err, size_t errlen)
 				 dump_file, lineno, (int)strcspn(text + at, ":"), text + at);
 			free(text);
 			return -1;
+		}
+		if (device_line(text + at, n, word, sizeof(word))) {
+			if (pciaddr_parse(word, &addr)) {
+				snprintf(err, errlen,
+					 "%s line %zu: '%s' is not a PCI address (bb:dd.f or dddd:bb:dd.f, the domain at most ffffffff)",
+					 dump_file, lineno, word);
+				free(text);
+				return -1;
+			}
+			(*nr_fns)++;
 		}
 		at += n + 1;
 	}
@@ -530,7 +566,8 @@ static void mark_root_bus_heads(struct p2pd_model *m)
  * setjmp.  @dump_file names the dump in messages; libpci reads @dump_copy.
  */
 static int walk(struct pci_access *pacc, const char *dump_file,
-		const char *dump_copy, struct p2pd_model *m, char *err,
+		const char *dump_copy, unsigned int dump_fns,
+		struct p2pd_model *m, char *err,
 		size_t errlen)
 {
 	unsigned int n = 0, readable_fns = 0, i = 0;
@@ -559,6 +596,17 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 
 	for (d = pacc->devices; d; d = d->next)
 		n++;
+	/*
+	 * libpci 3.9's dump reader skips, without a word, a function whose
+	 * domain is not four or five hex digits: never judge a dump with
+	 * functions left out.
+	 */
+	if (dump_file && n != dump_fns) {
+		snprintf(err, errlen,
+			 "libpci read %u of the %u PCI functions in %s (its dump reader takes domains of four or five hex digits only)",
+			 n, dump_fns, dump_file);
+		return -1;
+	}
 	if (!n) {
 		if (dump_file)
 			snprintf(err, errlen,
@@ -589,9 +637,14 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 	}
 	qsort(m->fn, n, sizeof(*m->fn), cmp_fn);
 	m->nr_fn = n;
-	if (p2pd_model_check(m)) {
-		snprintf(err, errlen,
-			 "two PCI functions share an address (PCI domains wider than 16 bits are not supported)");
+	for (i = 1; i < n; i++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (m->fn[i].addr != m->fn[i - 1].addr)
+			continue;
+		snprintf(err, errlen, "%s lists PCI function %s twice",
+			 dump_file ? dump_file : "libpci",
+			 pciaddr_format(a, m->fn[i].addr));
 		return -1;
 	}
 	if (link_parents(pacc, m, !dump_file, err, errlen))
@@ -603,7 +656,8 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 
 /* The walk under a setjmp that turns libpci's fatal errors into -1. */
 static int read_with_libpci(const char *dump_file, const char *dump_copy,
-			    struct p2pd_model *m, char *err, size_t errlen)
+			    unsigned int dump_fns, struct p2pd_model *m,
+			    char *err, size_t errlen)
 {
 	struct pci_access *volatile pacc = NULL;
 	volatile int rc = -1;
@@ -617,7 +671,7 @@ static int read_with_libpci(const char *dump_file, const char *dump_copy,
 	pacc->warning = on_pci_quiet;
 	pacc->debug = on_pci_quiet;
 	pacc->numeric_ids = 1;
-	rc = walk(pacc, dump_file, dump_copy, m, err, errlen);
+	rc = walk(pacc, dump_file, dump_copy, dump_fns, m, err, errlen);
 out:
 	if (pacc && !setjmp(pci_fatal))
 		pci_cleanup(pacc);
@@ -628,6 +682,7 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 		    char *err, size_t errlen)
 {
 	unsigned int cpu = m->cpu_flags, release = m->kernel_release;
+	unsigned int dump_fns = 0;
 	char copy[64] = "";
 	int fd = -1, rc;
 
@@ -635,12 +690,12 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 	m->cpu_flags = cpu;
 	m->kernel_release = release;
 	if (dump_file) {
-		fd = dump_checked_copy(dump_file, err, errlen);
+		fd = dump_checked_copy(dump_file, &dump_fns, err, errlen);
 		if (fd < 0)
 			return -1;
 		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", fd);
 	}
-	rc = read_with_libpci(dump_file, copy, m, err, errlen);
+	rc = read_with_libpci(dump_file, copy, dump_fns, m, err, errlen);
 	if (fd >= 0)
 		close(fd);
 	if (rc) {

@@ -31,6 +31,7 @@
 #include "ktap.h"
 #include "model_util.h"
 #include "pair_checks.h"
+#include "topology/parse_values.h"
 #include "topology/topology_parse.h"
 
 #define MAX_EXPECT	512
@@ -64,17 +65,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int parse_addr_word(const char *s, unsigned long long *out)
-{
-	unsigned int d, b, dev, fn;
-	char tail;
-
-	if (sscanf(s, "%4x:%2x:%2x.%1u%c", &d, &b, &dev, &fn, &tail) != 4 ||
-	    dev > 31 || fn > 7)
-		return -1;
-	*out = P2PD_ADDR(d, b, dev, fn);
-	return 0;
-}
 
 /* Split the file into topology text, canonical text and expectations. */
 static int load_fixture(const char *path, struct fixture *fx, char *why,
@@ -120,8 +110,8 @@ static int load_fixture(const char *path, struct fixture *fx, char *why,
 
 			if (fx->nr_ex == MAX_EXPECT ||
 			    sscanf(line + 7, "%31s %31s %n", a, b, &off) < 2 ||
-			    parse_addr_word(a, &e->a) ||
-			    parse_addr_word(b, &e->b) || e->a >= e->b) {
+			    parse_addr(a, &e->a) ||
+			    parse_addr(b, &e->b) || e->a >= e->b) {
 				snprintf(why, whylen,
 					 "%s:%u: bad expect line (addresses, a < b)",
 					 fx->name, lineno);

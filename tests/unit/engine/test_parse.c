@@ -10,6 +10,7 @@
 
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
 #include "ktap.h"
 #include "model_util.h"
 #include "topology/topology_parse.h"
@@ -250,6 +251,92 @@ static void free_empty(void)
 	ktap_result(&k, !m.fn && !m.nr_fn, NULL, "p2pd_model_free() of empty is safe");
 }
 
+/* A function line at @addr with @parent and @hb; the rest fixed and valid. */
+#define DOM_FN(addr, role, parent, hb, cls, ep) \
+	"addr=" addr " role=" role " parent=" parent " host_bridge=" hb \
+	" numa_node=0 vendor=0x8086 device=0x347a class=" cls " acs_cap=none" \
+	" acs_ctrl=none acs=none ats=none link_speed=16.0 link_width=4" \
+	" link_max_speed=16.0 link_max_width=4 iommu_group=none" \
+	" iommu_domain=none p2p_endpoint=" ep "\n"
+#define VMD_RP DOM_FN("10000:e0:02.0", "root_port", "none", "10000:e0", \
+		      "0x060400", "0")
+#define VMD_NVME DOM_FN("10000:e1:00.0", "endpoint", "10000:e0:02.0", \
+			"10000:e0", "0x010802", "1")
+#define DOM0_NIC DOM_FN("0000:e1:00.0", "endpoint", "none", "0000:e1", \
+			"0x020000", "1")
+
+/*
+ * Domains above ffff (Intel VMD numbers its own from 10000): read whole,
+ * kept apart from domain 0's functions at the same bus/device/function,
+ * and written back as lspci and sysfs write them.
+ */
+static void wide_domains(void)
+{
+	const char *t = "# p2pdiag abi=2 generation=1 functions=3\n"
+			VMD_NVME DOM0_NIC VMD_RP;
+	const struct p2pd_function *nic, *rp, *nvme;
+	char err[256] = "", addr[P2PD_ADDR_STRLEN], hb[P2PD_HOST_BRIDGE_STRLEN];
+	char widest[P2PD_ADDR_STRLEN];
+	struct p2pd_model m;
+	struct p2pd_buf b;
+	int ok;
+
+	if (parse(t, &m, err, sizeof(err))) {
+		ktap_result(&k, 0, err, "reads functions in domain 10000");
+		return;
+	}
+	nic = &m.fn[0];
+	rp = &m.fn[1];
+	nvme = &m.fn[2];
+	ok = m.nr_fn == 3 && nic->addr == P2PD_ADDR(0, 0xe1, 0, 0) &&
+	     rp->addr == P2PD_ADDR(0x10000, 0xe0, 2, 0) &&
+	     nvme->addr == P2PD_ADDR(0x10000, 0xe1, 0, 0) &&
+	     nvme->addr != nic->addr && nvme->parent == rp->addr &&
+	     P2PD_ADDR_DOMAIN(nvme->addr) == 0x10000 &&
+	     P2PD_ADDR_BUS(nvme->addr) == 0xe1 &&
+	     nvme->host_bridge == P2PD_HOST_BRIDGE(0x10000, 0xe0) &&
+	     nvme->host_bridge != P2PD_HOST_BRIDGE(0, 0xe0) &&
+	     P2PD_HOST_BRIDGE_DOMAIN(nvme->host_bridge) == 0x10000 &&
+	     nic->host_bridge == P2PD_HOST_BRIDGE(0, 0xe1);
+	p2pd_buf_init(&b, addr, sizeof(addr));
+	p2pd_put_addr(&b, nvme->addr);
+	ok = ok && !p2pd_buf_terminate(&b) && !strcmp(addr, "10000:e1:00.0");
+	p2pd_buf_init(&b, hb, sizeof(hb));
+	p2pd_put_host_bridge(&b, nvme->host_bridge);
+	ok = ok && !p2pd_buf_terminate(&b) && !strcmp(hb, "10000:e0");
+	p2pd_buf_init(&b, widest, sizeof(widest));
+	p2pd_put_addr(&b, P2PD_ADDR(0xffffffffu, 0xff, 0x1f, 7));
+	ok = ok && !p2pd_buf_terminate(&b) && !strcmp(widest, "ffffffff:ff:1f.7");
+	ktap_result(&k, ok, "an address or host bridge in domain 10000 read or written wrongly",
+		    "domain 10000: addresses, parents and host bridges whole, apart from domain 0's, written as 10000:e1:00.0 and 10000:e0");
+	p2pd_model_free(&m);
+
+	accepts("the widest domain, ffffffff",
+		"# p2pdiag abi=2 generation=1 functions=1\n"
+		DOM_FN("ffffffff:ff:1f.7", "endpoint", "none", "ffffffff:ff",
+		       "0x010802", "1"));
+	refuses("a domain of nine hex digits",
+		"# p2pdiag abi=2 generation=1 functions=1\n"
+		DOM_FN("123456789:00:00.0", "endpoint", "none", "0000:00",
+		       "0x010802", "1"),
+		"addr=123456789:00:00.0 is not a dddd:bb:dd.f address");
+	refuses("a domain that is not hex",
+		"# p2pdiag abi=2 generation=1 functions=1\n"
+		DOM_FN("1000g:e1:00.0", "endpoint", "none", "0000:00",
+		       "0x010802", "1"),
+		"addr=1000g:e1:00.0 is not a dddd:bb:dd.f address");
+	refuses("a five-digit domain with a leading zero (another spelling of 0001)",
+		"# p2pdiag abi=2 generation=1 functions=1\n"
+		DOM_FN("00001:e1:00.0", "endpoint", "none", "0001:e1",
+		       "0x010802", "1"),
+		"addr=00001:e1:00.0 is not a dddd:bb:dd.f address");
+	refuses("a host bridge in a domain of nine digits",
+		"# p2pdiag abi=2 generation=1 functions=1\n"
+		DOM_FN("10000:e1:00.0", "endpoint", "none", "100000000:e1",
+		       "0x010802", "1"),
+		"host_bridge");
+}
+
 int main(void)
 {
 	ktap_start("topology-parse");
@@ -285,6 +372,7 @@ int main(void)
 		"link_width=none link_max_speed=none link_max_width=none "
 		"iommu_group=0 iommu_domain=none p2p_endpoint=1\n");
 	values();
+	wide_domains();
 
 	refuses("empty input", "", "empty input");
 	refuses("a missing header", RP "\n", "line 1: not a p2pdiag topology");
@@ -350,7 +438,7 @@ int main(void)
 	refuses("a token without =", HDR1 RP " junk\n", "is not key=value");
 	refuses("a short address", HDR1 "addr=0000:00:01 role=endpoint\n",
 		"is not a dddd:bb:dd.f address");
-	refuses("a five-digit domain", HDR1 "addr=10000:00:01.0\n",
+	refuses("a domain of five digits with a leading zero", HDR1 "addr=01000:00:01.0\n",
 		"is not a dddd:bb:dd.f address");
 	refuses("device number above 1f", HDR1 "addr=0000:00:20.0\n",
 		"is not a dddd:bb:dd.f address");

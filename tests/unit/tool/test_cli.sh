@@ -580,5 +580,65 @@ v=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tool"]
 	result 1 "cli: --baseline save streams the whole report into place" ||
 	result 0 "cli: --baseline save streams the whole report into place" "rc $rc: $v $err"
 
+# PCI domains above ffff (Intel VMD numbers its own from 10000): a saved
+# topology, an lspci -xxxx dump and a module tree with such functions are
+# read and judged as the kernel would (the VMD root bus is a host bridge of
+# its own, headed by a root port on no list), and addresses are written as
+# lspci writes them; a wider or malformed domain is refused, saying which.
+expect_pairs() { # expect_pairs NAME WANT: the JSON report's pairs in $out
+	local v
+	v=$(json_get 'sorted((p["a"], p["b"], p["map"]) for p in d["pairs"])')
+	[ "$v" = "$2" ] && result 1 "$1" || result 0 "$1" "rc $rc: $v $err"
+}
+grep -v '^expect ' "$fix/../../fixtures/20-vmd-ice-lake-sp.topo" >"$tmp/vmd.topo"
+vmd_pairs="[('0000:17:00.0', '0000:e1:00.0', 'thru_host_bridge'), ('0000:17:00.0', '10000:e1:00.0', 'not_supported'), ('0000:17:00.0', '10000:e2:00.0', 'not_supported'), ('0000:e1:00.0', '10000:e1:00.0', 'not_supported'), ('0000:e1:00.0', '10000:e2:00.0', 'not_supported'), ('10000:e1:00.0', '10000:e2:00.0', 'not_supported')]"
+expect_rc 2 "cli: a topology with domain 10000 (VMD): NVMe pairs blocked, exits 2" \
+	"$bin" --topology-file "$tmp/vmd.topo" --no-cuda --no-color
+case $out in *"NVMe0   10000:e1:00.0  [144d:a80a]"*"host bridge 10000:e0:02.0 [8086:347a]"*) ;;
+	*"host bridge 10000:e0:02.0 [8086:347a]"*"NVMe0   10000:e1:00.0  [144d:a80a]"*) ;;
+	*) out="no 10000: address in the text: $out" ;; esac
+case $out in "no 10000:"*) result 0 "cli: ... the text names 10000:e1:00.0 and the VMD root bus's head" "$out" ;;
+	*) result 1 "cli: ... the text names 10000:e1:00.0 and the VMD root bus's head" ;; esac
+run "$bin" --topology-file "$tmp/vmd.topo" --no-cuda --json
+expect_pairs "cli: ... its JSON pairs: 10000:e1:00.0 apart from 0000:e1:00.0, the kernel's maps" "$vmd_pairs"
+run "$bin" --topology-file "$tmp/vmd.topo" --no-cuda --json --pairs 10000:e1:00.0,0000:17:00.0
+expect_pairs "cli: --pairs 10000:e1:00.0,0000:17:00.0 keeps that pair" \
+	"[('0000:17:00.0', '10000:e1:00.0', 'not_supported')]"
+mkdir -p "$tmp/vmdtree" && "$tool" --make-tree "$tmp/vmdtree" "topo:$tmp/vmd.topo" ||
+	echo "# cannot make the VMD tree"
+v=$(cat "$tmp/vmdtree/devices/10000:e1:00.0/parent" "$tmp/vmdtree/devices/10000:e1:00.0/host_bridge" 2>&1 | tr '\n' ' ')
+[ "$v" = "10000:e0:02.0 10000:e0 " ] &&
+	result 1 "cli: a module tree names the VMD NVMe's directory 10000:e1:00.0, its parent and host bridge whole" ||
+	result 0 "cli: a module tree names the VMD NVMe's directory 10000:e1:00.0, its parent and host bridge whole" "$v"
+run "$bin" --sysfs-root "$tmp/vmdtree" --no-cuda --json
+expect_pairs "cli: ... read back with --sysfs-root: the same pairs" "$vmd_pairs"
+vmd_dump=$fix/vmd-ice-lake-sp.lspci
+expect_rc 2 "cli: an lspci dump with 10000:e1:00.0: the GPU-NVMe pair is blocked, exits 2" \
+	"$bin" --pci-dump "$vmd_dump" --no-cuda --no-color
+case $out in *"6 functions, 1 pairs judged"*"NVMe0   10000:e1:00.0"*) result 1 "cli: ... its text lists 6 functions and 10000:e1:00.0" ;;
+	*) result 0 "cli: ... its text lists 6 functions and 10000:e1:00.0" "$out" ;; esac
+run "$bin" --pci-dump "$vmd_dump" --no-cuda --json
+expect_pairs "cli: ... its JSON pair crosses the VMD host bridge: not_supported" \
+	"[('0000:01:00.0', '10000:e1:00.0', 'not_supported')]"
+for bad in 123456789:e1:00.0 1000g:e1:00.0; do
+	expect_rc 3 "cli: --pairs $bad exits 3" "$bin" --topology-file "$tmp/vmd.topo" --no-cuda --pairs "$bad,0000:17:00.0"
+	case $err in *"--pairs: '$bad' is not a PCI address"*) result 1 "cli: ... saying '$bad' is not a PCI address" ;;
+		*) result 0 "cli: ... saying '$bad' is not a PCI address" "$err" ;; esac
+	sed "s/^10000:e1:00.0 /$bad /" "$vmd_dump" >"$tmp/bad-domain.lspci"
+	expect_rc 3 "cli: a dump with $bad exits 3" "$bin" --pci-dump "$tmp/bad-domain.lspci" --no-cuda
+	case $err in *"line "*": '$bad' is not a PCI address"*) result 1 "cli: ... naming its line and '$bad'" ;;
+		*) result 0 "cli: ... naming its line and '$bad'" "$err" ;; esac
+	sed "s/^addr=10000:e1:00.0 /addr=$bad /" "$tmp/vmd.topo" >"$tmp/bad-domain.topo"
+	expect_rc 3 "cli: a topology with addr=$bad exits 3" "$bin" --topology-file "$tmp/bad-domain.topo" --no-cuda
+	case $err in *"addr=$bad is not a dddd:bb:dd.f address"*) result 1 "cli: ... naming addr=$bad" ;;
+		*) result 0 "cli: ... naming addr=$bad" "$err" ;; esac
+done
+# libpci 3.9's dump reader drops a six-digit domain without a word
+sed 's/^10000:\(e[01]\):/100000:\1:/' "$vmd_dump" >"$tmp/six-digit.lspci"
+expect_rc 3 "cli: a dump whose domain libpci cannot read (100000) exits 3, not judged short" \
+	"$bin" --pci-dump "$tmp/six-digit.lspci" --no-cuda
+case $err in *"libpci read 4 of the 6 PCI functions"*) result 1 "cli: ... saying how many functions libpci read" ;;
+	*) result 0 "cli: ... saying how many functions libpci read" "$err" ;; esac
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

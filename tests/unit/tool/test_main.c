@@ -2,7 +2,7 @@
 /*
  * Unit tests of p2pdiag-check's own code (options, sources, judgement,
  * reports).  Usage: test_tool FIXTURES_DIR
- *                   test_tool --make-tree DIR ok|redirect|blocked|dump:FILE
+ *                   test_tool --make-tree DIR ok|redirect|blocked|dump:FILE|topo:FILE
  * The second form writes a fake /sys/kernel/p2pdiag for the CLI tests.
  */
 #include <stdio.h>
@@ -45,6 +45,20 @@ static int make_tree(const char *dir, const char *kind)
 		p2pd_model_free(&m);
 		return rc ? 1 : 0;
 	}
+	if (!strncmp(kind, "topo:", 5)) {
+		/* the tree the module would publish for a saved topology */
+		size_t len;
+		char *text = read_whole(kind + 5, &len);
+
+		rc = !text || topo_parse(text, len, &m, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "%s: %s\n", kind + 5, text ? err : "unreadable");
+		else
+			rc = make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
+		free(text);
+		p2pd_model_free(&m);
+		return rc ? 1 : 0;
+	}
 	if (!strcmp(kind, "ok"))
 		switch_model(&m, 0, 0x8086);
 	else if (!strcmp(kind, "redirect"))
@@ -65,7 +79,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--make-tree"))
 		return make_tree(argv[2], argv[3]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s FIXTURES_DIR | --make-tree DIR ok|redirect|blocked\n",
+		fprintf(stderr, "usage: %s FIXTURES_DIR | --make-tree DIR ok|redirect|blocked|dump:FILE|topo:FILE\n",
 			argv[0]);
 		return 2;
 	}

@@ -121,10 +121,16 @@ void test_options(struct ktap *k)
 		 !pciaddr_parse("ffff:ff:1f.7", &a) && a == P2PD_ADDR(0xffff, 0xff, 0x1f, 7) &&
 		 !pciaddr_parse("c1:00.1", &a) && a == P2PD_ADDR(0, 0xc1, 0, 1),
 	      "pciaddr: long and short forms");
+	CHECK(k, !pciaddr_parse("10000:e1:00.0", &a) && a == P2PD_ADDR(0x10000, 0xe1, 0, 0) &&
+		 a != P2PD_ADDR(0, 0xe1, 0, 0) &&
+		 !pciaddr_parse("ffffffff:ff:1f.7", &a) &&
+		 a == P2PD_ADDR(0xffffffffu, 0xff, 0x1f, 7) &&
+		 pciaddr_parse("123456789:00:00.0", &a) && pciaddr_parse("1000g:e1:00.0", &a),
+	      "pciaddr: domains above ffff (Intel VMD's, lspci's 10000:e1:00.0) up to ffffffff; nine digits or a non-hex digit refused");
 	CHECK(k, pciaddr_parse("0000:1b:00.8", &a) && pciaddr_parse("0000:1b:20.0", &a) &&
-		 pciaddr_parse("1b:00", &a) && pciaddr_parse("10000:1b:00.0", &a) &&
+		 pciaddr_parse("1b:00", &a) && pciaddr_parse("100000000:1b:00.0", &a) &&
 		 pciaddr_parse("0000:1b:00.0x", &a) && pciaddr_parse("", &a) &&
 		 pciaddr_parse("g0:00.0", &a) && pciaddr_parse("0000:1b:00.0.1", &a) &&
 		 pciaddr_parse(":1b:00.0", &a),
-	      "pciaddr: function 8, device 0x20, missing parts, junk are refused");
+	      "pciaddr: function 8, device 0x20, a domain past ffffffff, missing parts, junk are refused");
 }
