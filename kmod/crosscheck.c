@@ -48,8 +48,6 @@ static struct pci_dev **p2pd_get_endpoints(const struct p2pd_model *m)
 	for_each_pci_dev(pdev) {
 		int i;
 
-		if (!p2pd_pci_domain_fits(pdev))
-			continue;
 		i = p2pd_model_find(m, p2pd_pci_addr(pdev));
 		if (i != P2PD_NO_INDEX && m->fn[i].p2p_endpoint && !devs[i])
 			devs[i] = pci_dev_get(pdev);

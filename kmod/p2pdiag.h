@@ -29,7 +29,6 @@ struct p2pd_snapshot {
 
 /* walk.c */
 struct pci_dev;
-bool p2pd_pci_domain_fits(const struct pci_dev *pdev);
 u64 p2pd_pci_addr(const struct pci_dev *pdev);
 int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry);
 void p2pd_model_release(struct p2pd_model *m);

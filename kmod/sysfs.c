@@ -172,7 +172,8 @@ static int p2pd_parse_addr(const char *name, u64 *addr)
 	unsigned int dom, bus, dev, fn;
 	int end = 0;
 
-	if (sscanf(name, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn,
+	/* the engine's spelling: a domain of four to eight hex digits */
+	if (sscanf(name, "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn,
 		   &end) != 4 || name[end] || dev > 0x1f || fn > 7)
 		return -EINVAL;
 	*addr = P2PD_ADDR(dom, bus, dev, fn);

@@ -18,25 +18,10 @@
 #include "compat.h"
 #include "p2pdiag.h"
 
-/*
- * The ABI writes a domain with four hex digits.  Domains above 0xffff
- * (Intel VMD puts its children at 0x10000 and up) cannot be told apart
- * there, so such functions stay out of the snapshot.
- */
-/**
- * p2pd_pci_domain_fits() - whether the ABI can name @pdev's domain.
- * @pdev: any PCI function
- *
- * Return: false above domain ffff (VMD), which the ABI cannot write.
- */
-bool p2pd_pci_domain_fits(const struct pci_dev *pdev)
-{
-	return pci_domain_nr(pdev->bus) <= 0xffff;
-}
-
 /**
  * p2pd_pci_addr() - @pdev's address in the model's packing.
- * @pdev: a function whose domain fits (p2pd_pci_domain_fits())
+ * @pdev: any PCI function; its domain is kept whole (Intel VMD numbers
+ *	its domains from 0x10000, and the ABI writes them as sysfs does)
  *
  * Return: P2PD_ADDR() of its domain, bus, device and function.
  */
@@ -386,11 +371,6 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 	 * for_each_pci_dev() holds on the function it stopped at.
 	 */
 	for_each_pci_dev(pdev) {
-		if (!p2pd_pci_domain_fits(pdev)) {
-			pr_warn_once("%s: domain above ffff, left out\n",
-				     pci_name(pdev));
-			continue;
-		}
 		if (i == nr) {
 			pci_dev_put(pdev);
 			break;

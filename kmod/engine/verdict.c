@@ -218,6 +218,18 @@ static unsigned int acs_redirect_bits(const struct p2pd_function *f)
  * walk marks which one heads the list (root_bus_first); without a mark the
  * lowest address does, which is the order of a boot-time scan (devfn
  * ascending, each device appended as found).
+ *
+ * Behind Intel VMD nothing changes: the vmd driver makes a root bus of its
+ * own (pci_create_root_bus(), in a domain from 0x10000 up), so
+ * pci_find_host_bridge() of a function behind it stops at that bus, not at
+ * the VMD endpoint's, and pci_host_bridge_dev() takes that bus's head,
+ * one of the root ports VMD took over.  A pair with one end behind VMD
+ * and the other outside it has two host bridges, each judged without
+ * REQ_SAME_HOST_BRIDGE: a root port on no list (Ice Lake's and later
+ * ones) makes it not_supported; Skylake-SP's root ports 2030-2033 are on
+ * the list, so there such a pair is thru_host_bridge.  The host-bridge
+ * key carries the whole domain, so VMD's bus never merges with domain 0's
+ * bus of the same number.
  */
 static int host_bridge_function(const struct p2pd_model *m,
 				unsigned long long host_bridge, int *root_bus_empty)

@@ -172,27 +172,56 @@ bad_form:
 	return -1;
 }
 
-int st_is_addr(const char *s)
+/* Lower-case hex digits only, @n of them. */
+static int lower_hex(const char *s, size_t n)
 {
-	static const char shape[] = "xxxx:xx:xx.x";
 	size_t i;
 
-	if (strlen(s) != sizeof(shape) - 1)
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* The domain's digits: four, or five to eight without a leading zero. */
+static size_t domain_len(const char *s)
+{
+	size_t n = strcspn(s, ":");
+
+	return n >= 4 && n <= 8 && (n == 4 || s[0] != '0') ? n : 0;
+}
+
+int st_is_addr(const char *s)
+{
+	static const char shape[] = ":xx:xx.x";
+	size_t d = domain_len(s), i;
+
+	if (!d || !lower_hex(s, d) || strlen(s + d) != sizeof(shape) - 1)
 		return 0;
+	s += d;
 	for (i = 0; shape[i]; i++) {
 		if (shape[i] == 'x') {
-			if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			if (!lower_hex(s + i, 1))
 				return 0;
 		} else if (s[i] != shape[i]) {
 			return 0;
 		}
 	}
 	/* device 0..1f, function 0..7 */
-	return strtoul(s + 8, NULL, 16) <= 0x1f && s[11] <= '7';
+	return strtoul(s + 4, NULL, 16) <= 0x1f && s[7] <= '7';
 }
 
+/*
+ * Address order, as the module sorts: a longer domain is a larger one
+ * (no leading zeros past four digits), and within a length text order is
+ * numeric order.
+ */
 static int cmp_addr(const void *a, const void *b)
 {
+	size_t la = strcspn(a, ":"), lb = strcspn(b, ":");
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
 	return strcmp(a, b);
 }
 

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#define ST_ADDR_LEN	13	/* "dddd:bb:dd.f" plus NUL */
+#define ST_ADDR_LEN	17	/* "ffffffff:bb:dd.f" plus NUL */
 #define ST_MAX_FUNCS	1024
 
 const char *st_p2pdiag_root(void);
