@@ -617,8 +617,9 @@ static void nvme_findings(struct check_run *r, const struct gpudirect *g)
 		findings_add(&r->findings, SEV_INFO, "nvme-behind-vmd",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "turn Intel VMD (Volume Management Device) off for these NVMe ports in the firmware setup, or move the drive to a slot outside VMD",
-			     "NVMe %s (%s) sits behind the VMD controller %s: VMD remaps it into PCI domain %.5s, where no GPU sits and which p2pdiag's model leaves out; neither P2PDMA nor GPUDirect Storage reaches it",
-			     g->vmd[i].name, g->vmd[i].addr, g->vmd[i].vmd, g->vmd[i].addr);
+			     "NVMe %s (%s) sits behind the VMD controller %s: VMD remaps it into PCI domain %.*s, a root bus of its own where no GPU sits (its pairs are judged by both host bridges, as the kernel does); neither P2PDMA nor GPUDirect Storage reaches it",
+			     g->vmd[i].name, g->vmd[i].addr, g->vmd[i].vmd,
+			     (int)strcspn(g->vmd[i].addr, ":"), g->vmd[i].addr);
 }
 
 /*
