@@ -225,12 +225,13 @@ static int is_blockers(const char *v)
 		return 0;
 	for (item = strtok_r(copy, ",", &save); item;
 	     item = strtok_r(NULL, ",", &save)) {
-		char addr[ST_ADDR_LEN];
+		/* the address is all before the last ':' (its domain may be wide) */
+		char *bits = strrchr(item, ':');
 
-		if (strlen(item) < ST_ADDR_LEN + 1 || item[ST_ADDR_LEN - 1] != ':')
+		if (!bits || !bits[1])
 			return 0;
-		snprintf(addr, sizeof(addr), "%s", item);
-		if (!st_is_addr(addr))
+		*bits = '\0';
+		if (!st_is_addr(item))
 			return 0;
 	}
 	return 1;
