@@ -105,14 +105,19 @@ static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
 	return GPU_OK;
 }
 
-/* "0000:17:00.0" (or NVML's 8-digit domain) -> P2PD_ADDR; false if not. */
+/*
+ * "0000:17:00.0" (or NVML's 8-digit domain) -> P2PD_ADDR; false if not.
+ * The domain is whole, up to ffffffff: at most eight digits, so sscanf()
+ * never converts one that does not fit.
+ */
 bool gpu_parse_bus_id(const char *s, unsigned long long *addr)
 {
 	unsigned int dom, bus, dev, fn;
 	char tail;
 
-	if (sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4 ||
-	    dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	if (strcspn(s, ":") > 8 ||
+	    sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4 ||
+	    bus > 0xff || dev > 0x1f || fn > 7)
 		return false;
 	*addr = P2PD_ADDR(dom, bus, dev, fn);
 	return true;

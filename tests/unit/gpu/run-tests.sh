@@ -415,6 +415,10 @@ has "dev0.addr=0001:81:00.0"; has "dev1.addr=0001:c1:00.0"
 has_re "^dev1\.link=gen5"
 finish "PCI domains and buses pass through CUDA and NVML lookups"
 
+run_case FAKE_GPU_BUSIDS=10000:17:00.0,fffff:c1:00.0 -- "${SMALL[@]}" --quick
+has "dev0.addr=10000:17:00.0"; has "dev1.addr=fffff:c1:00.0"
+finish "a CUDA bus id with a domain above ffff keeps it whole"
+
 # --- p2pdiag-check end to end: findings and exit status ------------------
 
 FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
