@@ -152,22 +152,28 @@ static const struct header_key {
 	  read_root_bus_first },
 };
 
+#define NR_HEADER_KEYS	(sizeof(header_keys) / sizeof(header_keys[0]))
+
+static const char *header_key_word(unsigned int i)
+{
+	return header_keys[i].name;
+}
+
 static int header_token(struct parser *p, void *ctx, const char *key,
 			const char *value)
 {
 	struct header_ctx *h = ctx;
-	const struct header_key *k = NULL;
-	size_t i;
+	const struct header_key *k;
+	int i;
 
 	/* the pairs file has the same header, with pairs= for functions= */
 	if (!strcmp(key, P2PD_HEADER_PAIRS))
 		return parse_fail(p, p->line,
 				  "this is a pairs file, not a topology file");
-	for (i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++)
-		if (!strcmp(key, header_keys[i].name))
-			k = &header_keys[i];
-	if (!k)
+	i = parse_word_index(key, NR_HEADER_KEYS, header_key_word);
+	if (i < 0)
 		return 0;	/* a newer module's header key */
+	k = &header_keys[i];
 	if (h->seen & k->bit)
 		return parse_fail(p, p->line, "header repeats %s=", key);
 	h->seen |= k->bit;
