@@ -21,13 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <pci/pci.h>
 
 #include "topology/source_pci.h"
-#include "system/bounded_file.h"
+#include "topology/pci_dump_vetting.h"
 #include "system/fsroot.h"
 #include "topology/iommu_type.h"
 #include "topology/pciaddr.h"
@@ -429,109 +428,6 @@ static void find_host_bridges(struct p2pd_model *m)
 				P2PD_ADDR_BUS(top->addr));
 		}
 	}
-}
-
-/* The largest dump read: `lspci -xxxx` writes about 4.6 KiB a function. */
-#define DUMP_MAX		(64UL << 20)
-#define CFG_SPACE_SIZE		4096
-
-/*
- * Whether @line (of @n bytes) is a config line whose offset lies outside
- * config space: "OFFSET: " with more than 3 hex digits or past 4 KiB.
- * libpci 3.9's dump reader takes any hex number there as an index into
- * its buffer, and one past 2^31 writes before it.
- */
-static int offset_outside(const char *line, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && isxdigit((unsigned char)line[i]); i++)
-		;
-	if (!i || i + 1 >= n || line[i] != ':' || line[i + 1] != ' ')
-		return 0;	/* a device line (bb:dd.f), a comment, text */
-	return i > 3 || strtoul(line, NULL, 16) >= CFG_SPACE_SIZE;
-}
-
-/*
- * Whether @line (of @n bytes) opens a function, "bb:dd.f ..." or
- * "dddd:bb:dd.f ...": a hex digit first, and a first word with a ':' and
- * a '.' that is not a config line's "OFFSET:".  The word is in @word, of
- * @wlen bytes.
- */
-static int device_line(const char *line, size_t n, char *word, size_t wlen)
-{
-	size_t w = 0;
-
-	if (!n || !isxdigit((unsigned char)line[0]))
-		return 0;
-	while (w < n && line[w] != ' ' && line[w] != '\t')
-		w++;
-	if (line[w - 1] == ':' || !memchr(line, ':', w) || !memchr(line, '.', w))
-		return 0;
-	snprintf(word, wlen, "%.*s", (int)w, line);
-	return 1;
-}
-
-/*
- * The dump checked for what libpci's reader trusts, in a memory file that
- * libpci then reads: a pipe is read once, nothing is read past DUMP_MAX,
- * and the bytes checked are the bytes parsed.  *@nr_fns: the functions it
- * opens, every one at a well-formed address (the domain up to ffffffff).
- * Return: the memory file's descriptor, or -1 with @err.
- */
-static int dump_checked_copy(const char *dump_file, unsigned int *nr_fns,
-			     char *err, size_t errlen)
-{
-	size_t len, at, lineno = 1, done = 0;
-	char *text, word[32];
-	unsigned long long addr;
-	int fd;
-
-	if (bounded_file_read(dump_file, DUMP_MAX, &text, &len)) {
-		snprintf(err, errlen, "cannot read %s: %s", dump_file,
-			 errno == EFBIG ? "larger than 64 MiB, which no `lspci -xxxx` output is" :
-			 strerror(errno));
-		return -1;
-	}
-	for (at = 0; at < len; lineno++) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-
-		if (offset_outside(text + at, n)) {
-			snprintf(err, errlen,
-				 "%s line %zu: config offset '%.*s' is outside the 4 KiB of config space: not `lspci -xxxx` output",
-				 dump_file, lineno, (int)strcspn(text + at, ":"), text + at);
-			free(text);
-			return -1;
-		}
-		if (device_line(text + at, n, word, sizeof(word))) {
-			if (pciaddr_parse(word, &addr)) {
-				snprintf(err, errlen,
-					 "%s line %zu: '%s' is not a PCI address (bb:dd.f or dddd:bb:dd.f, the domain at most ffffffff)",
-					 dump_file, lineno, word);
-				free(text);
-				return -1;
-			}
-			(*nr_fns)++;
-		}
-		at += n + 1;
-	}
-	fd = memfd_create("p2pdiag-dump", MFD_CLOEXEC);
-	while (fd >= 0 && done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-
-		if (w <= 0) {
-			close(fd);
-			fd = -1;
-		} else {
-			done += (size_t)w;
-		}
-	}
-	if (fd < 0)
-		snprintf(err, errlen, "cannot hold %s in memory: %s", dump_file,
-			 strerror(errno));
-	free(text);
-	return fd;
 }
 
 /*
