@@ -13,8 +13,19 @@ int system_file_open(const char *path)
 	struct stat st;
 	int fd, saved;
 
+	/*
+	 * Refuse before opening where possible: opening a device node can
+	 * act (a watchdog arms, a tty takes a controlling terminal).  The
+	 * fstat() below still catches a file swapped in between.
+	 */
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+		return -1;
+	}
 	/* O_NONBLOCK: open() of a FIFO returns at once, writer or not */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st)) {
