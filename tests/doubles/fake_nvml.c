@@ -8,6 +8,7 @@
  *   FAKE_NVML_FAIL_CALL=name[,name]  those calls return NVML_ERROR_GPU_IS_LOST
  *   FAKE_NVML_FAIL_GPU=i             ... only for GPU i, where the call names
  *                                    one (a handle, or the bus id looked up)
+ *   FAKE_NVML_ERROR_STRING=null      nvmlErrorString answers NULL
  *   FAKE_NVML_GEN, FAKE_NVML_WIDTH   current link (5, 16)
  *   FAKE_NVML_MAX_GEN, _MAX_WIDTH    maximum link (5, 16)
  *   FAKE_NVML_LOAD_GEN, _LOAD_WIDTH  what the second and later reads of the
@@ -35,6 +36,9 @@
  *   FAKE_NVML_MAX_MEM=MHz            maximum memory clock (3201)
  *   FAKE_NVML_BUS_WIDTH=bits         memory bus width (not reported)
  *   FAKE_NVML_NVLINK_VERSION=v       every link's version (4)
+ *
+ * Built with FAKE_NVML_NO_ERROR_STRING it has no nvmlErrorString at all
+ * (an NVML older than the call, or a stripped one).
  */
 #define NVML_NO_UNVERSIONED_FUNC_DEFS
 #include <nvml.h>
@@ -95,11 +99,17 @@ EXPORT nvmlReturn_t nvmlShutdown(void)
 	return NVML_SUCCESS;
 }
 
+#ifndef FAKE_NVML_NO_ERROR_STRING
 EXPORT const char *nvmlErrorString(nvmlReturn_t r)
 {
+	const char *v = getenv("FAKE_NVML_ERROR_STRING");
+
+	if (v && !strcmp(v, "null"))
+		return NULL;
 	return r == NVML_SUCCESS ? "Success" :
 	       r == NVML_ERROR_GPU_IS_LOST ? "GPU is lost" : "Fake NVML error";
 }
+#endif
 
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int len)
 {

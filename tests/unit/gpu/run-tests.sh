@@ -307,6 +307,21 @@ lacks_re "^dev0\.nvml_failed="; has_re "^dev0\.link=gen5 x16 "; lacks_re "^dev1\
 has_re "^dev1\.h2d=[0-9]"
 finish "NVML readings failing for one GPU: it names each reading, the call and NVML's error; the other's stand; CUDA measured"
 
+# Without NVML's own words for an error (nvmlErrorString answering NULL,
+# or absent from the library) the code is given: "NVML error 15" is
+# NVML_ERROR_GPU_IS_LOST, 9 NVML_ERROR_DRIVER_NOT_LOADED.
+NO_ERROR_STRING="$DOUBLES/cuda:$DOUBLES/nvml-no-error-string"
+for how in FAKE_NVML_ERROR_STRING=null LIBS="$NO_ERROR_STRING"; do
+	run_case "$how" FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth \
+		FAKE_NVML_FAIL_GPU=1 -- "${SMALL[@]}" --quick
+	has "nvml=ok"; status 0
+	has "dev1.nvml_failed=link nvmlDeviceGetCurrPcieLinkWidth: NVML error 15"
+	lacks_re "^dev0\.nvml_failed="
+	run_case "$how" FAKE_NVML_INIT=fail -- "${SMALL[@]}" --quick
+	has "nvml=init-failed"; has "error=nvmlInit_v2: NVML error 9"
+	finish "NVML error without its string (${how%%=*}): the code is said, NVML error N"
+done
+
 run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPciBusId_v2 FAKE_NVML_FAIL_GPU=0 -- "${SMALL[@]}"
 has "nvml=ok"; has "measure=ok"
 has "dev0.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
