@@ -37,6 +37,9 @@
  *   FAKE_NVML_BUS_WIDTH=bits         memory bus width (not reported)
  *   FAKE_NVML_NVLINK_VERSION=v       every link's version (4)
  *
+ * Xid events: an event set can be created and GPUs registered with it;
+ * no event ever arrives (waiting on it times out at once).
+ *
  * Built with FAKE_NVML_NO_ERROR_STRING it has no nvmlErrorString at all
  * (an NVML older than the call, or a stripped one).
  */
@@ -501,5 +504,46 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d,
 	if (link_peer(dev_index(d), link) < 0)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	*version = (unsigned int)fake_env_int("FAKE_NVML_NVLINK_VERSION", 4);
+	return NVML_SUCCESS;
+}
+
+struct nvmlEventSet_st {
+	int registered;
+};
+
+static struct nvmlEventSet_st event_set;
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set)
+{
+	FAKE_NVML_ENTRY();
+	*set = &event_set;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d,
+					     unsigned long long types,
+					     nvmlEventSet_t set)
+{
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
+	(void)types;
+	set->registered++;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set,
+					nvmlEventData_t *data,
+					unsigned int timeout_ms)
+{
+	FAKE_NVML_ENTRY();
+	(void)set;
+	(void)data;
+	(void)timeout_ms;
+	return NVML_ERROR_TIMEOUT;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set)
+{
+	FAKE_NVML_ENTRY();
+	set->registered = 0;
 	return NVML_SUCCESS;
 }

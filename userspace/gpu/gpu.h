@@ -69,7 +69,7 @@ struct gpu_counters {
  * word: "link", "replay_counter", ...), the call, and NVML's error
  * string.  NOT_SUPPORTED is no failure (the GPU has no such thing).
  */
-#define GPU_NVML_FAILURES	8
+#define GPU_NVML_FAILURES	24	/* every reading gpu_nvml*.c names */
 struct gpu_nvml_failure {
 	char field[24];
 	char call[48];

@@ -21,10 +21,28 @@
 #define IDLE_POLL_S		0.25
 #define PROC_QUERY_MAX		64
 
-static void add_procs(struct gpu_activity *a, struct nvml_api *nv,
+/*
+ * The name of @p's process; NOT_FOUND is a process that has ended or that
+ * this one cannot see (another PID namespace): the pid alone is said.
+ */
+static void name_process(struct gpu_state *st, struct nvml_api *nv, int dev,
+			 struct gpu_process *p)
+{
+	nvmlReturn_t r = nv->nvmlSystemGetProcessName(p->pid, p->name,
+						      sizeof(p->name));
+
+	if (r != NVML_ERROR_NOT_FOUND)
+		gpu_nvml_ok(st, nv, dev, "process_names",
+			    "nvmlSystemGetProcessName", r);
+	if (r != NVML_SUCCESS)
+		p->name[0] = '\0';
+}
+
+static void add_procs(struct gpu_state *st, struct nvml_api *nv, int dev,
 		      const nvmlProcessInfo_t *info, unsigned int n,
 		      bool graphics)
 {
+	struct gpu_activity *a = &st->dev[dev].activity;
 	unsigned int i, k;
 	unsigned int self = (unsigned int)getpid();
 
@@ -48,10 +66,9 @@ static void add_procs(struct gpu_activity *a, struct nvml_api *nv,
 		if (info[i].usedGpuMemory !=
 		    (unsigned long long)NVML_VALUE_NOT_AVAILABLE)
 			p->used_bytes = info[i].usedGpuMemory;
-		if (!nv->nvmlSystemGetProcessName ||
-		    nv->nvmlSystemGetProcessName(p->pid, p->name,
-						 sizeof(p->name)) != NVML_SUCCESS)
-			p->name[0] = '\0';
+		p->name[0] = '\0';
+		if (nv->nvmlSystemGetProcessName)
+			name_process(st, nv, dev, p);
 		p->name[sizeof(p->name) - 1] = '\0';
 	}
 }
@@ -83,7 +100,7 @@ static bool list_procs(struct gpu_state *st, struct nvml_api *nv, int dev,
 				r)) {
 		return false;
 	}
-	add_procs(a, nv, info, n > PROC_QUERY_MAX ? PROC_QUERY_MAX : n,
+	add_procs(st, nv, dev, info, n > PROC_QUERY_MAX ? PROC_QUERY_MAX : n,
 		  graphics);
 	return true;
 }
@@ -188,17 +205,19 @@ void gpu_activity_sample_load(struct gpu_state *st, struct nvml_api *nv,
 	if (st->nvml != GPU_OK || !h)
 		return;
 	if (nv->nvmlDeviceGetCurrentClocksThrottleReasons &&
-	    nv->nvmlDeviceGetCurrentClocksThrottleReasons(h, &reasons) ==
-		    NVML_SUCCESS) {
+	    NVML_OK(st, nv, dev, "throttle_reasons",
+		    nvmlDeviceGetCurrentClocksThrottleReasons, h, &reasons)) {
 		a->throttle |= reasons;
 		a->throttle_samples++;
 		a->throttle_valid = true;
 	}
 	if (nv->nvmlDeviceGetClockInfo &&
-	    nv->nvmlDeviceGetClockInfo(h, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS)
+	    NVML_OK(st, nv, dev, "sm_clock", nvmlDeviceGetClockInfo, h,
+		    NVML_CLOCK_SM, &mhz))
 		a->sm_clock_load = mhz;
 	a->pstate_load = -1;
 	if (nv->nvmlDeviceGetPerformanceState &&
-	    nv->nvmlDeviceGetPerformanceState(h, &ps) == NVML_SUCCESS)
+	    NVML_OK(st, nv, dev, "pstate", nvmlDeviceGetPerformanceState, h,
+		    &ps))
 		a->pstate_load = (int)ps;
 }

@@ -112,27 +112,40 @@ static void read_link(struct gpu_state *st, struct nvml_api *nv, int d)
 			   h, &l->max_width);
 }
 
+bool gpu_nvml_link_active(struct gpu_state *st, struct nvml_api *nv, int dev,
+			  unsigned int link)
+{
+	nvmlEnableState_t active = NVML_FEATURE_DISABLED;
+	nvmlReturn_t r;
+
+	if (!nv->nvmlDeviceGetNvLinkState)
+		return false;
+	r = nv->nvmlDeviceGetNvLinkState(nv->dev[dev], link, &active);
+	/* a link number past the GPU's last link: no such link, no failure */
+	if (r == NVML_ERROR_INVALID_ARGUMENT)
+		return false;
+	return gpu_nvml_ok(st, nv, dev, "nvlink_state", "nvmlDeviceGetNvLinkState",
+			   r) &&
+	       active == NVML_FEATURE_ENABLED;
+}
+
 static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
 {
 	struct gpu_device *dev = &st->dev[d];
 	unsigned int link, j;
 
-	if (!nv->nvmlDeviceGetNvLinkState)
-		return;
 	for (link = 0; link < GPU_MAX_NVLINKS; link++) {
-		nvmlEnableState_t active = NVML_FEATURE_DISABLED;
 		nvmlPciInfo_t pci;
 
 		/* GPUs without NVLink answer NOT_SUPPORTED for link 0. */
-		if (nv->nvmlDeviceGetNvLinkState(nv->dev[d], link, &active) !=
-			    NVML_SUCCESS ||
-		    active != NVML_FEATURE_ENABLED)
+		if (!gpu_nvml_link_active(st, nv, d, link))
 			continue;
 		dev->nvlinks_active++;
 		memset(&pci, 0, sizeof(pci));
 		if (!nv->nvmlDeviceGetNvLinkRemotePciInfo_v2 ||
-		    nv->nvmlDeviceGetNvLinkRemotePciInfo_v2(nv->dev[d], link,
-							    &pci) != NVML_SUCCESS ||
+		    !NVML_OK(st, nv, d, "nvlink_remote",
+			     nvmlDeviceGetNvLinkRemotePciInfo_v2, nv->dev[d],
+			     link, &pci) ||
 		    !gpu_parse_bus_id(pci.busId, &dev->nvlink_remote[link]))
 			continue;
 		for (j = 0; j < st->nr_dev; j++)
@@ -143,7 +156,9 @@ static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
 	}
 }
 
-static void probe_pair(struct nvml_api *nv, struct gpu_pair *p)
+/* NVML's view of a pair; a failing call is the source GPU's reading. */
+static void probe_pair(struct gpu_state *st, struct nvml_api *nv,
+		       struct gpu_pair *p)
 {
 	static const struct {
 		nvmlGpuP2PCapsIndex_t index;
@@ -164,8 +179,8 @@ static void probe_pair(struct nvml_api *nv, struct gpu_pair *p)
 		return;
 	p->topo_level = -1;
 	if (nv->nvmlDeviceGetTopologyCommonAncestor &&
-	    nv->nvmlDeviceGetTopologyCommonAncestor(a, b, &level) ==
-		    NVML_SUCCESS) {
+	    NVML_OK(st, nv, p->src, "topology",
+		    nvmlDeviceGetTopologyCommonAncestor, a, b, &level)) {
 		p->topo_level = (int)level;
 		p->nvml_valid = true;
 	}
@@ -176,28 +191,40 @@ static void probe_pair(struct nvml_api *nv, struct gpu_pair *p)
 		enum gpu_p2p_status *field =
 			(enum gpu_p2p_status *)((char *)p + caps[i].offset);
 
-		if (nv->nvmlDeviceGetP2PStatus(a, b, caps[i].index, &s) ==
-		    NVML_SUCCESS) {
+		if (NVML_OK(st, nv, p->src, "p2p_status", nvmlDeviceGetP2PStatus,
+			    a, b, caps[i].index, &s)) {
 			*field = p2p_status(s);
 			p->nvml_valid = true;
 		}
 	}
 }
 
-/* Xid events arrive as they happen; collect what came so far. */
+/*
+ * Xid events arrive as they happen; collect what came so far.  TIMEOUT
+ * says none is waiting; any other failure leaves every registered GPU's
+ * count unknown.
+ */
 static void drain_xid(struct gpu_state *st, struct nvml_api *nv,
 		      struct gpu_counters *c[GPU_MAX])
 {
 	nvmlEventData_t ev;
+	nvmlReturn_t r;
 	unsigned int d;
 
 	if (!nv->xid_events || !nv->nvmlEventSetWait_v2)
 		return;
-	while (nv->nvmlEventSetWait_v2(nv->xid_events, &ev, 0) == NVML_SUCCESS)
+	while ((r = nv->nvmlEventSetWait_v2(nv->xid_events, &ev, 0)) ==
+	       NVML_SUCCESS)
 		for (d = 0; d < st->nr_dev; d++)
 			if (nv->dev[d] == ev.device &&
 			    ev.eventType == nvmlEventTypeXidCriticalError)
 				c[d]->xid++;
+	if (r == NVML_ERROR_TIMEOUT)
+		return;
+	for (d = 0; d < st->nr_dev; d++)
+		if (nv->xid_registered[d])
+			gpu_nvml_ok(st, nv, (int)d, "xid_events",
+				    "nvmlEventSetWait_v2", r);
 }
 
 void gpu_nvml_read_counters(struct gpu_state *st, struct nvml_api *nv,
@@ -267,7 +294,7 @@ void gpu_nvml_bind_cpu(struct nvml_api *nv, int dev)
 void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 {
 	unsigned int d, i;
-	nvmlReturn_t r;
+	nvmlReturn_t r, events = NVML_ERROR_NOT_SUPPORTED;
 
 	st->nvml = nvml_load(st, nv);
 	if (st->nvml != GPU_OK)
@@ -285,9 +312,11 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 	if (nv->nvmlSystemGetDriverVersion)
 		nv->nvmlSystemGetDriverVersion(st->nvml_driver,
 					       sizeof(st->nvml_driver));
-	if (nv->nvmlEventSetCreate && nv->nvmlDeviceRegisterEvents &&
-	    nv->nvmlEventSetCreate(&nv->xid_events) != NVML_SUCCESS)
-		nv->xid_events = NULL;
+	if (nv->nvmlEventSetCreate && nv->nvmlDeviceRegisterEvents) {
+		events = nv->nvmlEventSetCreate(&nv->xid_events);
+		if (events != NVML_SUCCESS)
+			nv->xid_events = NULL;
+	}
 
 	for (d = 0; d < st->nr_dev; d++) {
 		char bus[P2PD_ADDR_STRLEN];
@@ -301,16 +330,22 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		}
 		read_link(st, nv, (int)d);
 		gpu_settings_read(st, nv, (int)d);
-		if (nv->xid_events)
-			nv->nvmlDeviceRegisterEvents(nv->dev[d],
-						     nvmlEventTypeXidCriticalError,
-						     nv->xid_events);
+		/* without the set, no GPU's Xid events can be counted */
+		if (!nv->xid_events)
+			gpu_nvml_ok(st, nv, (int)d, "xid_events",
+				    "nvmlEventSetCreate", events);
+		else
+			nv->xid_registered[d] =
+				NVML_OK(st, nv, (int)d, "xid_events",
+					nvmlDeviceRegisterEvents, nv->dev[d],
+					nvmlEventTypeXidCriticalError,
+					nv->xid_events);
 	}
 	for (d = 0; d < st->nr_dev; d++)
 		if (nv->dev[d])
 			read_nvlinks(st, nv, (int)d);
 	for (i = 0; i < st->nr_pairs; i++)
-		probe_pair(nv, &st->pair[i]);
+		probe_pair(st, nv, &st->pair[i]);
 	gpu_nvml_read_counters(st, nv, false);
 }
 

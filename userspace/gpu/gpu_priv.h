@@ -86,6 +86,7 @@ struct nvml_api {
 	NVML_OPTIONAL_CALLS(GPU_CUDA_FIELD)
 	nvmlDevice_t dev[GPU_MAX];	/* NULL where the lookup failed */
 	nvmlEventSet_t xid_events;
+	bool xid_registered[GPU_MAX];	/* the GPU's Xids come through it */
 };
 
 /* gpu_cuda.c */
@@ -114,6 +115,12 @@ bool gpu_nvml_ok(struct gpu_state *st, struct nvml_api *nv, int dev,
 /* NVML's @call(...) for GPU @d's reading @field, through gpu_nvml_ok(). */
 #define NVML_OK(st, nv, d, field, call, ...) \
 	gpu_nvml_ok(st, nv, d, field, #call, (nv)->call(__VA_ARGS__))
+/*
+ * gpu_nvml_link_active() - whether NVLink @link of GPU @dev is up; a
+ * failing nvmlDeviceGetNvLinkState is recorded as reading "nvlink_state".
+ */
+bool gpu_nvml_link_active(struct gpu_state *st, struct nvml_api *nv, int dev,
+			  unsigned int link);
 
 /* gpu_activity.c: other work on the GPUs, and clocks during copies. */
 void gpu_activity_read(struct gpu_state *st, struct nvml_api *nv, int dev,

@@ -16,13 +16,25 @@ static int enable_state(nvmlReturn_t r, nvmlEnableState_t s)
 	return r != NVML_SUCCESS ? -1 : s == NVML_FEATURE_ENABLED;
 }
 
-static unsigned int clock_of(struct nvml_api *nv, nvmlDevice_t h,
-			     nvmlClockType_t type, nvmlClockId_t id)
+static unsigned int clock_of(struct gpu_state *st, struct nvml_api *nv,
+			     int dev, nvmlClockType_t type, nvmlClockId_t id)
 {
 	unsigned int mhz = 0;
 
 	if (!nv->nvmlDeviceGetClock ||
-	    nv->nvmlDeviceGetClock(h, type, id, &mhz) != NVML_SUCCESS)
+	    !NVML_OK(st, nv, dev, "app_clocks", nvmlDeviceGetClock, nv->dev[dev],
+		     type, id, &mhz))
+		return 0;
+	return mhz;
+}
+
+static unsigned int max_clock_of(struct gpu_state *st, struct nvml_api *nv,
+				 int dev, nvmlClockType_t type)
+{
+	unsigned int mhz = 0;
+
+	if (!NVML_OK(st, nv, dev, "max_clocks", nvmlDeviceGetMaxClockInfo,
+		     nv->dev[dev], type, &mhz))
 		return 0;
 	return mhz;
 }
@@ -65,35 +77,31 @@ void gpu_settings_read(struct gpu_state *st, struct nvml_api *nv, int dev)
 		s->mig = mc == NVML_DEVICE_MIG_ENABLE;
 		s->mig_pending = mp == NVML_DEVICE_MIG_ENABLE;
 	}
-	s->app_sm = clock_of(nv, h, NVML_CLOCK_SM, NVML_CLOCK_ID_APP_CLOCK_TARGET);
-	s->app_sm_default = clock_of(nv, h, NVML_CLOCK_SM,
+	s->app_sm = clock_of(st, nv, dev, NVML_CLOCK_SM,
+			     NVML_CLOCK_ID_APP_CLOCK_TARGET);
+	s->app_sm_default = clock_of(st, nv, dev, NVML_CLOCK_SM,
 				     NVML_CLOCK_ID_APP_CLOCK_DEFAULT);
-	s->app_mem = clock_of(nv, h, NVML_CLOCK_MEM,
+	s->app_mem = clock_of(st, nv, dev, NVML_CLOCK_MEM,
 			      NVML_CLOCK_ID_APP_CLOCK_TARGET);
-	s->app_mem_default = clock_of(nv, h, NVML_CLOCK_MEM,
+	s->app_mem_default = clock_of(st, nv, dev, NVML_CLOCK_MEM,
 				      NVML_CLOCK_ID_APP_CLOCK_DEFAULT);
 	if (nv->nvmlDeviceGetMaxClockInfo) {
-		if (nv->nvmlDeviceGetMaxClockInfo(h, NVML_CLOCK_SM, &s->max_sm) !=
-		    NVML_SUCCESS)
-			s->max_sm = 0;
-		if (nv->nvmlDeviceGetMaxClockInfo(h, NVML_CLOCK_MEM,
-						  &s->max_mem) != NVML_SUCCESS)
-			s->max_mem = 0;
+		s->max_sm = max_clock_of(st, nv, dev, NVML_CLOCK_SM);
+		s->max_mem = max_clock_of(st, nv, dev, NVML_CLOCK_MEM);
 	}
 	if (nv->nvmlDeviceGetMemoryBusWidth &&
-	    nv->nvmlDeviceGetMemoryBusWidth(h, &s->mem_bus_width) != NVML_SUCCESS)
+	    !NVML_OK(st, nv, dev, "mem_bus_width", nvmlDeviceGetMemoryBusWidth,
+		     h, &s->mem_bus_width))
 		s->mem_bus_width = 0;
-	if (!nv->nvmlDeviceGetNvLinkVersion || !nv->nvmlDeviceGetNvLinkState)
+	if (!nv->nvmlDeviceGetNvLinkVersion)
 		return;
 	for (link = 0; link < GPU_NVLINK_LINKS; link++) {
-		nvmlEnableState_t active = NVML_FEATURE_DISABLED;
 		unsigned int v = 0;
 
-		if (nv->nvmlDeviceGetNvLinkState(h, link, &active) !=
-			    NVML_SUCCESS ||
-		    active != NVML_FEATURE_ENABLED)
+		if (!gpu_nvml_link_active(st, nv, dev, link))
 			continue;
-		if (nv->nvmlDeviceGetNvLinkVersion(h, link, &v) == NVML_SUCCESS)
+		if (NVML_OK(st, nv, dev, "nvlink_version",
+			    nvmlDeviceGetNvLinkVersion, h, link, &v))
 			s->nvlink_version[link] = v;
 	}
 }

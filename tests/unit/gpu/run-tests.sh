@@ -328,6 +328,45 @@ has "dev0.nvml_failed=handle nvmlDeviceGetHandleByPciBusId_v2: GPU is lost"
 lacks_re "^dev1\.nvml_failed="; has_re "^dev1\.link=gen5"
 finish "no NVML handle for one GPU: said for it with the call and NVML's error, the other read"
 
+# Every other NVML call whose answer the report uses, failing: its reading
+# is named with the call, never left silently unknown.  Calls about one
+# GPU fail for GPU 1 only; the P2P status and common ancestor (a pair's,
+# said for its source GPU), process names and the Xid event set fail for
+# both.  NVLinks up and another process present, so that every call is
+# made; a failing link state or event set hides the calls behind it, so
+# those fail in runs of their own.
+NVML_EVERY=(FAKE_NVML_NVLINKS=0-1:4,1-0:4 FAKE_NVML_PROCS=4711:copier:2600 FAKE_NVML_FAIL_GPU=1)
+per_gpu="nvmlDeviceGetClock:app_clocks nvmlDeviceGetMaxClockInfo:max_clocks
+	nvmlDeviceGetMemoryBusWidth:mem_bus_width
+	nvmlDeviceGetNvLinkVersion:nvlink_version
+	nvmlDeviceGetNvLinkRemotePciInfo_v2:nvlink_remote
+	nvmlDeviceGetCurrentClocksThrottleReasons:throttle_reasons
+	nvmlDeviceGetClockInfo:sm_clock nvmlDeviceGetPerformanceState:pstate"
+both="nvmlSystemGetProcessName:process_names
+	nvmlDeviceGetTopologyCommonAncestor:topology
+	nvmlDeviceGetP2PStatus:p2p_status nvmlEventSetWait_v2:xid_events"
+list=$(for c in $per_gpu $both; do printf '%s,' "${c%%:*}"; done)
+run_case "${NVML_EVERY[@]}" FAKE_NVML_FAIL_CALL="${list%,}" -- "${SMALL[@]}" \
+	--if-busy=measure
+has "nvml=ok"; has "measure=ok"; status 0
+for c in $per_gpu $both; do
+	has "dev1.nvml_failed=${c#*:} ${c%%:*}: GPU is lost"
+done
+for c in $per_gpu; do lacks_re "^dev0\.nvml_failed=${c#*:} "; done
+for c in $both; do has "dev0.nvml_failed=${c#*:} ${c%%:*}: GPU is lost"; done
+has_re "^dev1\.h2d=[0-9]"; lacks_re "^dev1\.throttle="; lacks_re "^pair1-0\.nvml="
+has "dev1.proc0=pid 4711 name  bytes 2726297600"
+run_case "${NVML_EVERY[@]}" FAKE_NVML_FAIL_CALL=nvmlDeviceGetNvLinkState,nvmlEventSetCreate \
+	-- "${SMALL[@]}" --quick
+has "dev1.nvml_failed=nvlink_state nvmlDeviceGetNvLinkState: GPU is lost"
+has "dev1.nvml_failed=xid_events nvmlEventSetCreate: GPU is lost"
+has "dev0.nvml_failed=xid_events nvmlEventSetCreate: GPU is lost"
+has "dev1.nvlinks=0"; has "dev0.nvlinks=4"; lacks_re "^dev0\.nvml_failed=nvlink"
+run_case "${NVML_EVERY[@]}" FAKE_NVML_FAIL_CALL=nvmlDeviceRegisterEvents -- "${SMALL[@]}" --quick
+has "dev1.nvml_failed=xid_events nvmlDeviceRegisterEvents: GPU is lost"
+lacks_re "^dev0\.nvml_failed="
+finish "every NVML reading failing (clocks, throttle reasons, P-state, NVLink, P2P status, Xid events, process names): each named with its call and error"
+
 run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- "${SMALL[@]}" --quick
 has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
 has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 1 atomics 1 nvlinks 4"
@@ -717,6 +756,29 @@ assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "G
 assert all(x["h2d_gbs"] is not None for x in g.values()), g
 ' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: nvml_failures not naming the reading, call and error of the one GPU"}
 finish "p2pdiag-check, NVML readings failing: text and JSON name the reading, the call and NVML's error per GPU"
+
+EVERY_FAILING=FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrentClocksThrottleReasons,nvmlDeviceGetClock,nvmlDeviceGetP2PStatus,nvmlEventSetWait_v2
+check 02-eight-gpu-four-switches $SW $EVERY_FAILING FAKE_NVML_FAIL_GPU=1 -- --json
+python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+g = {x["addr"]: x for x in j["gpus"]}
+def failed(addr):
+	return {(x["reading"], x["call"], x["error"]) for x in g[addr]["nvml_failures"]}
+lost = "GPU is lost"
+both = {("p2p_status", "nvmlDeviceGetP2PStatus", lost), ("xid_events", "nvmlEventSetWait_v2", lost)}
+assert failed("0000:03:00.0") == both, failed("0000:03:00.0")
+assert failed("0000:04:00.0") == both | {("throttle_reasons", "nvmlDeviceGetCurrentClocksThrottleReasons", lost), ("app_clocks", "nvmlDeviceGetClock", lost)}, failed("0000:04:00.0")
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: nvml_failures not naming the clocks, throttle reasons, P2P status and Xid events"}
+check 02-eight-gpu-four-switches $SW $EVERY_FAILING FAKE_NVML_FAIL_GPU=1 --
+[ "$rc" -le 1 ] || why=${why:-"exit $rc"}
+has "    NVML reading throttle_reasons unknown: nvmlDeviceGetCurrentClocksThrottleReasons failed: GPU is lost"
+has "    NVML reading app_clocks unknown: nvmlDeviceGetClock failed: GPU is lost"
+[ "$(grep -c "NVML reading p2p_status unknown: nvmlDeviceGetP2PStatus failed: GPU is lost" <<<"$out")" = 2 ] ||
+	why=${why:-"P2P status not said for each GPU"}
+[ "$(grep -c "NVML reading xid_events unknown: nvmlEventSetWait_v2 failed: GPU is lost" <<<"$out")" = 2 ] ||
+	why=${why:-"Xid events not said for each GPU"}
+finish "p2pdiag-check, clocks, throttle reasons, P2P status and Xid events failing: text and JSON name each reading, call and error"
 
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
 status 1
