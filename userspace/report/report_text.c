@@ -714,6 +714,8 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 		exchange_table(out, &r->gpu->exchange, c);
 		if (r->gpu_measured)
 			report_text_measured(out, r, &style);
+		else
+			report_text_nvml_failures(out, r, &style);
 		report_text_curves(out, r, &style);
 	}
 	if (r->gpu && r->gpu->nr_dev)

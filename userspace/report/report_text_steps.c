@@ -4,6 +4,7 @@
  * order after the topology: (2) what software allows, (3) the conditions
  * the figures were measured under, each figure against its expectation
  * and the small-message curve, (4) the settings that change performance.
+ * Without measurements, the NVML readings that failed stand in for (3).
  * They only print what the run holds and what the judgement wrote into it.
  */
 #include <stdio.h>
@@ -106,6 +107,33 @@ static void nvml_failures(FILE *out, const struct gpu_device *d)
 	if (n > GPU_NVML_FAILURES)
 		fprintf(out, "    NVML: %u more readings failed\n",
 			n - GPU_NVML_FAILURES);
+}
+
+/*
+ * Unmeasured (--quick): the conditions are not shown, but an NVML reading
+ * that failed still is, in the full report's words, under its GPU.
+ */
+void report_text_nvml_failures(FILE *out, const struct check_run *r,
+			       const struct report_style *c)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned int g, any = 0;
+
+	for (g = 0; g < st->nr_dev; g++)
+		any |= shown(r, g) && st->dev[g].nr_nvml_failures;
+	if (!any)
+		return;
+	fprintf(out, "\n%sNVML readings that failed%s (each reading left unknown, the call and NVML's error)\n",
+		c->bold, c->off);
+	for (g = 0; g < st->nr_dev; g++) {
+		char a[P2PD_ADDR_STRLEN];
+
+		if (!shown(r, g) || !st->dev[g].nr_nvml_failures)
+			continue;
+		pciaddr_format(a, st->dev[g].pci_addr);
+		fprintf(out, "  GPU %s (%s)\n", a, st->dev[g].name);
+		nvml_failures(out, &st->dev[g]);
+	}
 }
 
 static void conditions(FILE *out, const struct check_run *r, unsigned int g)

@@ -20,6 +20,9 @@ void report_text_software(FILE *out, const struct check_run *r,
 			  const struct report_style *c);
 void report_text_measured(FILE *out, const struct check_run *r,
 			  const struct report_style *c);
+/* Not measured (--quick): each GPU's NVML readings that failed, if any. */
+void report_text_nvml_failures(FILE *out, const struct check_run *r,
+			       const struct report_style *c);
 void report_text_curves(FILE *out, const struct check_run *r,
 			const struct report_style *c);
 void report_text_settings(FILE *out, const struct check_run *r,

@@ -780,6 +780,30 @@ has "    NVML reading app_clocks unknown: nvmlDeviceGetClock failed: GPU is lost
 	why=${why:-"Xid events not said for each GPU"}
 finish "p2pdiag-check, clocks, throttle reasons, P2P status and Xid events failing: text and JSON name each reading, call and error"
 
+# --quick measures nothing, so the conditions are not shown; a reading
+# that failed still is, in the same words, under its GPU.
+QUICK_FAILING=(FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetP2PStatus FAKE_NVML_FAIL_GPU=1)
+check 02-eight-gpu-four-switches $SW "${QUICK_FAILING[@]}" -- --quick
+status 0
+has_re "^NVML readings that failed \(each reading left unknown, the call and NVML's error\)$"
+has_re "^  GPU 0000:04:00\.0 \("
+has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: GPU is lost"
+[ "$(grep -c "NVML reading p2p_status unknown: nvmlDeviceGetP2PStatus failed: GPU is lost" <<<"$out")" = 2 ] ||
+	why=${why:-"P2P status not said for each GPU"}
+[ "$(grep -c "NVML reading link unknown" <<<"$out")" = 1 ] || why=${why:-"link said for the GPU that read it"}
+check 02-eight-gpu-four-switches $SW "${QUICK_FAILING[@]}" -- --quick --json
+python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+g = {x["addr"]: x for x in j["gpus"]}
+assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "GPU is lost"} in g["0000:04:00.0"]["nvml_failures"], g
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON under --quick: nvml_failures not naming the link reading"}
+check 02-eight-gpu-four-switches $SW "${QUICK_FAILING[@]}" FAKE_NVML_ERROR_STRING=null -- --quick
+has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: NVML error 15"
+check 02-eight-gpu-four-switches $SW -- --quick
+status 0; lacks_re "NVML readings that failed|NVML reading "
+finish "p2pdiag-check --quick, NVML readings failing: said under their GPU in the full report's words (NVML error N without nvmlErrorString), text and JSON; nothing when none failed"
+
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
 status 1
 python3 -c '
