@@ -21,6 +21,9 @@
  *   FAKE_CUDA_FAIL_CALL=name[,name]  those calls return
  *                                    CUDA_ERROR_ILLEGAL_ADDRESS (what a
  *                                    faulting copy leaves behind)
+ *   FAKE_CUDA_FAIL_AFTER=name        ... only once that call has been made
+ *                                    (it succeeds): cuMemFree, a driver
+ *                                    that breaks in the teardown
  *   FAKE_CUDA_HANG=kind              copies of kind never complete
  *   FAKE_CUDA_CORRUPT=zeros|ones|stale|partial, FAKE_CUDA_CORRUPT_KIND=kind
  *                                    copies of kind (default p2p) land so
@@ -107,14 +110,27 @@ static int initialised;
  * the call is to fail (then it returns FAKE_CUDA_FAILURE at once).
  */
 #define FAKE_CUDA_FAILURE CUDA_ERROR_ILLEGAL_ADDRESS
+static int failing_begun(const char *name)
+{
+	static int begun;
+	const char *after = getenv("FAKE_CUDA_FAIL_AFTER");
+
+	if (!after || !*after || begun)
+		return 1;
+	begun = !strcmp(after, name);
+	return 0;
+}
+
 static int hook(const char *name)
 {
+	int begun = failing_begun(name);
+
 	if (fake_listed("FAKE_CUDA_CRASH_CALL", name))
 		abort();
 	if (fake_listed("FAKE_CUDA_HANG_CALL", name))
 		for (;;)
 			pause();
-	return fake_listed("FAKE_CUDA_FAIL_CALL", name);
+	return begun && fake_listed("FAKE_CUDA_FAIL_CALL", name);
 }
 
 static int dev_of(CUdeviceptr p)

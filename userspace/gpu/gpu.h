@@ -180,11 +180,14 @@ struct gpu_state {
 	 */
 	enum gpu_status measure;
 	/*
-	 * A call that failed after the last figure was measured (switching
-	 * peer access off again), and CUDA's error: the figures stand, and
-	 * measure stays GPU_OK.  Empty when the teardown went well.
+	 * The calls that failed after the last figure was measured
+	 * (switching peer access off again, freeing device memory,
+	 * destroying streams, releasing the contexts: gpu_context.c says
+	 * why those), each once with CUDA's error, "; " between them: the
+	 * figures stand, and measure stays GPU_OK.  Empty when the teardown
+	 * went well.
 	 */
-	char teardown_error[160];
+	char teardown_error[256];
 	char stuck_step[96];
 	int stuck_pair, stuck_dev;
 	double probe_s, measure_s;	/* wall time of each step */

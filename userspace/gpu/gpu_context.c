@@ -87,6 +87,7 @@ bool ctx_setup(struct meas *m, int d, unsigned int nr_streams)
 	    !meas_ok(m, cu->cuDevicePrimaryCtxRetain(&g->ctx, dev),
 		     "cuDevicePrimaryCtxRetain"))
 		return false;
+	g->dev = dev;
 	g->ready = true;	/* from here on it must be released */
 	if (!ctx_current(m, d) ||
 	    !meas_ok(m, cu->cuDeviceGetAttribute(
@@ -135,33 +136,57 @@ bool ctx_setup(struct meas *m, int d, unsigned int nr_streams)
 		       "cuMemAlloc");
 }
 
+/* Device memory of @g's context, freed: a failure counts (ctx_teardown). */
+static void free_device(struct meas *m, CUdeviceptr p)
+{
+	if (p)
+		meas_teardown_ok(m, m->cu->cuMemFree(p), "cuMemFree");
+}
+
+/*
+ * The worker exits right after this, and the driver reclaims what a
+ * process held when it ends, so a failing release leaks nothing for long.
+ * The failures that count (meas_teardown_ok) are those where the driver
+ * says the GPU's own state is wrong, which the user must know about:
+ * CUDA reports a fault in work already done (an MMU fault, an Xid) late,
+ * at the next call, and after the last figure these are the next calls.
+ *   - cuCtxSetCurrent: a context that can no longer be made current is
+ *     broken, or its GPU gone;
+ *   - cuMemFree: device memory the driver could not take back from the
+ *     GPU: a broken context or a GPU that no longer answers;
+ *   - cuStreamDestroy: a stream is a channel on the GPU; one that cannot
+ *     be torn down is the same;
+ *   - cuDevicePrimaryCtxRelease: the release that ends the context, with
+ *     its memory and peer mappings, on the GPU.
+ * Not counted: cuModuleUnload and the events (cuEventDestroy,
+ * lanes_release()) and pinned host memory (cuMemFreeHost, run_release()):
+ * they free host-side bookkeeping that goes with the context or the
+ * process, and a broken context shows in the counted calls after them.
+ * cuDevicePrimaryCtxRelease runs even when a call before it failed, so
+ * the context is released whatever else went wrong.
+ */
 void ctx_teardown(struct meas *m, int d)
 {
 	struct gpu_ctx *g = &m->g[d];
 	struct cuda_api *cu = m->cu;
-	CUdevice dev;
 	unsigned int s;
 
 	if (!g->ready)
 		return;
-	cu->cuCtxSetCurrent(g->ctx);
-	if (g->a)
-		cu->cuMemFree(g->a);
-	if (g->b)
-		cu->cuMemFree(g->b);
-	if (g->counters)
-		cu->cuMemFree(g->counters);
-	if (g->xrecv)
-		cu->cuMemFree(g->xrecv);
-	if (g->xsend)
-		cu->cuMemFree(g->xsend);
+	meas_teardown_ok(m, cu->cuCtxSetCurrent(g->ctx), "cuCtxSetCurrent");
+	free_device(m, g->a);
+	free_device(m, g->b);
+	free_device(m, g->counters);
+	free_device(m, g->xrecv);
+	free_device(m, g->xsend);
 	for (s = 0; s < g->nr_streams; s++)
-		cu->cuStreamDestroy(g->stream[s]);
+		meas_teardown_ok(m, cu->cuStreamDestroy(g->stream[s]),
+				 "cuStreamDestroy");
 	free(g->stream);
 	if (g->mod)
 		cu->cuModuleUnload(g->mod);
-	if (cu->cuDeviceGet(&dev, m->st->dev[d].ordinal) == CUDA_SUCCESS)
-		cu->cuDevicePrimaryCtxRelease(dev);
+	meas_teardown_ok(m, cu->cuDevicePrimaryCtxRelease(g->dev),
+			 "cuDevicePrimaryCtxRelease");
 	memset(g, 0, sizeof(*g));
 }
 

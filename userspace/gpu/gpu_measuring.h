@@ -31,6 +31,7 @@
 
 struct gpu_ctx {
 	bool ready;
+	CUdevice dev;			/* whose primary context ctx is */
 	CUcontext ctx;
 	CUmodule mod;
 	CUfunction gate, fill, check, chase;
@@ -107,9 +108,11 @@ struct meas {
 /* gpu_run.c */
 bool meas_ok(struct meas *m, CUresult r, const char *what);
 /*
- * meas_teardown_ok() - the first failing call of the teardown after the
- * last figure, with CUDA's error, into st->teardown_error; the run's
- * outcome (st->measure) is left as it is.
+ * meas_teardown_ok() - a call of the teardown after the last figure that
+ * failed, with CUDA's error, added to st->teardown_error (the first
+ * failure of each call); the run's outcome (st->measure) is left as it
+ * is.  After a measurement that failed, the teardown's failures are that
+ * failure's consequences and are not recorded.
  */
 void meas_teardown_ok(struct meas *m, CUresult r, const char *what);
 enum meas_wait { WAIT_DONE, WAIT_AGAIN, WAIT_FAILED };

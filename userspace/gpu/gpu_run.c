@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * How a measuring run records its outcome: the first failing CUDA call
- * (later failures are consequences of it and would hide it), the first
- * call that failed in the teardown after the last figure (apart: the
- * figures stand), the
- * deadline that ends a copy that never completes, and the step in
- * progress, named for the watchdog and for --progress.  Every measuring
- * file reports through these, so a finding always names the first cause.
+ * (later failures are consequences of it and would hide it), the calls
+ * that failed in the teardown after the last figure, each once (apart:
+ * the figures stand), the deadline that ends a copy that never
+ * completes, and the step in progress, named for the watchdog and for
+ * --progress.  Every measuring file reports through these, so a finding
+ * always names the first cause.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "gpu/gpu_measuring.h"
@@ -29,10 +30,19 @@ bool meas_ok(struct meas *m, CUresult r, const char *what)
 
 void meas_teardown_ok(struct meas *m, CUresult r, const char *what)
 {
-	if (r == CUDA_SUCCESS || m->st->teardown_error[0])
+	char *e = m->st->teardown_error;
+	size_t len = strlen(e), n = strlen(what);
+	const char *p;
+
+	if (r == CUDA_SUCCESS || m->st->measure != GPU_OK)
 		return;
-	snprintf(m->st->teardown_error, sizeof(m->st->teardown_error), "%s: %s",
-		 what, gpu_cuda_error(m->cu, r));
+	/* one GPU's failing free is every GPU's: each call is said once */
+	for (p = e; (p = strstr(p, what)); p += n)
+		if ((p == e || p[-1] == ' ') && p[n] == ':')
+			return;
+	if (len + 2 < sizeof(m->st->teardown_error))
+		snprintf(e + len, sizeof(m->st->teardown_error) - len, "%s%s: %s",
+			 len ? "; " : "", what, gpu_cuda_error(m->cu, r));
 }
 
 static void pause_briefly(void)

@@ -212,6 +212,24 @@ has "teardown_error=cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS"
 lacks_re "^error="; has_re "^pair0-1\.p2p=[0-9]"; has_re "^pair1-0\.p2p_bidir=[0-9]"
 finish "cuCtxDisablePeerAccess failing at the end: measure ok, the teardown error named, the P2P figures kept"
 
+# The other teardown calls whose failure says the GPU's state is wrong
+# count too (gpu_context.c says which and why), each named once; those
+# that free host-side bookkeeping do not; after a measurement that failed
+# the teardown's failures are its consequences and are not said.
+ILL=CUDA_ERROR_ILLEGAL_ADDRESS
+run_case FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess,cuMemFree,cuStreamDestroy,cuDevicePrimaryCtxRelease \
+	-- "${SMALL[@]}"
+has "measure=ok"; status 0
+has "teardown_error=cuCtxDisablePeerAccess: $ILL; cuMemFree: $ILL; cuStreamDestroy: $ILL; cuDevicePrimaryCtxRelease: $ILL"
+lacks_re "^error="; has_re "^pair0-1\.p2p=[0-9]"; has_re "^dev1\.local=[0-9]"
+run_case FAKE_CUDA_FAIL_CALL=cuCtxSetCurrent FAKE_CUDA_FAIL_AFTER=cuMemFree -- "${SMALL[@]}"
+has "measure=ok"; has "teardown_error=cuCtxSetCurrent: $ILL"
+run_case FAKE_CUDA_FAIL_CALL=cuEventDestroy,cuModuleUnload,cuMemFreeHost -- "${SMALL[@]}"
+has "measure=ok"; status 0; lacks_re "^teardown_error="
+run_case FAKE_CUDA_FAIL_CALL=cuMemcpyPeerAsync,cuMemFree,cuStreamDestroy -- "${SMALL[@]}"
+has "measure=failed"; has_re "^error=cuMemcpyPeerAsync: $ILL"; lacks_re "^teardown_error="
+finish "teardown: device memory, streams and the context's release failing are named, each once; events, module and pinned host memory are not; nothing after a failed measurement"
+
 run_case FAKE_CUDA_CRASH_CALL=cuLaunchKernel -- "${SMALL[@]}"
 has "measure=failed"; status 1
 has "error=the GPU worker process died during host to device 0000:10:00.0"
@@ -693,12 +711,14 @@ finish "p2pdiag-check --json: conditions, judged figures with basis, settings, c
 # Each entry point gpu_priv.h lists, CUDA's and NVML's, returns an error in
 # its turn (FAKE_CUDA_FAIL_CALL, FAKE_NVML_FAIL_CALL).  The run must still
 # end with its report and a documented exit status, never by a crash or a
-# sanitizer report; a failing CUDA call is named with its error.  What a
-# failed release call (a free, a destroy) leaves is only a worker about to
-# exit, so those runs are healthy.  A small L2 keeps the device-local copy
-# at 1 MiB: seventy runs, each cheap.
+# sanitizer report; a failing CUDA call is named with its error.  A failed
+# release of host-side bookkeeping (pinned host memory, events, the
+# module) leaves only a worker about to exit, so those runs are healthy;
+# device memory, streams and the context's release failing are the
+# teardown-failed warning (exit 1).  A small L2 keeps the device-local
+# copy at 1 MiB: seventy runs, each cheap.
 GPU_PRIV="$(dirname "$0")/../../../userspace/gpu/gpu_priv.h"
-RELEASE_CALLS=" cuMemFree cuMemFreeHost cuStreamDestroy cuEventDestroy cuModuleUnload cuDevicePrimaryCtxRelease cuGetErrorName "
+RELEASE_CALLS=" cuMemFreeHost cuEventDestroy cuModuleUnload cuGetErrorName "
 CRASHED='AddressSanitizer|LeakSanitizer|runtime error:|Segmentation fault|Aborted|core dumped'
 calls() { grep -oE "X\($1[A-Za-z0-9_]*\)" "$GPU_PRIV" | sed 's/^X(\(.*\))$/\1/' | sort -u; }
 fail_each() {
@@ -731,7 +751,7 @@ fail_each() {
 }
 
 fail_each FAKE_CUDA_FAIL_CALL cu
-finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for a release), no crash"
+finish "p2pdiag-check, each CUDA call failing in its turn: named, exit 1 (0 for a host-side release), no crash"
 
 fail_each FAKE_NVML_FAIL_CALL nvml
 finish "p2pdiag-check, each NVML call failing in its turn: readings unknown, CUDA measured, no crash"
@@ -804,23 +824,32 @@ check 02-eight-gpu-four-switches $SW -- --quick
 status 0; lacks_re "NVML readings that failed|NVML reading "
 finish "p2pdiag-check --quick, NVML readings failing: said under their GPU in the full report's words (NVML error N without nvmlErrorString), text and JSON; nothing when none failed"
 
-check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- --json
-status 1
-python3 -c '
+# Peer access left on, then also device memory, streams and the context's
+# release failing: teardown-failed naming each call once, in the order
+# they failed; the figures stand.
+for calls in cuCtxDisablePeerAccess \
+	cuCtxDisablePeerAccess,cuMemFree,cuStreamDestroy,cuDevicePrimaryCtxRelease; do
+	check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=$calls -- --json
+	status 1
+	python3 -c '
 import json, sys
 j = json.load(sys.stdin)
 f = {x["code"]: x for x in j["findings"]}
 assert "measure-failed" not in f, f
 t = f["teardown-failed"]
-assert t["severity"] == "warning" and "cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS" in t["message"], t
+want = "; ".join(c + ": CUDA_ERROR_ILLEGAL_ADDRESS" for c in sys.argv[1].split(","))
+assert t["severity"] == "warning" and want + " (every figure" in t["message"], t
 p = [x for x in j["pairs"] if x.get("judged")]
 assert p and "p2p" in [x["figure"] for x in p[0]["judged"]], p
-' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: no teardown-failed warning naming the call, or no P2P figure"}
-check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess --
-status 1; finding warning teardown-failed; lacks_re "stopped early"
-has_re "tearing them down failed: cuCtxDisablePeerAccess: CUDA_ERROR_ILLEGAL_ADDRESS \(every figure was measured"
-has_re "^    P2P copy +[0-9]+\.[0-9]+ GB/s"
-finish "p2pdiag-check, cuCtxDisablePeerAccess failing at the end: teardown-failed (exit 1) naming it, not measure-failed; P2P figures in text and JSON"
+' "$calls" < <(sed -n '/^{/,/^}$/p' <<<"$out") ||
+		why=${why:-"JSON: no teardown-failed warning naming each call, or no P2P figure"}
+	check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=$calls --
+	status 1; finding warning teardown-failed; lacks_re "stopped early"
+	named=$(sed 's/,/: CUDA_ERROR_ILLEGAL_ADDRESS; /g' <<<"$calls")
+	has_re "tearing them down failed: $named: CUDA_ERROR_ILLEGAL_ADDRESS \(every figure was measured"
+	has_re "^    P2P copy +[0-9]+\.[0-9]+ GB/s"
+	finish "p2pdiag-check, $calls failing at the end: teardown-failed (exit 1) naming each, not measure-failed; P2P figures in text and JSON"
+done
 
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=cuGetErrorName,cuMemAlloc FAKE_CUDA_L2=4096 \
 	-- --size 64K --iterations 3

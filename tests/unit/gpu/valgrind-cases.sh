@@ -7,7 +7,8 @@
 # is taken once): the healthy measurement, the curve, four GPUs, --pairs,
 # NVML absent, failing to start or failing per reading, CUDA failing to
 # start or mid-run, the teardown failing, corrupt copies, a busy GPU, a
-# copy that never completes, and p2pdiag-check end to end in text and JSON.
+# copy that never completes, and p2pdiag-check end to end in text, JSON
+# and --quick.
 #
 # Each case checks the exit status and one line of what it must say, and
 # that valgrind reported nothing in any process of the run: the worker is a
@@ -75,13 +76,14 @@ vg "gpu-state, four GPUs, two of them selected" 0 '^pair0-1\.p2p=' FAKE_GPUS=4 -
 vg "gpu-state, NVML absent" 0 '^nvml=no-library' LIBS="$DOUBLES/cuda" -- "$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, nvmlInit failing" 0 '^nvml=init-failed' FAKE_NVML_INIT=fail -- "$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, NVML readings failing per GPU" 0 '^dev1\.nvml_failed=link ' \
-	FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetPcieReplayCounter -- \
+	FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth,nvmlDeviceGetPcieReplayCounter,nvmlDeviceGetCurrentClocksThrottleReasons,nvmlDeviceGetP2PStatus,nvmlEventSetWait_v2 -- \
 	"$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, cuInit failing" 1 '^cuda=init-failed' FAKE_CUDA_INIT=fail -- "$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, cuMemAlloc failing mid-run" 1 '^error=cuMemAlloc: ' FAKE_CUDA_FAIL_CALL=cuMemAlloc -- \
 	"$GPU_STATE" "${SMALL[@]}"
-vg "gpu-state, the teardown failing" 0 '^teardown_error=cuCtxDisablePeerAccess: ' \
-	FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- "$GPU_STATE" "${SMALL[@]}"
+vg "gpu-state, the teardown failing" 0 '^teardown_error=cuCtxDisablePeerAccess: .*; cuDevicePrimaryCtxRelease: ' \
+	FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess,cuMemFree,cuStreamDestroy,cuDevicePrimaryCtxRelease -- \
+	"$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, P2P copies landing as zeros" 0 '^pair0-1\.p2p=.* verify=zeros$' FAKE_CUDA_CORRUPT=zeros -- \
 	"$GPU_STATE" "${SMALL[@]}"
 vg "gpu-state, a busy GPU is not measured" 1 '^measure=busy' FAKE_NVML_PROCS=4711:copier:2600 -- \
@@ -94,9 +96,12 @@ vg "p2pdiag-check, four GPUs, --pairs" 0 '^P2P here: ' \
 	FAKE_GPU_BUSIDS=0000:03:00.0,0000:04:00.0,0000:09:00.0,0000:0a:00.0 FAKE_GPUS=4 -- \
 	"${TOOL[@]}" --pairs 0000:03:00.0,0000:09:00.0
 vg "p2pdiag-check, the teardown failing" 1 'teardown-failed' "$SW" \
-	FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess -- "${TOOL[@]}"
+	FAKE_CUDA_FAIL_CALL=cuCtxDisablePeerAccess,cuMemFree,cuStreamDestroy,cuDevicePrimaryCtxRelease -- \
+	"${TOOL[@]}"
 vg "p2pdiag-check, NVML readings failing (JSON)" 0 '"reading": "link"' "$SW" \
 	FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth -- "${TOOL[@]}" --json
+vg "p2pdiag-check --quick, NVML readings failing (text)" 0 '^NVML readings that failed ' "$SW" \
+	FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth -- "${TOOL[@]}" --quick
 vg "p2pdiag-check, a copy that never completes" 2 'copy-timeout' "$SW" FAKE_CUDA_HANG=p2p -- \
 	"$P2PDIAG" --source=module --sysfs-root "$TREE" --no-color --size 1M --timeout 4
 
