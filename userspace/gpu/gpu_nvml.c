@@ -5,7 +5,9 @@
  * the error counters before and after the run; for each pair, the common
  * ancestor level and the P2P status NVML gives for read, write, NVLink and
  * atomics.  NVML is optional: without it the readings stay invalid and
- * st->nvml says why.
+ * st->nvml says why.  Every call whose answer a reading needs goes
+ * through gpu_nvml_ok(), so that a failing one is named with its reading
+ * (gpu_device.nvml_failure), never left as a silent "unknown".
  */
 #include <dlfcn.h>
 #include <stdio.h>
