@@ -216,7 +216,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 		cpuinfo[0] = '\0';
 	} else {
 		/* the root's own file: a system file, refused unless regular */
-		FILE *fp = system_file_fopen(cpuinfo);
+		FILE *fp = system_file_fopen(cpuinfo, NULL);
 
 		cpu_ok = fp && !cpu_flags_from_stream(fp, &cpu);
 		if (fp)

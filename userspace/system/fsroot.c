@@ -112,7 +112,7 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	fd = system_file_open(path);
+	fd = system_file_open(path, NULL);
 	if (fd < 0)
 		return -1;
 	/* a fixture's regular file may come in pieces; sysfs gives it whole */
@@ -207,7 +207,7 @@ FILE *fsroot_fopen(const char *fmt, ...)
 	int rc;
 
 	ROOTED(path, fmt, rc);
-	return rc ? NULL : system_file_fopen(path);
+	return rc ? NULL : system_file_fopen(path, NULL);
 }
 
 DIR *fsroot_opendir(const char *fmt, ...)

@@ -8,11 +8,15 @@
 
 #include "system/system_file.h"
 
-int system_file_open(const char *path)
+int system_file_open(const char *path, mode_t *found)
 {
+	mode_t unused;
 	struct stat st;
 	int fd, saved;
 
+	if (!found)
+		found = &unused;
+	*found = 0;
 	/*
 	 * Refuse before opening where possible: opening a device node can
 	 * act (a watchdog arms, a tty takes a controlling terminal).  The
@@ -20,6 +24,7 @@ int system_file_open(const char *path)
 	 */
 	if (stat(path, &st))
 		return -1;
+	*found = st.st_mode;
 	if (!S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
 		return -1;
@@ -30,8 +35,10 @@ int system_file_open(const char *path)
 		return -1;
 	if (fstat(fd, &st)) {
 		saved = errno;
+		*found = 0;
 		goto refuse;
 	}
+	*found = st.st_mode;
 	if (!S_ISREG(st.st_mode)) {
 		saved = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
 		goto refuse;
@@ -48,21 +55,24 @@ refuse:
 	return -1;
 }
 
-const char *system_file_strerror(const char *path, int e)
+bool system_file_refused(mode_t found)
 {
-	struct stat st;
+	return found && !S_ISREG(found);
+}
 
-	if ((e != ENXIO && e != EISDIR) || stat(path, &st))
+const char *system_file_strerror(int e, mode_t found)
+{
+	if (!system_file_refused(found))
 		return strerror(e);
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(found))
 		return "a directory, not a regular file";
-	if (S_ISFIFO(st.st_mode))
+	if (S_ISFIFO(found))
 		return "a FIFO, not a regular file";
-	if (S_ISSOCK(st.st_mode))
+	if (S_ISSOCK(found))
 		return "a socket, not a regular file";
-	if (S_ISCHR(st.st_mode))
+	if (S_ISCHR(found))
 		return "a character device, not a regular file";
-	if (S_ISBLK(st.st_mode))
+	if (S_ISBLK(found))
 		return "a block device, not a regular file";
 	return strerror(e);
 }

@@ -14,34 +14,46 @@
 #ifndef P2PDIAG_SYSTEM_SYSTEM_FILE_H
 #define P2PDIAG_SYSTEM_SYSTEM_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /*
  * system_file_open() - @path read-only, close-on-exec, in blocking mode
- * once it is known to be a regular file.
+ * once it is known to be a regular file.  *@found (when @found is not
+ * NULL) is the st_mode of what was at @path, 0 when nothing could be
+ * looked at: the kind of a refused file, for system_file_strerror(),
+ * taken from the same stat() or fstat() that refused it.
  * Return: the descriptor, or -1 with errno set: EISDIR for a directory,
  * ENXIO for any other file that is not a regular one (the errno open()
  * itself gives for a socket), or the error of open().
  */
-int system_file_open(const char *path);
+int system_file_open(const char *path, mode_t *found);
 
 /* system_file_open() as a stdio stream; NULL with errno set. */
-FILE *system_file_fopen(const char *path);
+FILE *system_file_fopen(const char *path, mode_t *found);
 
 /*
  * system_file_read_all() - a regular file read to its end, bounded by
- * @max bytes, as bounded_file_read() does.
+ * @max bytes, as bounded_file_read() does; @found as system_file_open().
  * Return: 0, or -1 with errno set as there and as system_file_open().
  */
 int system_file_read_all(const char *path, size_t max, char **out,
-			 size_t *len);
+			 size_t *len, mode_t *found);
 
 /*
- * system_file_strerror() - why @path failed with @e, for a message: what
- * the file is when it is not a regular file ("a FIFO, not a regular
- * file"), else strerror(@e).
+ * system_file_refused() - whether system_file_open() refused the file
+ * whose st_mode it gave as @found: something is there, and it is not a
+ * regular file.
  */
-const char *system_file_strerror(const char *path, int e);
+bool system_file_refused(mode_t found);
+
+/*
+ * system_file_strerror() - why a file failed with @e, for a message: what
+ * it is when system_file_open() refused it (@found, "a FIFO, not a
+ * regular file"), else strerror(@e).
+ */
+const char *system_file_strerror(int e, mode_t found);
 
 #endif /* P2PDIAG_SYSTEM_SYSTEM_FILE_H */

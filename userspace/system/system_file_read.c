@@ -12,9 +12,9 @@
 #include "system/bounded_file.h"
 #include "system/system_file.h"
 
-FILE *system_file_fopen(const char *path)
+FILE *system_file_fopen(const char *path, mode_t *found)
 {
-	int fd = system_file_open(path), saved;
+	int fd = system_file_open(path, found), saved;
 	FILE *f;
 
 	if (fd < 0)
@@ -29,9 +29,9 @@ FILE *system_file_fopen(const char *path)
 }
 
 int system_file_read_all(const char *path, size_t max, char **out,
-			 size_t *len)
+			 size_t *len, mode_t *found)
 {
-	int fd = system_file_open(path);
+	int fd = system_file_open(path, found);
 
 	*out = NULL;
 	*len = 0;

@@ -24,7 +24,7 @@
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
 
-int sysfs_read_value(const char *path, char *buf, size_t cap)
+int sysfs_read_value(const char *path, char *buf, size_t cap, mode_t *found)
 {
 	ssize_t n;
 	int fd, saved;
@@ -33,7 +33,7 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = system_file_open(path);
+	fd = system_file_open(path, found);
 	if (fd < 0)
 		return -1;
 	do {
@@ -60,9 +60,9 @@ int sysfs_read_value(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
-int sysfs_read_table(const char *path, char **out, size_t *len)
+int sysfs_read_table(const char *path, char **out, size_t *len, mode_t *found)
 {
-	return system_file_read_all(path, SYSFS_TABLE_MAX, out, len);
+	return system_file_read_all(path, SYSFS_TABLE_MAX, out, len, found);
 }
 
 /* Digits at *@i of @text (up to @len) into *@v; *@i moves past them. */
@@ -151,8 +151,8 @@ int sysfs_module_present(const char *root)
 	return access(path, F_OK) == 0;
 }
 
-/* Why a read of @path failed with @e, for a message. */
-static const char *read_error(const char *path, int e)
+/* Why a read failed with @e, for a message; @found as system_file_open(). */
+static const char *read_error(int e, mode_t found)
 {
 	switch (e) {
 	case EFBIG:
@@ -160,7 +160,7 @@ static const char *read_error(const char *path, int e)
 	case EBADMSG:
 		return "it holds a NUL byte, which no file of the module does";
 	default:
-		return system_file_strerror(path, e);
+		return system_file_strerror(e, found);
 	}
 }
 
@@ -170,7 +170,7 @@ static const char *read_error(const char *path, int e)
  * too means the module was unloaded between the reads: say so.
  */
 static void read_failed(const char *root, const char *path, int e,
-			char *err, size_t errlen)
+			mode_t found, char *err, size_t errlen)
 {
 	if ((e == ENOENT || e == ENODEV) && !sysfs_module_present(root))
 		snprintf(err, errlen,
@@ -178,17 +178,18 @@ static void read_failed(const char *root, const char *path, int e,
 			 path);
 	else
 		snprintf(err, errlen, "cannot read %s: %s", path,
-			 read_error(path, e));
+			 read_error(e, found));
 }
 
 static int read_generation(const char *root, unsigned long *gen,
 			   char *err, size_t errlen)
 {
 	char path[PATH_MAX], val[64], *end;
+	mode_t found;
 
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_GENERATION);
-	if (sysfs_read_value(path, val, sizeof(val))) {
-		read_failed(root, path, errno, err, errlen);
+	if (sysfs_read_value(path, val, sizeof(val), &found)) {
+		read_failed(root, path, errno, found, err, errlen);
 		return -1;
 	}
 	errno = 0;
@@ -205,13 +206,14 @@ static int read_table(const char *root, const char *name, char **out,
 		      size_t *len, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
+	mode_t found;
 
 	snprintf(path, sizeof(path), "%s/%s", root, name);
-	if (sysfs_read_table(path, out, len)) {
+	if (sysfs_read_table(path, out, len, &found)) {
 		if (errno == EFBIG)
 			snprintf(err, errlen, "cannot read %s: larger than 64 MiB", path);
 		else
-			read_failed(root, path, errno, err, errlen);
+			read_failed(root, path, errno, found, err, errlen);
 		return -1;
 	}
 	return 0;
@@ -232,14 +234,15 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	unsigned long g1 = 0, g2 = 0, gt = 0, gp = 0;
 	struct topo_header hdr;
 	char perr[256];
+	mode_t found;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
-	if (sysfs_read_value(path, val, sizeof(val))) {
+	if (sysfs_read_value(path, val, sizeof(val), &found)) {
 		int e = errno;
 
 		snprintf(err, errlen, "cannot read %s: %s%s", path,
-			 read_error(path, e),
+			 read_error(e, found),
 			 e == ENOENT ? " (is the p2pdiag module loaded?)" : "");
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #define P2PDIAG_SOURCE_SYSFS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "p2pdiag/model.h"
 
@@ -42,11 +43,12 @@ void sysfs_snapshot_free(struct sysfs_snapshot *s);
  * sysfs_read_value() - one bounded read() of a one-value file into @buf,
  * without the trailing newline.
  * Both readers open through system_file_open(): a FIFO, socket, device
- * node or directory in the tree is refused at once (ENXIO, EISDIR).
+ * node or directory in the tree is refused at once (ENXIO, EISDIR), and
+ * *@found (NULL: not wanted) says what it is, as system_file_open() does.
  * Return: 0, or -1 with errno set (EFBIG when it did not fit, EBADMSG when
  * it holds a NUL byte).
  */
-int sysfs_read_value(const char *path, char *buf, size_t cap);
+int sysfs_read_value(const char *path, char *buf, size_t cap, mode_t *found);
 
 /*
  * sysfs_read_table() - a whole topology or pairs file: read() to the end
@@ -54,7 +56,7 @@ int sysfs_read_value(const char *path, char *buf, size_t cap);
  * SYSFS_TABLE_MAX bytes, NUL-terminated, in a malloc'd *@out.
  * Return: 0, or -1 with errno set.
  */
-int sysfs_read_table(const char *path, char **out, size_t *len);
+int sysfs_read_table(const char *path, char **out, size_t *len, mode_t *found);
 
 /*
  * sysfs_header_generation() - the generation= of a "# p2pdiag abi=<n> ..."

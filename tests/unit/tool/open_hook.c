@@ -4,7 +4,7 @@
 
 #include "open_hook.h"
 
-int __real_system_file_open(const char *path);
+int __real_system_file_open(const char *path, mode_t *found);
 
 static open_hook_fn hook;
 static void *hook_arg;
@@ -15,9 +15,9 @@ void open_hook_set(open_hook_fn fn, void *arg)
 	hook_arg = arg;
 }
 
-int __wrap_system_file_open(const char *path)
+int __wrap_system_file_open(const char *path, mode_t *found)
 {
 	if (hook)
 		hook(path, hook_arg);
-	return __real_system_file_open(path);
+	return __real_system_file_open(path, found);
 }

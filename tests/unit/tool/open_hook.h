@@ -9,12 +9,14 @@
 #ifndef P2PD_OPEN_HOOK_H
 #define P2PD_OPEN_HOOK_H
 
+#include <sys/types.h>
+
 typedef void (*open_hook_fn)(const char *path, void *arg);
 
 /* Call @fn(path, @arg) before each open from now on; NULL: none. */
 void open_hook_set(open_hook_fn fn, void *arg);
 
 /* The wrapper the linker puts in place of system_file_open(). */
-int __wrap_system_file_open(const char *path);
+int __wrap_system_file_open(const char *path, mode_t *found);
 
 #endif /* P2PD_OPEN_HOOK_H */

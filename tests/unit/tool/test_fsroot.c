@@ -120,9 +120,29 @@ void test_fsroot(struct ktap *k)
 	errno = 0;
 	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc") && errno == EISDIR,
 	      "fsroot: a directory read as a file is refused (EISDIR)");
-	CHECK(k, !fsroot_path(path, sizeof(path), "/proc/fifo") &&
-	      strstr(system_file_strerror(path, ENXIO), "a FIFO, not a regular file"),
-	      "fsroot: the refusal's message says the file is a FIFO");
+	{
+		mode_t found = 0;
+		int fd;
+
+		errno = 0;
+		fd = fsroot_path(path, sizeof(path), "/proc/fifo") ? 0 :
+		     system_file_open(path, &found);
+		CHECK(k, fd == -1 && errno == ENXIO && S_ISFIFO(found) &&
+		      strstr(system_file_strerror(errno, found), "a FIFO, not a regular file"),
+		      "fsroot: the refusal's message says the file is a FIFO");
+		/* the kind is the one the open saw, not looked up again */
+		CHECK(k, !unlink(path) &&
+		      !strcmp(system_file_strerror(ENXIO, found), "a FIFO, not a regular file"),
+		      "fsroot: the refused file's kind stands once the FIFO is gone");
+		mkfifo(path, 0600);
+		fd = fsroot_path(path, sizeof(path), "/proc/cmdline") ? -1 :
+		     system_file_open(path, &found);
+		CHECK(k, fd >= 0 && S_ISREG(found) && !system_file_refused(found) &&
+		      !strcmp(system_file_strerror(EIO, found), strerror(EIO)),
+		      "fsroot: a regular file is opened, and a later error is strerror's");
+		if (fd >= 0)
+			close(fd);
+	}
 	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
 	      !fsroot_exists("/proc/absent") && fsroot_exists("/proc/cmdline"),
 	      "fsroot: an absent file is ENOENT");
