@@ -35,7 +35,6 @@
 #include "system/fsroot.h"
 #include "system/interrupt.h"
 #include "system/system.h"
-#include "system/system_file.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -146,16 +145,21 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 	r->params.timeout_s = o->timeout_s;
 }
 
-/* The release of the kernel whose files the root holds; 0 when unreadable. */
-static unsigned int root_kernel_release(void)
+/*
+ * The release of the kernel whose files the root holds, into *@release;
+ * 0 when unreadable.  Return: 0, or -1 when its file is bad input (@err).
+ */
+static int root_kernel_release(unsigned int *release, char *err, size_t errlen)
 {
-	unsigned int release = 0;
 	char text[64];
 
-	if (fsroot_read(text, sizeof(text), "/proc/sys/kernel/osrelease") ||
-	    p2pd_release_word(text, strlen(text), &release))
-		return 0;
-	return release;
+	*release = 0;
+	if (fsroot_read_fact(text, sizeof(text), err, errlen,
+			     "/proc/sys/kernel/osrelease"))
+		return err[0] ? -1 : 0;
+	if (p2pd_release_word(text, strlen(text), release))
+		*release = 0;
+	return 0;
 }
 
 static const char *const cpu_guess_words[] = {
@@ -216,8 +220,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 		cpuinfo[0] = '\0';
 	} else {
 		/* the root's own file: a system file, refused unless regular */
-		FILE *fp = system_file_fopen(cpuinfo, NULL);
+		FILE *fp = fsroot_fopen_fact(err, errlen, CPUINFO_PATH);
 
+		if (!fp && err[0])
+			return -1;
 		cpu_ok = fp && !cpu_flags_from_stream(fp, &cpu);
 		if (fp)
 			fclose(fp);
@@ -274,8 +280,9 @@ static int choose_source(struct check_run *r, const struct options *o,
 	if (want_pci) {
 		s->pci.cpu_flags = cpu;
 		/* this machine's (or the root's) kernel has the host-bridge list */
-		if (!o->pci_dump)
-			s->pci.kernel_release = root_kernel_release();
+		if (!o->pci_dump &&
+		    root_kernel_release(&s->pci.kernel_release, err, errlen))
+			return -1;
 		if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
 			return -1;
 		s->have_pci = 1;
@@ -377,7 +384,11 @@ int main(int argc, char **argv)
 		die_usage("out of memory");
 		goto out;
 	}
-	system_begin(&run, &sys, opt.topology_file || opt.pci_dump);
+	if (system_begin(&run, &sys, opt.topology_file || opt.pci_dump, err,
+			 sizeof(err))) {
+		die_usage(err);
+		goto out;
+	}
 	gpu_probe(gpu, &gopt);
 	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
 		gpu_measure(gpu, &gopt);

@@ -99,20 +99,17 @@ int fsroot_path(char *out, size_t len, const char *fmt, ...)
 	return rc;
 }
 
-int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
+/* fsroot_read() of @path under the root; @found as system_file_open() */
+static int read_rooted(char *buf, size_t cap, const char *path, mode_t *found)
 {
-	char path[PATH_MAX];
 	size_t used = 0;
-	int fd, rc;
+	int fd;
 
 	if (cap < 2) {
 		errno = EINVAL;
 		return -1;
 	}
-	ROOTED(path, fmt, rc);
-	if (rc)
-		return -1;
-	fd = system_file_open(path, NULL);
+	fd = system_file_open(path, found);
 	if (fd < 0)
 		return -1;
 	/* a fixture's regular file may come in pieces; sysfs gives it whole */
@@ -141,6 +138,43 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	if (used && buf[used - 1] == '\n')
 		buf[used - 1] = '\0';
 	return 0;
+}
+
+/* @why for a file system_file_open() refused; "" for any other failure */
+static void say_refusal(char *why, size_t whylen, const char *path, mode_t found)
+{
+	int saved = errno;
+
+	if (system_file_refused(found))
+		snprintf(why, whylen, "cannot read %s: %s", path,
+			 system_file_strerror(saved, found));
+	errno = saved;
+}
+
+int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	return rc ? -1 : read_rooted(buf, cap, path, NULL);
+}
+
+int fsroot_read_fact(char *buf, size_t cap, char *why, size_t whylen,
+		     const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	mode_t found = 0;
+	int rc;
+
+	why[0] = '\0';
+	ROOTED(path, fmt, rc);
+	if (rc)
+		return -1;
+	rc = read_rooted(buf, cap, path, &found);
+	if (rc)
+		say_refusal(why, whylen, path, found);
+	return rc;
 }
 
 bool fsroot_exists(const char *fmt, ...)
@@ -208,6 +242,23 @@ FILE *fsroot_fopen(const char *fmt, ...)
 
 	ROOTED(path, fmt, rc);
 	return rc ? NULL : system_file_fopen(path, NULL);
+}
+
+FILE *fsroot_fopen_fact(char *why, size_t whylen, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	mode_t found = 0;
+	FILE *f;
+	int rc;
+
+	why[0] = '\0';
+	ROOTED(path, fmt, rc);
+	if (rc)
+		return NULL;
+	f = system_file_fopen(path, &found);
+	if (!f)
+		say_refusal(why, whylen, path, found);
+	return f;
 }
 
 DIR *fsroot_opendir(const char *fmt, ...)

@@ -52,6 +52,22 @@ int fsroot_path(char *out, size_t len, const char *fmt, ...)
 int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * fsroot_read_fact() - fsroot_read() of a fact that is unknown when its
+ * file is absent or unreadable, but whose file, when it is there and is
+ * not a regular file (a FIFO, socket, device node or directory), makes
+ * the root bad input: then @why says so, naming the file as opened
+ * ("cannot read DIR/proc/cmdline: a FIFO, not a regular file").  @why is
+ * "" after any other outcome.
+ * Return: 0, or -1 with errno set as fsroot_read().
+ */
+int fsroot_read_fact(char *buf, size_t cap, char *why, size_t whylen,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* fsroot_fopen() with fsroot_read_fact()'s @why; NULL with errno set. */
+FILE *fsroot_fopen_fact(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Whether the path exists under the root. */
 bool fsroot_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -20,18 +20,23 @@ static const char *const config_places[][2] = {
 	{ "/lib/modules/", "/config" },
 };
 
-void kernel_facts_read(struct kernel_facts *k)
+int kernel_facts_read(struct kernel_facts *k, char *err, size_t errlen)
 {
 	unsigned int i;
 
 	memset(k, 0, sizeof(*k));
-	k->have_release = !fsroot_read(k->release, sizeof(k->release),
-				       "/proc/sys/kernel/osrelease");
+	k->have_release = !fsroot_read_fact(k->release, sizeof(k->release),
+					    err, errlen,
+					    "/proc/sys/kernel/osrelease");
+	if (err[0])
+		return -1;
 	if (k->have_release &&
 	    sscanf(k->release, "%u.%u", &k->major, &k->minor) != 2)
 		k->major = k->minor = 0;
-	k->have_cmdline = !fsroot_read(k->cmdline, sizeof(k->cmdline),
-				       "/proc/cmdline");
+	k->have_cmdline = !fsroot_read_fact(k->cmdline, sizeof(k->cmdline),
+					    err, errlen, "/proc/cmdline");
+	if (err[0])
+		return -1;
 	for (i = 0; k->have_release && i < sizeof(config_places) /
 	     sizeof(config_places[0]); i++) {
 		char live[PATH_MAX];
@@ -43,6 +48,7 @@ void kernel_facts_read(struct kernel_facts *k)
 			break;
 		}
 	}
+	return 0;
 }
 
 enum tri kernel_at_least(const struct kernel_facts *k, unsigned int major,

@@ -25,8 +25,13 @@ struct kernel_facts {
 	char config[PATH_MAX];		/* live path of the config, or "" */
 };
 
-/* Read release, command line and where the build config is. */
-void kernel_facts_read(struct kernel_facts *k);
+/*
+ * kernel_facts_read() - release, command line and where the build config
+ * is.  An absent or unreadable release or command line is unknown.
+ * Return: 0, or -1 when the file of either is there but is not a regular
+ * file (bad input, fsroot_read_fact()): @err names it.
+ */
+int kernel_facts_read(struct kernel_facts *k, char *err, size_t errlen);
 
 /* Whether the release is at least @major.@minor (TRI_UNKNOWN: unparsed). */
 enum tri kernel_at_least(const struct kernel_facts *k, unsigned int major,

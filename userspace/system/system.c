@@ -23,14 +23,20 @@ static bool has_nvme(const struct p2pd_model *m)
 	return false;
 }
 
-void system_begin(struct check_run *r, struct system_report *s, bool offline)
+int system_begin(struct check_run *r, struct system_report *s, bool offline,
+		 char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
-	r->system = s;
 	/* another machine's topology with this machine's files would lie */
 	s->read = !(offline && fsroot_is_live());
+	/* facts whose files are bad input stop the run before any copy */
+	if (s->read && (kernel_facts_read(&s->kernel, err, errlen) ||
+			virt_facts_read(&s->virt, err, errlen)))
+		return -1;
+	r->system = s;
 	if (s->read)
 		aer_before(r, &s->aer);
+	return 0;
 }
 
 void system_inspect(struct check_run *r, struct system_report *s)
@@ -40,9 +46,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	iommu_groups_judge(r);
 	if (!s->read)
 		return;
-	kernel_facts_read(&s->kernel);
 	gpudirect_facts_read(&s->gd.facts, &s->kernel, has_nvme(r->model));
-	virt_facts_read(&s->virt);
 	fleet_facts_read(&s->fleet);
 	if (r->model)
 		gpudirect_judge(r, &s->gd);

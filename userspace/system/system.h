@@ -36,11 +36,16 @@ struct system_report {
 
 /*
  * system_begin() - before the copies: decide whether system files are
- * read (not for another machine's saved topology without --root) and
- * take the counters the run is compared with.  @r's pairs are judged.
+ * read (not for another machine's saved topology without --root), read
+ * the kernel's and the hypervisor's facts, and take the counters the run
+ * is compared with.  @r's pairs are judged.
+ * Return: 0, or -1 when a file of those facts is there but is not a
+ * regular file (/proc/cmdline, /proc/sys/kernel/osrelease,
+ * /proc/cpuinfo): @err names it, and @r has no system report.
  */
-void system_begin(struct check_run *r, struct system_report *s, bool offline);
-/* After the copies: read the machine's facts and judge them into @r's findings. */
+int system_begin(struct check_run *r, struct system_report *s, bool offline,
+		 char *err, size_t errlen);
+/* After the copies: read the other facts and judge them all into @r's findings. */
 void system_inspect(struct check_run *r, struct system_report *s);
 void system_report_free(struct system_report *s);
 

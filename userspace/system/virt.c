@@ -80,32 +80,34 @@ static void cpuid_vendor(char *out, size_t len)
 #endif
 }
 
-static bool cpuinfo_hypervisor_flag(void)
+/* An unreadable /proc/cpuinfo has no flag; one that is no file, @err. */
+static int cpuinfo_hypervisor_flag(bool *flag, char *err, size_t errlen)
 {
 	char line[4096];
-	bool flag = false;
-	FILE *f = fsroot_fopen("/proc/cpuinfo");
+	FILE *f = fsroot_fopen_fact(err, errlen, "/proc/cpuinfo");
 
+	*flag = false;
 	if (!f)
-		return false;
+		return err[0] ? -1 : 0;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5))
 			continue;
-		flag = strstr(line, " hypervisor") != NULL;
+		*flag = strstr(line, " hypervisor") != NULL;
 		break;
 	}
 	fclose(f);
-	return flag;
+	return 0;
 }
 
-void virt_facts_read(struct virt_facts *v)
+int virt_facts_read(struct virt_facts *v, char *err, size_t errlen)
 {
 	char xen[32], cpuid[32] = "";
 	const char *dmi = NULL;
 	unsigned int i;
 
 	memset(v, 0, sizeof(*v));
-	v->cpuid_flag = cpuinfo_hypervisor_flag();
+	if (cpuinfo_hypervisor_flag(&v->cpuid_flag, err, errlen))
+		return -1;
 	if (fsroot_read(v->dmi_vendor, sizeof(v->dmi_vendor), "/sys/class/dmi/id/sys_vendor"))
 		v->dmi_vendor[0] = '\0';
 	if (fsroot_read(v->dmi_product, sizeof(v->dmi_product), "/sys/class/dmi/id/product_name"))
@@ -121,13 +123,14 @@ void virt_facts_read(struct virt_facts *v)
 		snprintf(cpuid, sizeof(cpuid), "%s", xen);
 	v->guest = v->cpuid_flag || dmi || cpuid[0];
 	if (!v->guest)
-		return;
+		return 0;
 	snprintf(v->hypervisor, sizeof(v->hypervisor), "%s%s%s%s%s",
 		 cpuid[0] ? cpuid : "", cpuid[0] ? " (CPUID)" : "",
 		 cpuid[0] && dmi ? ", " : "", dmi ? dmi : "", dmi ? " (DMI)" : "");
 	if (!v->hypervisor[0])
 		snprintf(v->hypervisor, sizeof(v->hypervisor),
 			 "unnamed (the CPU's hypervisor flag; no DMI of a known hypervisor)");
+	return 0;
 }
 
 int virt_clique(const unsigned char *cfg, unsigned int len)

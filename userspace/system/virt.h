@@ -10,6 +10,7 @@
 #define P2PDIAG_SYSTEM_VIRT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct check_run;
 
@@ -22,8 +23,13 @@ struct virt_facts {
 	bool cpuid_flag;		/* "hypervisor" in /proc/cpuinfo's flags */
 };
 
-/* Read the facts under the root (CPUID only on the live machine). */
-void virt_facts_read(struct virt_facts *v);
+/*
+ * virt_facts_read() - the facts under the root (CPUID only on the live
+ * machine).
+ * Return: 0, or -1 when the root's /proc/cpuinfo is there but is not a
+ * regular file (bad input, fsroot_read_fact()): @err names it.
+ */
+int virt_facts_read(struct virt_facts *v, char *err, size_t errlen);
 
 /* Judge a guest's GPUs, bridges and devices into r's findings. */
 void virt_judge(struct check_run *r, const struct virt_facts *v);

@@ -6,33 +6,39 @@
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 
-enum p2pd_iommu_domain iommu_group_type(int group)
+int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
+		     size_t errlen)
 {
-	char type[32];
+	char word[32];
 
+	*type = P2PD_IOMMU_NONE;
 	if (group < 0)
-		return P2PD_IOMMU_NONE;
-	if (fsroot_read(type, sizeof(type), IOMMU_GROUPS_DIR "/%d/type", group))
-		return P2PD_IOMMU_UNKNOWN;
+		return 0;
+	*type = P2PD_IOMMU_UNKNOWN;
+	if (fsroot_read_fact(word, sizeof(word), err, errlen,
+			     IOMMU_GROUPS_DIR "/%d/type", group))
+		return err[0] ? -1 : 0;
 	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
-	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
-	    !strcmp(type, "unmanaged"))
-		return P2PD_IOMMU_TRANSLATED;
-	if (!strcmp(type, "identity"))
-		return P2PD_IOMMU_IDENTITY;
-	if (!strcmp(type, "blocked"))
-		return P2PD_IOMMU_BLOCKED;
-	return P2PD_IOMMU_UNKNOWN;
+	if (!strcmp(word, "DMA") || !strcmp(word, "DMA-FQ") ||
+	    !strcmp(word, "unmanaged"))
+		*type = P2PD_IOMMU_TRANSLATED;
+	else if (!strcmp(word, "identity"))
+		*type = P2PD_IOMMU_IDENTITY;
+	else if (!strcmp(word, "blocked"))
+		*type = P2PD_IOMMU_BLOCKED;
+	return 0;
 }
 
-void iommu_fill_group_types(struct p2pd_model *m)
+int iommu_fill_group_types(struct p2pd_model *m, char *err, size_t errlen)
 {
 	unsigned int i;
 
 	/* a type the snapshot states (an older module's) is kept */
 	for (i = 0; i < m->nr_fn; i++)
 		if (m->fn[i].iommu_group >= 0 &&
-		    m->fn[i].iommu_domain == P2PD_IOMMU_UNKNOWN)
-			m->fn[i].iommu_domain =
-				iommu_group_type(m->fn[i].iommu_group);
+		    m->fn[i].iommu_domain == P2PD_IOMMU_UNKNOWN &&
+		    iommu_group_type(m->fn[i].iommu_group,
+				     &m->fn[i].iommu_domain, err, errlen))
+			return -1;
+	return 0;
 }

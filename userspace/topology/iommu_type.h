@@ -8,16 +8,26 @@
 #ifndef P2PDIAG_IOMMU_TYPE_H
 #define P2PDIAG_IOMMU_TYPE_H
 
+#include <stddef.h>
+
 #include "p2pdiag/model.h"
 
 /*
- * iommu_group_type() - what group @group's default domain does to DMA.
- * Return: P2PD_IOMMU_NONE for a negative @group, P2PD_IOMMU_UNKNOWN when
- * the type file cannot be read or holds a word this reader does not know.
+ * iommu_group_type() - what group @group's default domain does to DMA,
+ * into *@type: P2PD_IOMMU_NONE for a negative @group, P2PD_IOMMU_UNKNOWN
+ * when the type file is absent or unreadable or holds a word this reader
+ * does not know.
+ * Return: 0, or -1 when the type file is there but is not a regular file
+ * (bad input, fsroot_read_fact()): @err names it.
  */
-enum p2pd_iommu_domain iommu_group_type(int group);
+int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
+		     size_t errlen);
 
-/* Fill iommu_domain of every function of @m in a group whose type it lacks. */
-void iommu_fill_group_types(struct p2pd_model *m);
+/*
+ * iommu_fill_group_types() - iommu_domain of every function of @m in a
+ * group whose type it lacks.
+ * Return: 0, or -1 as iommu_group_type(), at the first such file.
+ */
+int iommu_fill_group_types(struct p2pd_model *m, char *err, size_t errlen);
 
 #endif /* P2PDIAG_IOMMU_TYPE_H */

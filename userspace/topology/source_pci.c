@@ -267,9 +267,10 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 			char *end;
 			long g = strtol(group, &end, 10);
 
+			/* its type is read after the walk */
 			if (!*end && g >= 0 && g <= INT_MAX) {
 				f->iommu_group = (int)g;
-				f->iommu_domain = iommu_group_type((int)g);
+				f->iommu_domain = P2PD_IOMMU_UNKNOWN;
 			}
 		}
 	}
@@ -547,7 +548,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 		return -1;
 	find_host_bridges(m);
 	mark_root_bus_heads(m);
-	return 0;
+	return iommu_fill_group_types(m, err, errlen);
 }
 
 /* The walk under a setjmp that turns libpci's fatal errors into -1. */

@@ -305,7 +305,10 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	}
 	s->cpu_known = hdr.cpu_known;
 	/* the module names groups; their types are in the groups' files */
-	iommu_fill_group_types(&s->model);
+	if (iommu_fill_group_types(&s->model, err, errlen)) {
+		p2pd_model_free(&s->model);
+		goto fail;
+	}
 	return 0;
 fail:
 	drop_tables(s);

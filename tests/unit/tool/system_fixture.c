@@ -36,7 +36,14 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 		return;
 	}
 	judge_run(&f->r, &f->m, &f->o);
-	system_begin(&f->r, &f->s, true);
+	if (system_begin(&f->r, &f->s, true, err, sizeof(err))) {
+		fprintf(stderr, "# %s\n", err);
+		findings_free(&f->r.findings);
+		judge_release(&f->r);
+		p2pd_model_free(&f->m);
+		fsroot_set("/", err, sizeof(err));
+		return;
+	}
 	system_inspect(&f->r, &f->s);
 	f->ok = true;
 }

@@ -244,14 +244,55 @@ expect_rc 3 "cli: a device node as --sysfs-root's pairs exits 3" \
 	timeout 20 "$bin" --sysfs-root "$tmp/devnull" --no-cuda
 case $err in *"$tmp/devnull/pairs: a character device, not a regular file"*) result 1 "cli: ... naming the device node";;
 	*) result 0 "cli: ... naming the device node" "$err";; esac
-mkdir -p "$tmp/fiforoot/proc/sys/kernel" && cp "$tmp/hermetic/proc/cpuinfo" "$tmp/fiforoot/proc/" &&
-	mkfifo "$tmp/fiforoot/proc/cmdline" "$tmp/fiforoot/proc/sys/kernel/osrelease"
-expect_rc 0 "cli: FIFOs as the root's /proc/cmdline and osrelease are passed over, not a hang" \
-	timeout 20 env P2PDIAG_FSROOT="$tmp/fiforoot" "$bin" --sysfs-root "$tmp/ok" --no-cuda
-rm -f "$tmp/fiforoot/proc/cpuinfo" && mkfifo "$tmp/fiforoot/proc/cpuinfo"
-run timeout 20 env P2PDIAG_FSROOT="$tmp/fiforoot" "$bin" --sysfs-root "$tmp/ok" --no-cuda
-[ "$rc" != 124 ] && result 1 "cli: a FIFO as the root's /proc/cpuinfo is passed over, not a hang" ||
-	result 0 "cli: a FIFO as the root's /proc/cpuinfo is passed over, not a hang" "exit $rc: $err"
+
+# The same under the root for the files whose facts decide the judgement
+# (the CPU, the kernel's release and command line, an IOMMU group's type):
+# absent, the fact is unknown; there but no regular file, the root is bad
+# input: exit 3 before any report, naming the file and what it is.
+# special_root_file NAME REL KIND WHAT [ARGS...]: KIND fifo, chr or dir.
+special_root_file() {
+	local name=$1 rel=$2 kind=$3 what=$4 root
+	shift 4
+	root=$tmp/special-root-$n
+	mkdir -p "$root/proc/sys/kernel" "$(dirname "$root/$rel")" &&
+		cp "$tmp/hermetic/proc/cpuinfo" "$root/proc/" && rm -f "$root/$rel"
+	case $kind in
+	fifo) mkfifo "$root/$rel";;
+	chr) ln -s /dev/null "$root/$rel";;
+	dir) mkdir "$root/$rel";;
+	esac
+	expect_rc 3 "cli: $name exits 3, not a hang" \
+		timeout 20 env P2PDIAG_FSROOT="$root" "$bin" --no-cuda "$@"
+	case $err in *"cannot read $root/$rel: $what, not a regular file"*)
+		[ -z "$out" ] && result 1 "cli: ... naming the file, with no report" ||
+			result 0 "cli: ... naming the file, with no report" "$out";;
+	*) result 0 "cli: ... naming the file, with no report" "$err";; esac
+}
+special_root_file "a FIFO as the root's /proc/cmdline" proc/cmdline fifo "a FIFO" \
+	--sysfs-root "$tmp/ok"
+special_root_file "a device node as the root's /proc/cmdline" proc/cmdline chr \
+	"a character device" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's osrelease" proc/sys/kernel/osrelease fifo \
+	"a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a directory as the root's osrelease, read for --source=pci" \
+	proc/sys/kernel/osrelease dir "a directory" --source=pci
+special_root_file "a FIFO as the root's /proc/cpuinfo" proc/cpuinfo fifo "a FIFO" \
+	--sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's /proc/cpuinfo with --cpuinfo given (the hypervisor flag)" \
+	proc/cpuinfo fifo "a FIFO" --sysfs-root "$tmp/ok" --cpuinfo "$tmp/cpu-amd"
+sed 's/iommu_group=none iommu_domain=none p2p_endpoint=1/iommu_group=4 iommu_domain=unknown p2p_endpoint=1/' \
+	"$fix/switchacs.topo" >"$tmp/grouped.topo"
+mkdir -p "$tmp/grouped" && "$tool" --make-tree "$tmp/grouped" "topo:$tmp/grouped.topo" ||
+	echo "# cannot make tree grouped"
+special_root_file "a FIFO as an IOMMU group's type file" sys/kernel/iommu_groups/4/type fifo \
+	"a FIFO" --sysfs-root "$tmp/grouped"
+mkdir -p "$tmp/grouped-root/sys/kernel/iommu_groups/4" &&
+	cp -r "$tmp/hermetic/proc" "$tmp/grouped-root/" &&
+	echo DMA >"$tmp/grouped-root/sys/kernel/iommu_groups/4/type"
+expect_rc 2 "cli: an IOMMU group's regular type file is read (the tree judged)" \
+	env P2PDIAG_FSROOT="$tmp/grouped-root" "$bin" --no-cuda --sysfs-root "$tmp/grouped"
+case $out in *iommu-translated*) result 1 "cli: ... its type (DMA: translated) taken for the group's functions";;
+	*) result 0 "cli: ... its type (DMA: translated) taken for the group's functions" "$out";; esac
 echo '{"schema": 1}' >"$tmp/bad.json"
 expect_rc 3 "cli: a file that is not a baseline exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --baseline check "$tmp/bad.json"
 

@@ -155,14 +155,60 @@ void test_fsroot(struct ktap *k)
 			{ .iommu_group = -1, .iommu_domain = P2PD_IOMMU_NONE },
 		};
 		struct p2pd_model m = { .fn = fn, .nr_fn = 4 };
+		enum p2pd_iommu_domain type = P2PD_IOMMU_NONE;
 
-		iommu_fill_group_types(&m);
-		CHECK(k, fn[0].iommu_domain == P2PD_IOMMU_TRANSLATED &&
+		err[0] = 'x';
+		rc = iommu_fill_group_types(&m, err, sizeof(err));
+		CHECK(k, !rc && !err[0] &&
+		      fn[0].iommu_domain == P2PD_IOMMU_TRANSLATED &&
 		      fn[1].iommu_domain == P2PD_IOMMU_IDENTITY &&
 		      fn[2].iommu_domain == P2PD_IOMMU_UNKNOWN &&
 		      fn[3].iommu_domain == P2PD_IOMMU_NONE &&
-		      iommu_group_type(8) == P2PD_IOMMU_UNKNOWN,
+		      !iommu_group_type(8, &type, err, sizeof(err)) &&
+		      type == P2PD_IOMMU_UNKNOWN && !err[0],
 		      "fsroot: IOMMU domain types from the groups' type files (DMA-FQ, identity; an unknown word or a missing group unknown)");
+		/* group 9's type a FIFO: bad input, named, not an unknown type */
+		mkdirs(dir, "sys/kernel/iommu_groups/9");
+		snprintf(path, sizeof(path), "%s/sys/kernel/iommu_groups/9/type", dir);
+		mkfifo(path, 0600);
+		fn[2].iommu_group = 9;
+		fn[2].iommu_domain = P2PD_IOMMU_UNKNOWN;
+		rc = iommu_fill_group_types(&m, err, sizeof(err));
+		CHECK(k, rc == -1 && strstr(err, path) &&
+		      strstr(err, ": a FIFO, not a regular file"),
+		      "fsroot: a FIFO as an IOMMU group's type file is an error naming it");
+	}
+	{
+		char why[PATH_MAX + 64];
+
+		CHECK(k, !fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+					   "/proc/cmdline") && !why[0] &&
+		      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
+		      "fsroot: a fact's regular file reads as fsroot_read() does");
+		errno = 0;
+		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+					  "/proc/absent") && errno == ENOENT && !why[0],
+		      "fsroot: an absent fact's file is ENOENT and no refusal (the fact unknown)");
+		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+					  "/proc/big") && errno == EFBIG && !why[0],
+		      "fsroot: an oversized fact's file is EFBIG and no refusal");
+		snprintf(path, sizeof(path), "%s/proc/fifo: a FIFO, not a regular file", dir);
+		errno = 0;
+		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+					  "/proc/fifo") && errno == ENXIO &&
+		      !strncmp(why, "cannot read ", 12) && !strcmp(why + 12, path),
+		      "fsroot: a FIFO as a fact's file is refused, naming the file under the root");
+		snprintf(path, sizeof(path), "%s/proc: a directory, not a regular file", dir);
+		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+					  "/proc") && errno == EISDIR && strstr(why, path),
+		      "fsroot: a directory as a fact's file is refused, naming it");
+		snprintf(path, sizeof(path), "%s/proc/null: a character device, not a regular file", dir);
+		CHECK(k, !fsroot_fopen_fact(why, sizeof(why), "/proc/null") &&
+		      errno == ENXIO && strstr(why, path),
+		      "fsroot: a device node as a fact's stream is refused, naming it");
+		CHECK(k, !fsroot_fopen_fact(why, sizeof(why), "/proc/absent") &&
+		      errno == ENOENT && !why[0],
+		      "fsroot: an absent fact's stream is ENOENT and no refusal");
 	}
 	CHECK(k, fsroot_set(path, err, sizeof(err)) == -1 && strstr(err, path),
 	      "fsroot: a root that is no directory is refused, by name");
