@@ -176,6 +176,18 @@ int p2pd_derive_member_pair(const struct p2pd_model *m,
 			    struct p2pd_pair *out);
 
 /**
+ * p2pd_host_bridge_blocks() - whether @p's host bridge on @side (0: a's,
+ *	1: b's) does not route its P2P; @p->host_blocks is either side's.
+ * @m: the model
+ * @p: a pair judged by p2pd_judge() or p2pd_derive_member_pair()
+ * @side: 0 or 1; side 1 of a pair with one host bridge is 0
+ *
+ * Return: 1 when that host bridge blocks the pair, else 0.
+ */
+int p2pd_host_bridge_blocks(const struct p2pd_model *m,
+			    const struct p2pd_pair *p, int side);
+
+/**
  * p2pd_whitelist_release() - the kernel release whose host-bridge list
  *	judges @m: its kernel_release, the newest release the engine knows
  *	when that is 0 (not known) or newer still, 6.1 for anything older.

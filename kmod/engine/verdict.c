@@ -391,6 +391,24 @@ static void add_blocker(const struct p2pd_model *m, int idx,
 		*dt_all = 0;
 }
 
+/*
+ * One host bridge for both ends is judged once, as the a side's, with the
+ * list's same-host-bridge entries; two are judged each on its own, and the
+ * pair routes only where neither blocks.  On a CPU that routes P2P (AMD
+ * Zen) none blocks.
+ */
+int p2pd_host_bridge_blocks(const struct p2pd_model *m,
+			    const struct p2pd_pair *p, int side)
+{
+	int same = m->fn[p->a].host_bridge == m->fn[p->b].host_bridge;
+
+	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
+		return 0;
+	if (same)
+		return !side && !host_bridge_listed(m, p->host_fn, 1);
+	return !host_bridge_listed(m, side ? p->host_fn_b : p->host_fn, 0);
+}
+
 static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 {
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
@@ -404,13 +422,8 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 	if (empty_a || empty_b)
 		p->missing |= P2PD_MISSING_HOST;
 
-	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
-		routes = 1;
-	else if (same)
-		routes = host_bridge_listed(m, p->host_fn, 1);
-	else
-		routes = host_bridge_listed(m, p->host_fn, 0) &&
-			 host_bridge_listed(m, p->host_fn_b, 0);
+	routes = !p2pd_host_bridge_blocks(m, p, 0) &&
+		 !p2pd_host_bridge_blocks(m, p, 1);
 
 	p->map = routes ? P2PD_MAP_THRU_HOST_BRIDGE : P2PD_MAP_NOT_SUPPORTED;
 	p->host_blocks = !routes;

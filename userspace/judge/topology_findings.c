@@ -26,28 +26,34 @@ static const char *kind_of(const struct p2pd_function *f)
 	return p2pd_kind_name(p2pd_device_kind(f->class_code));
 }
 
-static void describe_host(const struct p2pd_model *m, const struct p2pd_pair *p,
-			  struct text *t)
+/*
+ * The host bridges on @p's path that do not route its P2P, as the engine
+ * judges each side (p2pd_host_bridge_blocks()): of two, only the one off
+ * the kernel's list is named when the other is on it.
+ */
+static void describe_blocking_hosts(const struct p2pd_model *m,
+				    const struct p2pd_pair *p, struct text *t)
 {
 	int hosts[2] = { p->host_fn, p->host_fn_b };
-	unsigned int k;
+	unsigned int k, named = 0;
 
 	for (k = 0; k < 2; k++) {
 		const struct p2pd_function *h;
 
-		if (k == 1 && m->fn[p->a].host_bridge == m->fn[p->b].host_bridge)
-			break;
+		if (!p2pd_host_bridge_blocks(m, p, (int)k))
+			continue;
 		if (hosts[k] == P2PD_NO_INDEX) {
 			unsigned long long hb = k ? m->fn[p->b].host_bridge :
 					      m->fn[p->a].host_bridge;
 			char name[P2PD_HOST_BRIDGE_STRLEN];
 
 			text_add(t, "%shost bridge %s (no function identifies it)",
-				 k ? " and " : "", pciaddr_format_host_bridge(name, hb));
+				 named++ ? " and " : "",
+				 pciaddr_format_host_bridge(name, hb));
 			continue;
 		}
 		h = &m->fn[hosts[k]];
-		text_add(t, "%shost bridge %s [%04x:%04x]", k ? " and " : "",
+		text_add(t, "%shost bridge %s [%04x:%04x]", named++ ? " and " : "",
 			 judge_addr_str(h->addr), h->vendor, h->device);
 	}
 }
@@ -109,7 +115,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 				 " redirects their peer requests to the root complex's IOMMU (the path crosses the root complex anyway)");
 			if (p->host_blocks) {
 				text_add(&t, ", and ");
-				describe_host(m, p, &t);
+				describe_blocking_hosts(m, p, &t);
 				text_add(&t, " does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
 			} else if (p->common_kind == P2PD_COMMON_BRIDGE) {
 				text_add(&t, ", which routes it: it works, slower, and through the IOMMU where that translates");
@@ -118,7 +124,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			}
 		} else {
 			text_add(&t, ": the path crosses ");
-			describe_host(m, p, &t);
+			describe_blocking_hosts(m, p, &t);
 			text_add(&t, ", which does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
 		}
 		findings_add(&r->findings,

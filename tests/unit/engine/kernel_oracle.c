@@ -123,8 +123,6 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 			 int *dist, int *usable, int *unreadable)
 {
 	int a = provider, bb, dist_a = 0, dist_b = 0, redirect = 0, r;
-	unsigned long long hb_a = m->fn[provider].host_bridge;
-	unsigned long long hb_b = m->fn[client].host_bridge;
 	int common = 0, routes;
 
 	*usable = 1;
@@ -176,11 +174,21 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int provider, int client,
 		redirects(&m->fn[top], unreadable);
 	}
 	/* no common bridge, or ACS sends it up: the host bridge decides */
-	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
-		routes = 1;
-	else if (hb_a == hb_b)
-		routes = host_listed(m, hb_a, 1);
-	else
-		routes = host_listed(m, hb_a, 0) && host_listed(m, hb_b, 0);
+	routes = !oracle_host_bridge_blocks(m, provider, client, 0) &&
+		 !oracle_host_bridge_blocks(m, provider, client, 1);
 	return routes ? P2PD_MAP_THRU_HOST_BRIDGE : P2PD_MAP_NOT_SUPPORTED;
+}
+
+int oracle_host_bridge_blocks(const struct p2pd_model *m, int a, int b,
+			      int side)
+{
+	unsigned long long hb_a = m->fn[a].host_bridge;
+	unsigned long long hb_b = m->fn[b].host_bridge;
+
+	if (m->cpu_flags & P2PD_CPU_ROUTES_P2P)
+		return 0;
+	/* one host bridge: the kernel asks once, with the same-bridge rule */
+	if (hb_a == hb_b)
+		return !side && !host_listed(m, hb_a, 1);
+	return !host_listed(m, side ? hb_b : hb_a, 0);
 }

@@ -24,6 +24,14 @@ enum p2pd_map oracle_map(const struct p2pd_model *m, int a, int b, int *dist,
 			 int *usable, int *unreadable);
 
 /*
+ * oracle_host_bridge_blocks() - whether the host bridge of @a (@side 0) or
+ * of @b (@side 1) is one the kernel's host-bridge test fails on for the
+ * pair; side 1 of a pair on one host bridge never is (it is asked once).
+ */
+int oracle_host_bridge_blocks(const struct p2pd_model *m, int a, int b,
+			      int side);
+
+/*
  * Whether the whitelist of kernel @release (P2PD_RELEASE(); 0: the newest)
  * lists this root-bus device.
  */

@@ -115,6 +115,18 @@ int check_pair(const struct p2pd_model *m, int a, int b,
 		if (p->host_blocks != (p->map == P2PD_MAP_NOT_SUPPORTED))
 			FAIL("host_blocks %d with map %s", p->host_blocks,
 			     p2pd_map_name(p->map));
+		/* each side's host bridge, as the findings name them */
+		if (p->map == P2PD_MAP_THRU_HOST_BRIDGE ||
+		    p->map == P2PD_MAP_NOT_SUPPORTED) {
+			int side;
+
+			for (side = 0; side < 2; side++)
+				if (p2pd_host_bridge_blocks(m, p, side) !=
+				    oracle_host_bridge_blocks(m, p->a, p->b, side))
+					FAIL("host bridge of side %d: engine blocks %d, kernel %d",
+					     side, p2pd_host_bridge_blocks(m, p, side),
+					     oracle_host_bridge_blocks(m, p->a, p->b, side));
+		}
 		/* distance counts the hops of the path */
 		if (p->distance != (int)p->path_len +
 		    (p->common_kind == P2PD_COMMON_BRIDGE ? 1 : 2))

@@ -642,6 +642,22 @@ case $out in "no 10000:"*) result 0 "cli: ... the text names 10000:e1:00.0 and t
 	*) result 1 "cli: ... the text names 10000:e1:00.0 and the VMD root bus's head" ;; esac
 run "$bin" --topology-file "$tmp/vmd.topo" --no-cuda --json
 expect_pairs "cli: ... its JSON pairs: 10000:e1:00.0 apart from 0000:e1:00.0, the kernel's maps" "$vmd_pairs"
+# host-bridge-no-p2p names the host bridge(s) that do not route the pair:
+# the GPU's on stack 16 (8086:09a2) is listed, VMD's root bus head is not
+hb_message() { # hb_message A B: the pair's host-bridge-no-p2p message, from $out
+	json_get "[f['message'].split(': ', 1)[1] for f in d['findings'] if f['code'] == 'host-bridge-no-p2p' and (f['a'], f['b']) == ('$1', '$2')]"
+}
+v=$(hb_message 0000:17:00.0 10000:e1:00.0)
+case $v in *"crosses host bridge 10000:e0:02.0 [8086:347a], which does not route P2P"*)
+	case $v in *0000:16:00.0*) result 0 "cli: host-bridge-no-p2p names only the host bridge off the list (VMD's, not the GPU's listed one)" "$v";;
+		*) result 1 "cli: host-bridge-no-p2p names only the host bridge off the list (VMD's, not the GPU's listed one)";; esac;;
+	*) result 0 "cli: host-bridge-no-p2p names only the host bridge off the list (VMD's, not the GPU's listed one)" "$v";; esac
+grep -v '^expect ' "$fix/../../fixtures/13-haswell-same-host-bridge.topo" >"$tmp/haswell.topo"
+run "$bin" --topology-file "$tmp/haswell.topo" --no-cuda --json
+v=$(hb_message 0000:02:00.0 0000:81:00.0)
+case $v in *"crosses host bridge 0000:00:00.0 [8086:2f00] and host bridge 0000:80:00.0 [8086:2f01], which does not route P2P"*)
+	result 1 "cli: ... and both where neither is listed (Haswell's two)";;
+	*) result 0 "cli: ... and both where neither is listed (Haswell's two)" "$v";; esac
 run "$bin" --topology-file "$tmp/vmd.topo" --no-cuda --json --pairs 10000:e1:00.0,0000:17:00.0
 expect_pairs "cli: --pairs 10000:e1:00.0,0000:17:00.0 keeps that pair" \
 	"[('0000:17:00.0', '10000:e1:00.0', 'not_supported')]"
