@@ -11,6 +11,7 @@
  * reaches them.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "system/fsroot.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_routes.h"
+#include "topology/iommu_type.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
@@ -35,22 +37,25 @@ static const char *evidence_of(const struct gd_pair *p, const char *name)
 
 /*
  * The IOMMU mode of @f's group: from the group's type where the root has
- * it (DMA, DMA-FQ and unmanaged translate), else from the model.
+ * it, decided by the topology's reader (iommu_group_read_type()), else
+ * from the model.  A type file that is not a regular file was already
+ * bad input when the topology read it; one read here only is a type the
+ * snapshot stated, which then stands.
  * Return: whether DMA through the group is translated.
  */
 static bool iommu_translated(const struct p2pd_function *f, char *buf, size_t len)
 {
-	char type[32];
+	enum p2pd_iommu_domain type;
+	char word[32], refused[PATH_MAX + 64];
 
 	if (f->iommu_group < 0) {
 		snprintf(buf, len, "no IOMMU group");
 		return false;
 	}
-	if (!fsroot_read(type, sizeof(type), "/sys/kernel/iommu_groups/%d/type",
-			 f->iommu_group)) {
-		snprintf(buf, len, "group %d type %s", f->iommu_group, type);
-		return !strcmp(type, "DMA") || !strcmp(type, "DMA-FQ") ||
-		       !strcmp(type, "unmanaged");
+	if (iommu_group_read_type(f->iommu_group, word, sizeof(word), &type,
+				  refused, sizeof(refused)) == 1) {
+		snprintf(buf, len, "group %d type %s", f->iommu_group, word);
+		return type == P2PD_IOMMU_TRANSLATED;
 	}
 	snprintf(buf, len, "group %d %s", f->iommu_group,
 		 p2pd_iommu_domain_name(f->iommu_domain));

@@ -6,16 +6,15 @@
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 
-int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
-		     size_t errlen)
+int iommu_group_read_type(int group, char *word, size_t wordlen,
+			  enum p2pd_iommu_domain *type, char *err, size_t errlen)
 {
-	char word[32];
-
 	*type = P2PD_IOMMU_NONE;
+	err[0] = '\0';
 	if (group < 0)
 		return 0;
 	*type = P2PD_IOMMU_UNKNOWN;
-	if (fsroot_read_fact(word, sizeof(word), err, errlen,
+	if (fsroot_read_fact(word, wordlen, err, errlen,
 			     IOMMU_GROUPS_DIR "/%d/type", group))
 		return err[0] ? -1 : 0;
 	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
@@ -26,7 +25,16 @@ int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
 		*type = P2PD_IOMMU_IDENTITY;
 	else if (!strcmp(word, "blocked"))
 		*type = P2PD_IOMMU_BLOCKED;
-	return 0;
+	return 1;
+}
+
+int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
+		     size_t errlen)
+{
+	char word[32];
+
+	return iommu_group_read_type(group, word, sizeof(word), type, err,
+				     errlen) < 0 ? -1 : 0;
 }
 
 int iommu_fill_group_types(struct p2pd_model *m, char *err, size_t errlen)

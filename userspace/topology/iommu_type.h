@@ -13,6 +13,17 @@
 #include "p2pdiag/model.h"
 
 /*
+ * iommu_group_read_type() - iommu_group_type(), also handing back the
+ * type file's word in @word (at most @wordlen - 1 bytes) for evidence that
+ * quotes it ("group 5 type DMA-FQ").
+ * Return: 1 when the file was read (@word holds it, known or not), 0
+ * when there is no group or the file is absent or unreadable (@word
+ * undefined), -1 as iommu_group_type().
+ */
+int iommu_group_read_type(int group, char *word, size_t wordlen,
+			  enum p2pd_iommu_domain *type, char *err, size_t errlen);
+
+/*
  * iommu_group_type() - what group @group's default domain does to DMA,
  * into *@type: P2PD_IOMMU_NONE for a negative @group, P2PD_IOMMU_UNKNOWN
  * when the type file is absent or unreadable or holds a word this reader

@@ -167,6 +167,26 @@ void test_fsroot(struct ktap *k)
 		      !iommu_group_type(8, &type, err, sizeof(err)) &&
 		      type == P2PD_IOMMU_UNKNOWN && !err[0],
 		      "fsroot: IOMMU domain types from the groups' type files (DMA-FQ, identity; an unknown word or a missing group unknown)");
+		{
+			char word[32];
+
+			/* the word as read, for evidence; decided by the one rule */
+			CHECK(k, iommu_group_read_type(5, word, sizeof(word), &type,
+						       err, sizeof(err)) == 1 &&
+			      !strcmp(word, "DMA-FQ") &&
+			      type == P2PD_IOMMU_TRANSLATED &&
+			      iommu_group_read_type(7, word, sizeof(word), &type,
+						    err, sizeof(err)) == 1 &&
+			      !strcmp(word, "something-new") &&
+			      type == P2PD_IOMMU_UNKNOWN &&
+			      iommu_group_read_type(8, word, sizeof(word), &type,
+						    err, sizeof(err)) == 0 &&
+			      type == P2PD_IOMMU_UNKNOWN && !err[0] &&
+			      iommu_group_read_type(-1, word, sizeof(word), &type,
+						    err, sizeof(err)) == 0 &&
+			      type == P2PD_IOMMU_NONE,
+			      "fsroot: an IOMMU group's type word is handed back with its domain (read 1, absent or no group 0)");
+		}
 		/* group 9's type a FIFO: bad input, named, not an unknown type */
 		mkdirs(dir, "sys/kernel/iommu_groups/9");
 		snprintf(path, sizeof(path), "%s/sys/kernel/iommu_groups/9/type", dir);
@@ -177,6 +197,15 @@ void test_fsroot(struct ktap *k)
 		CHECK(k, rc == -1 && strstr(err, path) &&
 		      strstr(err, ": a FIFO, not a regular file"),
 		      "fsroot: a FIFO as an IOMMU group's type file is an error naming it");
+		{
+			char word[32];
+
+			err[0] = '\0';
+			CHECK(k, iommu_group_read_type(9, word, sizeof(word), &type,
+						       err, sizeof(err)) == -1 &&
+			      strstr(err, path) && type == P2PD_IOMMU_UNKNOWN,
+			      "fsroot: the type word's reader refuses the FIFO as the group's type reader does");
+		}
 	}
 	{
 		char why[PATH_MAX + 64];
