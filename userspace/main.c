@@ -196,6 +196,21 @@ static void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 		     m->fn[ev].device, cpu_guess_words[guess]);
 }
 
+/*
+ * A system file that the readers took for an unknown fact but that is
+ * there as something other than a regular file (fsroot_refusal()): bad
+ * input, said before anything is measured and again before the report,
+ * for the files read while judging.
+ * Return: 0, or -1 with the message in @err.
+ */
+static int root_refused(char *err, size_t errlen)
+{
+	if (!fsroot_refusal()[0])
+		return 0;
+	snprintf(err, errlen, "%s", fsroot_refusal());
+	return -1;
+}
+
 static int choose_source(struct check_run *r, const struct options *o,
 			 struct sources *s, char *err, size_t errlen)
 {
@@ -385,7 +400,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (system_begin(&run, &sys, opt.topology_file || opt.pci_dump, err,
-			 sizeof(err))) {
+			 sizeof(err)) || root_refused(err, sizeof(err))) {
 		die_usage(err);
 		goto out;
 	}
@@ -399,6 +414,10 @@ int main(int argc, char **argv)
 	judge_topology(&run);
 	judge_gpus(&run);
 	system_inspect(&run, &sys);
+	if (root_refused(err, sizeof(err))) {
+		die_usage(err);
+		goto out;
+	}
 	if (opt.baseline == BASELINE_CHECK &&
 	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
 		die_usage(err);

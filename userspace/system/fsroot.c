@@ -23,12 +23,15 @@
 
 static char root_dir[PATH_MAX];		/* resolved; "" when live */
 static char root_given[PATH_MAX] = "/";
+/* the first file fsroot_read()/fsroot_fopen() refused since the root was set */
+static char first_refusal[PATH_MAX + 64];
 
 int fsroot_set(const char *dir, char *err, size_t errlen)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
+	first_refusal[0] = '\0';
 	if (!dir || !*dir || !strcmp(dir, "/")) {
 		root_dir[0] = '\0';
 		strcpy(root_given, "/");
@@ -151,13 +154,31 @@ static void say_refusal(char *why, size_t whylen, const char *path, mode_t found
 	errno = saved;
 }
 
+/* keeps the first refusal of a plain read for fsroot_refusal() */
+static void note_refusal(const char *path, mode_t found)
+{
+	if (!first_refusal[0])
+		say_refusal(first_refusal, sizeof(first_refusal), path, found);
+}
+
+const char *fsroot_refusal(void)
+{
+	return first_refusal;
+}
+
 int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 {
 	char path[PATH_MAX];
+	mode_t found = 0;
 	int rc;
 
 	ROOTED(path, fmt, rc);
-	return rc ? -1 : read_rooted(buf, cap, path, NULL);
+	if (rc)
+		return -1;
+	rc = read_rooted(buf, cap, path, &found);
+	if (rc)
+		note_refusal(path, found);
+	return rc;
 }
 
 int fsroot_read_fact(char *buf, size_t cap, char *why, size_t whylen,
@@ -238,10 +259,17 @@ int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
 FILE *fsroot_fopen(const char *fmt, ...)
 {
 	char path[PATH_MAX];
+	mode_t found = 0;
+	FILE *f;
 	int rc;
 
 	ROOTED(path, fmt, rc);
-	return rc ? NULL : system_file_fopen(path, NULL);
+	if (rc)
+		return NULL;
+	f = system_file_fopen(path, &found);
+	if (!f)
+		note_refusal(path, found);
+	return f;
 }
 
 FILE *fsroot_fopen_fact(char *why, size_t whylen, const char *fmt, ...)

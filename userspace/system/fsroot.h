@@ -53,6 +53,30 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * fsroot_refusal() - the first file that fsroot_read() or fsroot_fopen()
+ * refused since fsroot_set() because it is there but is not a regular
+ * file, said as fsroot_read_fact() says it; "" when none was.
+ *
+ * Their callers keep treating such a file as an unknown fact, so that a
+ * reader needs no error path of its own; p2pdiag-check then exits 3 with
+ * this message before any report, as for the facts read with
+ * fsroot_read_fact().  That is the choice for every file read this way,
+ * the informational ones included (DMI strings, the NVIDIA driver's
+ * version, slot addresses): a root whose files are FIFOs or directories
+ * is not the machine it stands for, and a report from it would be
+ * judged on facts said to be unknown that are not.  The files: AER
+ * counters and config space (system/aer.c), the hypervisor's DMI and
+ * /sys/hypervisor facts and config space (system/virt.c), the kernel's
+ * config, kallsyms and module parameters (system/kernel.c), the
+ * GPUDirect files: the NVIDIA driver's version and params, nvidia-fs's
+ * stats, peermem's version (system/gpudirect.c), DMI and slots
+ * (system/fleet.c) and the ASPM policy (judge/judge_settings.c).  A
+ * GPU's numa_node (gpu/gpu_cuda.c) is read in the forked CUDA worker,
+ * whose refusal stays there: it is still an unknown node.
+ */
+const char *fsroot_refusal(void);
+
+/*
  * fsroot_read_fact() - fsroot_read() of a fact that is unknown when its
  * file is absent or unreadable, but whose file, when it is there and is
  * not a regular file (a FIFO, socket, device node or directory), makes

@@ -280,6 +280,26 @@ special_root_file "a FIFO as the root's /proc/cpuinfo" proc/cpuinfo fifo "a FIFO
 	--sysfs-root "$tmp/ok"
 special_root_file "a FIFO as the root's /proc/cpuinfo with --cpuinfo given (the hypervisor flag)" \
 	proc/cpuinfo fifo "a FIFO" --sysfs-root "$tmp/ok" --cpuinfo "$tmp/cpu-amd"
+# The files read as unknown facts when absent: refused the same way
+# (fsroot_refusal()), the informational ones included.
+special_root_file "a FIFO as the root's DMI product name (the hypervisor's)" \
+	sys/class/dmi/id/product_name fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's DMI BIOS version (the fleet's)" \
+	sys/class/dmi/id/bios_version fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a directory as the root's /sys/hypervisor/type" \
+	sys/hypervisor/type dir "a directory" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as a GPU's AER counters" \
+	sys/bus/pci/devices/0000:03:00.0/aer_dev_correctable fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a device node as a GPU's config space" \
+	sys/bus/pci/devices/0000:03:00.0/config chr "a character device" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the ASPM policy" \
+	sys/module/pcie_aspm/parameters/policy fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the NVIDIA driver's version" \
+	sys/module/nvidia/version fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as nvidia-fs's version" \
+	sys/module/nvidia_fs/version fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a directory as peermem's version" \
+	sys/kernel/mm/memory_peers/nv_mem/version dir "a directory" --sysfs-root "$tmp/ok"
 sed 's/iommu_group=none iommu_domain=none p2p_endpoint=1/iommu_group=4 iommu_domain=unknown p2p_endpoint=1/' \
 	"$fix/switchacs.topo" >"$tmp/grouped.topo"
 mkdir -p "$tmp/grouped" && "$tool" --make-tree "$tmp/grouped" "topo:$tmp/grouped.topo" ||

@@ -206,6 +206,19 @@ void test_fsroot(struct ktap *k)
 			      strstr(err, path) && type == P2PD_IOMMU_UNKNOWN,
 			      "fsroot: the type word's reader refuses the FIFO as the group's type reader does");
 		}
+		/* a plain read's refusal is kept for the caller's exit, the first one */
+		CHECK(k, !fsroot_set(dir, err, sizeof(err)) && !fsroot_refusal()[0] &&
+		      fsroot_read(buf, sizeof(buf), "/sys/kernel/iommu_groups/9/type") &&
+		      strstr(fsroot_refusal(), path) &&
+		      strstr(fsroot_refusal(), ": a FIFO, not a regular file") &&
+		      !fsroot_fopen("/sys/kernel/iommu_groups/9") &&
+		      strstr(fsroot_refusal(), path) &&
+		      fsroot_read(buf, sizeof(buf), "/proc/absent") &&
+		      strstr(fsroot_refusal(), path),
+		      "fsroot: a plain read's refusal is kept (the first, not a later one or an absent file)");
+		CHECK(k, fsroot_refusal()[0] && !fsroot_set(dir, err, sizeof(err)) &&
+		      !fsroot_refusal()[0],
+		      "fsroot: setting the root forgets the refusal");
 	}
 	{
 		char why[PATH_MAX + 64];
