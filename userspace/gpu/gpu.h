@@ -167,6 +167,8 @@ struct gpu_state {
 	char error[256];		/* the failing call and its error name */
 	int driver_version;		/* cuDriverGetVersion */
 	char nvml_driver[64];
+	/* why nvml_driver is empty: "nvmlSystemGetDriverVersion failed: ..." */
+	char nvml_driver_error[112];
 	unsigned int nr_dev;
 	struct gpu_device dev[GPU_MAX];
 	unsigned int nr_pairs;

@@ -311,9 +311,19 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		st->nvml = GPU_INIT_FAILED;
 		return;
 	}
-	if (nv->nvmlSystemGetDriverVersion)
-		nv->nvmlSystemGetDriverVersion(st->nvml_driver,
-					       sizeof(st->nvml_driver));
+	if (nv->nvmlSystemGetDriverVersion) {
+		r = nv->nvmlSystemGetDriverVersion(st->nvml_driver,
+						   sizeof(st->nvml_driver));
+		if (r != NVML_SUCCESS) {
+			char e[64];
+
+			error_text(nv, r, e, sizeof(e));
+			st->nvml_driver[0] = '\0';
+			snprintf(st->nvml_driver_error,
+				 sizeof(st->nvml_driver_error),
+				 "nvmlSystemGetDriverVersion failed: %s", e);
+		}
+	}
 	if (nv->nvmlEventSetCreate && nv->nvmlDeviceRegisterEvents) {
 		events = nv->nvmlEventSetCreate(&nv->xid_events);
 		if (events != NVML_SUCCESS)

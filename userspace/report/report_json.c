@@ -424,6 +424,8 @@ static struct json_object *status_json(const struct check_run *r)
 	put(o, "driver_version", st ? json_object_new_int(st->driver_version) : NULL);
 	put(o, "nvml_driver", st && st->nvml_driver[0] ?
 	    json_object_new_string(st->nvml_driver) : NULL);
+	put(o, "nvml_driver_error", st && st->nvml_driver_error[0] ?
+	    json_object_new_string(st->nvml_driver_error) : NULL);
 	return o;
 }
 

@@ -670,6 +670,9 @@ static void header(FILE *out, const struct check_run *r, const struct look *c)
 		fprintf(out, ", NVML: %s", gpu_status_name(r->gpu->nvml));
 		if (r->gpu->nvml_driver[0])
 			fprintf(out, " (driver %s)", r->gpu->nvml_driver);
+		else if (r->gpu->nvml_driver_error[0])
+			fprintf(out, " (driver unknown: %s)",
+				r->gpu->nvml_driver_error);
 		fprintf(out, ", %u GPU(s)%s\n", r->gpu->nr_dev,
 			r->gpu_measured ? "" : ", not measured");
 	} else {

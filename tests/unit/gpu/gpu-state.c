@@ -163,6 +163,8 @@ int main(int argc, char **argv)
 		printf("stuck=%s\n", st.stuck_step);
 	printf("driver_version=%d\nnvml_driver=%s\nnr_dev=%u\nnr_pairs=%u\n",
 	       st.driver_version, st.nvml_driver, st.nr_dev, st.nr_pairs);
+	if (st.nvml_driver_error[0])
+		printf("nvml_driver_error=%s\n", st.nvml_driver_error);
 	for (d = 0; d < st.nr_dev; d++) {
 		const struct gpu_device *g = &st.dev[d];
 		char p[16], a[16];

@@ -394,6 +394,13 @@ has "dev1.nvml_failed=xid_events nvmlDeviceRegisterEvents: GPU is lost"
 lacks_re "^dev0\.nvml_failed="
 finish "every NVML reading failing (clocks, throttle reasons, P-state, NVLink, P2P status, Xid events, process names): each named with its call and error"
 
+run_case FAKE_NVML_FAIL_CALL=nvmlSystemGetDriverVersion -- "${SMALL[@]}" --quick
+has "nvml=ok"; has "nvml_driver="
+has "nvml_driver_error=nvmlSystemGetDriverVersion failed: GPU is lost"
+run_case -- "${SMALL[@]}" --quick
+lacks_re "^nvml_driver_error="
+finish "NVML driver version failing: nvml_driver empty, the call and error said"
+
 run_case FAKE_NVML_NVLINKS=0-1:4,1-0:4 -- "${SMALL[@]}" --quick
 has "dev0.nvlinks=4"; has "dev1.nvlinks=4"
 has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 1 atomics 1 nvlinks 4"
@@ -829,9 +836,17 @@ assert {"reading": "link", "call": "nvmlDeviceGetCurrPcieLinkWidth", "error": "G
 ' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON under --quick: nvml_failures not naming the link reading"}
 check 02-eight-gpu-four-switches $SW "${QUICK_FAILING[@]}" FAKE_NVML_ERROR_STRING=null -- --quick
 has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: NVML error 15"
+check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlSystemGetDriverVersion -- --quick
+has_re "^CUDA: ok .*, NVML: ok \(driver unknown: nvmlSystemGetDriverVersion failed: GPU is lost\), 2 GPU"
+check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlSystemGetDriverVersion -- --quick --json
+python3 -c '
+import json, sys
+s = json.load(sys.stdin)["gpu_status"]
+assert s["nvml_driver"] is None and s["nvml_driver_error"] == "nvmlSystemGetDriverVersion failed: GPU is lost", s
+' < <(sed -n '/^{/,/^}$/p' <<<"$out") || why=${why:-"JSON: gpu_status.nvml_driver_error not naming the call"}
 check 02-eight-gpu-four-switches $SW -- --quick
-status 0; lacks_re "NVML readings that failed|NVML reading "
-finish "p2pdiag-check --quick, NVML readings failing: said under their GPU in the full report's words (NVML error N without nvmlErrorString), text and JSON; nothing when none failed"
+status 0; lacks_re "NVML readings that failed|NVML reading |driver unknown"
+finish "p2pdiag-check --quick, NVML readings failing: said under their GPU in the full report's words (NVML error N without nvmlErrorString), the driver version's in the header, text and JSON; nothing when none failed"
 
 # Peer access left on, then also device memory, streams and the context's
 # release failing: teardown-failed naming each call once, in the order
