@@ -136,7 +136,7 @@ bool ctx_setup(struct meas *m, int d, unsigned int nr_streams)
 		       "cuMemAlloc");
 }
 
-/* Device memory of @g's context, freed: a failure counts (ctx_teardown). */
+/* One device buffer freed: its failure counts (see ctx_teardown()). */
 static void free_device(struct meas *m, CUdeviceptr p)
 {
 	if (p)
@@ -158,10 +158,11 @@ static void free_device(struct meas *m, CUdeviceptr p)
  *     be torn down is the same;
  *   - cuDevicePrimaryCtxRelease: the release that ends the context, with
  *     its memory and peer mappings, on the GPU.
- * Not counted: cuModuleUnload and the events (cuEventDestroy,
+ * Not counted: cuModuleUnload, the events (cuEventDestroy,
  * lanes_release()) and pinned host memory (cuMemFreeHost, run_release()):
- * they free host-side bookkeeping that goes with the context or the
- * process, and a broken context shows in the counted calls after them.
+ * they free host memory and driver bookkeeping that end with the context
+ * or the process, and a broken context shows in the counted calls that
+ * follow them.
  * cuDevicePrimaryCtxRelease runs even when a call before it failed, so
  * the context is released whatever else went wrong.
  */
