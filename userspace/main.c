@@ -198,17 +198,20 @@ static void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 
 /*
  * A system file that the readers took for an unknown fact but that is
- * there as something other than a regular file (fsroot_refusal()): bad
- * input, said before anything is measured and again before the report,
- * for the files read while judging.
- * Return: 0, or -1 with the message in @err.
+ * there as something other than a regular file (fsroot_refusal(), or
+ * @gpu's worker's): bad input, said before anything is measured and
+ * again before the report, for the files read while judging.
+ * Return: whether there was one (then said on stderr).
  */
-static int root_refused(char *err, size_t errlen)
+static bool root_refused(const struct gpu_state *gpu)
 {
-	if (!fsroot_refusal()[0])
-		return 0;
-	snprintf(err, errlen, "%s", fsroot_refusal());
-	return -1;
+	const char *refusal = fsroot_refusal()[0] ? fsroot_refusal() :
+			      gpu->root_refusal;
+
+	if (!refusal[0])
+		return false;
+	die_usage(refusal);
+	return true;
 }
 
 static int choose_source(struct check_run *r, const struct options *o,
@@ -400,11 +403,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (system_begin(&run, &sys, opt.topology_file || opt.pci_dump, err,
-			 sizeof(err)) || root_refused(err, sizeof(err))) {
+			 sizeof(err))) {
 		die_usage(err);
 		goto out;
 	}
+	if (root_refused(gpu))
+		goto out;
 	gpu_probe(gpu, &gopt);
+	if (root_refused(gpu))
+		goto out;
 	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
 		gpu_measure(gpu, &gopt);
 		run.gpu_measured = true;
@@ -414,10 +421,8 @@ int main(int argc, char **argv)
 	judge_topology(&run);
 	judge_gpus(&run);
 	system_inspect(&run, &sys);
-	if (root_refused(err, sizeof(err))) {
-		die_usage(err);
+	if (root_refused(gpu))
 		goto out;
-	}
 	if (opt.baseline == BASELINE_CHECK &&
 	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
 		die_usage(err);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "gpu/gpu_validity.h"
+#include "system/fsroot.h"
 
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96
@@ -190,6 +191,12 @@ struct gpu_state {
 	 * went well.
 	 */
 	char teardown_error[256];
+	/*
+	 * A file under the root that the worker's reads refused (a GPU's
+	 * numa_node: fsroot_refusal(), which stays in the worker's copy of
+	 * the tool), for the tool's exit 3; empty when none was.
+	 */
+	char root_refusal[FSROOT_REFUSAL_MAX];
 	char stuck_step[96];
 	int stuck_pair, stuck_dev;
 	double probe_s, measure_s;	/* wall time of each step */

@@ -258,6 +258,8 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 		}
 		d->numa_node = read_numa_node(d->pci_addr);
 	}
+	snprintf(st->root_refusal, sizeof(st->root_refusal), "%s",
+		 fsroot_refusal());
 	st->nr_dev = (unsigned int)count;
 	st->nr_pairs = st->nr_dev * (st->nr_dev - 1);
 

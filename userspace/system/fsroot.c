@@ -24,7 +24,7 @@
 static char root_dir[PATH_MAX];		/* resolved; "" when live */
 static char root_given[PATH_MAX] = "/";
 /* the first file fsroot_read()/fsroot_fopen() refused since the root was set */
-static char first_refusal[PATH_MAX + 64];
+static char first_refusal[FSROOT_REFUSAL_MAX];
 
 int fsroot_set(const char *dir, char *err, size_t errlen)
 {

@@ -21,6 +21,8 @@
 
 #define FSROOT_ENV	"P2PDIAG_FSROOT"
 #define FSROOT_VALUE_MAX 4096		/* one-value files (sysfs, /proc) */
+/* a refusal's message: "cannot read " PATH ": a FIFO, not a regular file" */
+#define FSROOT_REFUSAL_MAX (4096 + 64)
 
 /*
  * fsroot_set() - read system files under @dir from now on; NULL or "/"
@@ -70,9 +72,9 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
  * config, kallsyms and module parameters (system/kernel.c), the
  * GPUDirect files: the NVIDIA driver's version and params, nvidia-fs's
  * stats, peermem's version (system/gpudirect.c), DMI and slots
- * (system/fleet.c) and the ASPM policy (judge/judge_settings.c).  A
- * GPU's numa_node (gpu/gpu_cuda.c) is read in the forked CUDA worker,
- * whose refusal stays there: it is still an unknown node.
+ * (system/fleet.c), the ASPM policy (judge/judge_settings.c) and a GPU's
+ * numa_node (gpu/gpu_cuda.c, read in the CUDA worker, which hands its
+ * refusal back in gpu_state.root_refusal).
  */
 const char *fsroot_refusal(void);
 

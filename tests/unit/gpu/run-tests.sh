@@ -695,6 +695,15 @@ finding info setting-aspm_policy
 has_re "PCIe ASPM policy: powersave"
 finish "p2pdiag-check, ASPM powersave policy read through --root: noted with its fix"
 
+# A GPU's numa_node, read in the worker, refused as the tool's own reads are
+mkdir -p "$EMPTY/numa-fifo/sys/bus/pci/devices/0000:03:00.0"
+mkfifo "$EMPTY/numa-fifo/sys/bus/pci/devices/0000:03:00.0/numa_node"
+check 02-eight-gpu-four-switches $SW -- --quick --root "$EMPTY/numa-fifo"
+status 3
+has "p2pdiag-check: cannot read $EMPTY/numa-fifo/sys/bus/pci/devices/0000:03:00.0/numa_node: a FIFO, not a regular file"
+lacks_re "^P2P here"
+finish "p2pdiag-check, a FIFO as a GPU's numa_node under --root: exit 3 naming it, no report"
+
 check 02-eight-gpu-four-switches $SW -- --curve
 sections=$(grep -nE '^\((1|2|3|4)\) ' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ')
 [[ "$sections" =~ ^[0-9]+:\(1\)\ [0-9]+:\(2\)\ [0-9]+:\(3\)\ [0-9]+:\(4\)\ $ ]] ||
