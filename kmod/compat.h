@@ -4,14 +4,34 @@
  * feature macro.  This is the only file that looks at LINUX_VERSION_CODE;
  * the rest of the module tests the P2PD_HAVE_* names.
  *
- * Built and checked against 6.1 (bookworm), 6.12 (bookworm-backports) and
- * the newest kernel in Debian unstable (make compat-check).
+ * Supported from 5.10 on.  Built and checked in the lab against 5.10
+ * (bullseye), 6.1 (bookworm), 6.12 (bookworm-backports) and the newest 7.x
+ * (trixie-backports), and against the newest kernel in Debian unstable
+ * (make compat-check).
  */
 #ifndef P2PDIAG_COMPAT_H
 #define P2PDIAG_COMPAT_H
 
 #include <linux/kconfig.h>
+#include <linux/pci.h>
 #include <linux/version.h>
+
+/*
+ * PCI_POSSIBLE_ERROR() names the all-ones value a read from a function
+ * that is not there (removed, powered off, in reset) returns.  It came
+ * with 5.17 and reached the 5.10 and 5.15 stable series only part way
+ * (5.10.218 lacks it, 5.10.223 has it), so it is tested by name, not by
+ * version: the distribution kernels based on those series may have it or
+ * not.
+ *
+ * P2PD_HAVE_PCI_POSSIBLE_ERROR	<linux/pci.h> defines PCI_POSSIBLE_ERROR()
+ */
+#ifdef PCI_POSSIBLE_ERROR
+#define P2PD_HAVE_PCI_POSSIBLE_ERROR	1
+#else
+#define P2PD_HAVE_PCI_POSSIBLE_ERROR	0
+#define PCI_POSSIBLE_ERROR(val)		((val) == ((typeof(val))~0ull))
+#endif
 
 /*
  * The const bin_attribute transition.  6.13 added read_new() and
