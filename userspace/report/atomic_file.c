@@ -7,17 +7,39 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "report/atomic_file.h"
 
-static int replace(const char *path, atomic_file_writer write,
+/*
+ * The name written before the rename: NAME.tmp, or DIR/.NAME.tmp when
+ * @hidden (for readers that take every file of their directory but dot
+ * files).  Return: malloc'd, or NULL when memory ran out.
+ */
+static char *temporary_name(const char *path, bool hidden)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t len = strlen(path) + sizeof(".") + sizeof(".tmp");
+	char *tmp = malloc(len);
+
+	if (!tmp)
+		return NULL;
+	if (hidden)
+		snprintf(tmp, len, "%.*s.%s.tmp", (int)dir, path, path + dir);
+	else
+		snprintf(tmp, len, "%s.tmp", path);
+	return tmp;
+}
+
+static int replace(const char *path, bool hidden, atomic_file_writer write,
 		   const void *ctx, char *err, size_t errlen)
 {
-	size_t len = strlen(path) + sizeof(".tmp");
-	char *tmp = malloc(len);
+	char *tmp = temporary_name(path, hidden);
 	FILE *f;
 	int saved;
 
@@ -25,7 +47,6 @@ static int replace(const char *path, atomic_file_writer write,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	snprintf(tmp, len, "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: cannot create it: %s", tmp,
@@ -54,7 +75,7 @@ static int replace(const char *path, atomic_file_writer write,
 	return 0;
 }
 
-int atomic_file_write(const char *path, atomic_file_writer write,
+static int write_held(const char *path, bool hidden, atomic_file_writer write,
 		      const void *ctx, char *err, size_t errlen)
 {
 	/* every signal but the faults, which must still report where */
@@ -68,7 +89,19 @@ int atomic_file_write(const char *path, atomic_file_writer write,
 	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
 		sigdelset(&hold, faults[i]);
 	sigprocmask(SIG_BLOCK, &hold, &before);
-	rc = replace(path, write, ctx, err, errlen);
+	rc = replace(path, hidden, write, ctx, err, errlen);
 	sigprocmask(SIG_SETMASK, &before, NULL);
 	return rc;
+}
+
+int atomic_file_write(const char *path, atomic_file_writer write,
+		      const void *ctx, char *err, size_t errlen)
+{
+	return write_held(path, false, write, ctx, err, errlen);
+}
+
+int atomic_file_write_hidden(const char *path, atomic_file_writer write,
+			     const void *ctx, char *err, size_t errlen)
+{
+	return write_held(path, true, write, ctx, err, errlen);
 }

@@ -22,4 +22,12 @@ typedef int (*atomic_file_writer)(FILE *f, const void *ctx);
 int atomic_file_write(const char *path, atomic_file_writer write,
 		      const void *ctx, char *err, size_t errlen);
 
+/*
+ * atomic_file_write_hidden() - the same through DIR/.NAME.tmp, for a
+ * directory whose reader takes every file in it except dot files (Node
+ * Feature Discovery's features.d): it never reads the half-written one.
+ */
+int atomic_file_write_hidden(const char *path, atomic_file_writer write,
+			     const void *ctx, char *err, size_t errlen);
+
 #endif /* P2PDIAG_ATOMIC_FILE_H */

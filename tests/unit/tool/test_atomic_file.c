@@ -6,6 +6,7 @@
  * half a Prometheus file or baseline, or a NAME.tmp beside it.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,46 @@ static int write_with_signal(FILE *f, const void *ctx)
 	return fputs("second line\n", f) < 0 ? -1 : 0;
 }
 
+/* What a directory reader saw while the file was being written. */
+struct hidden_seen {
+	const char *dir;
+	bool dot_tmp, plain_tmp;
+};
+
+static int write_and_look(FILE *f, const void *ctx)
+{
+	struct hidden_seen *seen = (struct hidden_seen *)ctx;
+	char p[512];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s/.features.tmp", seen->dir);
+	seen->dot_tmp = stat(p, &sb) == 0;
+	snprintf(p, sizeof(p), "%s/features.tmp", seen->dir);
+	seen->plain_tmp = stat(p, &sb) == 0;
+	return fputs("new\n", f) < 0 ? -1 : 0;
+}
+
+/* atomic_file_write_hidden(): the temporary file is a dot file beside it. */
+static void test_hidden(struct ktap *k, const char *dir)
+{
+	struct hidden_seen seen = { dir, false, false };
+	char path[512], err[256] = "", *text;
+	size_t len = 0;
+	struct stat sb;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/features", dir);
+	write_file(path, "old\n", 4);
+	rc = atomic_file_write_hidden(path, write_and_look, &seen, err, sizeof(err));
+	text = read_whole(path, &len);
+	CHECK(k, rc == 0 && seen.dot_tmp && !seen.plain_tmp,
+	      "atomic_file: the hidden variant writes DIR/.NAME.tmp, no NAME.tmp");
+	snprintf(path, sizeof(path), "%s/.features.tmp", dir);
+	CHECK(k, text && !strcmp(text, "new\n") && stat(path, &sb) != 0,
+	      "atomic_file: ... then the whole new content and no dot file left");
+	free(text);
+}
+
 void test_atomic_file(struct ktap *k)
 {
 	struct sigaction sa, before;
@@ -66,6 +107,7 @@ void test_atomic_file(struct ktap *k)
 	free(text);
 
 	sigaction(SIGUSR1, &before, NULL);
+	test_hidden(k, dir);
 	remove_tree(dir);
 	free(dir);
 }
