@@ -84,6 +84,8 @@ static int write_report(const struct check_run *r, const struct options *opt)
 	errno = 0;
 	if (opt->json)
 		rc = report_json_print(stdout, r);
+	else if (opt->summary)
+		rc = report_summary(stdout, r);
 	else
 		report_text(stdout, r, colour, opt->verbose);
 	if (!rc && (fflush(stdout) || ferror(stdout)))
@@ -434,7 +436,8 @@ int main(int argc, char **argv)
 	status = findings_exit_status(&run.findings);
 	if (write_report(&run, &opt)) {
 		snprintf(err, sizeof(err), "cannot write the %s report to stdout: %s",
-			 opt.json ? "JSON" : "text", strerror(errno));
+			 opt.json ? "JSON" : opt.summary ? "summary" : "text",
+			 strerror(errno));
 		die_usage(err);
 		status = EXIT_USAGE;
 	}
@@ -460,6 +463,11 @@ out:
 	 */
 	if (opt.prometheus &&
 	    report_prom_write(opt.prometheus, &run, status, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	if (opt.nfd_features &&
+	    report_nfd_write(opt.nfd_features, &run, status, err, sizeof(err))) {
 		die_usage(err);
 		status = EXIT_USAGE;
 	}

@@ -22,7 +22,7 @@ enum {
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
-	OPT_EXPAND_PAIRS,
+	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +30,8 @@ static const struct option long_options[] = {
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
@@ -106,6 +108,11 @@ void options_usage(FILE *out)
 "                            fix, and the engine's line for each pair\n"
 "  --json                    JSON report (schema 1, see SCHEMA.md)\n"
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
+"  --nfd-features FILE       Node Feature Discovery feature file (node\n"
+"                            labels p2pdiag.feature.node.kubernetes.io/*),\n"
+"                            written atomically\n"
+"  --summary                 one line instead of the report: healthy,\n"
+"                            degraded or broken, the worst cause and its fix\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
 "  --baseline check FILE     compare this run with a saved baseline\n"
 "  --graph FILE              the PCI tree as a Graphviz picture: SVG or PNG\n"
@@ -403,6 +410,14 @@ int options_parse(int argc, char **argv, struct options *o,
 		case OPT_JOURNAL:
 			o->journal = true;
 			break;
+		case OPT_NFD_FEATURES:
+			if (!*optarg)
+				return fail(err, errlen, "--nfd-features: empty file name");
+			o->nfd_features = optarg;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
 		case OPT_GRAPH:
 			if (!*optarg)
 				return fail(err, errlen, "--graph: empty file name");
@@ -450,5 +465,8 @@ int options_parse(int argc, char **argv, struct options *o,
 	if (o->cross_check && o->source != SOURCE_AUTO)
 		return fail(err, errlen,
 			    "--cross-check reads both sources: do not combine it with --source");
+	if (o->summary && o->json)
+		return fail(err, errlen,
+			    "--summary and --json each are what stdout gets: give one");
 	return 0;
 }

@@ -30,6 +30,8 @@ struct options {
 	bool journal;			/* --journal: findings to stderr */
 	bool verbose;			/* --verbose: every finding, every pair line */
 	const char *prometheus;		/* --prometheus FILE */
+	const char *nfd_features;	/* --nfd-features FILE */
+	bool summary;			/* --summary: one line, not the report */
 	enum baseline_mode baseline;
 	const char *baseline_file;
 	size_t size;			/* bytes per bandwidth copy */

@@ -185,3 +185,10 @@ size_t causes_count(const struct causes *c, enum finding_severity sev)
 		n += c->cause[i].severity == sev;
 	return n;
 }
+
+const char *cause_fix(const struct check_run *r, const struct cause *c)
+{
+	if (c->fix)
+		return c->fix;
+	return c->nr ? r->findings.item[c->item[0]].fix : NULL;
+}

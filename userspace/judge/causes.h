@@ -52,6 +52,12 @@ int causes_build(const struct check_run *r, struct causes *c);
 
 void causes_free(struct causes *c);
 
+/*
+ * cause_fix() - what to do about @c when it is not the machine-wide fix:
+ * the fix all its findings share, else its worst finding's own, or NULL.
+ */
+const char *cause_fix(const struct check_run *r, const struct cause *c);
+
 /* How many causes of severity @sev. */
 size_t causes_count(const struct causes *c, enum finding_severity sev);
 

@@ -41,6 +41,26 @@ int report_json_print(FILE *out, const struct check_run *r);
 int report_prom_write(const char *path, const struct check_run *r,
 		      int exit_status, char *err, size_t errlen);
 
+/* The run in one word: healthy, degraded (warnings) or broken (errors). */
+const char *report_state_word(const struct check_run *r);
+
+/*
+ * report_summary() - --summary: one line, the state word, then for a
+ * warning or an error the worst cause's code, how many pairs it breaks
+ * and what to do ("broken: acs-redirect (1 pair): boot with pci=...").
+ * Return: 0, or -1 with errno set when it could not be written.
+ */
+int report_summary(FILE *out, const struct check_run *r);
+
+/*
+ * report_nfd_write() - --nfd-features: the feature file of Node Feature
+ * Discovery's local source at @path (written as a dot file beside it and
+ * renamed over it); with @exit_status 3 only p2p=unknown.
+ * Return: 0, or -1 with the reason in @err.
+ */
+int report_nfd_write(const char *path, const struct check_run *r,
+		     int exit_status, char *err, size_t errlen);
+
 /*
  * report_journal() - the findings, one line each (and one per line of its
  * fix), with the sd-daemon(3) priority prefix of its severity, then a

@@ -589,8 +589,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 				other, other == 1 ? "" : "s");
 	} else if (k->nr && k->cause[0].severity >= SEV_WARNING) {
 		const struct cause *first = &k->cause[0];
-		const char *fix = first->fix ? first->fix :
-				  r->findings.item[first->item[0]].fix;
+		const char *fix = cause_fix(r, first);
 
 		fprintf(out, "%sDo this:%s %s\n", c->bold, c->off,
 			fix ? fix : "no single change fixes it: see the causes below");
