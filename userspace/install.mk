@@ -5,7 +5,7 @@
 #   make install PREFIX=/usr DESTDIR=/tmp/root
 #   make uninstall PREFIX=/usr DESTDIR=/tmp/root    removes exactly those files
 #
-# The man pages, the unit and its helper get the version and the install
+# The man pages, the unit, its helper and the Slurm health check get the version and the install
 # paths substituted in $(BUILD)/installed/; p2pdiag(4)'s FILES section is
 # generated from include/p2pdiag/ABI.txt.
 
@@ -28,6 +28,7 @@ SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
 INSTALL_FILES := \
 	$(PROG):$(BINDIR):0755 \
 	$(INSTALLED)/p2pdiag-check-service:$(LIBEXECDIR):0755 \
+	$(INSTALLED)/p2pdiag-healthcheck:$(LIBEXECDIR):0755 \
 	$(INSTALLED)/p2pdiag-check.8:$(MANDIR)/man8:0644 \
 	$(INSTALLED)/p2pdiag.4:$(MANDIR)/man4:0644 \
 	completion/p2pdiag-check:$(BASHCOMPDIR):0644 \
@@ -41,7 +42,8 @@ INSTALL_FILES := \
 # that `sudo make install` only copies (no root-owned files in $(BUILD)).
 all: installed-files
 installed-files: $(INSTALLED)/p2pdiag-check.8 $(INSTALLED)/p2pdiag.4 \
-	$(INSTALLED)/p2pdiag-check.service $(INSTALLED)/p2pdiag-check-service
+	$(INSTALLED)/p2pdiag-check.service $(INSTALLED)/p2pdiag-check-service \
+	$(INSTALLED)/p2pdiag-healthcheck
 
 $(INSTALLED):
 	mkdir -p $@
@@ -63,6 +65,9 @@ $(INSTALLED)/p2pdiag-check.service: systemd/p2pdiag-check.service $(INSTALLED)/s
 	$(SUBST) $< > $@
 
 $(INSTALLED)/p2pdiag-check-service: systemd/p2pdiag-check-service $(INSTALLED)/substituted | $(INSTALLED)
+	$(SUBST) $< > $@ && chmod 0755 $@
+
+$(INSTALLED)/p2pdiag-healthcheck: slurm/p2pdiag-healthcheck $(INSTALLED)/substituted | $(INSTALLED)
 	$(SUBST) $< > $@ && chmod 0755 $@
 
 install: $(PROG) installed-files

@@ -15,6 +15,7 @@ want_usr="usr/bin/p2pdiag-check 755
 usr/lib/systemd/system/p2pdiag-check.service 644
 usr/lib/systemd/system/p2pdiag-check.timer 644
 usr/libexec/p2pdiag/p2pdiag-check-service 755
+usr/libexec/p2pdiag/p2pdiag-healthcheck 755
 usr/share/bash-completion/completions/p2pdiag-check 644
 usr/share/doc/p2pdiag/README.md 644
 usr/share/doc/p2pdiag/SCHEMA.md 644
@@ -35,9 +36,10 @@ for prefix in /usr /usr/local; do
 	helper=$dest$prefix/libexec/p2pdiag/p2pdiag-check-service
 	grep -qx "ExecStart=$prefix/libexec/p2pdiag/p2pdiag-check-service" "$unit" 2>/dev/null &&
 		grep -q "^check=\${P2PDIAG_CHECK:-$prefix/bin/p2pdiag-check}\$" "$helper" 2>/dev/null &&
-		! grep -q '@[A-Z]*@' "$unit" "$helper" "$dest$prefix"/share/man/man*/* &&
-		result 1 "install: PREFIX=$prefix: the unit and its helper name the installed paths" ||
-		result 0 "install: PREFIX=$prefix: the unit and its helper name the installed paths" \
+		grep -q "^check=\${P2PDIAG_CHECK:-$prefix/bin/p2pdiag-check}\$" "${helper%/*}/p2pdiag-healthcheck" 2>/dev/null &&
+		! grep -q '@[A-Z]*@' "$unit" "$helper" "${helper%/*}/p2pdiag-healthcheck" "$dest$prefix"/share/man/man*/* &&
+		result 1 "install: PREFIX=$prefix: the unit, its helper and the health check name the installed paths" ||
+		result 0 "install: PREFIX=$prefix: the unit, its helper and the health check name the installed paths" \
 			"$(grep -h 'ExecStart\|^check=\|@[A-Z]*@' "$unit" "$helper" 2>&1)"
 	make -s -C "$root" uninstall PREFIX="$prefix" DESTDIR="$dest" >/dev/null 2>&1
 	left=$(files "$dest")
