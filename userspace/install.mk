@@ -35,6 +35,9 @@ INSTALL_FILES := \
 	$(INSTALLED)/p2pdiag-check.service:$(SYSTEMDUNITDIR):0644 \
 	systemd/p2pdiag-check.timer:$(SYSTEMDUNITDIR):0644 \
 	schema.json:$(DATADIR):0644 \
+	kubernetes/p2pdiag-namespace.yaml:$(DATADIR)/kubernetes:0644 \
+	kubernetes/p2pdiag-check-pci.yaml:$(DATADIR)/kubernetes:0644 \
+	kubernetes/p2pdiag-check-module.yaml:$(DATADIR)/kubernetes:0644 \
 	README.md:$(DOCDIR):0644 \
 	SCHEMA.md:$(DOCDIR):0644
 
@@ -84,6 +87,7 @@ uninstall:
 		src=$${f%%:*}; rest=$${f#*:}; dir=$${rest%%:*}; \
 		rm -f "$(DESTDIR)$$dir/$${src##*/}"; \
 	done
-	@rmdir "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	@rmdir "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DATADIR)/kubernetes" "$(DESTDIR)$(DATADIR)" \
+		"$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
 
 .PHONY: install uninstall installed-files FORCE

@@ -21,6 +21,9 @@ usr/share/doc/p2pdiag/README.md 644
 usr/share/doc/p2pdiag/SCHEMA.md 644
 usr/share/man/man4/p2pdiag.4 644
 usr/share/man/man8/p2pdiag-check.8 644
+usr/share/p2pdiag/kubernetes/p2pdiag-check-module.yaml 644
+usr/share/p2pdiag/kubernetes/p2pdiag-check-pci.yaml 644
+usr/share/p2pdiag/kubernetes/p2pdiag-namespace.yaml 644
 usr/share/p2pdiag/schema.json 644"
 
 for prefix in /usr /usr/local; do
