@@ -154,10 +154,17 @@ rc=$?
 		"version '$v', exit $rc: $(head -5 "$out/check.txt")"
 want="/usr/share/man/man8/p2pdiag-check.8.gz /usr/share/man/man4/p2pdiag.4.gz
 /usr/share/bash-completion/completions/p2pdiag-check /usr/lib/systemd/system/p2pdiag-check.service
-/usr/lib/systemd/system/p2pdiag-check.timer /usr/share/p2pdiag/schema.json"
+/usr/lib/systemd/system/p2pdiag-check.timer /usr/share/p2pdiag/schema.json
+/usr/libexec/p2pdiag/p2pdiag-healthcheck /usr/share/p2pdiag/kubernetes/p2pdiag-check-pci.yaml"
 miss=$(for f in $want; do [ -f "$r$f" ] || echo "$f"; done)
-[ -z "$miss" ] && result 1 "deb: p2pdiag-check brings man pages, completion, units and schema" ||
-	result 0 "deb: p2pdiag-check brings man pages, completion, units and schema" "missing: $miss"
+[ -z "$miss" ] && result 1 "deb: p2pdiag-check brings man pages, completion, units, schema, health check, DaemonSets" ||
+	result 0 "deb: p2pdiag-check brings man pages, completion, units, schema, health check, DaemonSets" "missing: $miss"
+cp "$root/tests/unit/tool/fixtures/switchacs.topo" "$r/tmp/broken.topo"
+hc=$(in_root /usr/libexec/p2pdiag/p2pdiag-healthcheck --no-drain --topology-file /tmp/broken.topo 2>/dev/null)
+rc=$?
+[ "$rc" = 1 ] && [ "${hc#p2pdiag: host-bridge-no-p2p (2 pairs): }" != "$hc" ] &&
+	result 1 "deb: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" ||
+	result 0 "deb: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" "exit $rc: $hc"
 en=$(find "$r/etc/systemd" -name 'p2pdiag-check.*' 2>/dev/null)
 [ -z "$en" ] && result 1 "deb: installing enables neither the timer nor the service" ||
 	result 0 "deb: installing enables neither the timer nor the service" "$en"
