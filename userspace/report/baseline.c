@@ -7,7 +7,6 @@
  * links, classes and verdicts; and bandwidth, which may differ by the
  * tolerance.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,9 @@
 
 #include "report/atomic_file.h"
 #include "report/baseline.h"
+#include "report/compare_rules.h"
+#include "report/report_file.h"
 #include "judge/results.h"
-#include "system/bounded_file.h"
 #include "system/fleet.h"
 #include "topology/parse_values.h"
 #include "topology/pciaddr.h"
@@ -37,45 +37,6 @@ int baseline_save(const char *path, const struct check_run *r,
 	return atomic_file_write(path, write_report, r, err, errlen);
 }
 
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static int get_num(struct json_object *o, const char *key, double *out)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return -1;
-	*out = json_object_get_double(v);
-	return 0;
-}
-
-static struct json_object *get_array(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return NULL;
-	return v;
-}
-
-/* Fields two servers of one model must share. */
-static const enum p2pd_field stable_fields[] = {
-	P2PD_F_ROLE, P2PD_F_PARENT, P2PD_F_VENDOR, P2PD_F_DEVICE,
-	P2PD_F_ACS_CTRL, P2PD_F_LINK_MAX_SPEED, P2PD_F_LINK_MAX_WIDTH,
-	P2PD_F_IOMMU_DOMAIN, P2PD_F_P2P_ENDPOINT,
-};
-
 static void check_devices(struct check_run *r, struct json_object *devs)
 {
 	const struct p2pd_model *m = r->model;
@@ -89,7 +50,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 	}
 	for (i = 0; i < nd; i++) {
 		struct json_object *d = json_object_array_get_idx(devs, i);
-		const char *as = get_str(d, "addr");
+		const char *as = report_get_str(d, "addr");
 		unsigned long long addr;
 		int idx;
 
@@ -101,18 +62,18 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 				     addr, FINDING_NO_ADDR,
 				     "check that the card is seated and enabled in firmware (lspci should list it)",
 				     "%s [%s:%s] of the baseline is missing here", as,
-				     get_str(d, "vendor") ? get_str(d, "vendor") : "?",
-				     get_str(d, "device") ? get_str(d, "device") : "?");
+				     report_get_str(d, "vendor") ? report_get_str(d, "vendor") : "?",
+				     report_get_str(d, "device") ? report_get_str(d, "device") : "?");
 			continue;
 		}
 		seen[idx] = 1;
-		for (k = 0; k < sizeof(stable_fields) / sizeof(stable_fields[0]); k++) {
-			const char *name = p2pd_field_name(stable_fields[k]);
-			const char *want = get_str(d, name);
+		for (k = 0; k < nr_same_model_fields; k++) {
+			const char *name = p2pd_field_name(same_model_fields[k]);
+			const char *want = report_get_str(d, name);
 			char have[160];
 
 			p2pd_field_text(have, sizeof(have), &m->fn[idx],
-					stable_fields[k]);
+					same_model_fields[k]);
 			if (want && strcmp(want, have))
 				findings_add(&r->findings, SEV_WARNING, "baseline-device",
 					     addr, FINDING_NO_ADDR,
@@ -149,7 +110,7 @@ static int verdict_of(const char *s)
 static void check_bw(struct check_run *r, const char *what, unsigned long long a,
 		     unsigned long long b, double base, double now, double tol)
 {
-	if (base > 0 && now < base * (1 - tol))
+	if (bw_below_reference(base, now, tol))
 		findings_add(&r->findings, SEV_WARNING, "baseline-bw", a, b,
 			     "compare links under load, NUMA placement and firmware settings with the baseline server",
 			     "%s: %.1f GB/s, %.0f%% below the baseline's %.1f GB/s (tolerance %.0f%%)",
@@ -362,9 +323,7 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 			     "%s and %s are %s here, %s on the baseline%s", as, bs,
 			     p2pd_class_name(p->cls), cls, share);
 	if (v >= 0 && v != (int)p->verdict) {
-		enum finding_severity sev =
-			p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR :
-			p->verdict == P2PD_VERDICT_OK ? SEV_INFO : SEV_WARNING;
+		enum finding_severity sev = verdict_change_severity(p->verdict);
 
 		findings_add(&r->findings, sev, "baseline-verdict", a, b,
 			     "compare the ACS findings and the firmware settings with the baseline server",
@@ -379,7 +338,7 @@ static int check_entry(struct check_run *r, struct json_object *o,
 {
 	struct json_object *ga = NULL, *gb = NULL, *cnt;
 	struct json_object *ma, *mb;
-	const char *as = get_str(o, "a"), *bs = get_str(o, "b");
+	const char *as = report_get_str(o, "a"), *bs = report_get_str(o, "b");
 	struct entry_side x = { 0 }, y = { 0 };
 	struct covered_list l = { 0 };
 	unsigned long whole = 0;
@@ -402,7 +361,7 @@ static int check_entry(struct check_run *r, struct json_object *o,
 	    json_object_is_type(cnt, json_type_int) && json_object_get_int64(cnt) > 0)
 		whole = (unsigned long)json_object_get_int64(cnt);
 	for (i = 0; i < l.nr; i++)
-		compare_pair(r, &l.c[i], get_str(o, "class"), get_str(o, "verdict"), whole);
+		compare_pair(r, &l.c[i], report_get_str(o, "class"), report_get_str(o, "verdict"), whole);
 	rc = 0;
 free_sides:
 	free(l.c);
@@ -414,7 +373,7 @@ free_sides:
 /* The bandwidth of the GPU pair that entry @o names, against this run's. */
 static void check_pair_bw(struct check_run *r, struct json_object *o, double tol)
 {
-	const char *as = get_str(o, "a"), *bs = get_str(o, "b");
+	const char *as = report_get_str(o, "a"), *bs = report_get_str(o, "b");
 	unsigned long long a, b;
 	unsigned int g, s = GPU_MAX, d = GPU_MAX;
 	const struct gpu_pair *gp;
@@ -424,7 +383,7 @@ static void check_pair_bw(struct check_run *r, struct json_object *o, double tol
 
 	if (!r->gpu || !as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b) ||
 	    !json_object_object_get_ex(o, "bw", &bw) ||
-	    !json_object_is_type(bw, json_type_object) || get_num(bw, "p2p_gbs", &base))
+	    !json_object_is_type(bw, json_type_object) || report_get_num(bw, "p2p_gbs", &base))
 		return;
 	/* left out by the selection, or a missing device (reported) */
 	if (run_pair_index(r, p2pd_model_find(r->model, a),
@@ -467,7 +426,7 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 		return;
 	for (i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(gpus, i);
-		const char *as = get_str(o, "addr");
+		const char *as = report_get_str(o, "addr");
 		unsigned long long a;
 		double base;
 		char what[96];
@@ -480,82 +439,28 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 			if (d->pci_addr != a)
 				continue;
 			snprintf(what, sizeof(what), "GPU %s host to device", as);
-			if (d->h2d.valid && !get_num(o, "h2d_gbs", &base))
+			if (d->h2d.valid && !report_get_num(o, "h2d_gbs", &base))
 				check_bw(r, what, a, FINDING_NO_ADDR, base, d->h2d.median, tol);
 			snprintf(what, sizeof(what), "GPU %s device to host", as);
-			if (d->d2h.valid && !get_num(o, "d2h_gbs", &base))
+			if (d->d2h.valid && !report_get_num(o, "d2h_gbs", &base))
 				check_bw(r, what, a, FINDING_NO_ADDR, base, d->d2h.median, tol);
 		}
 	}
 }
 
-/*
- * The baseline file as JSON.  Read with a bound (a report of thousands of
- * functions is a few MiB), so that /dev/zero or a runaway file is refused,
- * not read until memory runs out; one document, nothing after it.
- */
-#define BASELINE_MAX	(64UL << 20)
-
-static struct json_object *read_baseline(const char *path, char *err,
-					 size_t errlen)
-{
-	struct json_object *root = NULL;
-	struct json_tokener *tok;
-	size_t len, end;
-	char *text;
-
-	if (bounded_file_read(path, BASELINE_MAX, &text, &len)) {
-		snprintf(err, errlen, "cannot read baseline %s: %s", path,
-			 errno == EFBIG ? "larger than 64 MiB, which no baseline is" :
-			 strerror(errno));
-		return NULL;
-	}
-	tok = json_tokener_new();
-	if (tok)
-		root = json_tokener_parse_ex(tok, text, (int)len);
-	end = tok ? json_tokener_get_parse_end(tok) : 0;
-	while (root && end < len && strchr(" \t\r\n", text[end]) && text[end])
-		end++;
-	if (!root || end != len) {
-		snprintf(err, errlen, "baseline %s is not valid JSON: %s", path,
-			 !tok ? "out of memory" :
-			 root ? "more after the document" :
-			 json_tokener_get_error(tok) == json_tokener_continue ?
-			 "it ends inside the document" :
-			 json_tokener_error_desc(json_tokener_get_error(tok)));
-		json_object_put(root);
-		root = NULL;
-	}
-	if (tok)
-		json_tokener_free(tok);
-	free(text);
-	return root;
-}
-
 int baseline_check(const char *path, struct check_run *r, double tolerance,
 		   char *err, size_t errlen)
 {
-	struct json_object *root, *devs, *pairs, *gpus, *groups, *v;
-	const char *tool;
+	struct json_object *root, *devs, *pairs, *gpus, *groups;
 
-	root = read_baseline(path, err, errlen);
+	root = report_file_read(path, "baseline", " (make one with --baseline save)",
+				err, errlen);
 	if (!root)
 		return -1;
-	tool = get_str(root, "tool");
-	devs = get_array(root, "devices");
-	pairs = get_array(root, "pairs");
-	gpus = get_array(root, "gpus");
-	groups = get_array(root, "groups");	/* none before grouping */
-	if (!json_object_is_type(root, json_type_object) || !tool ||
-	    strcmp(tool, "p2pdiag-check") ||
-	    !json_object_object_get_ex(root, "schema", &v) ||
-	    json_object_get_int(v) != REPORT_SCHEMA || !devs || !pairs || !gpus) {
-		snprintf(err, errlen,
-			 "%s is not a p2pdiag-check baseline of schema %d (make one with --baseline save)",
-			 path, REPORT_SCHEMA);
-		json_object_put(root);
-		return -1;
-	}
+	devs = report_get_array(root, "devices");
+	pairs = report_get_array(root, "pairs");
+	gpus = report_get_array(root, "gpus");
+	groups = report_get_array(root, "groups");	/* none before grouping */
 	if (r->model) {
 		check_devices(r, devs);
 		check_pairs(r, pairs, groups, tolerance);

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Saved reports read back.  The whole file is read first (bounded), then
+ * parsed as one document: whatever follows it is an error, since a file
+ * holding two reports, or a report and garbage, is not the one the user
+ * meant to compare with.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report/report.h"
+#include "report/report_file.h"
+#include "system/bounded_file.h"
+
+const char *report_get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int report_get_num(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return -1;
+	*out = json_object_get_double(v);
+	return 0;
+}
+
+struct json_object *report_get_array(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+static struct json_object *parse_one_document(const char *path, const char *what,
+					      const char *text, size_t len,
+					      char *err, size_t errlen)
+{
+	struct json_object *root = NULL;
+	struct json_tokener *tok;
+	size_t end;
+
+	tok = json_tokener_new();
+	if (tok)
+		root = json_tokener_parse_ex(tok, text, (int)len);
+	end = tok ? json_tokener_get_parse_end(tok) : 0;
+	while (root && end < len && strchr(" \t\r\n", text[end]) && text[end])
+		end++;
+	if (!root || end != len) {
+		snprintf(err, errlen, "%s %s is not valid JSON: %s", what, path,
+			 !tok ? "out of memory" :
+			 root ? "more after the document" :
+			 json_tokener_get_error(tok) == json_tokener_continue ?
+			 "it ends inside the document" :
+			 json_tokener_error_desc(json_tokener_get_error(tok)));
+		json_object_put(root);
+		root = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	return root;
+}
+
+struct json_object *report_file_read(const char *path, const char *what,
+				     const char *hint, char *err, size_t errlen)
+{
+	struct json_object *root, *v;
+	const char *tool;
+	size_t len;
+	char *text;
+
+	if (bounded_file_read(path, REPORT_FILE_MAX, &text, &len)) {
+		snprintf(err, errlen, "cannot read %s %s: %s", what, path,
+			 errno == EFBIG ? "larger than 64 MiB, which no report is" :
+			 strerror(errno));
+		return NULL;
+	}
+	root = parse_one_document(path, what, text, len, err, errlen);
+	free(text);
+	if (!root)
+		return NULL;
+	tool = report_get_str(root, "tool");
+	if (!json_object_is_type(root, json_type_object) || !tool ||
+	    strcmp(tool, "p2pdiag-check") ||
+	    !json_object_object_get_ex(root, "schema", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int(v) != REPORT_SCHEMA ||
+	    !report_get_array(root, "devices") || !report_get_array(root, "pairs") ||
+	    !report_get_array(root, "gpus")) {
+		snprintf(err, errlen, "%s is not a p2pdiag-check %s of schema %d%s",
+			 path, what, REPORT_SCHEMA, hint);
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}

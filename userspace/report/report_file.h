@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Saved JSON reports read back: a baseline, or the many reports of a
+ * fleet comparison.  One reader, so that both refuse the same files in
+ * the same words, and the lookups of a report's keys by type.
+ */
+#ifndef P2PDIAG_REPORT_FILE_H
+#define P2PDIAG_REPORT_FILE_H
+
+#include <stddef.h>
+
+struct json_object;
+
+/*
+ * Read with a bound: a report of thousands of functions is a few MiB, so
+ * /dev/zero or a runaway file is refused, not read until memory runs out.
+ */
+#define REPORT_FILE_MAX	(64UL << 20)
+
+/*
+ * report_file_read() - the report at @path, parsed: at most
+ * REPORT_FILE_MAX bytes, one JSON document and nothing after it, an object
+ * of tool "p2pdiag-check" and schema REPORT_SCHEMA with its devices, pairs
+ * and gpus arrays.  @what names the file in the errors ("baseline",
+ * "report"); @hint ends the sentence that refuses a document that is no
+ * report (" (make one with --baseline save)", or "").
+ * Return: the document (json_object_put() it), or NULL with @err.
+ */
+struct json_object *report_file_read(const char *path, const char *what,
+				     const char *hint, char *err, size_t errlen);
+
+/* @key of object @o as a string, or NULL (absent, null or another type). */
+const char *report_get_str(struct json_object *o, const char *key);
+/* @key of @o as a number into *@out.  Return: 0, or -1 when it is none. */
+int report_get_num(struct json_object *o, const char *key, double *out);
+/* @key of @o when it is an array, or NULL. */
+struct json_object *report_get_array(struct json_object *o, const char *key);
+
+#endif /* P2PDIAG_REPORT_FILE_H */
