@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "report/baseline.h"
+#include "fleet/fleet.h"
 #include "check.h"
 #include "judge/cross_check.h"
 #include "judge/findings.h"
@@ -362,6 +363,9 @@ int main(int argc, char **argv)
 		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);
 		return EXIT_ALL_GOOD;
 	}
+	if (opt.compare_fleet)
+		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
+				     opt.json, stdout, stderr);
 	if (fsroot_set(opt.root ? opt.root : getenv(FSROOT_ENV), err, sizeof(err))) {
 		die_usage(err);
 		return EXIT_USAGE;

@@ -22,7 +22,7 @@ enum {
 	OPT_SYSFS_ROOT, OPT_TOPOLOGY_FILE, OPT_PCI_DUMP, OPT_CPUINFO,
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
-	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY,
+	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +55,7 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
+	{ "compare-fleet", no_argument, NULL, OPT_COMPARE_FLEET },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -115,6 +116,12 @@ void options_usage(FILE *out)
 "                            degraded or broken, the worst cause and its fix\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
 "  --baseline check FILE     compare this run with a saved baseline\n"
+"  --compare-fleet DIR|FILE...\n"
+"                            compare many saved reports (--json or\n"
+"                            --baseline save; a DIR's *.json files):\n"
+"                            grouped by model, BIOS and kernel, each group's\n"
+"                            majority is its reference; lists the servers\n"
+"                            that differ, worst first (with --json, --tolerance)\n"
 "  --graph FILE              the PCI tree as a Graphviz picture: SVG or PNG\n"
 "                            when FILE ends in .svg or .png (needs dot),\n"
 "                            else DOT text\n"
@@ -132,6 +139,8 @@ void options_usage(FILE *out)
 "  1  warnings only (slow, degraded, risky, baseline drift)\n"
 "  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
 "  3  usage or environment error (bad option, unreadable source)\n"
+"  --compare-fleet: 0 no outlier, 1 outliers, 2 an outlier with a blocked\n"
+"  pair, 3 an input that could not be read (the others are compared)\n"
 "  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n",
 	      out);
 }
@@ -258,6 +267,29 @@ static int parse_pairs(const char *arg, struct options *o, char *err,
 	return 0;
 }
 
+/* The options that --compare-fleet takes along. */
+static bool fleet_option(int c)
+{
+	return c == OPT_COMPARE_FLEET || c == OPT_JSON || c == OPT_TOLERANCE ||
+	       c == OPT_NO_COLOR || c == 'h' || c == OPT_VERSION;
+}
+
+/* --compare-fleet: the operands are its inputs; other options are refused. */
+static int fleet_operands(int argc, char **argv, struct options *o,
+			  const char *other, char *err, size_t errlen)
+{
+	if (other)
+		return fail(err, errlen,
+			    "--compare-fleet compares saved reports: '%s' does not apply (it takes --json and --tolerance)",
+			    other);
+	if (optind >= argc && !o->help && !o->version)
+		return fail(err, errlen,
+			    "--compare-fleet: name the reports, e.g. --compare-fleet reports/ or a.json b.json");
+	o->fleet_paths = argv + optind;
+	o->nr_fleet_paths = (unsigned int)(argc - optind);
+	return 0;
+}
+
 void options_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -272,6 +304,7 @@ void options_defaults(struct options *o)
 int options_parse(int argc, char **argv, struct options *o,
 		  char *err, size_t errlen)
 {
+	const char *other = NULL;	/* the first option --compare-fleet does not take */
 	unsigned long long u;
 	int c;
 
@@ -279,6 +312,8 @@ int options_parse(int argc, char **argv, struct options *o,
 	opterr = 0;		/* we word the errors ourselves */
 	optind = 0;		/* full reset: the tests parse many times */
 	while ((c = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
+		if (!fleet_option(c) && !other)
+			other = argv[optind - 1];
 		switch (c) {
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "auto"))
@@ -436,6 +471,9 @@ int options_parse(int argc, char **argv, struct options *o,
 		case OPT_VERSION:
 			o->version = true;
 			break;
+		case OPT_COMPARE_FLEET:
+			o->compare_fleet = true;
+			break;
 		case ':':
 			return fail(err, errlen, "option '%s' needs a value",
 				    argv[optind - 1]);
@@ -444,6 +482,8 @@ int options_parse(int argc, char **argv, struct options *o,
 				    argv[optind - 1]);
 		}
 	}
+	if (o->compare_fleet)
+		return fleet_operands(argc, argv, o, other, err, errlen);
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)",
 			    argv[optind]);

@@ -52,6 +52,10 @@ struct options {
 	bool measure_busy;		/* --if-busy=measure */
 	double wait_idle_s;		/* --wait-idle */
 	bool curve;			/* --curve */
+	/* --compare-fleet DIR|FILE...: the operands, in argv */
+	bool compare_fleet;
+	char *const *fleet_paths;
+	unsigned int nr_fleet_paths;
 };
 
 /* The measurement's own defaults and limits are gpu.h's. */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fleet comparison's inputs and exit status.  Reports are read one at
+ * a time and reduced to a fingerprint before the next is read, so memory
+ * holds one parsed document, whatever the fleet's size.
+ *
+ * An input that cannot be read (missing, not a regular file in a
+ * directory, not JSON, not a report, over 64 MiB) does not stop the run:
+ * among thousands of reports one bad file should not hide the others'
+ * outliers.  It is said on stderr when met, listed in the result, and
+ * makes the exit status 3, so that a health check never mistakes a
+ * partial comparison for a whole one.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "fleet/fleet.h"
+#include "fleet/fleet_priv.h"
+#include "report/report_file.h"
+
+static int bad_add(struct fleet_state *st, FILE *errout, const char *name,
+		   const char *why)
+{
+	struct fleet_unreadable *b;
+
+	fprintf(errout, "p2pdiag-check: %s\n", why);
+	if (fleet_grow(&st->bad, &st->alloc_bad, st->nr_bad, sizeof(*st->bad), 16))
+		return -1;
+	b = &st->bad[st->nr_bad];
+	b->name = strdup(name);
+	b->why = strdup(why);
+	if (!b->name || !b->why) {
+		free(b->name);
+		free(b->why);
+		return -1;
+	}
+	st->nr_bad++;
+	return 0;
+}
+
+static int read_report(struct fleet_state *st, FILE *errout, const char *path)
+{
+	struct json_object *root;
+	char err[1024];
+	int rc;
+
+	err[0] = '\0';
+	root = report_file_read(path, "report", " (make one with --json or --baseline save)",
+				err, sizeof(err));
+	if (!root)
+		return bad_add(st, errout, path, err);
+	rc = fleet_fingerprint(st, path, root);
+	json_object_put(root);
+	return rc;
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static bool ends_json(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, ".json");
+}
+
+/* A directory's *.json files in name order; others are not looked at. */
+static int read_dir(struct fleet_state *st, FILE *errout, const char *dir, DIR *d)
+{
+	char **names = NULL, *path, why[1200];
+	size_t nr = 0, alloc = 0, i;
+	struct dirent *e;
+	int rc = -1;
+
+	errno = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !ends_json(e->d_name))
+			continue;
+		if (fleet_grow(&names, &alloc, nr, sizeof(*names), 256))
+			goto free_names;
+		if (asprintf(&names[nr], "%s/%s", dir, e->d_name) < 0)
+			goto free_names;
+		nr++;
+	}
+	if (errno) {
+		snprintf(why, sizeof(why), "cannot read the directory %s: %s", dir,
+			 strerror(errno));
+		rc = bad_add(st, errout, dir, why);
+		goto free_names;
+	}
+	if (!nr) {
+		snprintf(why, sizeof(why), "%s holds no .json report", dir);
+		rc = bad_add(st, errout, dir, why);
+		goto free_names;
+	}
+	qsort(names, nr, sizeof(*names), cmp_name);
+	for (i = 0; i < nr; i++) {
+		struct stat sb;
+
+		path = names[i];
+		/* a FIFO among the reports would block the run: regular files only */
+		if (stat(path, &sb) || !S_ISREG(sb.st_mode)) {
+			snprintf(why, sizeof(why), "cannot read report %s: %s", path,
+				 access(path, F_OK) ? strerror(errno) :
+				 "not a regular file");
+			if (bad_add(st, errout, path, why))
+				goto free_names;
+			continue;
+		}
+		if (read_report(st, errout, path))
+			goto free_names;
+	}
+	rc = 0;
+free_names:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int read_input(struct fleet_state *st, FILE *errout, const char *path)
+{
+	struct stat sb;
+	DIR *d;
+	int rc;
+
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+		d = opendir(path);
+		if (!d) {
+			char why[1200];
+
+			snprintf(why, sizeof(why), "cannot read the directory %s: %s",
+				 path, strerror(errno));
+			return bad_add(st, errout, path, why);
+		}
+		rc = read_dir(st, errout, path, d);
+		closedir(d);
+		return rc;
+	}
+	/* a file named on the command line may be a pipe: read to its end, bounded */
+	return read_report(st, errout, path);
+}
+
+static void state_free(struct fleet_state *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nr_server; i++) {
+		free((char *)st->server[i].name);
+		free(st->server[i].fig);
+	}
+	free(st->server);
+	for (i = 0; i < st->nr_group; i++)
+		free(st->group[i].ref);
+	free(st->group);
+	for (i = 0; i < st->nr_outlier; i++)
+		free(st->outlier[i].diff);
+	free(st->outlier);
+	for (i = 0; i < st->nr_bad; i++) {
+		free(st->bad[i].name);
+		free(st->bad[i].why);
+	}
+	free(st->bad);
+	intern_free(&st->words);
+	intern_free(&st->keys);
+	intern_free(&st->facts);
+}
+
+int fleet_status(const struct fleet_state *st)
+{
+	uint32_t i;
+	int status = EXIT_ALL_GOOD;
+
+	if (st->nr_bad || !st->nr_server)
+		return EXIT_USAGE;
+	for (i = 0; i < st->nr_outlier; i++) {
+		if (st->outlier[i].worst == SEV_ERROR)
+			status = EXIT_P2P_BROKEN;
+		else if (st->outlier[i].worst == SEV_WARNING && status == EXIT_ALL_GOOD)
+			status = EXIT_WARNINGS;
+	}
+	return status;
+}
+
+int fleet_compare(char *const *paths, unsigned int nr_paths, double tolerance,
+		  bool json, FILE *out, FILE *errout)
+{
+	struct fleet_state st;
+	unsigned int i;
+	int status, rc;
+
+	memset(&st, 0, sizeof(st));
+	st.tolerance = tolerance;
+	for (i = 0; i < nr_paths; i++)
+		if (read_input(&st, errout, paths[i]))
+			goto oom;
+	if (!st.nr_server)
+		fprintf(errout, "p2pdiag-check: no report could be read: nothing to compare\n");
+	if (fleet_analyse(&st))
+		goto oom;
+	status = fleet_status(&st);
+	rc = json ? fleet_print_json(out, &st, status) : fleet_print_text(out, &st, status);
+	if (rc || fflush(out) || ferror(out)) {
+		fprintf(errout, "p2pdiag-check: cannot write the fleet comparison: %s\n",
+			strerror(errno ? errno : EIO));
+		status = EXIT_USAGE;
+	}
+	state_free(&st);
+	return status;
+oom:
+	fprintf(errout, "p2pdiag-check: out of memory comparing the fleet\n");
+	state_free(&st);
+	return EXIT_USAGE;
+}
