@@ -503,7 +503,8 @@ static int analyse_group(struct fleet_state *st, uint32_t g)
 	}
 	if (group_figures(st, g, &low))
 		goto free_diffs;
-	qsort(low.f, low.nr, sizeof(*low.f), cmp_low);
+	if (low.nr)
+		qsort(low.f, low.nr, sizeof(*low.f), cmp_low);
 	rc = group_outliers(st, g, ud, nu, &low);
 free_diffs:
 	for (k = 0; k < nu; k++)

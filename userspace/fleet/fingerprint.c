@@ -255,7 +255,8 @@ int fleet_fingerprint(struct fleet_state *st, const char *name,
 	    read_pairs(st, report_get_array(root, "pairs"), &l, &fl) ||
 	    read_gpus(st, report_get_array(root, "gpus"), &fl))
 		goto free_lists;
-	qsort(l.f, l.nr, sizeof(*l.f), cmp_fact);
+	if (l.nr)
+		qsort(l.f, l.nr, sizeof(*l.f), cmp_fact);
 	l.nr = unique_facts(l.f, l.nr);
 	s->facts = intern_add(&st->facts, l.f, l.nr * sizeof(*l.f));
 	s->name = strdup(name);

@@ -13,7 +13,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -208,6 +208,8 @@ int fleet_compare(char *const *paths, unsigned int nr_paths, double tolerance,
 	if (fleet_analyse(&st))
 		goto oom;
 	status = fleet_status(&st);
+	/* a reader that went away is a write error said, not death by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
 	rc = json ? fleet_print_json(out, &st, status) : fleet_print_text(out, &st, status);
 	if (rc || fflush(out) || ferror(out)) {
 		fprintf(errout, "p2pdiag-check: cannot write the fleet comparison: %s\n",

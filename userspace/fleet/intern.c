@@ -61,7 +61,8 @@ uint32_t intern_add(struct intern *t, const void *data, size_t len)
 	copy = malloc(len ? len : 1);
 	if (!copy)
 		return 0;
-	memcpy(copy, data, len);
+	if (len)
+		memcpy(copy, data, len);
 	id = t->nr++;
 	t->blob[id] = (struct intern_blob){ copy, len, h };
 	t->slot[i] = id;

@@ -65,6 +65,7 @@ static struct json_object *parse_one_document(const char *path, const char *what
 	if (!root || end != len) {
 		snprintf(err, errlen, "%s %s is not valid JSON: %s", what, path,
 			 !tok ? "out of memory" :
+			 !len ? "the file is empty" :
 			 root ? "more after the document" :
 			 json_tokener_get_error(tok) == json_tokener_continue ?
 			 "it ends inside the document" :

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A fleet of saved reports of one 8-GPU server model, with planted outliers.
+
+Usage: fleet_reports.py BASE ACS X8 NOGPU BIOS2 OUTDIR COUNT MANIFEST
+
+BASE, ACS, X8, NOGPU and BIOS2 are p2pdiag-check's own --json reports of
+the same server's topology: as it is; with ACS redirect on one switch port;
+with one GPU's link trained to x8; with one GPU gone; and as the second
+BIOS version sets it up (ACS redirect on a root port).  Offline reports
+have no GPU figures, so this adds what a measured run would hold (host to
+device, device to host, P2P both ways, within 2% of a nominal figure per
+path class), the DMI product, BIOS version and kernel release, and writes
+COUNT reports node-NNNNN.json into OUTDIR:
+
+  every tenth server (index % 10 == 9) runs the second BIOS: its own group,
+  whose majority differs from the first group's at the root port;
+  server 1: ACS redirect on one switch port (the ACS report);
+  server 2: a GPU link at x8 (the X8 report) and that GPU's figures halved;
+  server 3: a GPU missing (the NOGPU report);
+  server 4: one GPU pair's verdict blocked;
+  server 5: one P2P direction at 70% of the group's figure;
+  server 19 (second group, COUNT >= 40): one GPU's host to device at 70%.
+
+MANIFEST gets the planted outliers as JSON: {"groups": [servers, ...],
+"outliers": {file: [[kind, a, b, field], ...]}} in the terms of
+--compare-fleet --json's differences; every other server matches its
+group's majority.
+"""
+import copy
+import json
+import os
+import random
+import sys
+
+ACS_PORT = "0000:02:00.0"
+X8_GPU = "0000:04:00.0"
+GONE_GPU = "0000:0a:00.0"
+BLOCKED_PAIR = ("0000:83:00.0", "0000:84:00.0")
+SLOW_P2P = ("0000:c3:00.0", "0000:c4:00.0")
+SLOW_H2D_GPU = "0000:09:00.0"
+P2P_GBS = {"PIX": 24.0, "PXB": 23.0, "PHB": 20.0, "NODE": 18.0, "SYS": 15.0}
+H2D_GBS, D2H_GBS = 24.5, 24.8
+MODEL = "DGXA100 920-23687-2530-000"
+BIOS = ("1.25", "1.27")
+KERNEL = "6.1.0-27-amd64"
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def pair_key(p):
+    return (p["a"], p["b"])
+
+
+def verdict_changes(base, variant):
+    """The pairs whose verdict or class the variant's own report changed."""
+    was = {pair_key(p): p for p in base["pairs"]}
+    out = []
+    for p in variant["pairs"]:
+        b = was.get(pair_key(p))
+        if b is None:
+            continue
+        if p["verdict"] != b["verdict"]:
+            out.append(["verdict", p["a"], p["b"], None])
+        if p["class"] != b["class"]:
+            out.append(["class", p["a"], p["b"], None])
+    return out
+
+
+def measured(report, rng, bios, scale):
+    """The report as a measured run of one server: figures and context.
+
+    scale(kind, a, b) gives the factor a planted fault applies (1 if none).
+    """
+    r = copy.deepcopy(report)
+    noise = lambda: 1 + rng.uniform(-0.02, 0.02)
+    gpus = [d for d in r["devices"] if d["kind"] == "GPU"]
+    gpu_addrs = {d["addr"] for d in gpus}
+    r["gpus"] = []
+    for i, d in enumerate(gpus):
+        r["gpus"].append({
+            "index": i, "ordinal": i, "addr": d["addr"],
+            "name": "NVIDIA A100-SXM4-40GB", "numa_node": int(d["numa_node"]),
+            "h2d_gbs": round(H2D_GBS * noise() * scale("h2d_gbs", d["addr"], None), 3),
+            "d2h_gbs": round(D2H_GBS * noise() * scale("d2h_gbs", d["addr"], None), 3),
+        })
+    for p in r["pairs"]:
+        if p["a"] not in gpu_addrs or p["b"] not in gpu_addrs:
+            continue
+        nominal = P2P_GBS.get(p["class"], 15.0)
+        for side, (src, dst) in ((p, (p["a"], p["b"])), (p["reverse"], (p["b"], p["a"]))):
+            v = round(nominal * noise() * scale("p2p_gbs", src, dst), 3)
+            side["bw"] = {"p2p_gbs": v, "staged_gbs": round(v / 2, 3),
+                          "bidir_gbs": round(1.8 * v, 3), "expected_gbs": 26.0,
+                          "ratio": round(v / 26.0, 3)}
+    r["system"] = {
+        "root": "/",
+        "kernel": {"release": KERNEL, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet",
+                   "config": None},
+        "virtualization": {"guest": False, "hypervisor": None,
+                           "dmi_vendor": "NVIDIA", "dmi_product": MODEL},
+        "context": {"bios_vendor": "American Megatrends Inc.",
+                    "bios_version": bios, "bios_date": "06/15/2023",
+                    "board": "NVIDIA DGXA100", "nvidia_driver": "535.161.08",
+                    "slots": []},
+        "aer": [], "gpudirect": None,
+    }
+    return r
+
+
+def main(argv):
+    if len(argv) != 9:
+        sys.exit(__doc__)
+    base, acs, x8, nogpu, bios2 = (load(p) for p in argv[1:6])
+    outdir, count, manifest = argv[6], int(argv[7]), argv[8]
+    os.makedirs(outdir, exist_ok=True)
+    planted = {}
+    groups = [0, 0]
+    x8_gpus = {X8_GPU}
+    for i in range(count):
+        rng = random.Random(i)
+        second = i % 10 == 9
+        groups[second] += 1
+        name = os.path.join(outdir, "node-%05d.json" % i)
+        template, faults, expect = (bios2 if second else base), {}, []
+
+        if i == 1:
+            template = acs
+            expect = [["field", ACS_PORT, None, "acs_ctrl"]] + verdict_changes(base, acs)
+        elif i == 2:
+            template = x8
+            expect = [["field", X8_GPU, None, "link_width"]]
+            for d in ("h2d_gbs", "d2h_gbs"):
+                faults[(d, X8_GPU, None)] = 0.5
+                expect.append(["bandwidth-low", X8_GPU, None, d])
+            for p in x8["pairs"]:
+                if X8_GPU in pair_key(p) and all(
+                        a.startswith("0000:") and any(
+                            g["addr"] == a and g["kind"] == "GPU" for g in x8["devices"])
+                        for a in pair_key(p)):
+                    for src, dst in ((p["a"], p["b"]), (p["b"], p["a"])):
+                        faults[("p2p_gbs", src, dst)] = 0.5
+                        expect.append(["bandwidth-low", src, dst, "p2p_gbs"])
+        elif i == 3:
+            template = nogpu
+            expect = [["function-missing", GONE_GPU, None, None]]
+        elif i == 5:
+            faults[("p2p_gbs",) + SLOW_P2P] = 0.7
+            expect = [["bandwidth-low", SLOW_P2P[0], SLOW_P2P[1], "p2p_gbs"]]
+        elif i == 19 and second:
+            faults[("h2d_gbs", SLOW_H2D_GPU, None)] = 0.7
+            expect = [["bandwidth-low", SLOW_H2D_GPU, None, "h2d_gbs"]]
+
+        r = measured(template, rng, BIOS[second],
+                     lambda k, a, b: faults.get((k, a, b), 1.0))
+        if i == 4:
+            for p in r["pairs"]:
+                if pair_key(p) == BLOCKED_PAIR:
+                    p["verdict"] = "blocked"
+                    p["host_blocks"] = True
+            expect = [["verdict", BLOCKED_PAIR[0], BLOCKED_PAIR[1], None]]
+        if expect:
+            planted[name] = sorted(expect, key=lambda e: [str(x) for x in e])
+        with open(name, "w") as f:
+            json.dump(r, f, indent=2)
+            f.write("\n")
+    with open(manifest, "w") as f:
+        json.dump({"groups": groups, "outliers": planted}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
