@@ -11,13 +11,14 @@
  * golden server could itself be the one trained down.  The current speed
  * is never compared: idle GPUs drop it on purpose.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "fleet/fleet_priv.h"
 #include "report/compare_rules.h"
+#include "fleet/json_scan.h"
+#include "report/report.h"
 #include "report/report_file.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/format.h"
@@ -68,104 +69,226 @@ static int fact_add(struct fleet_state *st, struct fact_list *l, uint32_t key,
 
 static int figure_add(struct fleet_state *st, struct figure_list *l,
 		      enum fleet_kind kind, unsigned long long a,
-		      unsigned long long b, struct json_object *o,
-		      const char *name)
+		      unsigned long long b, double gbs)
 {
 	uint32_t key;
-	double v;
 
-	if (!o || report_get_num(o, name, &v) || !(v > 0))
+	if (!(gbs > 0))
 		return 0;	/* not measured */
 	key = key_id(st, kind, 0, a, b);
 	if (!key)
 		return -1;
 	if (fleet_grow(&l->f, &l->alloc, l->nr, sizeof(*l->f), 64))
 		return -1;
-	l->f[l->nr++] = (struct fleet_figure){ key, (float)v };
+	l->f[l->nr++] = (struct fleet_figure){ key, (float)gbs };
 	return 0;
 }
 
-static int addr_of(struct json_object *o, const char *key,
-		   unsigned long long *addr)
-{
-	const char *s = report_get_str(o, key);
+/* A string value of a report: longer ones are refused by the scanner. */
+#define WORD_MAX	256
 
-	return s && !pciaddr_parse(s, addr) ? 0 : -1;
+static int read_addr(struct json_scan *js, unsigned long long *addr, bool *ok)
+{
+	char w[WORD_MAX];
+	int r = json_scan_string(js, w, sizeof(w));
+
+	*ok = r > 0 && !pciaddr_parse(w, addr);
+	return r < 0 ? -1 : 0;
 }
 
-static int read_devices(struct fleet_state *st, struct json_object *devs,
-			struct fact_list *l)
+/* The fields a device entry holds that the fingerprint keeps. */
+#define DEVICE_FIELDS	16
+
+struct device_entry {
+	unsigned long long addr;
+	bool has_addr;
+	char value[DEVICE_FIELDS][WORD_MAX];
+	bool has[DEVICE_FIELDS];
+};
+
+static enum p2pd_field kept_field(unsigned int k)
 {
-	size_t i, n = json_object_array_length(devs);
-	unsigned int k;
+	return k < nr_same_model_fields ? same_model_fields[k] : P2PD_F_LINK_WIDTH;
+}
 
-	for (i = 0; i < n; i++) {
-		struct json_object *d = json_object_array_get_idx(devs, i);
-		unsigned long long a;
+static int read_device(struct fleet_state *st, struct json_scan *js,
+		       struct fact_list *l, struct device_entry *d)
+{
+	char key[64];
+	unsigned int k, n = nr_same_model_fields + 1;
+	int r;
 
-		if (addr_of(d, "addr", &a))
-			continue;
-		if (fact_add(st, l, key_id(st, FK_FUNCTION, 0, a, 0), "present"))
-			return -1;
-		for (k = 0; k <= nr_same_model_fields; k++) {
-			enum p2pd_field f = k < nr_same_model_fields ?
-					    same_model_fields[k] : P2PD_F_LINK_WIDTH;
-
-			if (fact_add(st, l, key_id(st, FK_FIELD, f, a, 0),
-				     report_get_str(d, p2pd_field_name(f))))
+	memset(d->has, 0, sizeof(d->has));
+	d->has_addr = false;
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "addr")) {
+			if (read_addr(js, &d->addr, &d->has_addr))
 				return -1;
+			continue;
 		}
+		for (k = 0; k < n; k++)
+			if (!strcmp(key, p2pd_field_name(kept_field(k))))
+				break;
+		if (k == n) {
+			if (json_scan_skip(js))
+				return -1;
+			continue;
+		}
+		r = json_scan_string(js, d->value[k], sizeof(d->value[k]));
+		if (r < 0)
+			return -1;
+		d->has[k] = r > 0;
 	}
+	if (r < 0 || !d->has_addr)
+		return r;
+	if (fact_add(st, l, key_id(st, FK_FUNCTION, 0, d->addr, 0), "present"))
+		return -2;
+	for (k = 0; k < n; k++)
+		if (fact_add(st, l, key_id(st, FK_FIELD, kept_field(k), d->addr, 0),
+			     d->has[k] ? d->value[k] : NULL))
+			return -2;
 	return 0;
 }
 
-static struct json_object *member(struct json_object *o, const char *key)
+/* bw.p2p_gbs of a pair's side, into *@gbs (0 when not measured). */
+static int read_bw(struct json_scan *js, double *gbs)
 {
-	struct json_object *v;
+	char key[64];
+	int r;
 
-	return json_object_object_get_ex(o, key, &v) &&
-	       json_object_is_type(v, json_type_object) ? v : NULL;
+	*gbs = 0;
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0)
+		if (!strcmp(key, "p2p_gbs") ? json_scan_number(js, gbs) < 0 :
+		    json_scan_skip(js))
+			return -1;
+	return r;
 }
 
-static int read_pairs(struct fleet_state *st, struct json_object *pairs,
-		      struct fact_list *l, struct figure_list *fl)
+/* The "reverse" object: its bw. */
+static int read_reverse(struct json_scan *js, double *gbs)
 {
-	size_t i, n = json_object_array_length(pairs);
+	char key[64];
+	int r;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(pairs, i);
-		unsigned long long a, b;
+	*gbs = 0;
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0)
+		if (!strcmp(key, "bw") ? read_bw(js, gbs) < 0 : json_scan_skip(js))
+			return -1;
+	return r;
+}
 
-		if (addr_of(p, "a", &a) || addr_of(p, "b", &b))
-			continue;
-		if (fact_add(st, l, key_id(st, FK_PAIR_VERDICT, 0, a, b),
-			     report_get_str(p, "verdict")) ||
-		    fact_add(st, l, key_id(st, FK_PAIR_CLASS, 0, a, b),
-			     report_get_str(p, "class")) ||
-		    figure_add(st, fl, FK_BW_P2P, a, b, member(p, "bw"), "p2p_gbs") ||
-		    figure_add(st, fl, FK_BW_P2P, b, a,
-			       member(member(p, "reverse"), "bw"), "p2p_gbs"))
+static int read_pair(struct fleet_state *st, struct json_scan *js,
+		     struct fact_list *l, struct figure_list *fl)
+{
+	char key[64], verdict[WORD_MAX] = "", cls[WORD_MAX] = "";
+	unsigned long long a = 0, b = 0;
+	bool has_a = false, has_b = false;
+	double ab = 0, ba = 0;
+	int r;
+
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "a"))
+			r = read_addr(js, &a, &has_a);
+		else if (!strcmp(key, "b"))
+			r = read_addr(js, &b, &has_b);
+		else if (!strcmp(key, "verdict"))
+			r = json_scan_string(js, verdict, sizeof(verdict));
+		else if (!strcmp(key, "class"))
+			r = json_scan_string(js, cls, sizeof(cls));
+		else if (!strcmp(key, "bw"))
+			r = read_bw(js, &ab);
+		else if (!strcmp(key, "reverse"))
+			r = read_reverse(js, &ba);
+		else
+			r = json_scan_skip(js);
+		if (r < 0)
 			return -1;
 	}
+	if (r < 0 || !has_a || !has_b)
+		return r;
+	if (fact_add(st, l, key_id(st, FK_PAIR_VERDICT, 0, a, b),
+		     verdict[0] ? verdict : NULL) ||
+	    fact_add(st, l, key_id(st, FK_PAIR_CLASS, 0, a, b), cls[0] ? cls : NULL) ||
+	    figure_add(st, fl, FK_BW_P2P, a, b, ab) ||
+	    figure_add(st, fl, FK_BW_P2P, b, a, ba))
+		return -2;
 	return 0;
 }
 
-static int read_gpus(struct fleet_state *st, struct json_object *gpus,
-		     struct figure_list *fl)
+static int read_gpu(struct fleet_state *st, struct json_scan *js,
+		    struct figure_list *fl)
 {
-	size_t i, n = json_object_array_length(gpus);
+	unsigned long long a = 0;
+	bool has_a = false;
+	double h2d = 0, d2h = 0;
+	char key[64];
+	int r;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *g = json_object_array_get_idx(gpus, i);
-		unsigned long long a;
-
-		if (addr_of(g, "addr", &a))
-			continue;
-		if (figure_add(st, fl, FK_BW_H2D, a, 0, g, "h2d_gbs") ||
-		    figure_add(st, fl, FK_BW_D2H, a, 0, g, "d2h_gbs"))
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "addr"))
+			r = read_addr(js, &a, &has_a);
+		else if (!strcmp(key, "h2d_gbs"))
+			r = json_scan_number(js, &h2d);
+		else if (!strcmp(key, "d2h_gbs"))
+			r = json_scan_number(js, &d2h);
+		else
+			r = json_scan_skip(js);
+		if (r < 0)
 			return -1;
 	}
+	if (r < 0 || !has_a)
+		return r;
+	if (figure_add(st, fl, FK_BW_H2D, a, 0, h2d) ||
+	    figure_add(st, fl, FK_BW_D2H, a, 0, d2h))
+		return -2;
 	return 0;
+}
+
+/* What a report names its server's group by. */
+struct group_words {
+	char model[WORD_MAX], bios[WORD_MAX], kernel[WORD_MAX], kernel_release[WORD_MAX];
+};
+
+/* system.@outer.@inner into @buf, for the three the group is made of. */
+static int read_system(struct json_scan *js, struct group_words *w)
+{
+	char key[64], inner[64];
+	int r, q;
+
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		const char *want = !strcmp(key, "virtualization") ? "dmi_product" :
+				   !strcmp(key, "context") ? "bios_version" :
+				   !strcmp(key, "kernel") ? "release" : NULL;
+		char *into = !strcmp(key, "virtualization") ? w->model :
+			     !strcmp(key, "context") ? w->bios : w->kernel;
+
+		if (!want) {
+			if (json_scan_skip(js))
+				return -1;
+			continue;
+		}
+		if ((q = json_scan_object(js)) < 0)
+			return -1;
+		while (q && (q = json_scan_member(js, inner, sizeof(inner))) > 0)
+			if (!strcmp(inner, want) ?
+			    json_scan_string(js, into, WORD_MAX) < 0 : json_scan_skip(js))
+				return -1;
+		if (q < 0)
+			return -1;
+	}
+	return r;
 }
 
 static int cmp_fact(const void *x, const void *y)
@@ -212,48 +335,126 @@ static int group_of(struct fleet_state *st, uint32_t model, uint32_t bios,
 	return 0;
 }
 
-/* system.@a.@b as a string, or NULL. */
-static const char *system_str(struct json_object *root, const char *a,
-			      const char *b)
-{
-	return report_get_str(member(member(root, "system"), a), b);
-}
-
-static int server_group(struct fleet_state *st, struct json_object *root,
+static int server_group(struct fleet_state *st, const struct group_words *w,
 			uint32_t *out)
 {
-	const char *model = system_str(root, "virtualization", "dmi_product");
-	const char *bios = system_str(root, "context", "bios_version");
-	const char *kernel = system_str(root, "kernel", "release");
-	uint32_t m, b, k;
+	const char *kernel = w->kernel[0] ? w->kernel : w->kernel_release;
+	uint32_t m = word_id(st, w->model[0] ? w->model : NULL);
+	uint32_t b = word_id(st, w->bios[0] ? w->bios : NULL);
+	uint32_t k = word_id(st, kernel[0] ? kernel : NULL);
 
-	if (!kernel)
-		kernel = report_get_str(root, "kernel_release");
-	m = word_id(st, model);
-	b = word_id(st, bios);
-	k = word_id(st, kernel);
-	if ((model && !m) || (bios && !b) || (kernel && !k))
+	if ((w->model[0] && !m) || (w->bios[0] && !b) || (kernel[0] && !k))
 		return -1;
 	return group_of(st, m, b, k, out);
 }
 
+/* What the top level told: the report's identity and its arrays. */
+struct top_level {
+	char tool[WORD_MAX];
+	double schema;
+	bool has_schema, devices, pairs, gpus;
+	struct group_words w;
+};
+
+/* One array of the top level, each element read by @kind's reader. */
+static int read_array(struct fleet_state *st, struct json_scan *js, int kind,
+		      struct fact_list *l, struct figure_list *fl,
+		      struct device_entry *d)
+{
+	int r, e;
+
+	if ((r = json_scan_array(js)) <= 0)
+		return r;
+	while ((r = json_scan_element(js)) > 0) {
+		e = kind == 0 ? read_device(st, js, l, d) :
+		    kind == 1 ? read_pair(st, js, l, fl) : read_gpu(st, js, fl);
+		if (e < 0)
+			return e;
+	}
+	return r < 0 ? -1 : 1;
+}
+
+/*
+ * The top level.  Return: 0, -1 malformed (the scanner says why), -2 out
+ * of memory.
+ */
+static int read_top(struct fleet_state *st, struct json_scan *js,
+		    struct top_level *t, struct fact_list *l,
+		    struct figure_list *fl)
+{
+	struct device_entry *d = malloc(sizeof(*d));
+	char key[64];
+	int r;
+
+	if (!d)
+		return -2;
+	if ((r = json_scan_object(js)) <= 0)
+		goto free_entry;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "tool")) {
+			r = json_scan_string(js, t->tool, sizeof(t->tool));
+		} else if (!strcmp(key, "schema")) {
+			r = json_scan_number(js, &t->schema);
+			t->has_schema = r > 0;
+		} else if (!strcmp(key, "kernel_release")) {
+			r = json_scan_string(js, t->w.kernel_release, WORD_MAX);
+		} else if (!strcmp(key, "devices")) {
+			r = read_array(st, js, 0, l, fl, d);
+			t->devices = r > 0;
+		} else if (!strcmp(key, "pairs")) {
+			r = read_array(st, js, 1, l, fl, d);
+			t->pairs = r > 0;
+		} else if (!strcmp(key, "gpus")) {
+			r = read_array(st, js, 2, l, fl, d);
+			t->gpus = r > 0;
+		} else if (!strcmp(key, "system")) {
+			r = read_system(js, &t->w);
+		} else {
+			r = json_scan_skip(js);
+		}
+		if (r < 0)
+			goto free_entry;
+	}
+free_entry:
+	free(d);
+	return r < 0 ? r : json_scan_end(js);
+}
+
 int fleet_fingerprint(struct fleet_state *st, const char *name,
-		      struct json_object *root)
+		      const char *text, size_t len, char *err, size_t errlen)
 {
 	struct fact_list l = { 0 };
 	struct figure_list fl = { 0 };
+	struct top_level *t = calloc(1, sizeof(*t));
+	struct json_scan js;
 	struct fleet_server *s;
-	int rc = -1;
+	int rc = -1, r;
 
+	if (!t)
+		return -1;
+	json_scan_begin(&js, text, len);
+	r = read_top(st, &js, t, &l, &fl);
+	if (r == -1 || (!r && !len)) {
+		snprintf(err, errlen, "report %s is not valid JSON: %s", name,
+			 !len ? "the file is empty" : js.error);
+		rc = 1;
+		goto free_lists;
+	}
+	if (r)
+		goto free_lists;
+	if (strcmp(t->tool, "p2pdiag-check") || !t->has_schema ||
+	    t->schema != REPORT_SCHEMA || !t->devices || !t->pairs || !t->gpus) {
+		report_file_not_report(err, errlen, name, "report",
+				       " (make one with --json or --baseline save)");
+		rc = 1;
+		goto free_lists;
+	}
 	if (fleet_grow(&st->server, &st->alloc_server, st->nr_server,
 		       sizeof(*st->server), 1024))
 		goto free_lists;
 	s = &st->server[st->nr_server];
 	memset(s, 0, sizeof(*s));
-	if (server_group(st, root, &s->group) ||
-	    read_devices(st, report_get_array(root, "devices"), &l) ||
-	    read_pairs(st, report_get_array(root, "pairs"), &l, &fl) ||
-	    read_gpus(st, report_get_array(root, "gpus"), &fl))
+	if (server_group(st, &t->w, &s->group))
 		goto free_lists;
 	if (l.nr)
 		qsort(l.f, l.nr, sizeof(*l.f), cmp_fact);
@@ -275,6 +476,7 @@ int fleet_fingerprint(struct fleet_state *st, const char *name,
 	st->nr_server++;
 	rc = 0;
 free_lists:
+	free(t);
 	free(l.f);
 	free(fl.f);
 	return rc;

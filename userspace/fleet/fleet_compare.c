@@ -19,8 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "fleet/fleet.h"
 #include "fleet/fleet_priv.h"
 #include "report/report_file.h"
@@ -47,17 +45,17 @@ static int bad_add(struct fleet_state *st, FILE *errout, const char *name,
 
 static int read_report(struct fleet_state *st, FILE *errout, const char *path)
 {
-	struct json_object *root;
-	char err[1024];
+	char err[1024], *text;
+	size_t len;
 	int rc;
 
 	err[0] = '\0';
-	root = report_file_read(path, "report", " (make one with --json or --baseline save)",
-				err, sizeof(err));
-	if (!root)
+	if (report_file_load(path, "report", &text, &len, err, sizeof(err)))
 		return bad_add(st, errout, path, err);
-	rc = fleet_fingerprint(st, path, root);
-	json_object_put(root);
+	rc = fleet_fingerprint(st, path, text, len, err, sizeof(err));
+	free(text);
+	if (rc > 0)
+		return bad_add(st, errout, path, err);
 	return rc;
 }
 

@@ -16,8 +16,6 @@
 #include "fleet/intern.h"
 #include "judge/findings.h"
 
-struct json_object;
-
 /* What a fact or figure is about. */
 enum fleet_kind {
 	FK_FUNCTION,		/* a function is there: value "present" */
@@ -121,12 +119,13 @@ struct fleet_state {
 };
 
 /*
- * fleet_fingerprint() - reduce the report @root, read from @name, to a
- * server of @st (its group found or made).
- * Return: 0, or -1 when memory ran out.
+ * fleet_fingerprint() - reduce the report @text (@len bytes, read from
+ * @name) to a server of @st, its group found or made.
+ * Return: 0; 1 when it is no report, or no JSON (@err says why); -1 when
+ * memory ran out.
  */
 int fleet_fingerprint(struct fleet_state *st, const char *name,
-		      struct json_object *root);
+		      const char *text, size_t len, char *err, size_t errlen);
 
 /*
  * fleet_analyse() - every group's reference, then every server's

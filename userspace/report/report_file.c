@@ -78,6 +78,24 @@ static struct json_object *parse_one_document(const char *path, const char *what
 	return root;
 }
 
+int report_file_load(const char *path, const char *what, char **text,
+		     size_t *len, char *err, size_t errlen)
+{
+	if (!bounded_file_read(path, REPORT_FILE_MAX, text, len))
+		return 0;
+	snprintf(err, errlen, "cannot read %s %s: %s", what, path,
+		 errno == EFBIG ? "larger than 64 MiB, which no report is" :
+		 strerror(errno));
+	return -1;
+}
+
+void report_file_not_report(char *err, size_t errlen, const char *path,
+			    const char *what, const char *hint)
+{
+	snprintf(err, errlen, "%s is not a p2pdiag-check %s of schema %d%s",
+		 path, what, REPORT_SCHEMA, hint);
+}
+
 struct json_object *report_file_read(const char *path, const char *what,
 				     const char *hint, char *err, size_t errlen)
 {
@@ -86,12 +104,8 @@ struct json_object *report_file_read(const char *path, const char *what,
 	size_t len;
 	char *text;
 
-	if (bounded_file_read(path, REPORT_FILE_MAX, &text, &len)) {
-		snprintf(err, errlen, "cannot read %s %s: %s", what, path,
-			 errno == EFBIG ? "larger than 64 MiB, which no report is" :
-			 strerror(errno));
+	if (report_file_load(path, what, &text, &len, err, errlen))
 		return NULL;
-	}
 	root = parse_one_document(path, what, text, len, err, errlen);
 	free(text);
 	if (!root)
@@ -104,8 +118,7 @@ struct json_object *report_file_read(const char *path, const char *what,
 	    json_object_get_int(v) != REPORT_SCHEMA ||
 	    !report_get_array(root, "devices") || !report_get_array(root, "pairs") ||
 	    !report_get_array(root, "gpus")) {
-		snprintf(err, errlen, "%s is not a p2pdiag-check %s of schema %d%s",
-			 path, what, REPORT_SCHEMA, hint);
+		report_file_not_report(err, errlen, path, what, hint);
 		json_object_put(root);
 		return NULL;
 	}

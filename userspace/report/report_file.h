@@ -29,6 +29,18 @@ struct json_object;
 struct json_object *report_file_read(const char *path, const char *what,
 				     const char *hint, char *err, size_t errlen);
 
+/*
+ * report_file_load() - the text of the report at @path (NUL-terminated,
+ * malloc'd into *@text, *@len bytes), at most REPORT_FILE_MAX bytes.
+ * Return: 0, or -1 with @err ("cannot read @what @path: ...").
+ */
+int report_file_load(const char *path, const char *what, char **text,
+		     size_t *len, char *err, size_t errlen);
+
+/* The refusal of a document that is JSON but no report, in @err. */
+void report_file_not_report(char *err, size_t errlen, const char *path,
+			    const char *what, const char *hint);
+
 /* @key of object @o as a string, or NULL (absent, null or another type). */
 const char *report_get_str(struct json_object *o, const char *key);
 /* @key of @o as a number into *@out.  Return: 0, or -1 when it is none. */

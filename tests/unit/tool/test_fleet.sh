@@ -21,7 +21,7 @@ result() { # result OK NAME [WHY]
 	else
 		failed=$((failed + 1))
 		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "# $3" | head -c 600 && echo
+		[ -n "${3:-}" ] && echo "# $3" | head -c 3000 && echo
 	fi
 }
 
@@ -133,6 +133,11 @@ mkfifo "$bad/mixed/fifo.json"
 mkdir "$bad/mixed/dir.json"
 ln -s "$bad/nowhere" "$bad/mixed/dangling.json"
 echo 'not a report' >"$bad/mixed/notes.txt"
+cat "$tmp/fleet/node-00000.json" "$tmp/fleet/node-00000.json" >"$bad/mixed/twice.json"
+printf '{"tool": "p2pdiag-check", "schema": 1,}' >"$bad/mixed/comma.json"
+python3 -c 'print("[" * 100 + "]" * 100)' >"$bad/mixed/deep.json"
+printf '{"tool": "p2pdiag-check\x01"}' >"$bad/mixed/control.json"
+sed 's/"devices"/"devices\\q"/' "$tmp/fleet/node-00000.json" >"$bad/mixed/escape.json"
 run timeout 60 "$bin" --compare-fleet "$bad/mixed" --json
 printf '%s\n' "$out" >"$tmp/bad.json"
 v=$(python3 -c '
@@ -142,14 +147,19 @@ for u in sorted(d["unreadable"], key=lambda u: u["file"]):
     print(u["file"].rsplit("/", 1)[1] + ": " + u["error"].split(": ", 1)[-1])
 print(d["summary"]["reports"], d["summary"]["unreadable"], d["summary"]["exit_status"])' "$tmp/bad.json" 2>&1)
 want="array.json: $bad/mixed/array.json is not a p2pdiag-check report of schema 1 (make one with --json or --baseline save)
+comma.json: a comma before the closing bracket
+control.json: a control character inside a string
 dangling.json: No such file or directory
+deep.json: nested deeper than any report
 dir.json: not a regular file
+escape.json: an unknown escape in a string
 fifo.json: not a regular file
 huge.json: larger than 64 MiB, which no report is
 other.json: $bad/mixed/other.json is not a p2pdiag-check report of schema 1 (make one with --json or --baseline save)
 truncated.json: it ends inside the document
+twice.json: more after the document
 zero.json: the file is empty
-12 8 3"
+12 13 3"
 [ "$rc" = 3 ] && [ "$v" = "$want" ] && result 1 "fleet: bad files are listed by name and why, exit 3, the rest compared" ||
 	result 0 "fleet: bad files are listed by name and why, exit 3, the rest compared" "rc $rc: $v"
 case $err in *"cannot read report $bad/mixed/huge.json: larger than 64 MiB"*"report $bad/mixed/truncated.json is not valid JSON: it ends inside the document"*)
