@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """A fleet of saved reports of one 8-GPU server model, with planted outliers.
 
-Usage: fleet_reports.py BASE ACS X8 NOGPU BIOS2 OUTDIR COUNT MANIFEST
+Usage: fleet_reports.py P2PDIAG_CHECK TOPOLOGY OUTDIR COUNT MANIFEST
 
-BASE, ACS, X8, NOGPU and BIOS2 are p2pdiag-check's own --json reports of
-the same server's topology: as it is; with ACS redirect on one switch port;
-with one GPU's link trained to x8; with one GPU gone; and as the second
-BIOS version sets it up (ACS redirect on a root port).  Offline reports
-have no GPU figures, so this adds what a measured run would hold (host to
-device, device to host, P2P both ways, within 2% of a nominal figure per
-path class), the DMI product, BIOS version and kernel release, and writes
+TOPOLOGY is the server's saved topology (tests/unit/fixtures/02-eight-gpu-
+four-switches.topo).  P2PDIAG_CHECK reports it (--topology-file, --json)
+as it is and in four variants: ACS redirect on one switch port; one
+GPU's link trained to x8; one GPU gone; and as the second BIOS version
+sets it up (ACS redirect on a root port).  Offline reports have no GPU
+figures, so this adds what a measured run would hold (host to device,
+device to host, P2P both ways, within 2% of a nominal figure per path
+class), the DMI product, BIOS version and kernel release, and writes
 COUNT reports node-NNNNN.json into OUTDIR:
 
   every tenth server (index % 10 == 9) runs the second BIOS: its own group,
@@ -32,7 +33,9 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
+import tempfile
 
 ACS_PORT = "0000:02:00.0"
 X8_GPU = "0000:04:00.0"
@@ -47,9 +50,58 @@ BIOS = ("1.25", "1.27")
 KERNEL = "6.1.0-27-amd64"
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+ACS_REDIRECT = ("acs_ctrl=0x001d", "acs=SrcValid+\\x20TransBlk-\\x20ReqRedir+\\x20"
+                "CmpltRedir+\\x20UpstreamFwd+\\x20EgressCtrl-\\x20DirectTrans-")
+ROOT_PORT = "0000:00:01.1"
+
+
+def edit_function(lines, addr, change):
+    """The topology's lines with function addr's line changed (None: removed)."""
+    out = []
+    for line in lines:
+        if line.startswith("addr=%s " % addr):
+            line = change(line)
+            if line is None:
+                continue
+        out.append(line)
+    return out
+
+
+def with_acs(line):
+    words = [w for w in line.split(" ") if not w.startswith(("acs_ctrl=", "acs="))]
+    return " ".join(words[:1] + list(ACS_REDIRECT) + words[1:])
+
+
+def variants(topology):
+    """The server's topology as it is and in its four variants."""
+    lines = [l for l in open(topology).read().splitlines() if not l.startswith("expect")]
+    nogpu = edit_function(lines, GONE_GPU, lambda l: None)
+    nogpu = [l.replace("functions=43", "functions=42") if l.startswith("# p2pdiag") else l
+             for l in nogpu]
+    return {
+        "base": lines,
+        "acs": edit_function(lines, ACS_PORT, with_acs),
+        "x8": edit_function(lines, X8_GPU, lambda l: l.replace(" link_width=16", " link_width=8")),
+        "nogpu": nogpu,
+        "bios2": edit_function(lines, ROOT_PORT, with_acs),
+    }
+
+
+def reports(tool, topology):
+    """The tool's own --json report of each variant."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, P2PDIAG_FSROOT=tmp)
+        for name, lines in variants(topology).items():
+            path = os.path.join(tmp, name + ".topo")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            run = subprocess.run([tool, "--topology-file", path, "--no-cuda", "--json"],
+                                 capture_output=True, text=True, env=env)
+            if run.returncode > 1:
+                sys.exit("%s: %s: exit %d: %s" % (tool, name, run.returncode, run.stderr))
+            out[name] = json.loads(run.stdout)
+    return out
 
 
 def pair_key(p):
@@ -133,10 +185,11 @@ def server_text(template, rng, scale):
 
 
 def main(argv):
-    if len(argv) != 9:
+    if len(argv) != 6:
         sys.exit(__doc__)
-    base, acs, x8, nogpu, bios2 = (load(p) for p in argv[1:6])
-    outdir, count, manifest = argv[6], int(argv[7]), argv[8]
+    r = reports(argv[1], argv[2])
+    base, acs, x8, nogpu, bios2 = (r[k] for k in ("base", "acs", "x8", "nogpu", "bios2"))
+    outdir, count, manifest = argv[3], int(argv[4]), argv[5]
     os.makedirs(outdir, exist_ok=True)
     planted = {}
     groups = [0, 0]
