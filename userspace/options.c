@@ -139,9 +139,9 @@ void options_usage(FILE *out)
 "  1  warnings only (slow, degraded, risky, baseline drift)\n"
 "  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
 "  3  usage or environment error (bad option, unreadable source)\n"
-"  --compare-fleet: 0 no outlier, 1 outliers, 2 an outlier with a blocked\n"
-"  pair, 3 an input that could not be read (the others are compared)\n"
-"  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n",
+"  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n"
+"With --compare-fleet: 0 no outlier, 1 outliers, 2 an outlier with a pair\n"
+"now blocked, 3 an input that could not be read (the others are compared)\n",
 	      out);
 }
 

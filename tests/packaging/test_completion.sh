@@ -3,7 +3,8 @@
 # userspace/completion/p2pdiag-check under bash-completion, fed command
 # lines the way readline splits them (":" and "=" are word breaks): every
 # option of --help and nothing else, option values, files after
-# --baseline MODE, and PCI addresses for --pairs from a fake module tree.
+# --baseline MODE and after --compare-fleet, and PCI addresses for --pairs
+# from a fake module tree.
 # Usage: test_completion.sh ROOT P2PDIAG_CHECK TEST_TOOL
 set -u
 root=$1 bin=$2 tool=$3
@@ -77,6 +78,9 @@ mkdir -p "$tmp/tree"
 expect "--baseline check FILE completes files" "p2pdiag-check --baseline check $tmp/ba" "$tmp/base.json" "$tmp/bar.json"
 expect "--topology-file completes files" "p2pdiag-check --topology-file $tmp/bas" "$tmp/base.json"
 expect "nothing is offered for a number" "p2pdiag-check --iterations "
+expect "--compare-fleet completes files" "p2pdiag-check --compare-fleet $tmp/ba" "$tmp/base.json" "$tmp/bar.json"
+expect "... and every word after it" "p2pdiag-check --compare-fleet $tmp/bar.json $tmp/bas" "$tmp/base.json"
+expect "... but a number after --tolerance" "p2pdiag-check --compare-fleet $tmp/bar.json --tolerance "
 
 # A module tree with three P2P endpoints (and bridges that are not).
 "$tool" --make-tree "$tmp/tree" ok >/dev/null 2>&1 ||
