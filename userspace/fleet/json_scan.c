@@ -155,7 +155,7 @@ static int read_string(struct json_scan *s, char *buf, size_t len)
 		case 'r': tmp[0] = '\r'; n = 1; break;
 		case 't': tmp[0] = '\t'; n = 1; break;
 		case 'u': {
-			unsigned int cp;
+			unsigned int cp = 0;
 
 			if (unicode_escape(s, &cp))
 				return -1;

@@ -26,6 +26,7 @@ void test_causes(struct ktap *k);
 void test_atomic_file(struct ktap *k);
 void test_check(struct ktap *k);
 void test_json_stream(struct ktap *k);
+void test_fleet_scan(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -97,5 +98,6 @@ int main(int argc, char **argv)
 	test_causes(&k);
 	test_atomic_file(&k);
 	test_check(&k);
+	test_fleet_scan(&k);
 	return ktap_finish(&k);
 }
