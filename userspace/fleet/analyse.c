@@ -34,12 +34,9 @@ const char *fleet_word(const struct fleet_state *st, uint32_t id, const char *no
 	return w ? w : none;
 }
 
-uint32_t fleet_key_find(struct fleet_state *st, const struct fleet_key *k)
+uint32_t fleet_key_find(const struct fleet_state *st, const struct fleet_key *k)
 {
-	uint32_t before = st->keys.nr, id = intern_add(&st->keys, k, sizeof(*k));
-
-	/* a lookup must not grow the table for good: only ids known count */
-	return id && id < before ? id : 0;
+	return intern_find(&st->keys, k, sizeof(*k));
 }
 
 const struct fleet_ref *fleet_ref_of(const struct fleet_group *g, uint32_t key)

@@ -45,7 +45,7 @@ static const char *ref_field(const struct fleet_state *st,
 	k.kind = FK_FIELD;
 	k.field = (uint8_t)f;
 	k.a = a;
-	r = fleet_ref_of(g, fleet_key_find((struct fleet_state *)st, &k));
+	r = fleet_ref_of(g, fleet_key_find(st, &k));
 	return r ? fleet_word(st, r->value, "?") : "?";
 }
 

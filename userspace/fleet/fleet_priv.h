@@ -140,7 +140,7 @@ const char *fleet_word(const struct fleet_state *st, uint32_t id, const char *no
 /* The reference of @key in group @g, or NULL. */
 const struct fleet_ref *fleet_ref_of(const struct fleet_group *g, uint32_t key);
 /* The key id of @k when any server has it, else 0. */
-uint32_t fleet_key_find(struct fleet_state *st, const struct fleet_key *k);
+uint32_t fleet_key_find(const struct fleet_state *st, const struct fleet_key *k);
 
 /* The exit status of a compared fleet (fleet.h says which). */
 int fleet_status(const struct fleet_state *st);

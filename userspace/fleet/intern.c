@@ -39,6 +39,27 @@ static int grow_slots(struct intern *t)
 	return 0;
 }
 
+/* The slot that holds @data's id, or the free one where it would go. */
+static uint32_t probe(const struct intern *t, const void *data, size_t len,
+		      uint64_t h)
+{
+	uint32_t i, id;
+
+	for (i = (uint32_t)h & (t->nr_slots - 1); (id = t->slot[i]);
+	     i = (i + 1) & (t->nr_slots - 1)) {
+		const struct intern_blob *b = &t->blob[id];
+
+		if (b->hash == h && b->len == len && (!len || !memcmp(b->data, data, len)))
+			break;
+	}
+	return i;
+}
+
+uint32_t intern_find(const struct intern *t, const void *data, size_t len)
+{
+	return t->nr_slots ? t->slot[probe(t, data, len, fnv1a(data, len))] : 0;
+}
+
 uint32_t intern_add(struct intern *t, const void *data, size_t len)
 {
 	uint64_t h = fnv1a(data, len);
@@ -49,13 +70,9 @@ uint32_t intern_add(struct intern *t, const void *data, size_t len)
 		t->nr = 1;	/* id 0 stays free: "none" */
 	if (2 * (uint64_t)t->nr >= t->nr_slots && grow_slots(t))
 		return 0;
-	for (i = (uint32_t)h & (t->nr_slots - 1); (id = t->slot[i]);
-	     i = (i + 1) & (t->nr_slots - 1)) {
-		const struct intern_blob *b = &t->blob[id];
-
-		if (b->hash == h && b->len == len && !memcmp(b->data, data, len))
-			return id;
-	}
+	i = probe(t, data, len, h);
+	if (t->slot[i])
+		return t->slot[i];
 	if (fleet_grow(&t->blob, &t->alloc, t->nr, sizeof(*t->blob), 256))
 		return 0;
 	copy = malloc(len ? len : 1);

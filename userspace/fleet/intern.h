@@ -31,6 +31,9 @@ struct intern {
  */
 uint32_t intern_add(struct intern *t, const void *data, size_t len);
 
+/* The id of the @len bytes at @data, or 0 when they were never added. */
+uint32_t intern_find(const struct intern *t, const void *data, size_t len);
+
 /* The bytes of @id (NULL for 0), and their length in *@len when asked. */
 const void *intern_get(const struct intern *t, uint32_t id, size_t *len);
 

@@ -163,6 +163,9 @@ static void test_intern(struct ktap *k)
 	CHECK(k, !memcmp(intern_get(&t, a, &len), "abc", 4) && len == 4 &&
 	      !intern_get(&t, 0, NULL),
 	      "fleet intern: an id gives its bytes back; 0 is none");
+	CHECK(k, intern_find(&t, "w4999", 5) == intern_add(&t, "w4999", 5) &&
+	      !intern_find(&t, "w5000", 5) && t.nr == 5003 + 1,
+	      "fleet intern: a lookup finds what was added and adds nothing");
 	intern_free(&t);
 }
 
