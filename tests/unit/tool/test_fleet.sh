@@ -169,9 +169,12 @@ run "$bin" --compare-fleet "$tmp/clean" --quick
 [ "$rc" = 3 ] && case $err in *"'--quick' does not apply"*) true;; *) false;; esac &&
 	result 1 "fleet: an option of a run is refused, named" || result 0 "fleet: an option of a run is refused, named" "rc $rc $err"
 # A closed stdout is a write error, not a death by SIGPIPE.
+# (the pipe may also have taken the whole text before it closed: then 2)
 "$bin" --compare-fleet "$tmp/fleet" 2>"$tmp/stderr" | true; rc=${PIPESTATUS[0]}
-[ "$rc" = 3 ] || [ "$rc" = 2 ] && result 1 "fleet: a reader that goes away is no crash" ||
-	result 0 "fleet: a reader that goes away is no crash" "rc $rc $(cat "$tmp/stderr")"
+err=$(cat "$tmp/stderr")
+{ [ "$rc" = 2 ] || { [ "$rc" = 3 ] && case $err in *"cannot write the fleet comparison"*) true;; *) false;; esac; }; } &&
+	result 1 "fleet: a reader that goes away is no crash" ||
+	result 0 "fleet: a reader that goes away is no crash" "rc $rc $err"
 
 echo "# fleet: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
