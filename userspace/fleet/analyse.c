@@ -474,7 +474,8 @@ static int group_outliers(struct fleet_state *st, uint32_t g,
 			li++;
 		for (l0 = li; li < low->nr && low->f[li].server == k; li++)
 			;
-		if (outlier_add(st, k, u ? &u->l : NULL, low->f + l0, li - l0))
+		if (outlier_add(st, k, u ? &u->l : NULL, li > l0 ? low->f + l0 : NULL,
+				li - l0))
 			return -1;
 	}
 	return 0;

@@ -435,8 +435,12 @@ int fleet_fingerprint(struct fleet_state *st, const char *name,
 	json_scan_begin(&js, text, len);
 	r = read_top(st, &js, t, &l, &fl);
 	if (r == -1 || (!r && !len)) {
-		snprintf(err, errlen, "report %s is not valid JSON: %s", name,
-			 !len ? "the file is empty" : js.error);
+		if (json_scan_too_long(&js))
+			snprintf(err, errlen, "report %s holds a value longer than %d bytes, which no report does",
+				 name, WORD_MAX - 1);
+		else
+			snprintf(err, errlen, "report %s is not valid JSON: %s", name,
+				 !len ? "the file is empty" : js.error);
 		rc = 1;
 		goto free_lists;
 	}

@@ -148,7 +148,7 @@ static int read_input(struct fleet_state *st, FILE *errout, const char *path)
 	return read_report(st, errout, path);
 }
 
-static void state_free(struct fleet_state *st)
+void fleet_state_free(struct fleet_state *st)
 {
 	uint32_t i;
 
@@ -214,10 +214,10 @@ int fleet_compare(char *const *paths, unsigned int nr_paths, double tolerance,
 			strerror(errno ? errno : EIO));
 		status = EXIT_USAGE;
 	}
-	state_free(&st);
+	fleet_state_free(&st);
 	return status;
 oom:
 	fprintf(errout, "p2pdiag-check: out of memory comparing the fleet\n");
-	state_free(&st);
+	fleet_state_free(&st);
 	return EXIT_USAGE;
 }

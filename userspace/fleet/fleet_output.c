@@ -76,7 +76,7 @@ void fleet_diff_text(char *buf, size_t len, const struct fleet_state *st,
 			 ref_field(st, g, k->a, P2PD_F_DEVICE), hold, of);
 		break;
 	case FD_EXTRA:
-		snprintf(buf, len, "function %s is here, on %u of the group's %u servers not",
+		snprintf(buf, len, "function %s is here, but not on %u of the group's %u servers",
 			 a, hold, of);
 		break;
 	case FD_FIELD:
@@ -89,7 +89,7 @@ void fleet_diff_text(char *buf, size_t len, const struct fleet_state *st,
 			 a, b, want, hold, of);
 		break;
 	case FD_PAIR_EXTRA:
-		snprintf(buf, len, "pair %s %s is judged here (%s), on %u of the group's %u servers not",
+		snprintf(buf, len, "pair %s %s is judged here (%s), but not on %u of the group's %u servers",
 			 a, b, have, hold, of);
 		break;
 	case FD_CLASS:

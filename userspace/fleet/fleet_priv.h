@@ -142,6 +142,9 @@ const struct fleet_ref *fleet_ref_of(const struct fleet_group *g, uint32_t key);
 /* The key id of @k when any server has it, else 0. */
 uint32_t fleet_key_find(const struct fleet_state *st, const struct fleet_key *k);
 
+/* Free everything @st holds. */
+void fleet_state_free(struct fleet_state *st);
+
 /* The exit status of a compared fleet (fleet.h says which). */
 int fleet_status(const struct fleet_state *st);
 

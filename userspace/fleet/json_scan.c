@@ -11,6 +11,8 @@
 
 #include "fleet/json_scan.h"
 
+static const char too_long[] = "a string longer than any value a report holds";
+
 static int fail(struct json_scan *s, const char *why)
 {
 	if (!s->error) {
@@ -115,8 +117,12 @@ static int unicode_escape(struct json_scan *s, unsigned int *cp)
 	return 0;
 }
 
-/* The string at s->p ('"'), into @buf when given (@len bytes with the NUL). */
-static int read_string(struct json_scan *s, char *buf, size_t len)
+/*
+ * The string at s->p ('"'), into @buf when given (@len bytes with the
+ * NUL).  One that does not fit fails, or with @cut is left out: @buf
+ * empty, *@cut set, the string still checked to its end.
+ */
+static int read_string(struct json_scan *s, char *buf, size_t len, bool *cut)
 {
 	size_t used = 0;
 
@@ -130,9 +136,14 @@ static int read_string(struct json_scan *s, char *buf, size_t len)
 		       (unsigned char)*s->p >= 0x20)
 			s->p++;
 		n = (size_t)(s->p - run);
+		if (buf && used + n >= len) {
+			if (!cut)
+				return fail(s, too_long);
+			*cut = true;
+			buf[0] = '\0';
+			buf = NULL;
+		}
 		if (buf) {
-			if (used + n >= len)
-				return fail(s, "a string longer than any value a report holds");
 			memcpy(buf + used, run, n);
 			used += n;
 		}
@@ -167,9 +178,14 @@ static int read_string(struct json_scan *s, char *buf, size_t len)
 			return fail(s, "an unknown escape in a string");
 		}
 		s->p++;
+		if (buf && used + n >= len) {
+			if (!cut)
+				return fail(s, too_long);
+			*cut = true;
+			buf[0] = '\0';
+			buf = NULL;
+		}
 		if (buf) {
-			if (used + n >= len)
-				return fail(s, "a string longer than any value a report holds");
 			memcpy(buf + used, out, n);
 			used += n;
 		}
@@ -277,7 +293,7 @@ static int skip_value(struct json_scan *s)
 	case '{': case '[':
 		return skip_container(s, c);
 	case '"':
-		return read_string(s, NULL, 0);
+		return read_string(s, NULL, 0, NULL);
 	case 't':
 		return literal(s, "true");
 	case 'f':
@@ -301,7 +317,7 @@ int json_scan_string(struct json_scan *s, char *buf, size_t len)
 	buf[0] = '\0';
 	if (json_scan_peek(s) != '"')
 		return skip_value(s) ? -1 : 0;
-	return read_string(s, buf, len) ? -1 : 1;
+	return read_string(s, buf, len, NULL) ? -1 : 1;
 }
 
 int json_scan_number(struct json_scan *s, double *v)
@@ -375,12 +391,13 @@ static int next_item(struct json_scan *s, char close)
 int json_scan_member(struct json_scan *s, char *key, size_t len)
 {
 	int r = next_item(s, '}');
+	bool cut = false;
 
 	if (r <= 0)
 		return r;
 	if (json_scan_peek(s) != '"')
 		return s->p >= s->end ? truncated(s) : fail(s, "an object key that is no string");
-	if (key ? read_string(s, key, len) : read_string(s, NULL, 0))
+	if (key ? read_string(s, key, len, &cut) : read_string(s, NULL, 0, NULL))
 		return -1;
 	if (json_scan_peek(s) != ':')
 		return s->p >= s->end ? truncated(s) : fail(s, "a missing colon");
@@ -391,6 +408,11 @@ int json_scan_member(struct json_scan *s, char *key, size_t len)
 int json_scan_element(struct json_scan *s)
 {
 	return next_item(s, ']');
+}
+
+bool json_scan_too_long(const struct json_scan *s)
+{
+	return s->error == too_long;
 }
 
 int json_scan_end(struct json_scan *s)

@@ -51,7 +51,9 @@ int json_scan_number(struct json_scan *s, double *v);
  * (0 when the value is no object: then it is skipped), then
  * json_scan_member() until it returns 0 (after the closing '}'); each 1
  * leaves the scanner at the member's value, which the caller must read
- * or skip.  A key of @len bytes or more is refused.
+ * or skip.  A key of @len bytes or more comes back empty: a key no
+ * reader asks for, whose value the caller skips as it skips any it does
+ * not know.
  */
 int json_scan_object(struct json_scan *s);
 int json_scan_member(struct json_scan *s, char *key, size_t len);
@@ -59,6 +61,9 @@ int json_scan_member(struct json_scan *s, char *key, size_t len);
 /* The same for an array's elements: json_scan_array(), json_scan_element(). */
 int json_scan_array(struct json_scan *s);
 int json_scan_element(struct json_scan *s);
+
+/* Whether the error is a string or number longer than its caller's buffer. */
+bool json_scan_too_long(const struct json_scan *s);
 
 /* After the document: only white space may follow.  Return: 0, or -1. */
 int json_scan_end(struct json_scan *s);

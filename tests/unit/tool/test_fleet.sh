@@ -122,6 +122,7 @@ printf '{"tool": "p2pdiag-check", "schema": 1,}' >"$bad/mixed/comma.json"
 python3 -c 'print("[" * 100 + "]" * 100)' >"$bad/mixed/deep.json"
 printf '{"tool": "p2pdiag-check\x01"}' >"$bad/mixed/control.json"
 sed 's/"devices"/"devices\\q"/' "$tmp/fleet/node-00000.json" >"$bad/mixed/escape.json"
+python3 -c 'print("{\"tool\": \"p2pdiag-check\", \"schema\": 1, \"system\": {\"context\": {\"bios_version\": \"%s\"}}}" % ("9" * 300))' >"$bad/mixed/long.json"
 run timeout 60 "$bin" --compare-fleet "$bad/mixed" --json
 printf '%s\n' "$out" >"$tmp/bad.json"
 v=$(python3 -c '
@@ -139,11 +140,12 @@ dir.json: not a regular file
 escape.json: an unknown escape in a string
 fifo.json: not a regular file
 huge.json: larger than 64 MiB, which no report is
+long.json: report $bad/mixed/long.json holds a value longer than 255 bytes, which no report does
 other.json: $bad/mixed/other.json is not a p2pdiag-check report of schema 1 (make one with --json or --baseline save)
 truncated.json: it ends inside the document
 twice.json: more after the document
 zero.json: the file is empty
-12 13 3"
+12 14 3"
 [ "$rc" = 3 ] && [ "$v" = "$want" ] && result 1 "fleet: bad files are listed by name and why, exit 3, the rest compared" ||
 	result 0 "fleet: bad files are listed by name and why, exit 3, the rest compared" "rc $rc: $v"
 case $err in *"cannot read report $bad/mixed/huge.json: larger than 64 MiB"*"report $bad/mixed/truncated.json is not valid JSON: it ends inside the document"*)

@@ -135,6 +135,24 @@ static void test_values(struct ktap *k)
 	      js.error ? js.error : "taken");
 	CHECK(k, json_scan_member(&js, key, sizeof(key)) == -1 && !last[0],
 	      "fleet scan: after an error every call fails");
+	{
+		const char *t = "{\"a_key_longer_than_its_buffer\": [1], \"b\": \"x\"}";
+		char b[4] = "";
+		int empty_keys = 0;
+
+		json_scan_begin(&js, t, strlen(t));
+		json_scan_object(&js);
+		while (json_scan_member(&js, key, sizeof(key)) > 0) {
+			if (!key[0])
+				empty_keys++;
+			if (!strcmp(key, "b"))
+				json_scan_string(&js, b, sizeof(b));
+			else
+				json_scan_skip(&js);
+		}
+		CHECK(k, empty_keys == 1 && !strcmp(b, "x") && !json_scan_end(&js),
+		      "fleet scan: a key longer than its buffer is no key asked for, and is skipped");
+	}
 	json_scan_begin(&js, "7", 1);
 	CHECK(k, json_scan_number(&js, &sn) == 1 && sn == 7 && !json_scan_end(&js),
 	      "fleet scan: a document that is one number ends with it");
