@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/p2pdiag, ABI version 1 (include/p2pdiag/ABI.txt).
+ * /sys/kernel/p2pdiag, ABI version 2 (include/p2pdiag/ABI.txt).
  *
  * Every read is served from the current snapshot inside an RCU read-side
  * section: nothing here touches hardware or takes a lock that a rebuild
