@@ -197,11 +197,25 @@ static void p2pd_mark_unread(struct pci_dev *pdev, struct p2pd_function *f,
 }
 
 /*
+ * Whether the PCI core knows @state to be a low-power state: D1 to D3cold.
+ * PCI_UNKNOWN is what it leaves on a bridge that no driver enabled (a
+ * conventional PCI-to-PCI bridge, any port under pcie_ports=compat): such
+ * a bridge is powered and forwards config requests, and the kernel's own
+ * config accessors read below it (pci_config_pm_runtime_get() wakes a
+ * function only from D3cold).
+ */
+static bool p2pd_low_power(pci_power_t state)
+{
+	return state == PCI_D1 || state == PCI_D2 || state == PCI_D3hot ||
+	       state == PCI_D3cold;
+}
+
+/*
  * Whether reading @pdev's config space would need a wake-up: the function
- * (for a VF, its PF) is in D3cold, or a bridge above it is not in D0 and
- * forwards no config requests.  A function in D3hot answers config reads;
- * it is read as it is.  The states may change right after this look; a
- * read that then fails is unknown and the walk is retried.
+ * (for a VF, its PF) is in D3cold, or a bridge above it is in a low-power
+ * state and forwards no config requests.  A function in D3hot answers
+ * config reads; it is read as it is.  The states may change right after
+ * this look; a read that then fails is unknown and the walk is retried.
  */
 static bool p2pd_powered_down(struct pci_dev *pdev)
 {
@@ -211,7 +225,7 @@ static bool p2pd_powered_down(struct pci_dev *pdev)
 	    pci_physfn(pdev)->current_state == PCI_D3cold)
 		return true;
 	for (up = pci_upstream_bridge(pdev); up; up = pci_upstream_bridge(up))
-		if (up->current_state != PCI_D0)
+		if (p2pd_low_power(up->current_state))
 			return true;
 	return false;
 }
