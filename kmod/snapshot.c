@@ -127,8 +127,9 @@ static int p2pd_snapshot_group(struct p2pd_snapshot *s)
 {
 	unsigned int nr = s->model.nr_fn;
 
-	s->group_storage = kvmalloc_array(max(nr, 1U) * P2PD_GROUP_INTS_PER_FN,
-					  sizeof(int), GFP_KERNEL);
+	s->group_storage = kvmalloc_array(max(nr, 1U),
+					  sizeof(int) * P2PD_GROUP_INTS_PER_FN,
+					  GFP_KERNEL);
 	if (!s->group_storage)
 		return -ENOMEM;
 	p2pd_groups_attach(&s->groups, s->group_storage, nr);

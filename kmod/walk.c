@@ -163,19 +163,36 @@ static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
  * the bound driver alone, and VFIO or iommufd attach and free domains at
  * open and close.  The group's type, which is what the domain means for
  * P2P, is in /sys/kernel/iommu_groups/<id>/type for p2pdiag-check to read.
+ *
+ * A virtual function comes and goes without the rescan lock this walk
+ * holds: sriov_numvfs and the PF's driver enable and disable SR-IOV under
+ * the PF's device lock, and removing a VF drops its group.  That lock is
+ * held meanwhile, and only tried: a change of the VFs in progress may be
+ * waiting for the rescan lock (kernels that take it there), and the VF is
+ * read again later instead.
+ *
+ * Return: false when the VF could not be looked at now.
  */
-static void p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
+static bool p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
 {
-	struct iommu_group *group = iommu_group_get(&pdev->dev);
+	struct device *pf = pdev->is_virtfn ? &pci_physfn(pdev)->dev : NULL;
+	struct iommu_group *group;
 
-	if (!group) {
-		f->iommu_group = -1;
-		f->iommu_domain = P2PD_IOMMU_NONE;
-		return;
+	f->iommu_group = -1;
+	f->iommu_domain = P2PD_IOMMU_NONE;
+	if (pf && !device_trylock(pf)) {
+		f->iommu_domain = P2PD_IOMMU_UNKNOWN;
+		return false;
 	}
+	group = iommu_group_get(&pdev->dev);
+	if (pf)
+		device_unlock(pf);
+	if (!group)
+		return true;
 	f->iommu_group = iommu_group_id(group);
 	f->iommu_domain = P2PD_IOMMU_UNKNOWN;
 	iommu_group_put(group);
+	return true;
 }
 
 /*
@@ -290,6 +307,8 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 {
 	struct pci_bus *root = pdev->bus;
 	struct pci_dev *up = pci_upstream_bridge(pdev);
+	enum p2pd_read_result result;
+	bool iommu_read;
 
 	while (!pci_is_root_bus(root))
 		root = root->parent;
@@ -315,8 +334,9 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 	f->role = p2pd_role_of(pdev);
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, pdev->class,
 					       all_endpoints);
-	p2pd_read_iommu(pdev, f);
-	return p2pd_read_config(pdev, f);
+	iommu_read = p2pd_read_iommu(pdev, f);
+	result = p2pd_read_config(pdev, f);
+	return iommu_read ? result : P2PD_READ_RETRY;
 }
 
 static unsigned int p2pd_host_cpu_flags(void)
@@ -350,7 +370,8 @@ static int p2pd_cmp_addr(const void *a, const void *b)
  *	classes that do peer traffic
  *
  * @retry: set to the number of functions worth reading again later (in
- *	reset or error recovery, or a read failed); powered-down functions
+ *	reset or error recovery, a VF whose PF is changing its VFs, or a
+ *	read failed); powered-down functions
  *	are not counted: they are "suspended", which is what they are
  *
  * Holds the PCI rescan/remove lock for the walk, so the tree stands still
