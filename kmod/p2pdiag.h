@@ -25,12 +25,14 @@ struct p2pd_snapshot {
 	size_t topology_len;
 	char *pairs;			/* the pairs file */
 	size_t pairs_len;
+	unsigned int nr_suspended;	/* functions powered down, unread */
 };
 
 /* walk.c */
 struct pci_dev;
 u64 p2pd_pci_addr(const struct pci_dev *pdev);
-int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry);
+int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry,
+	      unsigned int *suspended);
 void p2pd_model_release(struct p2pd_model *m);
 
 /* crosscheck.c */
@@ -46,6 +48,7 @@ int p2pd_snapshot_init(bool all_endpoints, bool crosscheck,
 void p2pd_snapshot_exit(void);
 int p2pd_rescan(void);
 const struct p2pd_snapshot *p2pd_snapshot_current(void);
+void p2pd_refresh_suspended(void);
 
 /* sysfs.c */
 int p2pd_sysfs_init(void);

@@ -59,6 +59,19 @@ static bool p2pd_stopping;		/* no more retries; rebuild lock */
 static void p2pd_retry_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(p2pd_retry_work, p2pd_retry_work_fn);
 
+/*
+ * A powered-down ("suspended") function is left so, and its coming back
+ * (a runtime resume) sends no bus event.  The retries above count it, so
+ * one that resumes soon is read within their 16 s; after them, a reader
+ * of a snapshot with suspended functions asks for a rebuild, at most one
+ * per P2PD_REFRESH_MS after the last rebuild, so what a reader sees is
+ * never older than that while it looks.
+ */
+#define P2PD_REFRESH_MS		10000
+/* When the last rebuild ended, in jiffies; written under the rebuild lock. */
+static unsigned long p2pd_last_rebuild;
+static DECLARE_DELAYED_WORK(p2pd_refresh_work, p2pd_retry_work_fn);
+
 static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 {
 	if (!s)
@@ -172,9 +185,12 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	ret = p2pd_walk(&s->model, p2pd_all_endpoints, retry);
+	ret = p2pd_walk(&s->model, p2pd_all_endpoints, retry,
+			&s->nr_suspended);
 	if (ret)
 		goto free_snapshot;
+	/* A function may resume without an event: look again. */
+	*retry += s->nr_suspended;
 	if (p2pd_crosscheck)
 		p2pd_crosscheck_p2pdma(&s->model);
 	s->model.generation = generation;
@@ -277,6 +293,7 @@ static int p2pd_rebuild_covering(long want, bool killable)
 		if (!ret)
 			p2pd_served = start;
 		p2pd_plan_retry(ret || retry);
+		WRITE_ONCE(p2pd_last_rebuild, jiffies);
 	}
 	mutex_unlock(&p2pd_rebuild_lock);
 	return ret;
@@ -329,6 +346,24 @@ static struct notifier_block p2pd_pci_nb = {
 const struct p2pd_snapshot *p2pd_snapshot_current(void)
 {
 	return rcu_dereference(p2pd_current);
+}
+
+/**
+ * p2pd_refresh_suspended() - a reader saw a snapshot with suspended
+ * functions: rebuild P2PD_REFRESH_MS after the last rebuild, or now when
+ * that is past.  Requests meanwhile are one.
+ *
+ * Context: any (a sysfs reader, inside or outside an RCU read-side
+ * section).
+ */
+void p2pd_refresh_suspended(void)
+{
+	unsigned long due = READ_ONCE(p2pd_last_rebuild) +
+			    msecs_to_jiffies(P2PD_REFRESH_MS);
+	unsigned long now = jiffies;
+
+	queue_delayed_work(system_unbound_wq, &p2pd_refresh_work,
+			   time_after(due, now) ? due - now : 0);
 }
 
 /**
@@ -399,6 +434,11 @@ void p2pd_snapshot_exit(void)
 	s = rcu_replace_pointer(p2pd_current, NULL,
 				lockdep_is_held(&p2pd_rebuild_lock));
 	mutex_unlock(&p2pd_rebuild_lock);
+	/*
+	 * Readers of devices/ could ask for a refresh until their files went
+	 * (the root's went before this): none can now.
+	 */
+	cancel_delayed_work_sync(&p2pd_refresh_work);
 	synchronize_rcu();
 	p2pd_snapshot_free(s);
 }

@@ -371,8 +371,9 @@ static int p2pd_cmp_addr(const void *a, const void *b)
  *
  * @retry: set to the number of functions worth reading again later (in
  *	reset or error recovery, a VF whose PF is changing its VFs, or a
- *	read failed); powered-down functions
- *	are not counted: they are "suspended", which is what they are
+ *	read failed)
+ * @suspended: set to the number of functions left unread because they
+ *	are powered down ("suspended", which is what they are)
  *
  * Holds the PCI rescan/remove lock for the walk, so the tree stands still
  * and every struct pci_dev seen stays valid; no pointer to one survives it.
@@ -380,7 +381,8 @@ static int p2pd_cmp_addr(const void *a, const void *b)
  * Context: process context, may sleep.
  * Return: 0, -ENOMEM, or -EIO when the result is not a valid model.
  */
-int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
+int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry,
+	      unsigned int *suspended)
 {
 	struct pci_dev *pdev = NULL;
 	struct p2pd_function *fn;
@@ -388,6 +390,7 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 	int ret = 0;
 
 	*retry = 0;
+	*suspended = 0;
 	memset(m, 0, sizeof(*m));
 	m->cpu_flags = p2pd_host_cpu_flags();
 	m->kernel_release = P2PD_KERNEL_RELEASE;
@@ -410,9 +413,16 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry)
 			pci_dev_put(pdev);
 			break;
 		}
-		if (p2pd_read_function(pdev, &fn[i++], all_endpoints) ==
-		    P2PD_READ_RETRY)
+		switch (p2pd_read_function(pdev, &fn[i++], all_endpoints)) {
+		case P2PD_READ_RETRY:
 			(*retry)++;
+			break;
+		case P2PD_READ_SUSPENDED:
+			(*suspended)++;
+			break;
+		default:
+			break;
+		}
 	}
 	m->fn = fn;
 	m->nr_fn = i;
