@@ -20,6 +20,7 @@
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -106,6 +107,15 @@ static void p2pd_pairs_limit_text(struct p2pd_buf *b,
 }
 
 /*
+ * Between two lines of a long text: a rebuild of thousands of functions
+ * formats for seconds, holding only the rebuild mutex.
+ */
+static void p2pd_resched(void)
+{
+	cond_resched();
+}
+
+/*
  * Format one file with a counting pass and a filling pass.  A counting
  * pass that passes @cap bytes (0: no cap) stops there: -E2BIG, nothing
  * allocated.
@@ -117,6 +127,7 @@ static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
 	char *p;
 
 	p2pd_buf_init_cap(&b, cap);
+	b.resched = p2pd_resched;
 	fmt(&b, s);
 	if (p2pd_buf_full(&b))
 		return -E2BIG;
@@ -124,6 +135,7 @@ static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
 	if (!p)
 		return -ENOMEM;
 	p2pd_buf_init(&b, p, b.len + 1);
+	b.resched = p2pd_resched;
 	fmt(&b, s);
 	/* The model did not change between the passes: it must fit. */
 	if (WARN_ON_ONCE(p2pd_buf_terminate(&b))) {

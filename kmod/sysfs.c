@@ -16,6 +16,7 @@
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -360,6 +361,7 @@ int p2pd_devices_prepare(const struct p2pd_model *m, struct p2pd_dirs *next)
 	for (j = 0; j < m->nr_fn; j++) {
 		struct p2pd_dir *d = &next->dir[j];
 
+		cond_resched();
 		d->addr = m->fn[j].addr;
 		while (i < p2pd_dirs.nr && p2pd_dirs.dir[i].addr < d->addr)
 			i++;

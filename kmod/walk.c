@@ -7,6 +7,7 @@
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #ifdef CONFIG_X86
@@ -413,6 +414,7 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry,
 			pci_dev_put(pdev);
 			break;
 		}
+		cond_resched();
 		switch (p2pd_read_function(pdev, &fn[i++], all_endpoints)) {
 		case P2PD_READ_RETRY:
 			(*retry)++;

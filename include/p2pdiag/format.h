@@ -22,6 +22,13 @@ struct p2pd_buf {
 	unsigned long len;
 	unsigned long skip;	/* a window: the first skip bytes are dropped */
 	int overflow;
+	/*
+	 * Called once for every line of a many-line text (a function, pair,
+	 * group or group pair), written, counted or skipped, when set: the
+	 * module gives the CPU away there (cond_resched()), for trees of
+	 * thousands of functions.  Set only where the caller may sleep.
+	 */
+	void (*resched)(void);
 };
 
 struct p2pd_groups;

@@ -16,6 +16,7 @@ void p2pd_buf_init(struct p2pd_buf *b, char *p, unsigned long size)
 	b->len = 0;
 	b->skip = 0;
 	b->overflow = 0;
+	b->resched = P2PD_NULL;
 }
 
 void p2pd_buf_init_window(struct p2pd_buf *b, char *p, unsigned long size,
@@ -29,6 +30,13 @@ void p2pd_buf_init_cap(struct p2pd_buf *b, unsigned long cap)
 {
 	p2pd_buf_init(b, P2PD_NULL, 0);
 	b->size = cap;
+}
+
+/* Between two lines of a long text: b->resched, where the caller set one. */
+static void line_done(const struct p2pd_buf *b)
+{
+	if (b->resched)
+		b->resched();
 }
 
 int p2pd_buf_full(const struct p2pd_buf *b)
@@ -571,6 +579,7 @@ void p2pd_format_topology(struct p2pd_buf *b, const struct p2pd_model *m)
 			put_escaped_field(b, f, field);
 		}
 		p2pd_put_char(b, '\n');
+		line_done(b);
 	}
 }
 
@@ -784,9 +793,11 @@ void p2pd_format_pairs(struct p2pd_buf *b, const struct p2pd_model *m)
 	put_header_key(b, P2PD_HEADER_PAIRS);
 	p2pd_put_udec(b, p2pd_count_pairs(m));
 	p2pd_put_char(b, '\n');
-	while (!p2pd_buf_full(b) && p2pd_next_pair(m, &a, &bi))
+	while (!p2pd_buf_full(b) && p2pd_next_pair(m, &a, &bi)) {
 		if (!p2pd_judge(m, a, bi, &pair))
 			p2pd_format_pair(b, m, &pair);
+		line_done(b);
+	}
 }
 
 /*
@@ -873,11 +884,15 @@ void p2pd_format_pairs_grouped(struct p2pd_buf *b, const struct p2pd_model *m,
 
 	put_pairs_view_header(b, m, g);
 	p2pd_put_str(b, " status=" P2PD_PAIRS_STATUS_COMPLETE "\n");
-	for (i = 0; i < g->nr && !p2pd_buf_full(b); i++)
+	for (i = 0; i < g->nr && !p2pd_buf_full(b); i++) {
 		put_group_line(b, m, g, (int)i);
-	while (!p2pd_buf_full(b) && p2pd_next_group_pair(g, &ga, &gb))
+		line_done(b);
+	}
+	while (!p2pd_buf_full(b) && p2pd_next_group_pair(g, &ga, &gb)) {
 		if (!p2pd_judge_group_pair(m, g, ga, gb, &rep))
 			p2pd_format_group_pair(b, m, g, ga, gb, &rep);
+		line_done(b);
+	}
 }
 
 void p2pd_format_pairs_grouped_file(struct p2pd_buf *b,
@@ -947,6 +962,7 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 
 		if ((int)y == x || !m->fn[y].p2p_endpoint)
 			continue;
+		line_done(b);
 		if (p2pd_buf_full(b))
 			return;	/* a window: the rest is not wanted */
 		if (ga == len_ga && gb == len_gb &&
