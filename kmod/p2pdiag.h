@@ -7,6 +7,7 @@
 #ifndef P2PDIAG_KMOD_H
 #define P2PDIAG_KMOD_H
 
+#include <linux/kref.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 #include <p2pdiag/endpoint_groups.h>
@@ -15,9 +16,11 @@
 /*
  * An immutable, published view of the PCI tree and its texts.  The pairs
  * file is grouped; a function's own pairs (devices/<addr>/pairs) are
- * formatted from the model and its groups when read.
+ * formatted from the model and its groups when read.  Readers look at it
+ * inside an RCU read-side section, or hold it (ref) to format from it.
  */
 struct p2pd_snapshot {
+	struct kref ref;
 	struct p2pd_model model;
 	struct p2pd_groups groups;
 	int *group_storage;		/* what groups points into */
@@ -48,6 +51,10 @@ int p2pd_snapshot_init(bool all_endpoints, bool crosscheck,
 void p2pd_snapshot_exit(void);
 int p2pd_rescan(void);
 const struct p2pd_snapshot *p2pd_snapshot_current(void);
+struct p2pd_snapshot *p2pd_snapshot_get(void);
+void p2pd_snapshot_put(struct p2pd_snapshot *s);
+int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
+				 char **text, size_t *len);
 void p2pd_refresh_suspended(void);
 
 /* sysfs.c */

@@ -15,6 +15,7 @@
  * trigger already covered by a rebuild that started after it is done.
  */
 #include <linux/atomic.h>
+#include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -75,8 +76,6 @@ static DECLARE_DELAYED_WORK(p2pd_refresh_work, p2pd_retry_work_fn);
 
 static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 {
-	if (!s)
-		return;
 	kvfree(s->pairs);
 	kvfree(s->topology);
 	kvfree(s->group_storage);
@@ -84,23 +83,52 @@ static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 	kfree(s);
 }
 
-/* Fill @p (@size bytes) with @s's text, as the counting pass sized it. */
+static void p2pd_snapshot_release(struct kref *ref)
+{
+	p2pd_snapshot_free(container_of(ref, struct p2pd_snapshot, ref));
+}
+
+/**
+ * p2pd_snapshot_put() - drop a reference to a published snapshot: the
+ * rebuild's (after the grace period that ends its RCU readers), or what
+ * p2pd_snapshot_get() gave a reader.
+ * @s: the snapshot, or NULL
+ *
+ * Context: process context: the last reference frees the snapshot.
+ */
+void p2pd_snapshot_put(struct p2pd_snapshot *s)
+{
+	if (s)
+		kref_put(&s->ref, p2pd_snapshot_release);
+}
+
+/*
+ * Write @s's text into @b (function @x's, for a function's own file), as
+ * the counting pass sized it.
+ */
 typedef void (*p2pd_format_fn)(struct p2pd_buf *b,
-			       const struct p2pd_snapshot *s);
+			       const struct p2pd_snapshot *s, int x);
 
 static void p2pd_topology_text(struct p2pd_buf *b,
-			       const struct p2pd_snapshot *s)
+			       const struct p2pd_snapshot *s, int x)
 {
 	p2pd_format_topology_file(b, &s->model);
 }
 
-static void p2pd_pairs_text(struct p2pd_buf *b, const struct p2pd_snapshot *s)
+static void p2pd_pairs_text(struct p2pd_buf *b, const struct p2pd_snapshot *s,
+			    int x)
 {
 	p2pd_format_pairs_grouped_file(b, &s->model, &s->groups);
 }
 
+static void p2pd_endpoint_pairs_text(struct p2pd_buf *b,
+				     const struct p2pd_snapshot *s, int x)
+{
+	p2pd_format_endpoint_pairs_file(b, &s->model, &s->groups, x);
+}
+
 static void p2pd_pairs_limit_text(struct p2pd_buf *b,
-				  const struct p2pd_snapshot *s)
+				  const struct p2pd_snapshot *s, int x)
 {
 	p2pd_format_pairs_limit_file(b, &s->model, &s->groups,
 				     p2pd_pairs_max_bytes);
@@ -121,14 +149,14 @@ static void p2pd_resched(void)
  * allocated.
  */
 static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
-			    unsigned long cap, char **text, size_t *len)
+			    int x, unsigned long cap, char **text, size_t *len)
 {
 	struct p2pd_buf b;
 	char *p;
 
 	p2pd_buf_init_cap(&b, cap);
 	b.resched = p2pd_resched;
-	fmt(&b, s);
+	fmt(&b, s, x);
 	if (p2pd_buf_full(&b))
 		return -E2BIG;
 	p = kvmalloc(b.len + 1, GFP_KERNEL);
@@ -136,7 +164,7 @@ static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
 		return -ENOMEM;
 	p2pd_buf_init(&b, p, b.len + 1);
 	b.resched = p2pd_resched;
-	fmt(&b, s);
+	fmt(&b, s, x);
 	/* The model did not change between the passes: it must fit. */
 	if (WARN_ON_ONCE(p2pd_buf_terminate(&b))) {
 		kvfree(p);
@@ -168,8 +196,9 @@ static int p2pd_snapshot_group(struct p2pd_snapshot *s)
  */
 static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
 {
-	int ret = p2pd_format_text(s, p2pd_pairs_text, p2pd_pairs_max_bytes,
-				   &s->pairs, &s->pairs_len);
+	int ret = p2pd_format_text(s, p2pd_pairs_text, P2PD_NO_INDEX,
+				   p2pd_pairs_max_bytes, &s->pairs,
+				   &s->pairs_len);
 
 	lockdep_assert_held(&p2pd_rebuild_lock);
 	if (ret != -E2BIG) {
@@ -184,8 +213,8 @@ static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
 		pr_warn("generation %lu: the grouped pairs file would pass pairs_max_bytes=%lu; it says status=limit-exceeded until it fits (devices/<addr>/pairs hold every pair)\n",
 			s->model.generation, p2pd_pairs_max_bytes);
 	p2pd_pairs_limited = true;
-	return p2pd_format_text(s, p2pd_pairs_limit_text, 0, &s->pairs,
-				&s->pairs_len);
+	return p2pd_format_text(s, p2pd_pairs_limit_text, P2PD_NO_INDEX, 0,
+				&s->pairs, &s->pairs_len);
 }
 
 static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
@@ -197,6 +226,7 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
+	kref_init(&s->ref);
 	ret = p2pd_walk(&s->model, p2pd_all_endpoints, retry,
 			&s->nr_suspended);
 	if (ret)
@@ -209,8 +239,8 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	ret = p2pd_snapshot_group(s);
 	if (ret)
 		goto free_snapshot;
-	ret = p2pd_format_text(s, p2pd_topology_text, 0, &s->topology,
-			       &s->topology_len);
+	ret = p2pd_format_text(s, p2pd_topology_text, P2PD_NO_INDEX, 0,
+			       &s->topology, &s->topology_len);
 	if (ret)
 		goto free_snapshot;
 	ret = p2pd_snapshot_pairs(s);
@@ -279,7 +309,7 @@ static int p2pd_rebuild_locked(unsigned int *retry)
 		(*retry)++;
 	}
 	synchronize_rcu();
-	p2pd_snapshot_free(old);
+	p2pd_snapshot_put(old);
 	return 0;
 }
 
@@ -358,6 +388,45 @@ static struct notifier_block p2pd_pci_nb = {
 const struct p2pd_snapshot *p2pd_snapshot_current(void)
 {
 	return rcu_dereference(p2pd_current);
+}
+
+/**
+ * p2pd_snapshot_get() - the snapshot readers see now, held.
+ *
+ * For a reader that formats outside an RCU read-side section, which may
+ * then sleep (and give the CPU away): a rebuild meanwhile publishes the
+ * next snapshot without waiting for it.
+ *
+ * Return: the snapshot, to be dropped with p2pd_snapshot_put(), or NULL
+ * before the first one is published.
+ */
+struct p2pd_snapshot *p2pd_snapshot_get(void)
+{
+	struct p2pd_snapshot *s;
+
+	rcu_read_lock();
+	s = rcu_dereference(p2pd_current);
+	if (s && !kref_get_unless_zero(&s->ref))
+		s = NULL;
+	rcu_read_unlock();
+	return s;
+}
+
+/**
+ * p2pd_snapshot_endpoint_pairs() - the text of devices/<addr>/pairs.
+ * @s: a snapshot held with p2pd_snapshot_get()
+ * @x: the function's index in @s's model
+ * @text: set to the text, kvmalloc()ed, for the caller to kvfree()
+ * @len: set to its length
+ *
+ * Context: process context, may sleep; formats for as long as the
+ * function has peers, giving the CPU away between lines.
+ * Return: 0 or -ENOMEM.
+ */
+int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
+				 char **text, size_t *len)
+{
+	return p2pd_format_text(s, p2pd_endpoint_pairs_text, x, 0, text, len);
 }
 
 /**
@@ -452,5 +521,5 @@ void p2pd_snapshot_exit(void)
 	 */
 	cancel_delayed_work_sync(&p2pd_refresh_work);
 	synchronize_rcu();
-	p2pd_snapshot_free(s);
+	p2pd_snapshot_put(s);
 }

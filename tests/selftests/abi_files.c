@@ -716,7 +716,7 @@ TEST(spliced_reads_are_detected)
 				   " functions=", "addr=", 100, &spliced);
 	whole += whole_or_detected(_metadata, P2PD_FILE_PAIRS, " group_pairs=",
 				   "group_a=", 100, &spliced);
-	/* a function's own pairs, formatted anew for every read() */
+	/* a function's own pairs, formatted once per generation */
 	if (endpoint[0])
 		whole += whole_or_detected(_metadata, endpoint, " pairs=", "a=",
 					   100, &spliced);
