@@ -43,6 +43,17 @@
 #define CPUINFO_PATH "/proc/cpuinfo"
 
 /* /sys/kernel/p2pdiag: --sysfs-root, else under the root of system reads. */
+/*
+ * A message or description with a path in it, cut short at its buffer's
+ * end (a root near PATH_MAX), ends in "..." so that nobody takes the cut
+ * path for the whole one.
+ */
+static void mark_cut(char *buf, size_t len)
+{
+	if (len >= 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 static const char *module_root(const struct options *o)
 {
 	static char path[PATH_MAX];
@@ -280,9 +291,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 		      (o->source == SOURCE_AUTO && !o->pci_dump && module_loaded);
 	want_pci = o->source == SOURCE_PCI || o->cross_check || !want_module;
 	if (o->cross_check && !module_loaded) {
-		snprintf(err, errlen,
-			 "--cross-check needs the p2pdiag module: %s/%s does not exist",
-			 root, P2PD_FILE_ABI_VERSION);
+		if (snprintf(err, errlen,
+			     "--cross-check needs the p2pdiag module: %s/%s does not exist",
+			     root, P2PD_FILE_ABI_VERSION) >= (int)errlen)
+			mark_cut(err, errlen);
 		return -1;
 	}
 	if (want_module) {
@@ -294,9 +306,11 @@ static int choose_source(struct check_run *r, const struct options *o,
 			s->module.model.cpu_flags = cpu;
 		r->model = &s->module.model;
 		r->source = "module";
-		snprintf(r->source_detail, sizeof(r->source_detail),
-			 "%s, read in %u attempt%s", root, s->module.attempts,
-			 s->module.attempts == 1 ? "" : "s");
+		if (snprintf(r->source_detail, sizeof(r->source_detail),
+			     "%s, read in %u attempt%s", root, s->module.attempts,
+			     s->module.attempts == 1 ? "" : "s") >=
+		    (int)sizeof(r->source_detail))
+			mark_cut(r->source_detail, sizeof(r->source_detail));
 	}
 	if (want_pci) {
 		s->pci.cpu_flags = cpu;
