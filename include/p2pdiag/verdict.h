@@ -188,9 +188,11 @@ int p2pd_host_bridge_blocks(const struct p2pd_model *m,
 			    const struct p2pd_pair *p, int side);
 
 /**
- * p2pd_whitelist_release() - the kernel release whose host-bridge list
- *	judges @m: its kernel_release, the newest release the engine knows
- *	when that is 0 (not known) or newer still, 6.1 for anything older.
+ * p2pd_whitelist_release() - the kernel release whose host-bridge rules
+ *	(its list, and which root-bus device it looks at) judge @m: its
+ *	kernel_release; the newest release the engine knows when that is 0
+ *	(not known) or newer still; 5.10, the oldest p2pdiag supports, for
+ *	anything older.
  * @m: the model
  *
  * Return: a P2PD_RELEASE() value.

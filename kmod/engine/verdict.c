@@ -10,9 +10,10 @@
  * cannot disagree about a pair.  No allocation, no library calls.
  *
  * The map/distance rules follow drivers/pci/p2pdma.c
- * (calc_map_type_and_dist), the same from Linux 6.1 to 7.1; only the
- * host-bridge list changed, and it is applied as of the model's kernel
- * release:
+ * (upstream_bridge_distance(), renamed calc_map_type_and_dist() in 5.14),
+ * the same from Linux 5.10 to 7.1; what changed is which root-bus device
+ * the host-bridge test looks at and which devices its list holds, both
+ * applied as of the model's kernel release (see below):
  *
  *        common upstream bridge (checked for ACS, counted once)
  *          /                       \
@@ -23,8 +24,9 @@
  * A port "redirects" when its ACS Control has RR, CR or EC set.  A pair
  * with a common bridge and no redirecting port maps by bus address; any
  * other pair goes to the host-bridge test: an AMD Zen (family >= 0x17) CPU
- * passes, otherwise the first function of each root bus must be on the
- * kernel's whitelist.  That is map= and distance=, the kernel's answer.
+ * passes, otherwise the device the kernel takes for each root bus's host
+ * bridge must be on the kernel's whitelist.  That is map= and distance=,
+ * the kernel's answer.
  *
  * verdict= and blockers= are p2pdiag's own judgement on top of it: for a
  * pair without a common bridge the kernel weighs no ACS at all, but a root
@@ -44,15 +46,37 @@
 #define ANY_DEVICE		0xffffffffu
 
 /*
- * Releases of drivers/pci/p2pdma.c's pci_p2pdma_whitelist.  The list was
- * the same from 6.1 through 7.0; 7.1 added Intel's DSA, IAA and QAT root
- * buses and Google's wildcard; NVIDIA's and Zhaoxin's CPUs are queued in
- * the PCI tree for the release after 7.1.  Stable series that picked an
- * entry up earlier are judged by their mainline release.
+ * The releases of drivers/pci/p2pdma.c whose host-bridge rules differ,
+ * each the first mainline release with the change:
+ *
+ *   5.4   the list; Intel's Sandy Bridge-EP and Haswell-EP host bridges
+ *         route only a pair on one host bridge (REQ_SAME_HOST_BRIDGE)
+ *   5.6   Skylake-E's host bridge 2020 and root port A 2030
+ *   5.7   Skylake-E's root ports B to D
+ *   5.9   any AMD CPU of family 0x17 (Zen) or later routes P2P across
+ *         host bridges (cpu_supports_p2pdma()); AMD's list entries go
+ *   5.14  the root bus's device is the head of its list, taken only at
+ *         devfn 00.0; before, pci_get_slot() found 00.0 wherever it was
+ *   5.18  Ice Lake-SP's 09a2, which every Xeon since shows first
+ *   5.19  a root port heading the list is taken at any devfn
+ *   7.1   Intel's DSA, IAA and QAT root buses; Google's devices, any id
+ *   7.2   NVIDIA's and Zhaoxin's CPUs (queued in the PCI tree after 7.1)
+ *
+ * p2pdiag supports kernels from 5.10 (the oldest the module is built and
+ * tested on), so an older release is judged as 5.10 judges, and one newer
+ * than the last list known as that list.  Stable series that picked a
+ * change up early (the 7.1 ids are marked for stable, and the 5.14 lookup
+ * was offered to older series) are judged by their mainline release.
  */
-#define SINCE_6_1		P2PD_RELEASE(6, 1, 0)
+#define SINCE_5_4		P2PD_RELEASE(5, 4, 0)
+#define SINCE_5_6		P2PD_RELEASE(5, 6, 0)
+#define SINCE_5_7		P2PD_RELEASE(5, 7, 0)
+#define SINCE_5_18		P2PD_RELEASE(5, 18, 0)
 #define SINCE_7_1		P2PD_RELEASE(7, 1, 0)
 #define SINCE_7_2		P2PD_RELEASE(7, 2, 0)
+#define HEAD_OF_LIST_SINCE	P2PD_RELEASE(5, 14, 0)
+#define ROOT_PORT_HEAD_SINCE	P2PD_RELEASE(5, 19, 0)
+#define OLDEST_SUPPORTED	P2PD_RELEASE(5, 10, 0)
 #define NEWEST_LIST		SINCE_7_2
 
 /* The kernel's pci_p2pdma_whitelist, each entry with its first release. */
@@ -63,19 +87,19 @@ static const struct host_bridge_entry {
 	unsigned int since;	/* P2PD_RELEASE() that added it */
 } host_bridge_whitelist[] = {
 	/* Intel Xeon E5 / Core i7 (Sandy Bridge-EP) */
-	{ VENDOR_INTEL, 0x3c00, 1, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x3c01, 1, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x3c00, 1, SINCE_5_4 },
+	{ VENDOR_INTEL, 0x3c01, 1, SINCE_5_4 },
 	/* Intel Xeon E7 v3 / E5 v3 (Haswell-EP) */
-	{ VENDOR_INTEL, 0x2f00, 1, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x2f01, 1, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2f00, 1, SINCE_5_4 },
+	{ VENDOR_INTEL, 0x2f01, 1, SINCE_5_4 },
 	/* Intel Skylake-E: the host bridge and root ports A to D */
-	{ VENDOR_INTEL, 0x2030, 0, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x2031, 0, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x2032, 0, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x2033, 0, SINCE_6_1 },
-	{ VENDOR_INTEL, 0x2020, 0, SINCE_6_1 },
-	/* Intel Ice Lake-SP */
-	{ VENDOR_INTEL, 0x09a2, 0, SINCE_6_1 },
+	{ VENDOR_INTEL, 0x2030, 0, SINCE_5_6 },
+	{ VENDOR_INTEL, 0x2031, 0, SINCE_5_7 },
+	{ VENDOR_INTEL, 0x2032, 0, SINCE_5_7 },
+	{ VENDOR_INTEL, 0x2033, 0, SINCE_5_7 },
+	{ VENDOR_INTEL, 0x2020, 0, SINCE_5_6 },
+	/* Intel Ice Lake-SP, and every Xeon since */
+	{ VENDOR_INTEL, 0x09a2, 0, SINCE_5_18 },
 	/* Intel DSA, IAA and QAT accelerators on their own root buses */
 	{ VENDOR_INTEL, 0x0b25, 0, SINCE_7_1 },
 	{ VENDOR_INTEL, 0x0cfe, 0, SINCE_7_1 },
@@ -213,28 +237,34 @@ static unsigned int acs_redirect_bits(const struct p2pd_function *f)
 }
 
 /*
- * The function the kernel's pci_host_bridge_dev() would look at: the first
- * device in the root bus's list, if it is devfn 00.0 or a root port.  The
- * walk marks which one heads the list (root_bus_first); without a mark the
- * lowest address does, which is the order of a boot-time scan (devfn
- * ascending, each device appended as found).
+ * The function the kernel's host-bridge test looks at for a root bus, as
+ * of the model's release.  From 5.14, pci_host_bridge_dev(): the first device
+ * in the root bus's list, taken when it is devfn 00.0 or (from 5.19) a
+ * root port.  The walk marks which one heads the list (root_bus_first);
+ * without a mark the lowest address does, which is the order of a
+ * boot-time scan (devfn ascending, each device appended as found).
+ * Before 5.14, pci_get_slot(bus, 00.0): the function at devfn 00.0
+ * wherever it is in the list.  So before 5.19 a root bus that starts with
+ * a root port at another devfn (Skylake-E's 2031-2033 with port A absent,
+ * VMD's buses) has no function on the list.
  *
- * Behind Intel VMD nothing changes: the vmd driver makes a root bus of its
- * own (pci_create_root_bus(), in a domain from 0x10000 up), so
- * pci_find_host_bridge() of a function behind it stops at that bus, not at
- * the VMD endpoint's, and pci_host_bridge_dev() takes that bus's head,
- * one of the root ports VMD took over.  A pair with one end behind VMD
- * and the other outside it has two host bridges, each judged without
+ * Behind Intel VMD nothing else changes: the vmd driver makes a root bus
+ * of its own (pci_create_root_bus(), in a domain from 0x10000 up), so
+ * pci_find_host_bridge() of a function behind it stops at that bus, not
+ * at the VMD endpoint's, and the test takes that bus's head, one of the
+ * root ports VMD took over.  A pair with one end behind VMD and the other
+ * outside it has two host bridges, each judged without
  * REQ_SAME_HOST_BRIDGE: a root port on no list (Ice Lake's and later
  * ones) makes it not_supported; Skylake-SP's root ports 2030-2033 are on
- * the list, so there such a pair is thru_host_bridge.  The host-bridge
- * key carries the whole domain, so VMD's bus never merges with domain 0's
- * bus of the same number.
+ * the list, so there such a pair is thru_host_bridge (from 5.19, or with
+ * port A at 00.0).  The host-bridge key carries the whole domain, so
+ * VMD's bus never merges with domain 0's bus of the same number.
  */
 static int host_bridge_function(const struct p2pd_model *m,
 				unsigned long long host_bridge, int *root_bus_empty)
 {
-	int first = P2PD_NO_INDEX;
+	unsigned int release = p2pd_whitelist_release(m);
+	int first = P2PD_NO_INDEX, slot_zero = P2PD_NO_INDEX, marked = 0;
 	unsigned int i;
 
 	for (i = 0; i < m->nr_fn; i++) {
@@ -242,16 +272,20 @@ static int host_bridge_function(const struct p2pd_model *m,
 
 		if (f->has_parent || f->host_bridge != host_bridge)
 			continue;
-		if (first == P2PD_NO_INDEX || f->root_bus_first)
+		if (P2PD_ADDR_DEVFN(f->addr) == 0 && slot_zero == P2PD_NO_INDEX)
+			slot_zero = (int)i;
+		if (first == P2PD_NO_INDEX || (f->root_bus_first && !marked))
 			first = (int)i;
-		if (f->root_bus_first)
-			break;
+		marked |= f->root_bus_first;
 	}
 	*root_bus_empty = first == P2PD_NO_INDEX;
 	if (first == P2PD_NO_INDEX)
 		return P2PD_NO_INDEX;
+	if (release < HEAD_OF_LIST_SINCE)
+		return slot_zero;
 	if (P2PD_ADDR_DEVFN(m->fn[first].addr) == 0 ||
-	    m->fn[first].role == P2PD_ROLE_ROOT_PORT)
+	    (release >= ROOT_PORT_HEAD_SINCE &&
+	     m->fn[first].role == P2PD_ROLE_ROOT_PORT))
 		return first;
 	return P2PD_NO_INDEX;
 }
@@ -260,9 +294,8 @@ unsigned int p2pd_whitelist_release(const struct p2pd_model *m)
 {
 	if (!m->kernel_release || m->kernel_release > NEWEST_LIST)
 		return NEWEST_LIST;
-	/* the oldest list p2pdiag knows is 6.1's; earlier ones had less */
-	if (m->kernel_release < SINCE_6_1)
-		return SINCE_6_1;
+	if (m->kernel_release < OLDEST_SUPPORTED)
+		return OLDEST_SUPPORTED;
 	return m->kernel_release;
 }
 

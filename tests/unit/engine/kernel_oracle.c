@@ -9,7 +9,8 @@
 
 /*
  * drivers/pci/p2pdma.c's pci_p2pdma_whitelist by release: vendor, device
- * (0x10000: any), needs both ends on one host bridge, first release.
+ * (0x10000: any), needs both ends on one host bridge, the first mainline
+ * release whose list has it.
  */
 #define ANY 0x10000u
 #define R(a, b) P2PD_RELEASE(a, b, 0)
@@ -18,11 +19,11 @@ static const struct {
 	int same_only;
 	unsigned int since;
 } whitelist[] = {
-	{ 0x8086, 0x3c00, 1, R(6, 1) }, { 0x8086, 0x3c01, 1, R(6, 1) },
-	{ 0x8086, 0x2f00, 1, R(6, 1) }, { 0x8086, 0x2f01, 1, R(6, 1) },
-	{ 0x8086, 0x2030, 0, R(6, 1) }, { 0x8086, 0x2031, 0, R(6, 1) },
-	{ 0x8086, 0x2032, 0, R(6, 1) }, { 0x8086, 0x2033, 0, R(6, 1) },
-	{ 0x8086, 0x2020, 0, R(6, 1) }, { 0x8086, 0x09a2, 0, R(6, 1) },
+	{ 0x8086, 0x3c00, 1, R(5, 4) }, { 0x8086, 0x3c01, 1, R(5, 4) },
+	{ 0x8086, 0x2f00, 1, R(5, 4) }, { 0x8086, 0x2f01, 1, R(5, 4) },
+	{ 0x8086, 0x2030, 0, R(5, 6) }, { 0x8086, 0x2020, 0, R(5, 6) },
+	{ 0x8086, 0x2031, 0, R(5, 7) }, { 0x8086, 0x2032, 0, R(5, 7) },
+	{ 0x8086, 0x2033, 0, R(5, 7) }, { 0x8086, 0x09a2, 0, R(5, 18) },
 	/* 7.1: DSA SPR0, IAX SPR0, DSA GNRD, DSA DMR, IAA DMR, QAT x5 */
 	{ 0x8086, 0x0b25, 0, R(7, 1) }, { 0x8086, 0x0cfe, 0, R(7, 1) },
 	{ 0x8086, 0x11fb, 0, R(7, 1) }, { 0x8086, 0x1212, 0, R(7, 1) },
@@ -43,9 +44,11 @@ int oracle_whitelisted(unsigned int release, unsigned int vendor,
 {
 	unsigned int i;
 
-	/* not known: the newest list */
+	/* not known: the newest list; before 5.10 (not supported): 5.10's */
 	if (!release)
 		release = ~0u;
+	if (release < R(5, 10))
+		release = R(5, 10);
 	for (i = 0; i < sizeof(whitelist) / sizeof(whitelist[0]); i++)
 		if (whitelist[i].since <= release &&
 		    whitelist[i].vendor == vendor &&
@@ -82,13 +85,16 @@ static int redirects(const struct p2pd_function *f, int *unreadable)
 }
 
 /*
- * pci_host_bridge_dev(): the device heading the root bus's list (the one
- * marked root_bus_first; unmarked, a boot-time scan's order: lowest devfn),
- * used only when it is 00.0 or a root port.
+ * The root-bus device the kernel of @release matches against its list.
+ * 5.14 on, pci_host_bridge_dev(): the device heading the root bus's list
+ * (the one marked root_bus_first; unmarked, a boot-time scan's order:
+ * lowest devfn), used only when it is 00.0 or, from 5.19, a root port.
+ * Before 5.14, pci_get_slot(bus, 00.0): devfn 00.0 wherever it is.
  */
 static int root_bus_device(const struct p2pd_model *m, unsigned long long hb)
 {
-	int head = -1, lowest = -1;
+	unsigned int release = m->kernel_release ? m->kernel_release : ~0u;
+	int head = -1, lowest = -1, zero = -1;
 	unsigned int i;
 
 	for (i = 0; i < m->nr_fn; i++) {
@@ -100,13 +106,17 @@ static int root_bus_device(const struct p2pd_model *m, unsigned long long hb)
 			head = (int)i;
 		if (lowest < 0 || f->addr < m->fn[lowest].addr)
 			lowest = (int)i;
+		if ((f->addr & 0xff) == 0)
+			zero = (int)i;
 	}
+	if (release < R(5, 14))
+		return zero;
 	if (head < 0)
 		head = lowest;
 	if (head < 0)
 		return -1;
 	if ((m->fn[head].addr & 0xff) == 0 ||
-	    m->fn[head].role == P2PD_ROLE_ROOT_PORT)
+	    (release >= R(5, 19) && m->fn[head].role == P2PD_ROLE_ROOT_PORT))
 		return head;
 	return -1;
 }

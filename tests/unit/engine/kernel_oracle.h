@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A second, deliberately naive statement of how Linux's p2pdma decides a
- * pair (drivers/pci/p2pdma.c, calc_map_type_and_dist(), 6.1 to 7.1):
+ * pair (drivers/pci/p2pdma.c, calc_map_type_and_dist(), 5.10 to 7.x, the
+ * host-bridge test as of the model's kernel release):
  * step from the provider up one bridge at a time and, at each step, search
  * the client's whole chain for it.  The engine finds the same answer its
  * own way; the tests require the two to agree on every pair.

@@ -398,8 +398,11 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 	static const unsigned int cpus[] = {
 		0, P2PD_CPU_AMD, P2PD_CPU_AMD | P2PD_CPU_ROUTES_P2P,
 	};
+	/* each regime of the host-bridge rules, and one older than 5.10 */
 	static const unsigned int releases[] = {
-		0, P2PD_RELEASE(6, 1, 158), P2PD_RELEASE(6, 12, 95),
+		0, P2PD_RELEASE(4, 19, 0), P2PD_RELEASE(5, 10, 223),
+		P2PD_RELEASE(5, 15, 167), P2PD_RELEASE(5, 18, 0),
+		P2PD_RELEASE(6, 1, 158), P2PD_RELEASE(6, 12, 95),
 		P2PD_RELEASE(7, 1, 0), P2PD_RELEASE(7, 2, 3),
 	};
 
@@ -429,6 +432,7 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 	m->fn = g.fn;
 	m->nr_fn = g.nr;
 	m->cpu_flags = cpus[rnd(rs, 3)];
-	m->kernel_release = releases[rnd(rs, 5)];
+	m->kernel_release =
+		releases[rnd(rs, sizeof(releases) / sizeof(releases[0]))];
 	m->generation = rnd(rs, 1000);
 }
