@@ -275,6 +275,10 @@ static int choose_source(struct check_run *r, const struct options *o,
 		s->have_file = 1;
 		if (o->cpuinfo || !cpu_known)
 			s->file.cpu_flags = cpu;
+		/* no kernel=: the release of a --root at that machine's files */
+		if (!s->file.kernel_release && !fsroot_is_live() &&
+		    root_kernel_release(&s->file.kernel_release, err, errlen))
+			return -1;
 		r->model = &s->file;
 		r->source = "file";
 		snprintf(r->source_detail, sizeof(r->source_detail),
@@ -314,8 +318,11 @@ static int choose_source(struct check_run *r, const struct options *o,
 	}
 	if (want_pci) {
 		s->pci.cpu_flags = cpu;
-		/* this machine's (or the root's) kernel has the host-bridge list */
-		if (!o->pci_dump &&
+		/*
+		 * this machine's (or the root's) kernel has the host-bridge
+		 * rules; a dump's machine only a --root at its files tells
+		 */
+		if ((!o->pci_dump || !fsroot_is_live()) &&
 		    root_kernel_release(&s->pci.kernel_release, err, errlen))
 			return -1;
 		if (pci_source_read(o->pci_dump, &s->pci, err, errlen))

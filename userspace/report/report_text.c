@@ -621,22 +621,29 @@ static void closing_line(FILE *out, const struct check_run *r,
 		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }
 
-/* Which release's P2PDMA host-bridge list judged the host bridges. */
+/*
+ * Which release's P2PDMA host-bridge rules judged the host bridges, and
+ * why another than the kernel's own when so.
+ */
 static void host_bridge_list_line(FILE *out, const struct p2pd_model *m)
 {
+	unsigned int release = p2pd_whitelist_release(m);
 	char used[RELEASE_TEXT_MAX], known[RELEASE_TEXT_MAX];
 
-	release_text(used, p2pd_whitelist_release(m));
+	release_text(used, release);
 	if (!m->kernel_release) {
 		fprintf(out, "P2PDMA list: kernel release not known: judged by Linux %s's list, the newest p2pdiag knows\n",
 			used);
 		return;
 	}
 	release_text(known, m->kernel_release);
-	if (m->kernel_release == p2pd_whitelist_release(m))
+	if (m->kernel_release == release)
 		fprintf(out, "P2PDMA list: Linux %s's\n", known);
+	else if (m->kernel_release < release)
+		fprintf(out, "P2PDMA list: Linux %s's, judged by Linux %s's (p2pdiag supports no older kernel)\n",
+			known, used);
 	else
-		fprintf(out, "P2PDMA list: Linux %s's, judged by Linux %s's (the nearest list p2pdiag knows)\n",
+		fprintf(out, "P2PDMA list: Linux %s's, judged by Linux %s's (the newest list p2pdiag knows)\n",
 			known, used);
 }
 

@@ -588,9 +588,10 @@ v=$(json_get 'sorted((f["a"], f["b"]) for f in d["findings"] if f["code"] == "ba
 	result 0 "cli: a baseline of every pair alone finds each of the VF's 7 pairs" "rc $rc: $v"
 
 # The JSON report names the kernel release and the P2PDMA list that judged
-# it, as the text report's "P2PDMA list:" line does: the header's kernel=,
-# the nearest list p2pdiag knows (6.1's for an older kernel), the newest
-# where the release is not known (no kernel=, a dump).
+# it, as the text report's "P2PDMA list:" line does: the header's kernel=
+# (else the osrelease of a --root at that machine's files), 5.10's for an
+# older kernel (the oldest p2pdiag supports), the newest for a newer one or
+# where the release is not known (no kernel=, a dump without --root).
 wl=$(dirname "$fix")/../fixtures/14-whitelist-kernel-6.12.topo
 newest=$(grep -v '^expect ' "$wl" | sed '1s/ kernel=[^ ]*//' >"$tmp/wl.topo" &&
 	"$bin" --topology-file "$tmp/wl.topo" --no-cuda --no-color 2>/dev/null |
@@ -611,9 +612,35 @@ grep -v '^expect ' "$wl" >"$tmp/wl612.topo"
 kernel_case "kernel=6.12.95 is its own list" "6.12.95 6.12.95" "P2PDMA list: Linux 6.12.95's" \
 	"$bin" --topology-file "$tmp/wl612.topo" --no-cuda
 sed '1s/ kernel=[^ ]*/ kernel=5.10.0/' "$tmp/wl612.topo" >"$tmp/wl510.topo"
-kernel_case "kernel=5.10.0 is judged by 6.1's list" "5.10.0 6.1.0" \
-	"P2PDMA list: Linux 5.10.0's, judged by Linux 6.1.0's (the nearest list p2pdiag knows)" \
+kernel_case "kernel=5.10.0 is its own list" "5.10.0 5.10.0" "P2PDMA list: Linux 5.10.0's" \
 	"$bin" --topology-file "$tmp/wl510.topo" --no-cuda
+sed '1s/ kernel=[^ ]*/ kernel=4.19.0/' "$tmp/wl612.topo" >"$tmp/wl419.topo"
+kernel_case "kernel=4.19.0 is judged by 5.10's, the oldest supported" "4.19.0 5.10.0" \
+	"P2PDMA list: Linux 4.19.0's, judged by Linux 5.10.0's (p2pdiag supports no older kernel)" \
+	"$bin" --topology-file "$tmp/wl419.topo" --no-cuda
+sed '1s/ kernel=[^ ]*/ kernel=99.1.0/' "$tmp/wl612.topo" >"$tmp/wl991.topo"
+kernel_case "kernel=99.1.0 is judged by the newest list" "99.1.0 $newest" \
+	"P2PDMA list: Linux 99.1.0's, judged by Linux $newest's (the newest list p2pdiag knows)" \
+	"$bin" --topology-file "$tmp/wl991.topo" --no-cuda
+mkdir -p "$tmp/root515/proc/sys/kernel" && cp "$tmp/cpu-intel" "$tmp/root515/proc/cpuinfo" &&
+	echo 5.15.0-91-generic >"$tmp/root515/proc/sys/kernel/osrelease"
+kernel_case "a topology without kernel=, --root's osrelease 5.15.0-91-generic" "5.15.0 5.15.0" \
+	"P2PDMA list: Linux 5.15.0's" \
+	"$bin" --topology-file "$tmp/wl.topo" --no-cuda --root "$tmp/root515"
+kernel_case "a dump, --root's osrelease 5.15.0-91-generic" "5.15.0 5.15.0" \
+	"P2PDMA list: Linux 5.15.0's" \
+	"$bin" --pci-dump "$dump" --root "$tmp/root515"
+# and the release changes the answer: Ice Lake-SP's 8086:09a2 heads are
+# listed from 5.18, so 5.15 (Ubuntu 22.04's) blocks the cross-stack pair
+grep -v '^expect ' "$fix/../../fixtures/20-vmd-ice-lake-sp.topo" | sed '1s/ kernel=[^ ]*//' >"$tmp/icx.topo"
+for case in "6.12.95 thru_host_bridge" "5.15.0-91-generic not_supported" "5.10.0-32-amd64 not_supported"; do
+	echo "${case% *}" >"$tmp/root515/proc/sys/kernel/osrelease"
+	run "$bin" --topology-file "$tmp/icx.topo" --no-cuda --json --root "$tmp/root515" --pairs 0000:17:00.0,0000:e1:00.0
+	v=$(json_get '[p["map"] for p in d["pairs"]]')
+	[ "$v" = "['${case#* }']" ] &&
+		result 1 "cli: Ice Lake-SP's cross-stack pair on ${case% *}: ${case#* }" ||
+		result 0 "cli: Ice Lake-SP's cross-stack pair on ${case% *}: ${case#* }" "rc $rc: $v $err"
+done
 kernel_case "a dump has none and the newest list" "None $newest" \
 	"P2PDMA list: kernel release not known: judged by Linux $newest's list, the newest p2pdiag knows" \
 	"$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel"
