@@ -20,6 +20,7 @@
 
 struct system_report;
 struct run_results;
+struct evidence;
 
 /* The endpoints a run is limited to (--pairs), by P2PD_ADDR(). */
 #define SELECTION_MAX 64
@@ -36,7 +37,7 @@ struct judge_params {
 };
 
 struct check_run {
-	const char *source;		/* "module", "pci", "file" */
+	const char *source;		/* "module", "pci", "file", "evidence" */
 	char source_detail[256];	/* path, or why this source */
 	const struct p2pd_model *model;
 	struct selection selection;
@@ -51,6 +52,7 @@ struct check_run {
 	struct findings findings;
 	struct causes causes;		/* the findings by cause, once judged */
 	struct system_report *system;	/* facts under the root, or NULL */
+	const struct evidence *evidence; /* --evidence: the files read, or NULL */
 };
 
 /*

@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "report/baseline.h"
+#include "evidence/evidence.h"
 #include "fleet/fleet.h"
 #include "check.h"
+#include "judge/cpu_inference.h"
 #include "judge/cross_check.h"
 #include "judge/findings.h"
 #include "gpu/gpu.h"
@@ -176,40 +178,6 @@ static int root_kernel_release(unsigned int *release, char *err, size_t errlen)
 	return 0;
 }
 
-static const char *const cpu_guess_words[] = {
-	[P2PD_CPU_GUESS_INTEL] = "an Intel CPU",
-	[P2PD_CPU_GUESS_AMD_ZEN] = "an AMD CPU of family 0x17 (Zen) or later",
-	[P2PD_CPU_GUESS_AMD_OLDER] = "an AMD CPU before Zen",
-	[P2PD_CPU_GUESS_AMD] = "an AMD CPU of a family p2pdiag cannot tell from it (not taken for Zen)",
-	[P2PD_CPU_GUESS_HYGON] = "a Hygon CPU",
-};
-
-/*
- * Another machine's topology whose CPU nobody named: what its host
- * bridges tell (the model's cpu_flags set from it), or that it is unknown.
- */
-static void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
-{
-	int ev;
-	enum p2pd_cpu_guess guess = p2pd_cpu_guess(m, &ev);
-	char a[P2PD_ADDR_STRLEN];
-
-	m->cpu_flags = p2pd_cpu_guess_flags(guess);
-	if (guess == P2PD_CPU_GUESS_NONE) {
-		findings_add(&r->findings, SEV_INFO, "cpu-unknown",
-			     FINDING_NO_ADDR, FINDING_NO_ADDR,
-			     "pass that machine's /proc/cpuinfo with --cpuinfo FILE",
-			     "the input does not say which CPU it came from, this machine's is not its, and its host bridges do not tell: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
-		return;
-	}
-	findings_add(&r->findings, SEV_INFO, "cpu-inferred",
-		     m->fn[ev].addr, FINDING_NO_ADDR,
-		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE to be sure",
-		     "the input does not say which CPU it came from: host bridge %s [%04x:%04x] says %s, and its host bridges are judged so",
-		     pciaddr_format(a, m->fn[ev].addr), m->fn[ev].vendor,
-		     m->fn[ev].device, cpu_guess_words[guess]);
-}
-
 /*
  * A system file that the readers took for an unknown fact but that is
  * there as something other than a regular file (fsroot_refusal(), or
@@ -359,6 +327,7 @@ int main(int argc, char **argv)
 	struct check_run run = { 0 };
 	struct system_report sys = { 0 };
 	struct sources src = { 0 };
+	struct evidence *evidence = NULL;
 	struct gpu_state *gpu = NULL;
 	struct gpu_options gopt = { 0 };
 	struct options opt;
@@ -394,6 +363,21 @@ int main(int argc, char **argv)
 	judge_inputs(&run, &opt);
 	run.source = "none";
 	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
+	if (opt.evidence) {
+		/* another machine's pasted outputs: nothing of this one is read */
+		evidence = malloc(sizeof(*evidence));
+		if (!evidence) {
+			die_usage("out of memory");
+			goto out;
+		}
+		evidence_init(evidence);
+		if (evidence_check(&run, evidence, opt.evidence_files,
+				   opt.nr_evidence, err, sizeof(err))) {
+			die_usage(err);
+			goto out;
+		}
+		goto judged;
+	}
 	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
 	    judge_pairs(&run, err, sizeof(err))) {
 		die_usage(err);
@@ -456,6 +440,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+judged:
 	if (causes_build(&run, &run.causes))
 		run.findings.oom = true;
 	status = findings_exit_status(&run.findings);
@@ -502,6 +487,10 @@ out:
 	}
 	system_report_free(&sys);
 	judge_release(&run);
+	if (evidence) {
+		evidence_free(evidence);
+		free(evidence);
+	}
 	causes_free(&run.causes);
 	findings_free(&run.findings);
 	if (src.have_module)

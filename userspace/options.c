@@ -23,6 +23,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
+	OPT_EVIDENCE,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +44,7 @@ static const struct option long_options[] = {
 	{ "if-busy", required_argument, NULL, OPT_IF_BUSY },
 	{ "wait-idle", required_argument, NULL, OPT_WAIT_IDLE },
 	{ "curve", no_argument, NULL, OPT_CURVE },
+	{ "evidence", no_argument, NULL, OPT_EVIDENCE },
 	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
@@ -75,6 +77,11 @@ void options_usage(FILE *out)
 "  --topology-file FILE      judge a saved topology file (offline analysis)\n"
 "  --pci-dump FILE           judge a saved `lspci -xxxx` dump (offline)\n"
 "  --cpuinfo FILE            that server's /proc/cpuinfo (offline analysis)\n"
+"  --evidence FILE...        judge pasted outputs of another machine (- is\n"
+"                            stdin): nvidia-smi topo -m / -p2p,\n"
+"                            p2pBandwidthLatencyTest, nvbandwidth (text,\n"
+"                            JSON), lspci -tv / -vvv / -xxxx, NCCL_DEBUG=INFO\n"
+"                            lines, nccl-tests, dmesg; each by its content\n"
 "  --sysfs-root DIR          read DIR instead of /sys/kernel/p2pdiag\n"
 "  --root DIR                read every other system file (sysfs, /proc,\n"
 "                            DMI, module parameters) under DIR, a copy of\n"
@@ -301,6 +308,30 @@ void options_defaults(struct options *o)
 	o->tolerance = OPT_DEFAULT_TOLERANCE;
 }
 
+/* --evidence judges files from another machine: nothing of this one. */
+static int evidence_conflicts(const struct options *o, char *err, size_t errlen)
+{
+	const char *other = o->topology_file ? "--topology-file" :
+			    o->pci_dump ? "--pci-dump" :
+			    o->cross_check ? "--cross-check" :
+			    o->source != SOURCE_AUTO ? "--source" :
+			    o->baseline != BASELINE_NONE ? "--baseline" :
+			    o->sysfs_root ? "--sysfs-root" :
+			    o->prometheus ? "--prometheus" :
+			    o->graph ? "--graph" :
+			    o->nfd_features ? "--nfd-features" :
+			    o->nr_pairs ? "--pairs" : NULL;
+
+	if (other)
+		return fail(err, errlen,
+			    "--evidence judges pasted files, not a machine: it cannot be combined with %s",
+			    other);
+	if (!o->nr_evidence && !o->help && !o->version)
+		return fail(err, errlen,
+			    "--evidence needs at least one FILE (- for stdin), e.g. --evidence topo.txt p2p.txt");
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct options *o,
 		  char *err, size_t errlen)
 {
@@ -408,6 +439,9 @@ int options_parse(int argc, char **argv, struct options *o,
 		case OPT_CURVE:
 			o->curve = true;
 			break;
+		case OPT_EVIDENCE:
+			o->evidence = true;
+			break;
 		case OPT_MIN_RATIO:
 			if (parse_double(optarg, &o->min_ratio) ||
 			    o->min_ratio <= 0 || o->min_ratio > 1)
@@ -482,8 +516,16 @@ int options_parse(int argc, char **argv, struct options *o,
 				    argv[optind - 1]);
 		}
 	}
+	if (o->compare_fleet && o->evidence)
+		return fail(err, errlen,
+			    "--compare-fleet and --evidence each take the operands: give one");
 	if (o->compare_fleet)
 		return fleet_operands(argc, argv, o, other, err, errlen);
+	if (o->evidence) {
+		o->evidence_files = argv + optind;
+		o->nr_evidence = (unsigned int)(argc - optind);
+		return evidence_conflicts(o, err, errlen);
+	}
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)",
 			    argv[optind]);

@@ -56,6 +56,9 @@ struct options {
 	bool compare_fleet;
 	char *const *fleet_paths;
 	unsigned int nr_fleet_paths;
+	bool evidence;			/* --evidence: judge pasted outputs */
+	char *const *evidence_files;	/* its FILEs ("-": stdin) */
+	unsigned int nr_evidence;
 };
 
 /* The measurement's own defaults and limits are gpu.h's. */

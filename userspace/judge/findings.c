@@ -66,6 +66,22 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	return 0;
 }
 
+int findings_set_evidence(struct findings *f, const char *refs)
+{
+	struct finding *it;
+
+	if (!f->nr)
+		return -1;
+	it = &f->item[f->nr - 1];
+	free(it->evidence);
+	it->evidence = strdup(refs);
+	if (!it->evidence) {
+		f->oom = true;
+		return -1;
+	}
+	return 0;
+}
+
 void findings_free(struct findings *f)
 {
 	size_t i;
@@ -73,6 +89,7 @@ void findings_free(struct findings *f)
 	for (i = 0; i < f->nr; i++) {
 		free(f->item[i].message);
 		free(f->item[i].fix);
+		free(f->item[i].evidence);
 	}
 	free(f->item);
 	memset(f, 0, sizeof(*f));

@@ -25,6 +25,8 @@ struct finding {
 	char *fix;		/* NULL when there is nothing to change */
 	bool has_pair;
 	unsigned long long a, b;	/* P2PD_ADDR() of the pair, when has_pair */
+	/* --evidence: "file:line[; file:line...]" it rests on, or NULL */
+	char *evidence;
 };
 
 struct findings {
@@ -43,6 +45,13 @@ int findings_add(struct findings *f, enum finding_severity sev,
 		 const char *code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+
+/*
+ * findings_set_evidence() - the files and lines (@refs: "file:line",
+ * separated by "; ") the last finding rests on.  Return: 0, or -1 when
+ * memory ran out (f->oom).
+ */
+int findings_set_evidence(struct findings *f, const char *refs);
 
 void findings_free(struct findings *f);
 /* How many findings carry @code (tests and the baseline use it). */

@@ -9,10 +9,13 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "evidence/evidence.h"
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "topology/format_text.h"
@@ -334,6 +337,57 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	return o;
 }
 
+/*
+ * A finding's evidence, "file:line; file:line", as [{file, line}]; the
+ * line is after the last colon, so a file name may hold colons.
+ */
+static struct json_object *evidence_refs_json(const char *refs)
+{
+	struct json_object *arr = json_object_new_array();
+	const char *p = refs;
+
+	while (p && *p) {
+		const char *end = strstr(p, "; ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *colon = NULL, *q;
+		struct json_object *o = json_object_new_object();
+
+		for (q = p; q < p + len; q++)
+			if (*q == ':')
+				colon = q;
+		put(o, "file", json_object_new_string_len(p, (int)(colon ? colon - p : (ptrdiff_t)len)));
+		put(o, "line", colon ? json_object_new_int(atoi(colon + 1)) : NULL);
+		json_object_array_add(arr, o);
+		p = end ? end + 2 : NULL;
+	}
+	return arr;
+}
+
+/* The files --evidence read, each with the formats found in it. */
+static struct json_object *evidence_files_json(const struct check_run *r)
+{
+	struct json_object *arr = json_object_new_array();
+	const struct evidence *ev = r->evidence;
+	unsigned int i, b;
+
+	for (i = 0; ev && i < ev->nr_files; i++) {
+		const struct ev_file *f = &ev->file[i];
+		struct json_object *o = json_object_new_object(), *fmts = json_object_new_array();
+
+		put(o, "file", json_object_new_string(ev_file_name(ev, i)));
+		for (b = 0; b < EV_FMT_COUNT; b++)
+			if (f->formats & (1u << b))
+				json_object_array_add(fmts, json_object_new_string(ev_format_name(1u << b)));
+		put(o, "formats", fmts);
+		put(o, "recognised", json_object_new_boolean(f->formats != 0));
+		put(o, "lines", json_object_new_int64(f->nr_lines));
+		put(o, "bytes", json_object_new_int64((int64_t)f->len));
+		put(o, "cut_lines", json_object_new_boolean(f->cut));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static struct json_object *finding_json(const struct finding *it)
 {
 	struct json_object *o = json_object_new_object();
@@ -344,6 +398,7 @@ static struct json_object *finding_json(const struct finding *it)
 	put(o, "fix", it->fix ? json_object_new_string(it->fix) : NULL);
 	put(o, "a", it->has_pair || it->a != FINDING_NO_ADDR ? jstr_addr(it->a) : NULL);
 	put(o, "b", it->has_pair ? jstr_addr(it->b) : NULL);
+	put(o, "evidence", it->evidence ? evidence_refs_json(it->evidence) : NULL);
 	return o;
 }
 
@@ -378,6 +433,8 @@ static void causes_stream(struct json_stream *s, const struct check_run *r)
 		json_stream_put(s, "fix", json_object_new_string(k->machine_fix ? "machine" :
 								 k->fix ? "shared" : "per_finding"));
 		json_stream_put(s, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
+		json_stream_put(s, "evidence", r->findings.item[k->item[0]].evidence ?
+				evidence_refs_json(r->findings.item[k->item[0]].evidence) : NULL);
 		json_stream_close(s);
 	}
 	json_stream_close(s);
@@ -486,6 +543,7 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 	json_stream_put(&s, "version", json_object_new_string(report_version()));
 	json_stream_put(&s, "source", json_object_new_string(r->source));
 	json_stream_put(&s, "source_detail", json_object_new_string(r->source_detail));
+	json_stream_put(&s, "evidence_files", evidence_files_json(r));
 	json_stream_put(&s, "generation",
 			m ? json_object_new_int64((int64_t)m->generation) : NULL);
 	json_stream_put(&s, "cpu", !m ? NULL :

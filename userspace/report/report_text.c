@@ -386,6 +386,8 @@ static void findings_text(FILE *out, const struct check_run *r,
 			fprintf(out, "  %s%-7s%s %s%s%s\n    %s\n", col,
 				finding_severity_name(it->severity), c->off, c->bold,
 				it->code, c->off, it->message);
+			if (it->evidence)
+				fprintf(out, "    evidence: %s\n", it->evidence);
 			if (it->fix)
 				fprintf(out, "    fix: %s\n", it->fix);
 		}
@@ -450,6 +452,8 @@ static void cause_text(FILE *out, const struct check_run *r,
 	fprintf(out, "\n    %s%s\n", k->nr < 2 ? "" :
 		f->item[k->item[k->nr - 1]].severity < k->severity ? "worst: " : "e.g. ",
 		worst->message);
+	if (worst->evidence)
+		fprintf(out, "    evidence: %s\n", worst->evidence);
 	if (k->machine_fix)
 		fprintf(out, "    fix: the kernel parameter above\n");
 	else if (k->fix && k->fix == done)

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Evidence: the outputs people paste into bug reports (nvidia-smi topo,
+ * p2pBandwidthLatencyTest, nvbandwidth, lspci, NCCL logs, dmesg), read
+ * into one partial model of a machine that is not this one.  Each fact
+ * keeps the file and line it was read from, so that every finding can
+ * name what it rests on.  Readers (read_*.c) fill the model, the model
+ * (evidence_model.c) holds it, the judging (evidence_judge.c) turns it
+ * into findings.
+ */
+#ifndef P2PDIAG_EVIDENCE_H
+#define P2PDIAG_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "p2pdiag/model.h"
+
+struct check_run;
+
+/* Bounds: a pasted file, one of its lines, the files and GPUs judged. */
+#define EV_FILE_MAX	(16u << 20)
+#define EV_LINE_MAX	4096
+#define EV_FILES_MAX	32
+#define EV_GPU_MAX	64
+#define EV_DEV_MAX	512
+
+/* Where a fact was read: the file's index in the set and its line (1-based). */
+struct ev_ref {
+	unsigned int file;
+	unsigned int line;	/* 0: not read */
+};
+
+/* The formats, one bit each: a paste may hold several. */
+enum ev_format {
+	EV_FMT_TOPO_MATRIX	= 1u << 0,	/* nvidia-smi topo -m */
+	EV_FMT_TOPO_P2P		= 1u << 1,	/* nvidia-smi topo -p2p r|w|n|a */
+	EV_FMT_P2PBW		= 1u << 2,	/* p2pBandwidthLatencyTest */
+	EV_FMT_NVBW_TEXT	= 1u << 3,	/* nvbandwidth */
+	EV_FMT_NVBW_JSON	= 1u << 4,	/* nvbandwidth --json */
+	EV_FMT_LSPCI_TREE	= 1u << 5,	/* lspci -tv */
+	EV_FMT_LSPCI_VERBOSE	= 1u << 6,	/* lspci -vvv, -vvvnn */
+	EV_FMT_LSPCI_HEX	= 1u << 7,	/* lspci -xxxx */
+	EV_FMT_NCCL		= 1u << 8,	/* NCCL_DEBUG=INFO */
+	EV_FMT_NCCL_TESTS	= 1u << 9,	/* nccl-tests' table */
+	EV_FMT_KERNEL_LOG	= 1u << 10,	/* dmesg, journalctl -k */
+	EV_FMT_COUNT		= 11,
+};
+
+const char *ev_format_name(unsigned int bit);
+
+/* One file as read: its name, its lines cleaned of what pasting adds. */
+struct ev_file {
+	char *name;		/* as given; "-" is stdin, shown as "stdin" */
+	char **line;		/* line[i] is line i + 1, no CR, no fence */
+	unsigned int nr_lines;
+	unsigned int formats;	/* enum ev_format bits the readers found */
+	bool cut;		/* a line was longer than EV_LINE_MAX */
+	bool binary;		/* NUL bytes: not text */
+	char *text;		/* the whole file, for the lspci -xxxx reader */
+	size_t len;
+};
+
+/* A measured GPU x GPU matrix; NaN where the file has no figure. */
+struct ev_matrix {
+	bool have;
+	unsigned int n;
+	double v[EV_GPU_MAX][EV_GPU_MAX];
+	struct ev_ref ref;	/* its title line */
+};
+
+/* nvidia-smi topo -m's connection words; the NVLink count in links. */
+enum ev_link {
+	EV_LINK_UNKNOWN, EV_LINK_SELF, EV_LINK_PIX, EV_LINK_PXB, EV_LINK_PSB,
+	EV_LINK_PHB, EV_LINK_NODE, EV_LINK_SYS, EV_LINK_NV,
+};
+
+/* nvidia-smi topo -p2p's status words. */
+enum ev_p2p_status {
+	EV_P2P_UNKNOWN, EV_P2P_SELF, EV_P2P_OK, EV_P2P_CNS, EV_P2P_GNS,
+	EV_P2P_TNS, EV_P2P_NS, EV_P2P_DR,
+};
+
+/* A PCI function as lspci -vvv shows it. */
+struct ev_pci_dev {
+	unsigned int domain, bus, dev, fn;
+	bool gpu, nvidia, bridge;
+	unsigned int secondary, subordinate;	/* a bridge's buses */
+	bool has_bus_range;
+	bool acs_cap_seen, acs_ctl_seen, access_denied;
+	bool req_redir, cmplt_redir, src_valid;
+	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
+	int iommu_group;			/* -1: not shown */
+	struct ev_ref ref, acs_ref, lnk_ref;
+	char name[96];
+};
+
+/* What the kernel log says. */
+struct ev_kernel {
+	bool iommu_on, translated, passthrough;
+	struct ev_ref iommu_ref, mode_ref;
+	unsigned int nr_faults;
+	struct ev_ref fault_ref;
+	char fault_dev[16];		/* bb:dd.f of the first fault, or "" */
+	unsigned int nr_xid;
+	struct ev_ref xid_ref;
+	unsigned int xid_code;		/* the first one's */
+	char xid_dev[24];
+	unsigned int nr_aer;
+	struct ev_ref aer_ref;
+	char aer_dev[24];
+	bool acs_override;
+	struct ev_ref acs_override_ref;
+};
+
+/* What NCCL's log says it chose. */
+struct ev_nccl {
+	unsigned int nr_p2p, nr_shm, nr_net;	/* channels by transport */
+	struct ev_ref p2p_ref, shm_ref, net_ref;
+	int nr_nodes;				/* -1: not said */
+	bool env_p2p_disable, p2p_disabled_msg;
+	struct ev_ref env_ref, disabled_ref;
+	char p2p_level[16];			/* NCCL_P2P_LEVEL as set, or "" */
+	struct ev_ref level_ref;
+	double busbw_max;			/* nccl-tests, GB/s; 0: none */
+	struct ev_ref busbw_ref;
+};
+
+/* The whole partial model. */
+struct evidence {
+	struct ev_file file[EV_FILES_MAX];
+	unsigned int nr_files;
+
+	/* GPUs as p2pBandwidthLatencyTest or nvbandwidth list them */
+	unsigned int nr_gpus;
+	int gpu_bus[EV_GPU_MAX];		/* -1: unknown */
+	char gpu_name[EV_GPU_MAX][64];
+	struct ev_ref gpu_ref[EV_GPU_MAX];
+	/* cudaDeviceCanAccessPeer: -1 unknown, 0, 1 */
+	signed char can_access[EV_GPU_MAX][EV_GPU_MAX];
+	struct ev_ref can_ref[EV_GPU_MAX][EV_GPU_MAX];
+
+	/* p2pBandwidthLatencyTest */
+	struct ev_matrix uni_off, uni_on, bidi_off, bidi_on;
+	struct ev_matrix lat_off, lat_on;	/* GPU latency, us */
+
+	/* nvbandwidth device-to-device: peer copies (CE or SM) */
+	struct ev_matrix nvbw_d2d, nvbw_d2d_bidi;
+	bool nvbw_waived;
+	struct ev_ref nvbw_waived_ref;
+
+	/* nvidia-smi topo -m and -p2p */
+	unsigned int topo_gpus;
+	enum ev_link topo_link[EV_GPU_MAX][EV_GPU_MAX];
+	unsigned char topo_nvlinks[EV_GPU_MAX][EV_GPU_MAX];
+	int topo_numa[EV_GPU_MAX];		/* -1: not shown */
+	struct ev_ref topo_ref[EV_GPU_MAX];
+	unsigned int p2p_gpus;
+	enum ev_p2p_status p2p_status[EV_GPU_MAX][EV_GPU_MAX];
+	struct ev_ref p2p_ref[EV_GPU_MAX];
+
+	/* lspci -vvv */
+	struct ev_pci_dev *pci;
+	unsigned int nr_pci;
+	bool lspci_tree;
+	struct ev_ref lspci_tree_ref;
+
+	struct ev_kernel kernel;
+	struct ev_nccl nccl;
+
+	/* lspci -xxxx, judged by the engine: the model it was read into */
+	struct p2pd_model dump;
+	bool have_dump;
+	struct ev_ref dump_ref;
+};
+
+/* Model: evidence_model.c. */
+void evidence_init(struct evidence *ev);
+void evidence_free(struct evidence *ev);
+void ev_matrix_clear(struct ev_matrix *m);
+/* The display name of file @i ("stdin" for "-"). */
+const char *ev_file_name(const struct evidence *ev, unsigned int i);
+/* "name:line" of @ref into @buf. */
+const char *ev_ref_str(const struct evidence *ev, struct ev_ref ref,
+		       char *buf, size_t len);
+/* The GPU whose PCI bus is @bus, or -1. */
+int ev_gpu_by_bus(const struct evidence *ev, unsigned int bus);
+
+/*
+ * evidence_load() - read @path ("-": stdin) as the next file of @ev,
+ * cleaned of what pasting adds (evidence_lines.c).
+ * Return: 0, or -1 with the reason in @err (unreadable, too large).
+ */
+int evidence_load(struct evidence *ev, const char *path, char *err, size_t errlen);
+
+/*
+ * Line helpers for the readers: @s without leading blanks; whether @s
+ * starts with @prefix; the next whitespace-separated word of *@s.
+ */
+const char *ev_skip_blank(const char *s);
+bool ev_starts(const char *s, const char *prefix);
+size_t ev_word(const char **s, char *out, size_t outlen);
+/* strtod() of @s that accepts only a whole number word; NaN when not. */
+double ev_number(const char *s);
+
+/* The readers: each scans every line of file @fi and adds what it knows. */
+void read_topo(struct evidence *ev, unsigned int fi);
+void read_p2pbw(struct evidence *ev, unsigned int fi);
+void read_nvbandwidth(struct evidence *ev, unsigned int fi);
+void read_lspci(struct evidence *ev, unsigned int fi);
+void read_nccl(struct evidence *ev, unsigned int fi);
+void read_kernel_log(struct evidence *ev, unsigned int fi);
+
+/*
+ * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci
+ * into ev->dump (the tool's --pci-dump path).
+ * Return: 0, or -1 with @err when the file holds a dump that libpci refused.
+ */
+int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
+
+/*
+ * evidence_check() - read @paths into @ev and judge them into @r: its
+ * source, the engine's pairs of an lspci -xxxx dump, and the findings,
+ * each with its evidence, in the order of their causes.
+ * Return: 0, or -1 with @err (a file unreadable, or none recognised).
+ */
+int evidence_check(struct check_run *r, struct evidence *ev,
+		   char *const *paths, unsigned int nr, char *err, size_t errlen);
+
+/* The judging alone: evidence_judge.c. */
+void evidence_judge(struct check_run *r, const struct evidence *ev);
+
+#endif /* P2PDIAG_EVIDENCE_H */

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judging the evidence: findings from what the files show, each with the
+ * lines it rests on and its fix, none from a file that does not show it.
+ *
+ * Causes come before their symptoms: a configuration that the files show
+ * (ACS redirect, a root complex that does not route P2P, IOMMU faults or
+ * translation, the environment) is named first, then what the
+ * measurements show (P2P slower than the host path, staged copies, an
+ * asymmetric pair, a bidirectional collapse, a latency detour).  Where
+ * the files show a symptom but not its cause, the fix names the commands
+ * that would show it on that machine.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "evidence/evidence.h"
+#include "judge/findings.h"
+
+/* Ranks within a severity: the order the report gives them in. */
+enum ev_rank {
+	RANK_CONFIG,		/* what the configuration is: the causes */
+	RANK_REFUSED,		/* what CUDA, NVML or NCCL refused */
+	RANK_FAULT,		/* errors the kernel logged */
+	RANK_MEASURED,		/* what the figures show */
+	RANK_LINK,		/* links */
+	RANK_UNDECIDED,
+};
+
+#define CAND_MAX 48
+#define REFS_LEN 512
+
+struct cand {
+	enum finding_severity sev;
+	enum ev_rank rank;
+	unsigned int seq;	/* the order found, which qsort() does not keep */
+	const char *code;
+	char msg[1536];
+	char fix[768];
+	char refs[REFS_LEN];
+};
+
+struct judging {
+	const struct evidence *ev;
+	struct cand cand[CAND_MAX];
+	unsigned int nr;
+	bool config_known;	/* a cause of slow P2P is in the files */
+};
+
+static struct cand *cand_add(struct judging *j, enum finding_severity sev,
+			     enum ev_rank rank, const char *code)
+{
+	struct cand *c;
+
+	if (j->nr >= CAND_MAX)
+		return NULL;
+	c = &j->cand[j->nr++];
+	memset(c, 0, sizeof(*c));
+	c->sev = sev;
+	c->rank = rank;
+	c->code = code;
+	c->seq = j->nr;
+	return c;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+put(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Add @ref to @c's evidence once. */
+static void cite(const struct judging *j, struct cand *c, struct ev_ref ref)
+{
+	char one[128];
+
+	if (!ref.line)
+		return;
+	ev_ref_str(j->ev, ref, one, sizeof(one));
+	if (strstr(c->refs, one))
+		return;
+	put(c->refs, sizeof(c->refs), "%s%s", c->refs[0] ? "; " : "", one);
+}
+
+static bool finite_pos(double v)
+{
+	return v == v && v > 0 && v < 1e9;
+}
+
+static const char *gpu_label(const struct evidence *ev, unsigned int g,
+			     char *buf, size_t len)
+{
+	if (g < ev->nr_gpus && ev->gpu_bus[g] >= 0)
+		snprintf(buf, len, "GPU%u (bus %02x)", g, (unsigned int)ev->gpu_bus[g]);
+	else
+		snprintf(buf, len, "GPU%u", g);
+	return buf;
+}
+
+/* The commands that show why P2P is slow, for a fix without the cause. */
+#define CMD_WHY_SLOW \
+	"on that machine run `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl|LnkSta'` " \
+	"(ACS redirect on a switch or root port: ReqRedir+ CmpltRedir+) and " \
+	"`sudo dmesg | grep -i -e DMAR -e AMD-Vi -e 'iommu:'` (IOMMU translation, " \
+	"faults); or run p2pdiag-check there, which reads both"
+
+static unsigned int pair_count(const struct evidence *ev)
+{
+	unsigned int n = ev->nr_gpus;
+
+	if (ev->uni_on.n > n)
+		n = ev->uni_on.n;
+	if (ev->uni_off.n > n)
+		n = ev->uni_off.n;
+	return n > EV_GPU_MAX ? EV_GPU_MAX : n;
+}
+
+/* cudaDeviceCanAccessPeer 0, and topo -p2p's refusals. */
+static void judge_refusals(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	unsigned int n = pair_count(ev), a, b, cannot = 0, pairs = 0;
+	unsigned int cns = 0, gns = 0;
+	struct cand *c;
+	char la[32], lb[32];
+
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++) {
+			if (a == b || ev->can_access[a][b] < 0)
+				continue;
+			pairs++;
+			cannot += !ev->can_access[a][b];
+		}
+	for (a = 0; a < ev->p2p_gpus; a++)
+		for (b = 0; b < ev->p2p_gpus; b++) {
+			cns += ev->p2p_status[a][b] == EV_P2P_CNS;
+			gns += ev->p2p_status[a][b] == EV_P2P_GNS ||
+			       ev->p2p_status[a][b] == EV_P2P_TNS ||
+			       ev->p2p_status[a][b] == EV_P2P_NS ||
+			       ev->p2p_status[a][b] == EV_P2P_DR;
+		}
+	if (cns) {
+		c = cand_add(j, SEV_ERROR, RANK_CONFIG, "host-bridge-no-p2p");
+		if (c) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "nvidia-smi topo -p2p says CNS (chipset not supported) for %u of %u GPU pairs: the driver does not do P2P through this root complex",
+				 cns / 2 ? cns / 2 : 1, ev->p2p_gpus * (ev->p2p_gpus - 1) / 2);
+			snprintf(c->fix, sizeof(c->fix),
+				 "put the pair under one PCIe switch, or on a platform whose root complex routes peer traffic (CPU vendor's P2P support); check for a BIOS update");
+			for (a = 0; a < ev->p2p_gpus; a++)
+				cite(j, c, ev->p2p_ref[a]);
+			j->config_known = true;
+		}
+	}
+	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg) {
+		bool consumer = false;
+		struct ev_ref first = { 0, 0 };
+
+		for (a = 0; a < ev->nr_gpus; a++)
+			consumer |= strstr(ev->gpu_name[a], "GeForce") != NULL ||
+				    strstr(ev->gpu_name[a], "TITAN") != NULL;
+		c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
+		if (!c)
+			return;
+		if (cannot) {
+			for (a = 0; a < n && !first.line; a++)
+				for (b = 0; b < n; b++)
+					if (a != b && ev->can_access[a][b] == 0) {
+						first = ev->can_ref[a][b];
+						put(c->msg, sizeof(c->msg),
+						    "cudaDeviceCanAccessPeer says no for %u of %u ordered GPU pairs (first: %s cannot access %s)",
+						    cannot, pairs, gpu_label(ev, a, la, sizeof(la)),
+						    gpu_label(ev, b, lb, sizeof(lb)));
+						break;
+					}
+			cite(j, c, first);
+		}
+		if (gns) {
+			put(c->msg, sizeof(c->msg), "%snvidia-smi topo -p2p says %u GPU pair entries are not supported (GNS, TNS, NS or DR)",
+			    c->msg[0] ? "; " : "", gns);
+			for (a = 0; a < ev->p2p_gpus; a++)
+				cite(j, c, ev->p2p_ref[a]);
+		}
+		if (ev->nvbw_waived) {
+			put(c->msg, sizeof(c->msg), "%snvbandwidth waived its device-to-device test (peer mapping failed)",
+			    c->msg[0] ? "; " : "");
+			cite(j, c, ev->nvbw_waived_ref);
+		}
+		if (ev->nccl.p2p_disabled_msg) {
+			put(c->msg, sizeof(c->msg), "%sNCCL found P2P disabled between GPUs the topology connects",
+			    c->msg[0] ? "; " : "");
+			cite(j, c, ev->nccl.disabled_ref);
+		}
+		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 consumer ?
+			 "GeForce GPUs: the driver does not offer PCIe P2P between them; use GPUs that support it (or NVLink where the cards have it); on data-centre GPUs check `nvidia-smi topo -p2p r` on that machine: CNS is the chipset, GNS the GPU, TNS the topology" :
+			 "on that machine run `nvidia-smi topo -p2p r` (CNS: the chipset; GNS: the GPU; TNS: the topology) and `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl'`; GeForce GPUs do not offer PCIe P2P");
+		j->config_known = true;
+	}
+}
+
+/* A bridge whose bus range holds @bus. */
+static bool below(const struct ev_pci_dev *br, unsigned int bus)
+{
+	return br->bridge && br->has_bus_range && bus >= br->secondary &&
+	       bus <= br->subordinate;
+}
+
+static unsigned int primary_bus_of(const struct evidence *ev, const struct ev_pci_dev *br)
+{
+	(void)ev;
+	return br->bus;
+}
+
+/* lspci -vvv: ACS redirect between GPUs, and what could not be read. */
+static void judge_lspci(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	unsigned int i, k, g;
+	struct cand *redir = NULL, *denied = NULL, *degraded = NULL, *slow = NULL;
+
+	for (i = 0; i < ev->nr_pci; i++) {
+		const struct ev_pci_dev *br = &ev->pci[i];
+		bool gpu_below = false, peer_elsewhere = false;
+
+		if (!br->bridge || !br->has_bus_range)
+			continue;
+		for (g = 0; g < ev->nr_pci; g++) {
+			const struct ev_pci_dev *d = &ev->pci[g];
+
+			if (!d->gpu || !d->nvidia)
+				continue;
+			if (below(br, d->bus)) {
+				gpu_below = true;
+				continue;
+			}
+			/* another GPU behind a sibling port: they meet above br */
+			for (k = 0; k < ev->nr_pci; k++)
+				if (k != i && ev->pci[k].bridge &&
+				    primary_bus_of(ev, &ev->pci[k]) == br->bus &&
+				    below(&ev->pci[k], d->bus))
+					peer_elsewhere = true;
+		}
+		if (!gpu_below)
+			continue;
+		if ((br->req_redir || br->cmplt_redir) && peer_elsewhere) {
+			if (!redir)
+				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect");
+			if (redir) {
+				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s)",
+				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests up to the root complex: ",
+				    br->bus, br->dev, br->fn,
+				    br->req_redir ? "ReqRedir+" : "",
+				    br->req_redir && br->cmplt_redir ? " " : "",
+				    br->cmplt_redir ? "CmpltRedir+" : "");
+				put(redir->fix, sizeof(redir->fix), "%s%04x:%02x:%02x.%u",
+				    redir->fix[0] ? ";" : "pci=disable_acs_redir=",
+				    br->domain, br->bus, br->dev, br->fn);
+				cite(j, redir, br->acs_ref);
+				j->config_known = true;
+			}
+		} else if (!br->acs_ctl_seen && br->access_denied && peer_elsewhere) {
+			if (!denied)
+				denied = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+			if (denied) {
+				put(denied->msg, sizeof(denied->msg), "%s%02x:%02x.%u",
+				    denied->msg[0] ? ", " : "ACS state of the bridge ports above the GPUs unknown (lspci ran without root: <access denied>): ",
+				    br->bus, br->dev, br->fn);
+				if (!denied->fix[0])
+					snprintf(denied->fix, sizeof(denied->fix),
+						 "run `sudo lspci -vvv -s %02x:%02x.%u | grep ACSCtl` on that machine (ReqRedir+ or CmpltRedir+ is a redirect)",
+						 br->bus, br->dev, br->fn);
+				cite(j, denied, br->ref);
+			}
+		}
+	}
+	if (redir)
+		put(redir->fix, sizeof(redir->fix),
+		    " on the kernel command line (or clear the bits at run time: setpci -s PORT ECAP_ACS+6.w=0; lost at reboot); it keeps the IOMMU groups merged: read README \"Applying fixes safely\"");
+	for (i = 0; i < ev->nr_pci; i++) {
+		const struct ev_pci_dev *d = &ev->pci[i];
+		char cur[16], max[16];
+
+		if (!d->gpu || !d->nvidia || !d->lnk_ref.line)
+			continue;
+		snprintf(cur, sizeof(cur), "%u.%u", d->sta_speed10 / 10, d->sta_speed10 % 10);
+		snprintf(max, sizeof(max), "%u.%u", d->cap_speed10 / 10, d->cap_speed10 % 10);
+		if (d->cap_width && d->sta_width && d->sta_width < d->cap_width) {
+			if (!degraded)
+				degraded = cand_add(j, SEV_WARNING, RANK_LINK, "link-degraded");
+			if (!degraded)
+				continue;
+			put(degraded->msg, sizeof(degraded->msg), "%sGPU %02x:%02x.%u runs x%u of x%u (%s of %s GT/s)",
+			    degraded->msg[0] ? "; " : "", d->bus, d->dev, d->fn,
+			    d->sta_width, d->cap_width, cur, max);
+			snprintf(degraded->fix, sizeof(degraded->fix),
+				 "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting");
+			cite(j, degraded, d->lnk_ref);
+		} else if (d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) {
+			if (!slow)
+				slow = cand_add(j, SEV_INFO, RANK_LINK, "link-slow-idle");
+			if (!slow)
+				continue;
+			put(slow->msg, sizeof(slow->msg), "%sGPU %02x:%02x.%u at %s of %s GT/s x%u",
+			    slow->msg[0] ? "; " : "", d->bus, d->dev, d->fn, cur, max, d->sta_width);
+			snprintf(slow->fix, sizeof(slow->fix),
+				 "GPUs lower their link speed when idle: read LnkSta again while a copy runs (`sudo lspci -vvv -s %02x:%02x.%u | grep LnkSta`)",
+				 d->bus, d->dev, d->fn);
+			cite(j, slow, d->lnk_ref);
+		}
+	}
+	if (slow)
+		put(slow->msg, sizeof(slow->msg), " when lspci ran: GPUs lower their link speed when idle");
+}
+
+/* The kernel log: IOMMU faults and mode, Xid, AER, the ACS override. */
+static void judge_kernel(struct judging *j, bool p2p_trouble)
+{
+	const struct evidence *ev = j->ev;
+	const struct ev_kernel *k = &ev->kernel;
+	struct cand *c;
+
+	if (k->nr_faults && (c = cand_add(j, SEV_ERROR, RANK_FAULT, "iommu-fault-during-p2p"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the IOMMU logged %u DMA fault%s%s%s: a device's DMA to an address the IOMMU does not map for it, which is what peer DMA through a translating IOMMU does",
+			 k->nr_faults, k->nr_faults == 1 ? "" : "s",
+			 k->fault_dev[0] ? ", the first from device " : "", k->fault_dev);
+		snprintf(c->fix, sizeof(c->fix),
+			 "put the GPUs' IOMMU in passthrough (iommu=pt, or amd_iommu=pt / intel_iommu=on iommu=pt) or disable it for the peers, and clear ACS redirect between them; then the peer traffic no longer needs the IOMMU's mapping");
+		cite(j, c, k->fault_ref);
+		j->config_known = true;
+	}
+	if (k->translated) {
+		c = cand_add(j, p2p_trouble ? SEV_WARNING : SEV_INFO, RANK_CONFIG, "iommu-translated");
+		if (c) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "the kernel's default IOMMU domain is translated: peer DMA that crosses the root complex (or that ACS redirects there) is translated by the IOMMU%s",
+				 p2p_trouble ? ", which slows or breaks it" : "; the files show no P2P trouble from it");
+			snprintf(c->fix, sizeof(c->fix),
+				 "iommu=pt on the kernel command line (identity mapping for the host's own devices) or the GPUs' groups in identity mode (echo identity > /sys/kernel/iommu_groups/N/type with the group unbound)");
+			cite(j, c, k->mode_ref);
+			if (p2p_trouble)
+				j->config_known = true;
+		}
+	}
+	if (k->nr_xid && (c = cand_add(j, k->xid_code == 79 ? SEV_ERROR : SEV_WARNING,
+				       RANK_FAULT, "xid"))) {
+		snprintf(c->msg, sizeof(c->msg), "the NVIDIA driver logged %u Xid error%s, the first Xid %u on %s%s",
+			 k->nr_xid, k->nr_xid == 1 ? "" : "s", k->xid_code,
+			 k->xid_dev[0] ? k->xid_dev : "a GPU",
+			 k->xid_code == 79 ? ": the GPU has fallen off the bus" : "");
+		snprintf(c->fix, sizeof(c->fix),
+			 "look the Xid up in NVIDIA's Xid table; for 79 (fallen off the bus) check power, cooling, the slot and riser, and the link (AER lines around it)");
+		cite(j, c, k->xid_ref);
+	}
+	if (k->nr_aer && (c = cand_add(j, SEV_WARNING, RANK_FAULT, "aer-during-run"))) {
+		snprintf(c->msg, sizeof(c->msg), "the kernel logged %u PCIe AER error report%s, the first about %s",
+			 k->nr_aer, k->nr_aer == 1 ? "" : "s", k->aer_dev[0] ? k->aer_dev : "a port");
+		snprintf(c->fix, sizeof(c->fix),
+			 "check the link that reports: reseat the card, its riser or cable, and retimers; corrected errors that repeat slow the link with replays");
+		cite(j, c, k->aer_ref);
+	}
+}
+
+static void judge_nccl(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	const struct ev_nccl *n = &ev->nccl;
+	struct cand *c;
+
+	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-disable"))) {
+		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
+		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_DISABLE once P2P works on that machine (p2pdiag-check there says whether it does)");
+		cite(j, c, n->env_ref);
+		j->config_known = true;
+	}
+	if ((n->nr_shm || (n->nr_net && n->nr_nodes == 1)) &&
+	    (c = cand_add(j, SEV_WARNING, RANK_REFUSED, "nccl-p2p-disabled"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "NCCL connected GPUs of one node through %s (%u SHM, %u NET, %u P2P channel connections)%s%s%s",
+			 n->nr_shm ? "host shared memory" : "the network", n->nr_shm,
+			 n->nr_net, n->nr_p2p,
+			 n->p2p_level[0] ? "; NCCL_P2P_LEVEL=" : "", n->p2p_level,
+			 n->env_p2p_disable ? "; NCCL_P2P_DISABLE is set" : "");
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 n->env_p2p_disable || n->p2p_level[0] ?
+			 "the environment decides it: unset NCCL_P2P_DISABLE / NCCL_P2P_LEVEL once P2P works there" :
+			 "NCCL uses SHM where CUDA refuses peer access or the topology is beyond NCCL_P2P_LEVEL: run p2pBandwidthLatencyTest and `nvidia-smi topo -p2p r` on that machine");
+		cite(j, c, n->nr_shm ? n->shm_ref : n->net_ref);
+		cite(j, c, n->env_ref);
+		cite(j, c, n->level_ref);
+	}
+}
+
+/* The median of @m's entries off the diagonal, or NaN. */
+static double off_median(const struct ev_matrix *m)
+{
+	static double v[EV_GPU_MAX * EV_GPU_MAX];
+	unsigned int a, b, k = 0, i, l;
+
+	for (a = 0; a < m->n; a++)
+		for (b = 0; b < m->n; b++)
+			if (a != b && finite_pos(m->v[a][b]))
+				v[k++] = m->v[a][b];
+	if (!k)
+		return NAN;
+	for (i = 1; i < k; i++) {
+		double x = v[i];
+
+		for (l = i; l > 0 && v[l - 1] > x; l--)
+			v[l] = v[l - 1];
+		v[l] = x;
+	}
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+struct pair_list {
+	unsigned int nr;
+	char text[384];
+};
+
+static void list_pair(struct pair_list *l, unsigned int a, unsigned int b,
+		      double x, double y, const char *unit)
+{
+	if (l->nr++ < 6)
+		put(l->text, sizeof(l->text), "%s%u->%u %.1f vs %.1f%s",
+		    l->text[0] ? ", " : "", a, b, x, y, unit);
+}
+
+static void list_end(struct pair_list *l)
+{
+	if (l->nr > 6)
+		put(l->text, sizeof(l->text), ", +%u more", l->nr - 6);
+}
+
+/* What the bandwidth and latency tables show. */
+static bool judge_measured(struct judging *j, bool emit)
+{
+	const struct evidence *ev = j->ev;
+	const struct ev_matrix *on = ev->uni_on.have ? &ev->uni_on : &ev->nvbw_d2d;
+	unsigned int n = on->n, a, b;
+	struct pair_list slower = { 0 }, staged = { 0 }, asym = { 0 }, bidi = { 0 }, detour = { 0 };
+	double lat_med = off_median(&ev->lat_on);
+	bool trouble;
+	struct cand *c;
+
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++) {
+			double x = on->v[a][b], y = on->v[b][a];
+			double off = ev->uni_off.v[a][b];
+			double lon = ev->lat_on.v[a][b], loff = ev->lat_off.v[a][b];
+			bool refused = ev->can_access[a][b] == 0;
+			bool is_slower = false, is_staged = false;
+
+			if (a == b || !finite_pos(x) || refused)
+				continue;
+			if (ev->uni_on.have && finite_pos(off) && x < 0.8 * off) {
+				list_pair(&slower, a, b, x, off, " GB/s");
+				is_slower = true;
+			} else if (ev->uni_on.have && finite_pos(off) && finite_pos(lon) &&
+				   finite_pos(loff) && ev->can_access[a][b] == 1 &&
+				   fabs(x - off) <= 0.15 * off && lon >= 0.7 * loff && loff > 5) {
+				list_pair(&staged, a, b, lon, loff, " us");
+				is_staged = true;
+			}
+			if (a < b && finite_pos(y) && (x < 0.6 * y || y < 0.6 * x))
+				list_pair(&asym, x < y ? a : b, x < y ? b : a,
+					  x < y ? x : y, x < y ? y : x, " GB/s");
+			if (a < b && ev->bidi_on.have && !is_slower && !is_staged &&
+			    finite_pos(ev->bidi_on.v[a][b]) && finite_pos(y) &&
+			    ev->bidi_on.v[a][b] < 1.15 * (x > y ? x : y))
+				list_pair(&bidi, a, b, ev->bidi_on.v[a][b], x > y ? x : y, " GB/s");
+			if (!is_staged && finite_pos(lon) && finite_pos(lat_med) &&
+			    lon > 2.5 * lat_med && lon > 3)
+				list_pair(&detour, a, b, lon, lat_med, " us");
+		}
+	trouble = slower.nr || staged.nr || asym.nr || bidi.nr || detour.nr;
+	if (!emit)
+		return trouble;
+	list_end(&slower);
+	list_end(&staged);
+	list_end(&asym);
+	list_end(&bidi);
+	list_end(&detour);
+	if (slower.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-slower-than-host"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%u GPU pair direction%s copy slower with P2P enabled than with it disabled, staged through host memory (enabled vs disabled: %s): the peer path is worse than two trips through the CPU, the mark of ACS redirect through the root complex, IOMMU translation or a root complex that routes P2P poorly",
+			 slower.nr, slower.nr == 1 ? "" : "s", slower.text);
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 j->config_known ? "the cause above; until it is fixed, NCCL_P2P_DISABLE=1 is faster on this machine" :
+			 "find why: " CMD_WHY_SLOW "; until then NCCL_P2P_DISABLE=1 is faster");
+		cite(j, c, ev->uni_on.ref);
+		cite(j, c, ev->uni_off.ref);
+	}
+	if (staged.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-host-staged"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%u GPU pair direction%s with peer access granted copy like the host-staged path: the same bandwidth and a latency like two copies through host memory (enabled vs disabled latency: %s)",
+			 staged.nr, staged.nr == 1 ? "" : "s", staged.text);
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 j->config_known ? "the cause above" : "find why: " CMD_WHY_SLOW);
+		cite(j, c, ev->lat_on.ref);
+		cite(j, c, ev->lat_off.ref);
+		cite(j, c, ev->uni_on.ref);
+	}
+	if (asym.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "pair-asymmetric"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%u GPU pair%s copy far slower one way than the other (slow vs fast direction: %s): one direction takes another path or a link trained down on one side",
+			 asym.nr, asym.nr == 1 ? "" : "s", asym.text);
+		snprintf(c->fix, sizeof(c->fix),
+			 "compare both GPUs' LnkSta under load (`sudo lspci -vvv -s BUS:00.0 | grep LnkSta` while copying) and the ACS bits of the ports between them");
+		cite(j, c, on->ref);
+	}
+	if (bidi.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "bidir-collapse"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%u GPU pair%s gain nothing from copying both ways at once (bidirectional vs the faster single direction: %s): the peer path is shared one way, as when both directions cross the root complex",
+			 bidi.nr, bidi.nr == 1 ? "" : "s", bidi.text);
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 j->config_known ? "the cause above" : "find why: " CMD_WHY_SLOW);
+		cite(j, c, ev->bidi_on.ref);
+		cite(j, c, on->ref);
+	}
+	if (detour.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-latency-detour"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%u GPU pair direction%s have a P2P latency far above the others' median (latency vs median: %s): their requests take a longer path",
+			 detour.nr, detour.nr == 1 ? "" : "s", detour.text);
+		snprintf(c->fix, sizeof(c->fix), "%s",
+			 j->config_known ? "the cause above" : "find why: " CMD_WHY_SLOW);
+		cite(j, c, ev->lat_on.ref);
+	}
+	return trouble;
+}
+
+/* Whether the files measured or decided P2P at all. */
+static bool p2p_decided(const struct evidence *ev)
+{
+	unsigned int a, b, nv = 0, pairs = 0;
+
+	if ((ev->uni_on.have && ev->uni_off.have) || ev->nvbw_d2d.have ||
+	    ev->nccl.nr_p2p || ev->have_dump)
+		return true;
+	for (a = 0; a < ev->p2p_gpus; a++)
+		for (b = 0; b < ev->p2p_gpus; b++)
+			if (ev->p2p_status[a][b] == EV_P2P_OK)
+				return true;
+	for (a = 0; a < ev->topo_gpus; a++)
+		for (b = 0; b < ev->topo_gpus; b++)
+			if (a != b) {
+				pairs++;
+				nv += ev->topo_link[a][b] == EV_LINK_NV;
+			}
+	return pairs && nv == pairs;	/* every pair over NVLink */
+}
+
+static void judge_undecided(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	unsigned int i;
+	struct cand *c;
+
+	for (i = 0; i < j->nr; i++)
+		if (j->cand[i].sev >= SEV_WARNING)
+			return;
+	if (p2p_decided(ev))
+		return;
+	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+	if (!c)
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "these files do not decide whether P2P works between the GPUs%s: they hold no P2P measurement, no peer-access answer and no ACS state",
+		 ev->topo_gpus ? " (nvidia-smi topo -m gives the path, not whether P2P over it is enabled or fast)" : "");
+	snprintf(c->fix, sizeof(c->fix),
+		 "on that machine run `nvidia-smi topo -p2p r`, CUDA's p2pBandwidthLatencyTest and `sudo lspci -vvv`, or p2pdiag-check, and pass their output");
+	for (i = 0; i < ev->topo_gpus; i++)
+		cite(j, c, ev->topo_ref[i]);
+}
+
+static int cand_order(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+
+	if (a->sev != b->sev)
+		return a->sev > b->sev ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void evidence_judge(struct check_run *r, const struct evidence *ev)
+{
+	struct judging *j = calloc(1, sizeof(*j));
+	unsigned int i;
+	bool trouble;
+
+	if (!j) {
+		r->findings.oom = true;
+		return;
+	}
+	j->ev = ev;
+	judge_refusals(j);
+	judge_lspci(j);
+	judge_nccl(j);
+	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
+	judge_kernel(j, trouble || j->config_known);
+	judge_measured(j, true);
+	judge_undecided(j);
+	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
+	for (i = 0; i < j->nr; i++) {
+		const struct cand *c = &j->cand[i];
+
+		if (!findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
+				  FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg) &&
+		    c->refs[0])
+			findings_set_evidence(&r->findings, c->refs);
+	}
+	free(j);
+}

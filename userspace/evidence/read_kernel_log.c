@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel log lines (dmesg, journalctl -k, with or without their time
+ * stamps): whether the IOMMU is on and in which mode ("DMAR: IOMMU
+ * enabled", "AMD-Vi: ...", "iommu: Default domain type: Translated" or
+ * "Passthrough"), the IOMMU's faults (Intel's "DMAR: [DMA Read|Write
+ * ...] Request device [bb:dd.f] fault", AMD's "IO_PAGE_FAULT
+ * device=bb:dd.f"), the GPU driver's Xid errors, AER reports, and
+ * the ACS override of patched kernels.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/evidence.h"
+
+static void note(struct ev_ref *r, unsigned int fi, unsigned int line)
+{
+	if (!r->line) {
+		r->file = fi;
+		r->line = line;
+	}
+}
+
+/* The bb:dd.f a fault line names into @dev. */
+static void fault_device(const char *s, char *dev, size_t len)
+{
+	const char *p;
+	unsigned int bus, d, fn;
+
+	if ((p = strstr(s, "Request device [")))
+		p += 16;
+	else if ((p = strstr(s, "device=")))
+		p += 7;
+	else
+		return;
+	if (strlen(p) > 5 && p[4] == ':' && p[7] == ':')
+		p += 5;		/* a domain */
+	if (sscanf(p, "%2x:%2x.%1u", &bus, &d, &fn) == 3)
+		snprintf(dev, len, "%02x:%02x.%u", bus, d, fn);
+}
+
+void read_kernel_log(struct evidence *ev, unsigned int fi)
+{
+	struct ev_file *f = &ev->file[fi];
+	struct ev_kernel *k = &ev->kernel;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_lines; i++) {
+		const char *s = f->line[i], *p;
+		bool seen = true;
+
+		if (strstr(s, "DMAR: IOMMU enabled") || strstr(s, "AMD-Vi: Found IOMMU") ||
+		    strstr(s, "AMD-Vi: Interrupt remapping enabled") ||
+		    strstr(s, "Intel(R) Virtualization Technology for Directed I/O")) {
+			k->iommu_on = true;
+			note(&k->iommu_ref, fi, i + 1);
+		} else if ((p = strstr(s, "Default domain type: "))) {
+			if (ev_starts(p + 21, "Translated"))
+				k->translated = true;
+			else if (ev_starts(p + 21, "Passthrough"))
+				k->passthrough = true;
+			k->iommu_on = true;
+			note(&k->mode_ref, fi, i + 1);
+		} else if ((strstr(s, "DMAR:") && strstr(s, "fault") &&
+			    strstr(s, "Request device")) ||
+			   strstr(s, "IO_PAGE_FAULT")) {
+			if (!k->nr_faults++) {
+				note(&k->fault_ref, fi, i + 1);
+				fault_device(s, k->fault_dev, sizeof(k->fault_dev));
+			}
+		} else if ((p = strstr(s, "NVRM: Xid ("))) {
+			if (!k->nr_xid++) {
+				const char *c = strstr(p, "): ");
+
+				note(&k->xid_ref, fi, i + 1);
+				sscanf(p + 11, "%23[^)]", k->xid_dev);
+				if (c)
+					k->xid_code = (unsigned int)strtoul(c + 3, NULL, 10);
+			}
+		} else if ((p = strstr(s, "AER: ")) &&
+			   (strstr(p, "error") || strstr(p, "Error"))) {
+			if (!k->nr_aer++) {
+				const char *d = strstr(s, "0000:");
+
+				note(&k->aer_ref, fi, i + 1);
+				if (d)
+					sscanf(d, "%23[0-9a-f:.]", k->aer_dev);
+			}
+		} else if (strstr(s, "ACS overrides") || strstr(s, "pcie_acs_override")) {
+			k->acs_override = true;
+			note(&k->acs_override_ref, fi, i + 1);
+		} else {
+			seen = false;
+		}
+		if (seen)
+			f->formats |= EV_FMT_KERNEL_LOG;
+	}
+}

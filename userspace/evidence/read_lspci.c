@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lspci's outputs: -vvv and -vvvnn (one block per function: its header
+ * line, a bridge's bus range, ACSCap/ACSCtl, LnkCap/LnkSta, the IOMMU
+ * group, or "<access denied>" where it ran without root), -tv (the tree:
+ * noted, it names no ACS or link state), and -xxxx, the hex dump that the
+ * tool's libpci path reads (--pci-dump): a dump found in a paste is
+ * copied, without what pasting added, into a memory file and read there,
+ * so that the engine judges it as it judges --pci-dump.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "evidence/evidence.h"
+#include "topology/source_pci.h"
+
+/* "0000:03:00.0 PCI bridge: ..." or "03:00.0 ...": the address, the rest. */
+static bool function_header(const char *s, struct ev_pci_dev *d, const char **rest)
+{
+	unsigned int dom = 0, bus, dev, fn;
+	int n = 0;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1u %n", &dom, &bus, &dev, &fn, &n) == 4 && n > 12) {
+		/* with a domain */
+	} else if (n = 0, sscanf(s, "%2x:%2x.%1u %n", &bus, &dev, &fn, &n) == 3 && n > 7) {
+		dom = 0;
+	} else {
+		return false;
+	}
+	if (s[2] != ':' && s[4] != ':')
+		return false;
+	if (dev > 31 || fn > 7 || !strchr(s + n, ':'))
+		return false;
+	memset(d, 0, sizeof(*d));
+	d->domain = dom;
+	d->bus = bus;
+	d->dev = dev;
+	d->fn = fn;
+	d->iommu_group = -1;
+	*rest = s + n;
+	return true;
+}
+
+static unsigned int speed10(const char *s)
+{
+	const char *p = strstr(s, "Speed ");
+	double v;
+
+	if (!p || sscanf(p, "Speed %lfGT/s", &v) != 1 || v <= 0 || v > 1000)
+		return 0;
+	return (unsigned int)(v * 10 + 0.5);
+}
+
+static unsigned int width(const char *s)
+{
+	const char *p = strstr(s, "Width x");
+	unsigned int w;
+
+	if (!p || sscanf(p, "Width x%u", &w) != 1 || w > 32)
+		return 0;
+	return w;
+}
+
+static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
+			unsigned int line)
+{
+	unsigned int pri, sec, sub;
+	const char *p;
+
+	if ((p = strstr(s, "Bus: primary=")) &&
+	    sscanf(p, "Bus: primary=%x, secondary=%x, subordinate=%x", &pri, &sec, &sub) == 3) {
+		d->secondary = sec;
+		d->subordinate = sub;
+		d->has_bus_range = true;
+	} else if (ev_starts(s, "ACSCap:")) {
+		d->acs_cap_seen = true;
+	} else if (ev_starts(s, "ACSCtl:")) {
+		d->acs_ctl_seen = true;
+		d->req_redir = strstr(s, "ReqRedir+") != NULL;
+		d->cmplt_redir = strstr(s, "CmpltRedir+") != NULL;
+		d->src_valid = strstr(s, "SrcValid+") != NULL;
+		d->acs_ref.file = fi;
+		d->acs_ref.line = line;
+	} else if (ev_starts(s, "LnkCap:")) {
+		d->cap_speed10 = speed10(s);
+		d->cap_width = width(s);
+	} else if (ev_starts(s, "LnkSta:")) {
+		d->sta_speed10 = speed10(s);
+		d->sta_width = width(s);
+		d->lnk_ref.file = fi;
+		d->lnk_ref.line = line;
+	} else if (strstr(s, "<access denied>")) {
+		d->access_denied = true;
+	} else if (ev_starts(s, "IOMMU group:")) {
+		d->iommu_group = atoi(s + 12);
+	}
+}
+
+static int add_dev(struct evidence *ev, const struct ev_pci_dev *d)
+{
+	struct ev_pci_dev *n;
+
+	if (ev->nr_pci >= EV_DEV_MAX)
+		return -1;
+	n = realloc(ev->pci, (ev->nr_pci + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	ev->pci = n;
+	ev->pci[ev->nr_pci++] = *d;
+	return 0;
+}
+
+/* A hex line of -x dumps: "00: 86 80 ..." ("100: ..." from -xxxx). */
+static bool hex_line(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	if ((n != 2 && n != 3) || s[n] != ':' || s[n + 1] != ' ')
+		return false;
+	return isxdigit((unsigned char)s[n + 2]) && isxdigit((unsigned char)s[n + 3]);
+}
+
+static void read_verbose(struct evidence *ev, unsigned int fi)
+{
+	struct ev_file *f = &ev->file[fi];
+	struct ev_pci_dev cur;
+	bool open = false, verbose = false;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_lines; i++) {
+		const char *raw = f->line[i], *s = ev_skip_blank(raw), *rest;
+		struct ev_pci_dev d;
+
+		if (function_header(s, &d, &rest)) {
+			if (open && verbose)
+				add_dev(ev, &cur);
+			cur = d;
+			cur.ref.file = fi;
+			cur.ref.line = i + 1;
+			snprintf(cur.name, sizeof(cur.name), "%s", rest);
+			cur.bridge = strstr(rest, "PCI bridge") != NULL;
+			cur.gpu = strstr(rest, "VGA compatible controller") ||
+				  strstr(rest, "3D controller") ||
+				  strstr(rest, "[0300]") || strstr(rest, "[0302]");
+			cur.nvidia = strstr(rest, "NVIDIA") || strstr(rest, "[10de:");
+			open = true;
+			verbose = false;
+			continue;
+		}
+		if (!open || !*s)
+			continue;
+		if (hex_line(s))
+			continue;
+		if (ev_starts(s, "Control:") || ev_starts(s, "Status:") ||
+		    ev_starts(s, "Capabilities:") || ev_starts(s, "LnkSta:") ||
+		    ev_starts(s, "Bus: primary=") || ev_starts(s, "Kernel driver in use:") ||
+		    ev_starts(s, "Subsystem:") || ev_starts(s, "ACSCtl:"))
+			verbose = true;
+		detail_line(&cur, s, fi, i + 1);
+	}
+	if (open && verbose)
+		add_dev(ev, &cur);
+	for (i = 0; i < ev->nr_pci; i++)
+		if (ev->pci[i].ref.file == fi)
+			f->formats |= EV_FMT_LSPCI_VERBOSE;
+}
+
+static void read_tree(struct evidence *ev, unsigned int fi)
+{
+	struct ev_file *f = &ev->file[fi];
+	unsigned int i;
+
+	for (i = 0; i < f->nr_lines; i++) {
+		const char *s = ev_skip_blank(f->line[i]);
+
+		if ((ev_starts(s, "-[") || ev_starts(s, "-+-[") || ev_starts(s, "\\-[") ||
+		     ev_starts(s, "+-[")) && strstr(s, "]-")) {
+			f->formats |= EV_FMT_LSPCI_TREE;
+			if (!ev->lspci_tree) {
+				ev->lspci_tree = true;
+				ev->lspci_tree_ref.file = fi;
+				ev->lspci_tree_ref.line = i + 1;
+			}
+			return;
+		}
+	}
+}
+
+void read_lspci(struct evidence *ev, unsigned int fi)
+{
+	read_verbose(ev, fi);
+	read_tree(ev, fi);
+}
+
+int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen)
+{
+	struct ev_file *f = &ev->file[fi];
+	unsigned int i, hex = 0, first = 0;
+	char path[64], perr[512];
+	FILE *out;
+	int fd, rc;
+
+	/* the functions' headers and their hex lines, nothing else */
+	for (i = 0; i < f->nr_lines; i++)
+		if (hex_line(ev_skip_blank(f->line[i])) && ++hex == 1)
+			first = i;
+	if (hex < 4 || ev->have_dump)
+		return 0;
+	fd = memfd_create("p2pdiag-evidence-dump", 0);
+	if (fd < 0)
+		return 0;
+	out = fdopen(dup(fd), "w");
+	if (!out) {
+		close(fd);
+		return 0;
+	}
+	for (i = 0; i < f->nr_lines; i++) {
+		const char *s = ev_skip_blank(f->line[i]);
+		struct ev_pci_dev d;
+		const char *rest;
+
+		if (hex_line(s) || function_header(s, &d, &rest))
+			fprintf(out, "%s\n", s);
+		else if (!*s)
+			fputc('\n', out);
+	}
+	rc = fclose(out);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (!rc)
+		rc = pci_source_read(path, &ev->dump, perr, sizeof(perr));
+	close(fd);
+	if (rc) {
+		snprintf(err, errlen, "--evidence: %s: an lspci -xxxx dump that cannot be read: %s",
+			 ev_file_name(ev, fi), strstr(perr, path) ? "its hex lines are malformed" : perr);
+		return -1;
+	}
+	ev->have_dump = true;
+	ev->dump_ref.file = fi;
+	ev->dump_ref.line = first + 1;
+	f->formats |= EV_FMT_LSPCI_HEX;
+	return 0;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What NCCL_DEBUG=INFO says it chose between GPUs: each channel's
+ * transport ("Channel 00 : 0[0] -> 1[1] via P2P/IPC", P2P/CUMEM,
+ * "P2P/direct pointer", SHM/direct/direct, NET/IB/0, NET/Socket/0), the
+ * node count of the communicator, what the environment set
+ * (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL), NCCL's own "P2P is disabled
+ * between connected GPUs"; and nccl-tests' table, whose best busbw is
+ * kept for the message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence/evidence.h"
+
+static void note(struct ev_ref *r, unsigned int fi, unsigned int line)
+{
+	if (!r->line) {
+		r->file = fi;
+		r->line = line;
+	}
+}
+
+static void channel_line(struct ev_nccl *n, const char *s, unsigned int fi,
+			 unsigned int line)
+{
+	const char *via = strstr(s, " via ");
+
+	if (!via || !strstr(s, "->"))
+		return;
+	via += 5;
+	if (ev_starts(via, "P2P")) {
+		n->nr_p2p++;
+		note(&n->p2p_ref, fi, line);
+	} else if (ev_starts(via, "SHM")) {
+		n->nr_shm++;
+		note(&n->shm_ref, fi, line);
+	} else if (ev_starts(via, "NET") || ev_starts(via, "COLLNET")) {
+		n->nr_net++;
+		note(&n->net_ref, fi, line);
+	}
+}
+
+/* nccl-tests: "  8388608  2097152  float  sum  -1  123.4  67.98  118.96  0 ..." */
+static bool busbw_row(struct ev_nccl *n, const char *s, unsigned int fi,
+		      unsigned int line)
+{
+	char w[10][32];
+	const char *p = s;
+	unsigned int k;
+	double bus;
+
+	for (k = 0; k < 10; k++)
+		if (!ev_word(&p, w[k], sizeof(w[k])))
+			return false;
+	if (ev_number(w[0]) != ev_number(w[0]) || ev_number(w[1]) != ev_number(w[1]))
+		return false;
+	/* size count type redop root time algbw busbw #wrong */
+	bus = ev_number(w[7]);
+	if (bus != bus || bus < 0)
+		return false;
+	if (bus > n->busbw_max) {
+		n->busbw_max = bus;
+		n->busbw_ref.file = fi;
+		n->busbw_ref.line = line;
+	}
+	return true;
+}
+
+void read_nccl(struct evidence *ev, unsigned int fi)
+{
+	struct ev_file *f = &ev->file[fi];
+	struct ev_nccl *n = &ev->nccl;
+	bool table = false;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_lines; i++) {
+		const char *s = f->line[i], *p;
+
+		if (strstr(s, "size") && strstr(s, "busbw") && strstr(s, "algbw")) {
+			table = true;
+			f->formats |= EV_FMT_NCCL_TESTS;
+			continue;
+		}
+		if (table && *ev_skip_blank(s) != '#' && busbw_row(n, s, fi, i + 1))
+			continue;
+		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))
+			continue;
+		f->formats |= EV_FMT_NCCL;
+		if (strstr(s, " Channel "))
+			channel_line(n, s, fi, i + 1);
+		if ((p = strstr(s, "NCCL_P2P_DISABLE set by environment to ")) &&
+		    atoi(p + 40) != 0) {
+			n->env_p2p_disable = true;
+			note(&n->env_ref, fi, i + 1);
+		}
+		if ((p = strstr(s, "NCCL_P2P_LEVEL set by environment to "))) {
+			sscanf(p + 37, "%15s", n->p2p_level);
+			note(&n->level_ref, fi, i + 1);
+		}
+		if (strstr(s, "P2P is disabled between")) {
+			n->p2p_disabled_msg = true;
+			note(&n->disabled_ref, fi, i + 1);
+		}
+		if ((p = strstr(s, " nNodes ")))
+			n->nr_nodes = atoi(p + 8);
+	}
+}
