@@ -85,11 +85,14 @@ enum ev_p2p_status {
 struct ev_pci_dev {
 	unsigned int domain, bus, dev, fn;
 	bool gpu, nvidia, bridge;
+	bool downstream_port;			/* a switch's downstream port */
+	bool anonymous;				/* link lines pasted without their header */
 	unsigned int secondary, subordinate;	/* a bridge's buses */
 	bool has_bus_range;
 	bool acs_cap_seen, acs_ctl_seen, access_denied;
 	bool req_redir, cmplt_redir, src_valid;
 	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
+	bool speed_downgraded, width_downgraded;	/* lspci's "(downgraded)" */
 	int iommu_group;			/* -1: not shown */
 	struct ev_ref ref, acs_ref, lnk_ref;
 	char name[96];

@@ -218,12 +218,6 @@ static bool below(const struct ev_pci_dev *br, unsigned int bus)
 	       bus <= br->subordinate;
 }
 
-static unsigned int primary_bus_of(const struct evidence *ev, const struct ev_pci_dev *br)
-{
-	(void)ev;
-	return br->bus;
-}
-
 /* lspci -vvv: ACS redirect between GPUs, and what could not be read. */
 static void judge_lspci(struct judging *j)
 {
@@ -246,14 +240,18 @@ static void judge_lspci(struct judging *j)
 				gpu_below = true;
 				continue;
 			}
-			/* another GPU behind a sibling port: they meet above br */
+			/* another GPU behind a sibling port: they meet in the switch above br */
 			for (k = 0; k < ev->nr_pci; k++)
-				if (k != i && ev->pci[k].bridge &&
-				    primary_bus_of(ev, &ev->pci[k]) == br->bus &&
+				if (k != i && ev->pci[k].bus == br->bus &&
 				    below(&ev->pci[k], d->bus))
 					peer_elsewhere = true;
 		}
-		if (!gpu_below)
+		/*
+		 * A root port's redirect changes nothing: between root ports the
+		 * path crosses the root complex anyway (the IOMMU's mode, from
+		 * the kernel log, says whether it translates).
+		 */
+		if (!gpu_below || !br->downstream_port)
 			continue;
 		if ((br->req_redir || br->cmplt_redir) && peer_elsewhere) {
 			if (!redir)
@@ -293,31 +291,51 @@ static void judge_lspci(struct judging *j)
 		const struct ev_pci_dev *d = &ev->pci[i];
 		char cur[16], max[16];
 
-		if (!d->gpu || !d->nvidia || !d->lnk_ref.line)
+		char who[48];
+
+		if ((!d->anonymous && (!d->gpu || !d->nvidia)) || !d->lnk_ref.line)
 			continue;
+		if (d->anonymous)
+			snprintf(who, sizeof(who), "the device of these link lines");
+		else
+			snprintf(who, sizeof(who), "GPU %02x:%02x.%u", d->bus, d->dev, d->fn);
 		snprintf(cur, sizeof(cur), "%u.%u", d->sta_speed10 / 10, d->sta_speed10 % 10);
 		snprintf(max, sizeof(max), "%u.%u", d->cap_speed10 / 10, d->cap_speed10 % 10);
-		if (d->cap_width && d->sta_width && d->sta_width < d->cap_width) {
+		if ((d->cap_width && d->sta_width && d->sta_width < d->cap_width) ||
+		    d->width_downgraded) {
 			if (!degraded)
 				degraded = cand_add(j, SEV_WARNING, RANK_LINK, "link-degraded");
 			if (!degraded)
 				continue;
-			put(degraded->msg, sizeof(degraded->msg), "%sGPU %02x:%02x.%u runs x%u of x%u (%s of %s GT/s)",
-			    degraded->msg[0] ? "; " : "", d->bus, d->dev, d->fn,
-			    d->sta_width, d->cap_width, cur, max);
+			if (d->cap_width)
+				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u of x%u (%s of %s GT/s): lanes are missing",
+				    degraded->msg[0] ? "; " : "", who,
+				    d->sta_width, d->cap_width, cur, max);
+			else
+				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u, which lspci marks downgraded: lanes are missing",
+				    degraded->msg[0] ? "; " : "", who, d->sta_width);
 			snprintf(degraded->fix, sizeof(degraded->fix),
 				 "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting");
 			cite(j, degraded, d->lnk_ref);
-		} else if (d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) {
+		} else if ((d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) ||
+			   d->speed_downgraded) {
 			if (!slow)
 				slow = cand_add(j, SEV_INFO, RANK_LINK, "link-slow-idle");
 			if (!slow)
 				continue;
-			put(slow->msg, sizeof(slow->msg), "%sGPU %02x:%02x.%u at %s of %s GT/s x%u",
-			    slow->msg[0] ? "; " : "", d->bus, d->dev, d->fn, cur, max, d->sta_width);
-			snprintf(slow->fix, sizeof(slow->fix),
-				 "GPUs lower their link speed when idle: read LnkSta again while a copy runs (`sudo lspci -vvv -s %02x:%02x.%u | grep LnkSta`)",
-				 d->bus, d->dev, d->fn);
+			if (d->cap_speed10)
+				put(slow->msg, sizeof(slow->msg), "%s%s at %s of %s GT/s x%u",
+				    slow->msg[0] ? "; " : "", who, cur, max, d->sta_width);
+			else
+				put(slow->msg, sizeof(slow->msg), "%s%s at %s GT/s x%u, which lspci marks downgraded",
+				    slow->msg[0] ? "; " : "", who, cur, d->sta_width);
+			if (d->anonymous)
+				snprintf(slow->fix, sizeof(slow->fix),
+					 "read LnkSta again while a copy runs (`sudo lspci -vvv -s BUS:00.0 | grep LnkSta` with the GPU's bus): a GPU under load should train to its LnkCap speed");
+			else
+				snprintf(slow->fix, sizeof(slow->fix),
+					 "read LnkSta again while a copy runs (`sudo lspci -vvv -s %02x:%02x.%u | grep LnkSta`): under load it should train to its LnkCap speed",
+					 d->bus, d->dev, d->fn);
 			cite(j, slow, d->lnk_ref);
 		}
 	}
@@ -445,6 +463,40 @@ static void list_end(struct pair_list *l)
 		put(l->text, sizeof(l->text), ", +%u more", l->nr - 6);
 }
 
+/*
+ * P2P enabled as fast as disabled, with no latency table to tell a
+ * working peer path from copies staged through the host.
+ */
+static void alike_without_latency(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	unsigned int a, b, alike = 0, pairs = 0;
+	struct cand *c;
+
+	for (a = 0; a < ev->uni_on.n; a++)
+		for (b = 0; b < ev->uni_on.n; b++) {
+			double x = ev->uni_on.v[a][b], off = ev->uni_off.v[a][b];
+
+			if (a == b || !finite_pos(x) || !finite_pos(off) ||
+			    ev->can_access[a][b] == 0)
+				continue;
+			pairs++;
+			alike += fabs(x - off) <= 0.15 * off;
+		}
+	if (!alike || alike * 2 < pairs)
+		return;
+	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+	if (!c)
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "%u of %u GPU pair directions copy as fast with P2P enabled as with it disabled: either the host path is as fast as the peer path or the enabled copies are staged too; the bandwidth tables alone do not tell which",
+		 alike, pairs);
+	snprintf(c->fix, sizeof(c->fix),
+		 "pass the whole p2pBandwidthLatencyTest output: its latency tables tell (P2P=Enabled latency near P2P=Disabled latency: staged copies); and `nvidia-smi topo -p2p r` from that machine");
+	cite(j, c, ev->uni_on.ref);
+	cite(j, c, ev->uni_off.ref);
+}
+
 /* What the bandwidth and latency tables show. */
 static bool judge_measured(struct judging *j, bool emit)
 {
@@ -487,6 +539,8 @@ static bool judge_measured(struct judging *j, bool emit)
 				list_pair(&detour, a, b, lon, lat_med, " us");
 		}
 	trouble = slower.nr || staged.nr || asym.nr || bidi.nr || detour.nr;
+	if (emit && !trouble && !ev->lat_on.have && ev->uni_on.have && ev->uni_off.have)
+		alike_without_latency(j);
 	if (!emit)
 		return trouble;
 	list_end(&slower);
@@ -548,6 +602,7 @@ static bool p2p_decided(const struct evidence *ev)
 	unsigned int a, b, nv = 0, pairs = 0;
 
 	if ((ev->uni_on.have && ev->uni_off.have) || ev->nvbw_d2d.have ||
+	    (ev->lat_on.have && ev->lat_off.have) ||
 	    ev->nccl.nr_p2p || ev->have_dump)
 		return true;
 	for (a = 0; a < ev->p2p_gpus; a++)

@@ -32,6 +32,8 @@ static void fault_device(const char *s, char *dev, size_t len)
 		p += 16;
 	else if ((p = strstr(s, "device=")))
 		p += 7;
+	else if ((p = strstr(s, " 0000:")))
+		p += 1;		/* "nvidia 0000:07:00.0: AMD-Vi: ..." */
 	else
 		return;
 	if (strlen(p) > 5 && p[4] == ':' && p[7] == ':')

@@ -18,22 +18,26 @@
 #include "evidence/evidence.h"
 #include "topology/source_pci.h"
 
-/* "0000:03:00.0 PCI bridge: ..." or "03:00.0 ...": the address, the rest. */
+/*
+ * "0000:03:00.0 PCI bridge: ..." or "03:00.0 ...": the address (a VMD
+ * domain has five digits or more), the rest.
+ */
 static bool function_header(const char *s, struct ev_pci_dev *d, const char **rest)
 {
 	unsigned int dom = 0, bus, dev, fn;
+	size_t lead = strspn(s, "0123456789abcdef");
 	int n = 0;
 
-	if (sscanf(s, "%4x:%2x:%2x.%1u %n", &dom, &bus, &dev, &fn, &n) == 4 && n > 12) {
-		/* with a domain */
-	} else if (n = 0, sscanf(s, "%2x:%2x.%1u %n", &bus, &dev, &fn, &n) == 3 && n > 7) {
-		dom = 0;
+	if (lead >= 4 && lead <= 8 && s[lead] == ':') {
+		if (sscanf(s, "%8x:%2x:%2x.%1u %n", &dom, &bus, &dev, &fn, &n) != 4)
+			return false;
+	} else if (lead == 2 && s[2] == ':') {
+		if (sscanf(s, "%2x:%2x.%1u %n", &bus, &dev, &fn, &n) != 3)
+			return false;
 	} else {
 		return false;
 	}
-	if (s[2] != ':' && s[4] != ':')
-		return false;
-	if (dev > 31 || fn > 7 || !strchr(s + n, ':'))
+	if (!n || dev > 31 || fn > 7 || s[n - 1] != ' ' || !strchr(s + n, ':'))
 		return false;
 	memset(d, 0, sizeof(*d));
 	d->domain = dom;
@@ -89,10 +93,19 @@ static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
 		d->cap_speed10 = speed10(s);
 		d->cap_width = width(s);
 	} else if (ev_starts(s, "LnkSta:")) {
+		const char *w = strstr(s, "Width x");
+
 		d->sta_speed10 = speed10(s);
 		d->sta_width = width(s);
+		/* newer lspci compares with LnkCap itself: "(downgraded)" */
+		d->speed_downgraded = w && strstr(s, "(downgraded)") &&
+				      strstr(s, "(downgraded)") < w;
+		d->width_downgraded = w && strstr(w, "(downgraded)");
 		d->lnk_ref.file = fi;
 		d->lnk_ref.line = line;
+	} else if (ev_starts(s, "Capabilities:") && strstr(s, "Express") &&
+		   strstr(s, "Downstream Port")) {
+		d->downstream_port = true;
 	} else if (strstr(s, "<access denied>")) {
 		d->access_denied = true;
 	} else if (ev_starts(s, "IOMMU group:")) {
@@ -150,6 +163,15 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 			open = true;
 			verbose = false;
 			continue;
+		}
+		if (!open && (ev_starts(s, "LnkCap:") || ev_starts(s, "LnkSta:"))) {
+			/* link lines grepped out of -vvv: a device of unknown address */
+			memset(&cur, 0, sizeof(cur));
+			cur.anonymous = true;
+			cur.iommu_group = -1;
+			cur.ref.file = fi;
+			cur.ref.line = i + 1;
+			open = true;
 		}
 		if (!open || !*s)
 			continue;

@@ -88,6 +88,34 @@ static struct ev_matrix *title_matrix(struct evidence *ev, const char *s)
 	return NULL;
 }
 
+/*
+ * "P2P Connectivity Matrix": 1 or 0 per pair, what the Device=N lines
+ * say one by one; it counts where those lines are missing from a paste.
+ */
+static unsigned int connectivity(struct evidence *ev, const struct ev_file *f,
+				 unsigned int i, unsigned int fi)
+{
+	struct ev_matrix *m = malloc(sizeof(*m));
+	unsigned int next, a, b;
+
+	if (!m)
+		return i + 1;
+	next = ev_matrix_read(f, i, m, fi);
+	for (a = 0; m->have && a < m->n; a++)
+		for (b = 0; b < m->n; b++) {
+			double v = m->v[a][b];
+
+			if (a == b || ev->can_access[a][b] >= 0 || (v != 0 && v != 1))
+				continue;
+			ev->can_access[a][b] = v == 1;
+			ev->can_ref[a][b] = m->ref;
+			if (m->n > ev->nr_gpus)
+				ev->nr_gpus = m->n;
+		}
+	free(m);
+	return next;
+}
+
 void read_p2pbw(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -101,6 +129,13 @@ void read_p2pbw(struct evidence *ev, unsigned int fi)
 		if (device_line(ev, s, fi, i + 1) || peer_line(ev, s, fi, i + 1) ||
 		    strstr(s, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test"))
 			seen = true;
+		if (ev_starts(s, "P2P Connectivity Matrix")) {
+			unsigned int next = connectivity(ev, f, i, fi);
+
+			seen = true;
+			i = next > i ? next : i + 1;
+			continue;
+		}
 		m = title_matrix(ev, s);
 		if (m) {
 			unsigned int next = ev_matrix_read(f, i, m, fi);

@@ -181,6 +181,8 @@ struct json_object *report_json_settings(const struct check_run *r, int g)
 	struct json_object *arr = json_object_new_array();
 	unsigned int i, n;
 
+	if (!r->results)	/* nothing judged: pasted evidence without a tree */
+		return arr;
 	if (g < 0) {
 		set = &r->results->host_aspm;
 		n = 1;
@@ -189,7 +191,8 @@ struct json_object *report_json_settings(const struct check_run *r, int g)
 		n = r->results->gpu[g].nr_settings;
 	}
 	for (i = 0; i < n; i++)
-		json_object_array_add(arr, setting_json(&set[i]));
+		if (set[i].key)		/* judged: not so for pasted evidence */
+			json_object_array_add(arr, setting_json(&set[i]));
 	return arr;
 }
 

@@ -575,15 +575,23 @@ static void summary_text(FILE *out, const struct check_run *r,
 	enum finding_severity worst = findings_worst(&r->findings);
 	const char *done = NULL;
 	size_t i, other = 0;
+	/* pasted evidence is about the machine it came from */
+	const char *where = r->evidence ? "there" : "here";
 
 	fputc('\n', out);
-	if (!r->findings.nr || worst == SEV_INFO)
-		fprintf(out, "%sP2P here: healthy.%s ", c->green, c->off);
+	if (r->evidence && worst <= SEV_INFO &&
+	    findings_count_code(&r->findings, "evidence-undecided"))
+		fprintf(out, "P2P there: undecided from these files. ");
+	else if (!r->findings.nr || worst == SEV_INFO)
+		fprintf(out, "%sP2P %s: healthy.%s ", c->green, where, c->off);
 	else if (worst == SEV_WARNING)
-		fprintf(out, "%sP2P here: works, but not as it should.%s ", c->yellow, c->off);
+		fprintf(out, "%sP2P %s: works, but not as it should.%s ", c->yellow, where, c->off);
 	else
-		fprintf(out, "%sP2P here: broken.%s ", c->red, c->off);
-	verdict_counts(out, r);
+		fprintf(out, "%sP2P %s: broken.%s ", c->red, where, c->off);
+	if (r->evidence && !r->model)
+		fputc('\n', out);
+	else
+		verdict_counts(out, r);
 	for (i = 0; i < k->nr; i++)
 		other += k->cause[i].severity >= SEV_WARNING && !k->cause[i].machine_fix;
 	if (k->ports.nr && r->model) {
@@ -685,6 +693,8 @@ static void header(FILE *out, const struct check_run *r, const struct look *c)
 				r->gpu->nvml_driver_error);
 		fprintf(out, ", %u GPU(s)%s\n", r->gpu->nr_dev,
 			r->gpu_measured ? "" : ", not measured");
+	} else if (r->evidence) {
+		fprintf(out, "CUDA: not used (pasted evidence of another machine)\n");
 	} else {
 		fprintf(out, "CUDA: not used (--no-cuda)\n");
 	}
