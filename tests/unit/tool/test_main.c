@@ -27,6 +27,7 @@ void test_atomic_file(struct ktap *k);
 void test_check(struct ktap *k);
 void test_json_stream(struct ktap *k);
 void test_fleet_scan(struct ktap *k);
+void test_evidence(struct ktap *k, const char *fixtures);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -99,5 +100,6 @@ int main(int argc, char **argv)
 	test_atomic_file(&k);
 	test_check(&k);
 	test_fleet_scan(&k);
+	test_evidence(&k, argv[1]);
 	return ktap_finish(&k);
 }

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The --evidence readers on real pasted outputs (fixtures/evidence/, each
+ * file's thread in its README): what each reader takes from them, also
+ * from pastes cut mid-line, fenced, with CRLF or with a shell prompt, and
+ * that the judging names the lines it rests on.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool_util.h"
+#include "evidence/evidence.h"
+
+void test_evidence(struct ktap *k, const char *fixtures);
+
+/* @name of fixtures/evidence read by every reader into a fresh @ev. */
+static int load(struct evidence *ev, const char *fixtures, const char *name)
+{
+	char path[512], err[256];
+
+	evidence_init(ev);
+	snprintf(path, sizeof(path), "%s/evidence/%s", fixtures, name);
+	if (evidence_load(ev, path, err, sizeof(err))) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	read_topo(ev, 0);
+	read_p2pbw(ev, 0);
+	read_nvbandwidth(ev, 0);
+	read_lspci(ev, 0);
+	read_nccl(ev, 0);
+	read_kernel_log(ev, 0);
+	return 0;
+}
+
+static bool near(double v, double want)
+{
+	return fabs(v - want) < 1e-6;
+}
+
+static void p2pbw(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "p2pbw-enabled-slower.txt") &&
+	      ev->file[0].formats == EV_FMT_P2PBW &&
+	      ev->uni_off.n == 6 && near(ev->uni_off.v[0][1], 20.10) &&
+	      near(ev->uni_on.v[5][4], 10.22) && near(ev->uni_on.v[2][2], 922.24) &&
+	      ev->uni_on.ref.line == 11 && !ev->bidi_on.have,
+	      "evidence: p2pBandwidthLatencyTest tables, fenced: 6x6, disabled and enabled (writes)");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "p2pbw-geforce-cannot.txt") && ev->nr_gpus == 7 &&
+	      ev->gpu_bus[5] == 0x0d && ev->gpu_bus[6] == 0x12 &&
+	      !strcmp(ev->gpu_name[4], "NVIDIA RTX A6000") &&
+	      ev->can_access[0][1] == 1 && ev->can_access[0][2] == 0 &&
+	      ev->can_access[2][3] == 1 && ev->can_access[3][0] == -1 &&
+	      ev->can_ref[0][2].line == 12,
+	      "evidence: p2pBandwidthLatencyTest devices (hex bus) and CAN/CANNOT, the cut last line unknown");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "p2pbw-4090-alike.txt") && ev->can_access[1][0] == 1 &&
+	      near(ev->bidi_on.v[0][1], 12.88) && near(ev->bidi_on.v[1][1], 924) &&
+	      near(ev->bidi_off.v[1][0], 8.67) && near(ev->uni_on.v[0][1], 6.60),
+	      "evidence: p2pBandwidthLatencyTest bidirectional tables, the file cut in a row");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "p2pbw-h100-nvlink-cut.txt") && ev->uni_on.n == 8 &&
+	      near(ev->uni_on.v[0][1], 371.02) && isnan(ev->uni_on.v[1][0]) &&
+	      near(ev->uni_off.v[7][6], 37.38),
+	      "evidence: a table cut mid-row keeps its figures, the rows after it unknown");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "p2pbw-latency-nvlink.txt") && ev->lat_off.n == 4 &&
+	      near(ev->lat_off.v[0][1], 14.95) && near(ev->lat_on.v[3][1], 1.81) &&
+	      near(ev->lat_on.v[0][0], 2.59) && !ev->uni_on.have,
+	      "evidence: the GPU latency tables, not the CPU ones below them");
+	evidence_free(ev);
+}
+
+static void topo(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "topo-5090-gns.txt") &&
+	      ev->file[0].formats == (EV_FMT_TOPO_MATRIX | EV_FMT_TOPO_P2P) &&
+	      ev->topo_gpus == 2 && ev->topo_link[0][1] == EV_LINK_PHB &&
+	      ev->topo_link[1][1] == EV_LINK_SELF && ev->topo_numa[1] == 0 &&
+	      ev->p2p_gpus == 2 && ev->p2p_status[0][1] == EV_P2P_GNS &&
+	      ev->p2p_status[1][1] == EV_P2P_SELF && ev->p2p_ref[1].line == 23,
+	      "evidence: topo -m with NUMA columns and topo -p2p in one paste");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "topo-old-mlx4.txt") && ev->topo_gpus == 5 &&
+	      ev->topo_link[4][5] == EV_LINK_PIX && ev->topo_link[0][4] == EV_LINK_SYS &&
+	      ev->topo_numa[0] == -1 && ev->topo_ref[0].line == 3,
+	      "evidence: topo -m of an old driver with a NIC column, after a prompt");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "topo-nvswitch-16.txt") && ev->topo_gpus == 5 &&
+	      ev->topo_link[0][15] == EV_LINK_NV && ev->topo_nvlinks[4][0] == 6,
+	      "evidence: topo -m, 16 NVLink GPUs and 10 NICs, cut mid-line");
+	evidence_free(ev);
+}
+
+static void others(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "nvbandwidth-a6000.txt") && ev->file[0].formats == EV_FMT_NVBW_TEXT &&
+	      ev->nvbw_d2d.n == 6 && isnan(ev->nvbw_d2d.v[0][0]) &&
+	      near(ev->nvbw_d2d.v[3][5], 26.35) && !ev->nvbw_waived,
+	      "evidence: nvbandwidth text, N/A on the diagonal");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvbandwidth-a6000.json") && ev->file[0].formats == EV_FMT_NVBW_JSON &&
+	      near(ev->nvbw_d2d.v[0][5], 21.8) && isnan(ev->nvbw_d2d.v[4][4]) &&
+	      ev->nvbw_waived && ev->nvbw_waived_ref.line == 22,
+	      "evidence: nvbandwidth --json: the matrix of strings and a waived case with its line");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvbandwidth-2080ti-waived.txt") && ev->nvbw_waived &&
+	      ev->nvbw_waived_ref.line == 16,
+	      "evidence: nvbandwidth waiving a device-to-device case");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-shm.txt") && ev->nccl.nr_shm == 11 &&
+	      ev->nccl.nr_p2p == 0 && ev->nccl.shm_ref.line == 1,
+	      "evidence: NCCL channels via SHM, the cut last line not counted");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "dmesg-amdvi-fault.txt") && ev->kernel.nr_faults == 9 &&
+	      !strcmp(ev->kernel.fault_dev, "07:00.0") && ev->kernel.fault_ref.line == 2,
+	      "evidence: AMD-Vi IO_PAGE_FAULT lines, the device from the driver's prefix");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-plx-acs-cut.txt") && ev->nr_pci == 1 &&
+	      ev->pci[0].bridge && ev->pci[0].bus == 2 && ev->pci[0].dev == 8 &&
+	      ev->pci[0].has_bus_range && ev->pci[0].secondary == 0x82 &&
+	      !ev->pci[0].acs_ctl_seen,
+	      "evidence: lspci -vvv: an ACSCtl line before any header belongs to no device");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-vvvnn-a100-cut.txt") && ev->nr_pci == 1 &&
+	      ev->pci[0].gpu && ev->pci[0].nvidia && ev->pci[0].bus == 0xda &&
+	      !ev->pci[0].lnk_ref.line,
+	      "evidence: lspci -vvvnn of an A100 cut before its link lines");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-link-idle.txt") && ev->nr_pci == 1 &&
+	      ev->pci[0].anonymous && ev->pci[0].cap_speed10 == 160 &&
+	      ev->pci[0].sta_speed10 == 25 && ev->pci[0].sta_width == 16 &&
+	      ev->pci[0].speed_downgraded && !ev->pci[0].width_downgraded,
+	      "evidence: LnkCap/LnkSta pasted alone, speed downgraded, width ok");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-tree.txt") && ev->lspci_tree &&
+	      ev->lspci_tree_ref.line == 3,
+	      "evidence: lspci -t recognised");
+	evidence_free(ev);
+}
+
+/* The same paste with CRLF line ends and a prompt reads the same. */
+static void pasting(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	char src[512], dst[] = "/tmp/p2pdiag-evidence-XXXXXX", err[256];
+	FILE *in, *out;
+	int fd, c;
+
+	snprintf(src, sizeof(src), "%s/evidence/p2pbw-enabled-slower.txt", fx);
+	fd = mkstemp(dst);
+	in = fopen(src, "r");
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!in || !out) {
+		CHECK(k, 0, "evidence: CRLF copy of a paste");
+		if (in)
+			fclose(in);
+		return;
+	}
+	fputs("> $ ./p2pBandwidthLatencyTest\r\n", out);
+	while ((c = fgetc(in)) != EOF) {
+		if (c == '\n')
+			fputc('\r', out);
+		fputc(c, out);
+	}
+	fclose(in);
+	fclose(out);
+	evidence_init(ev);
+	CHECK(k, !evidence_load(ev, dst, err, sizeof(err)) && (read_p2pbw(ev, 0), 1) &&
+	      near(ev->uni_on.v[5][4], 10.22) && ev->uni_on.ref.line == 12 &&
+	      !strchr(ev->file[0].line[1], '\r'),
+	      "evidence: CRLF, a quoted prompt: the same figures, lines counted in the file");
+	evidence_free(ev);
+	unlink(dst);
+}
+
+void test_evidence(struct ktap *k, const char *fixtures)
+{
+	struct evidence *ev = malloc(sizeof(*ev));
+
+	if (!ev) {
+		CHECK(k, 0, "evidence: memory for the model");
+		return;
+	}
+	p2pbw(k, fixtures, ev);
+	topo(k, fixtures, ev);
+	others(k, fixtures, ev);
+	pasting(k, fixtures, ev);
+	free(ev);
+}

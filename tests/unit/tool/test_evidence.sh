@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# p2pdiag-check --evidence end to end on real pasted outputs
+# (fixtures/evidence/, each file's thread in its README): the first cause
+# and exit status of each, the JSON's evidence, the lspci -xxxx path
+# against --pci-dump, bad input, and the time per file.
+# Usage: test_evidence.sh P2PDIAG_CHECK FIXTURES
+set -u
+bin=$1 fix=$2
+ev=$fix/evidence
+n=0 failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-evidence-XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+result() { # result OK NAME [WHY]
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -n "${3:-}" ] && echo "# $3" | head -c 600 && echo
+	fi
+}
+
+# first FILE...: "exit-status first-cause-code" of --evidence --json
+first() {
+	"$bin" --evidence --json "$@" 2>"$tmp/stderr" >"$tmp/out.json"
+	local rc=$?
+	python3 - "$rc" "$tmp/out.json" <<'PY'
+import json, sys
+rc, path = sys.argv[1], sys.argv[2]
+try:
+    d = json.load(open(path))
+except Exception:
+    print(rc, "no-json")
+    sys.exit(0)
+c = d["causes"]
+print(rc, c[0]["code"] if c else "none")
+PY
+}
+
+expect_first() { # expect_first "RC CODE" NAME FILE...
+	local want=$1 name=$2 got
+	shift 2
+	got=$(first "$@")
+	[ "$got" = "$want" ] && result 1 "$name" || result 0 "$name" "got '$got', want '$want': $(cat "$tmp/stderr")"
+}
+
+expect_first "1 p2p-slower-than-host" "evidence: P2P enabled at half the disabled speed: p2p-slower-than-host" \
+	"$ev/p2pbw-enabled-slower.txt"
+expect_first "2 p2p-not-supported" "evidence: GeForce GPUs that CANNOT Access Peer: p2p-not-supported" \
+	"$ev/p2pbw-geforce-cannot.txt"
+expect_first "0 evidence-undecided" "evidence: enabled as fast as disabled, no latency table: undecided, not healthy" \
+	"$ev/p2pbw-4090-alike.txt"
+expect_first "0 none" "evidence: HGX H100 over NVLink, cut: no cause" "$ev/p2pbw-h100-nvlink-cut.txt"
+expect_first "0 none" "evidence: NVLink latency tables: no cause" "$ev/p2pbw-latency-nvlink.txt"
+expect_first "2 p2p-not-supported" "evidence: topo -p2p GNS between two RTX 5090: p2p-not-supported" \
+	"$ev/topo-5090-gns.txt"
+expect_first "0 evidence-undecided" "evidence: topo -m alone over PCIe: undecided" "$ev/topo-old-mlx4.txt"
+expect_first "0 none" "evidence: topo -m, every pair NV6: no cause" "$ev/topo-nvswitch-16.txt"
+expect_first "0 none" "evidence: nvbandwidth on 6 A6000, even figures: no cause" "$ev/nvbandwidth-a6000.txt"
+expect_first "2 p2p-not-supported" "evidence: nvbandwidth --json with a waived peer case: p2p-not-supported" \
+	"$ev/nvbandwidth-a6000.json"
+expect_first "2 p2p-not-supported" "evidence: nvbandwidth waiving the peer copy: p2p-not-supported" \
+	"$ev/nvbandwidth-2080ti-waived.txt"
+expect_first "1 nccl-p2p-disabled" "evidence: NCCL channels via SHM: nccl-p2p-disabled" "$ev/nccl-shm.txt"
+expect_first "2 iommu-fault-during-p2p" "evidence: AMD-Vi IO_PAGE_FAULT from the GPU: iommu-fault-during-p2p" \
+	"$ev/dmesg-amdvi-fault.txt"
+expect_first "1 link-degraded" "evidence: LnkSta x1 (downgraded): link-degraded" "$ev/lspci-lnksta-only.txt"
+expect_first "0 link-slow-idle" "evidence: a GPU at 2.5 GT/s of 16 with its width whole: link-slow-idle, a note" \
+	"$ev/lspci-link-idle.txt"
+# several files: the cause before the symptom
+expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
+	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
+
+# The JSON: source, the files, each finding's evidence, the causes' order
+"$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
+python3 - "$tmp/two.json" "$ev" <<'PY' && result 1 "evidence: JSON source, files, evidence per finding, findings in cause order" || result 0 "evidence: JSON source, files, evidence per finding, findings in cause order"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = sys.argv[2]
+assert d["source"] == "evidence", d["source"]
+files = d["evidence_files"]
+assert [f["file"] for f in files] == [ev + "/p2pbw-enabled-slower.txt", ev + "/dmesg-amdvi-fault.txt"], files
+assert files[0]["formats"] == ["p2pBandwidthLatencyTest"] and files[1]["formats"] == ["kernel-log"]
+assert all(f["recognised"] for f in files)
+codes = [f["code"] for f in d["findings"]]
+assert codes == [c["code"] for c in d["causes"]], codes
+for f in d["findings"]:
+    assert f["evidence"] and all(e["line"] > 0 for e in f["evidence"]), f
+    assert f["fix"], f
+assert {"file": ev + "/dmesg-amdvi-fault.txt", "line": 2} in d["findings"][0]["evidence"]
+assert d["causes"][0]["evidence"] == d["findings"][0]["evidence"]
+PY
+# the schema the tests validate reports against
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "$tmp/two.json" "$fix/../../../../userspace/schema.json" <<'PY' && result 1 "evidence: the report validates against schema.json" || result 0 "evidence: the report validates against schema.json"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+PY
+fi
+
+# The text report names the evidence and says where P2P is judged
+out=$("$bin" --evidence --no-color "$ev/p2pbw-geforce-cannot.txt" 2>&1)
+case $out in *"P2P there: broken."*"GeForce GPUs"*"evidence: $ev/p2pbw-geforce-cannot.txt:12"*) result 1 "evidence: text: P2P there, the line, the GeForce fix" ;;
+	*) result 0 "evidence: text: P2P there, the line, the GeForce fix" "$out" ;; esac
+
+# stdin, and a paste mangled as pasted: CRLF, quoted, a prompt
+sed 's/$/\r/; s/^/> /' "$ev/p2pbw-enabled-slower.txt" | { echo '$ ./p2pBandwidthLatencyTest'; cat; } >"$tmp/mangled.txt"
+got=$("$bin" --evidence --json - <"$tmp/mangled.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["evidence_files"][0]["file"], d["causes"][0]["code"], d["findings"][0]["evidence"][0]["line"])')
+[ "$got" = "stdin p2p-slower-than-host 12" ] && result 1 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" ||
+	result 0 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" "$got"
+
+# An lspci -xxxx dump in a paste is judged as --pci-dump judges it
+codes() { python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["code"], c["pairs"]) for c in d["causes"]])'; }
+for f in "$fix"/*.lspci; do
+	{ echo '```'; cat "$f"; echo '```'; } | sed 's/$/\r/' >"$tmp/dump.txt"
+	a=$("$bin" --pci-dump "$f" --no-cuda --json 2>/dev/null | codes)
+	b=$("$bin" --evidence --json "$tmp/dump.txt" 2>/dev/null | codes)
+	[ -n "$a" ] && [ "$a" = "$b" ] && result 1 "evidence: $(basename "$f") fenced with CRLF: the causes of --pci-dump" ||
+		result 0 "evidence: $(basename "$f") fenced with CRLF: the causes of --pci-dump" "pci-dump $a, evidence $b"
+done
+
+# Bad input: a clear error or note, never a crash or hang
+: >"$tmp/empty.txt"
+printf 'hello\nworld\n' >"$tmp/prose.txt"
+head -c 4096 /dev/urandom >"$tmp/random.bin"
+check_bad() { # check_bad RC ERR-PATTERN NAME ARGS...
+	local want=$1 pat=$2 name=$3
+	shift 3
+	"$bin" "$@" >/dev/null 2>"$tmp/stderr"
+	local rc=$?
+	if [ "$rc" = "$want" ] && grep -q -- "$pat" "$tmp/stderr"; then
+		result 1 "$name"
+	else
+		result 0 "$name" "exit $rc, want $want: $(cat "$tmp/stderr")"
+	fi
+}
+check_bad 3 "no file holds an output" "evidence: only an empty file: exit 3" --evidence "$tmp/empty.txt"
+check_bad 3 "prose.txt: not in a format" "evidence: prose: exit 3 naming it" --evidence "$tmp/prose.txt"
+check_bad 1 "random.bin: binary data" "evidence: binary data beside a paste: a note, the paste judged" \
+	--evidence "$tmp/random.bin" "$ev/p2pbw-enabled-slower.txt"
+check_bad 3 "larger than 16 MiB" "evidence: /dev/zero: larger than 16 MiB, exit 3" --evidence /dev/zero
+check_bad 3 "cannot read $tmp/absent" "evidence: a missing file: exit 3" --evidence "$tmp/absent"
+check_bad 3 "needs at least one FILE" "evidence: no file: exit 3" --evidence
+check_bad 3 "cannot be combined with --pci-dump" "evidence: with --pci-dump: exit 3" \
+	--evidence --pci-dump "$fix/amd-rootports-acs.lspci" "$ev/nccl-shm.txt"
+check_bad 3 "unexpected argument" "cli: a file without --evidence is still refused" "$ev/nccl-shm.txt"
+# a line far longer than the readers take, in a file of many lines
+python3 -c "
+import sys
+sys.stdout.write('x' * 100000 + '\n')
+for i in range(200000): sys.stdout.write('NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n')
+" >"$tmp/long.txt"
+got=$(first "$tmp/long.txt")
+[ "$got" = "1 nccl-p2p-disabled" ] && result 1 "evidence: a 100 kB line and 200000 lines: read, cut and judged" ||
+	result 0 "evidence: a 100 kB line and 200000 lines: read, cut and judged" "$got"
+
+# Time: every fixture under 50 ms, the best of three runs (a shared
+# machine's load is not the tool's); the sanitizer build is not timed
+slow=""
+for f in "$ev"/*.txt "$ev"/*.json; do
+	best=999999
+	for try in 1 2 3; do
+		t0=$(date +%s%N)
+		"$bin" --evidence --json "$f" >/dev/null 2>&1
+		t1=$(date +%s%N)
+		ms=$(((t1 - t0) / 1000000))
+		[ "$ms" -lt "$best" ] && best=$ms
+	done
+	[ "$best" -lt 50 ] || slow="$slow $(basename "$f"):${best}ms"
+done
+if [ -n "${ASAN_OPTIONS:-}" ] || case $bin in */valgrind/*) true ;; *) false ;; esac; then
+	echo "# evidence: not timed under the sanitizers or valgrind"
+else
+	[ -z "$slow" ] && result 1 "evidence: every fixture judged in under 50 ms" ||
+		result 0 "evidence: every fixture judged in under 50 ms" "$slow"
+fi
+
+echo "# evidence: $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
