@@ -105,6 +105,7 @@ struct ev_kernel {
 	unsigned int nr_faults;
 	struct ev_ref fault_ref;
 	char fault_dev[16];		/* bb:dd.f of the first fault, or "" */
+	bool fault_nvidia;		/* the nvidia driver's own line names it */
 	unsigned int nr_xid;
 	struct ev_ref xid_ref;
 	unsigned int xid_code;		/* the first one's */

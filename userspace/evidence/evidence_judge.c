@@ -343,6 +343,25 @@ static void judge_lspci(struct judging *j)
 		put(slow->msg, sizeof(slow->msg), " when lspci ran: GPUs lower their link speed when idle");
 }
 
+/* Whether the first IOMMU fault is a GPU's: its driver's line, or a GPU's bus. */
+static bool fault_is_gpu(const struct evidence *ev)
+{
+	const struct ev_kernel *k = &ev->kernel;
+	unsigned int bus, dev, fn, i;
+
+	if (k->fault_nvidia)
+		return true;
+	if (sscanf(k->fault_dev, "%2x:%2x.%1u", &bus, &dev, &fn) != 3)
+		return false;
+	if (ev_gpu_by_bus(ev, bus) >= 0)
+		return true;
+	for (i = 0; i < ev->nr_pci; i++)
+		if (ev->pci[i].gpu && ev->pci[i].nvidia && ev->pci[i].bus == bus &&
+		    ev->pci[i].dev == dev && ev->pci[i].fn == fn)
+			return true;
+	return false;
+}
+
 /* The kernel log: IOMMU faults and mode, Xid, AER, the ACS override. */
 static void judge_kernel(struct judging *j, bool p2p_trouble)
 {
@@ -350,15 +369,29 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 	const struct ev_kernel *k = &ev->kernel;
 	struct cand *c;
 
-	if (k->nr_faults && (c = cand_add(j, SEV_ERROR, RANK_FAULT, "iommu-fault-during-p2p"))) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "the IOMMU logged %u DMA fault%s%s%s: a device's DMA to an address the IOMMU does not map for it, which is what peer DMA through a translating IOMMU does",
-			 k->nr_faults, k->nr_faults == 1 ? "" : "s",
-			 k->fault_dev[0] ? ", the first from device " : "", k->fault_dev);
-		snprintf(c->fix, sizeof(c->fix),
-			 "put the GPUs' IOMMU in passthrough (iommu=pt, or amd_iommu=pt / intel_iommu=on iommu=pt) or disable it for the peers, and clear ACS redirect between them; then the peer traffic no longer needs the IOMMU's mapping");
-		cite(j, c, k->fault_ref);
-		j->config_known = true;
+	if (k->nr_faults) {
+		bool gpu = fault_is_gpu(ev);
+
+		/* a fault of a device not known to be a GPU says nothing of P2P */
+		c = gpu ? cand_add(j, SEV_ERROR, RANK_FAULT, "iommu-fault-during-p2p") :
+			  cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+		if (c) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "the IOMMU logged %u DMA fault%s%s%s%s: a DMA to an address the IOMMU does not map for the device, which is what peer DMA through a translating IOMMU does",
+				 k->nr_faults, k->nr_faults == 1 ? "" : "s",
+				 k->fault_dev[0] ? ", the first from device " : "", k->fault_dev,
+				 gpu ? " (a GPU)" : " (whether it is one of the GPUs, these files do not say)");
+			if (gpu)
+				snprintf(c->fix, sizeof(c->fix),
+					 "put the GPUs' IOMMU in passthrough (iommu=pt, or amd_iommu=pt / intel_iommu=on iommu=pt) or disable it for the peers, and clear ACS redirect between them; then the peer traffic no longer needs the IOMMU's mapping");
+			else
+				snprintf(c->fix, sizeof(c->fix),
+					 "run `lspci -nn -s %s` on that machine: a GPU there means peer DMA through the IOMMU (iommu=pt, or clear ACS redirect between the GPUs); another device's fault is not about P2P",
+					 k->fault_dev[0] ? k->fault_dev : "BUS:DEV.FN");
+			cite(j, c, k->fault_ref);
+			if (gpu)
+				j->config_known = true;
+		}
 	}
 	if (k->translated) {
 		c = cand_add(j, p2p_trouble ? SEV_WARNING : SEV_INFO, RANK_CONFIG, "iommu-translated");
@@ -402,6 +435,13 @@ static void judge_nccl(struct judging *j)
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
 		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_DISABLE once P2P works on that machine (p2pdiag-check there says whether it does)");
 		cite(j, c, n->env_ref);
+		j->config_known = true;
+	}
+	if ((!strcmp(n->p2p_level, "LOC") || !strcmp(n->p2p_level, "0")) &&
+	    (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-level"))) {
+		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_LEVEL=%s was set by the environment: NCCL uses P2P between no GPUs", n->p2p_level);
+		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_LEVEL (NCCL then decides from the topology) once P2P works on that machine");
+		cite(j, c, n->level_ref);
 		j->config_known = true;
 	}
 	if ((n->nr_shm || (n->nr_net && n->nr_nodes == 1)) &&

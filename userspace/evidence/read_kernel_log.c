@@ -38,7 +38,9 @@ static void fault_device(const char *s, char *dev, size_t len)
 		return;
 	if (strlen(p) > 5 && p[4] == ':' && p[7] == ':')
 		p += 5;		/* a domain */
-	if (sscanf(p, "%2x:%2x.%1u", &bus, &d, &fn) == 3)
+	/* newer kernels print "[0x00:0x02.0]" */
+	if (sscanf(p, "%2x:%2x.%1u", &bus, &d, &fn) == 3 ||
+	    sscanf(p, "0x%2x:0x%2x.%1u", &bus, &d, &fn) == 3)
 		snprintf(dev, len, "%02x:%02x.%u", bus, d, fn);
 }
 
@@ -70,6 +72,7 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 			if (!k->nr_faults++) {
 				note(&k->fault_ref, fi, i + 1);
 				fault_device(s, k->fault_dev, sizeof(k->fault_dev));
+				k->fault_nvidia = strstr(s, "nvidia 0000:") != NULL;
 			}
 		} else if ((p = strstr(s, "NVRM: Xid ("))) {
 			if (!k->nr_xid++) {

@@ -42,23 +42,45 @@ static void channel_line(struct ev_nccl *n, const char *s, unsigned int fi,
 	}
 }
 
-/* nccl-tests: "  8388608  2097152  float  sum  -1  123.4  67.98  118.96  0 ..." */
-static bool busbw_row(struct ev_nccl *n, const char *s, unsigned int fi,
+/*
+ * nccl-tests' table header: the column of the first (out-of-place) busbw,
+ * counted in its rows' words (newer versions add a root column); -1 when
+ * @s is no header.
+ */
+static int busbw_column(const char *s)
+{
+	char w[32];
+	int col = -1, k = 0;
+
+	s = ev_skip_blank(s);
+	if (*s != '#' || !strstr(s, "size") || !strstr(s, "algbw"))
+		return -1;
+	s++;
+	while (ev_word(&s, w, sizeof(w))) {
+		if (!strcmp(w, "busbw")) {
+			col = k;
+			break;
+		}
+		k++;
+	}
+	return col;
+}
+
+/* A row: "  8388608  2097152  float  sum  -1  123.4  67.98  118.96  0 ..." */
+static bool busbw_row(struct ev_nccl *n, const char *s, int col, unsigned int fi,
 		      unsigned int line)
 {
-	char w[10][32];
+	char w[32], size[32];
 	const char *p = s;
-	unsigned int k;
-	double bus;
+	int k;
+	double bus = -1;
 
-	for (k = 0; k < 10; k++)
-		if (!ev_word(&p, w[k], sizeof(w[k])))
-			return false;
-	if (ev_number(w[0]) != ev_number(w[0]) || ev_number(w[1]) != ev_number(w[1]))
+	if (!ev_word(&p, size, sizeof(size)) || ev_number(size) != ev_number(size))
 		return false;
-	/* size count type redop root time algbw busbw #wrong */
-	bus = ev_number(w[7]);
-	if (bus != bus || bus < 0)
+	for (k = 1; k <= col && ev_word(&p, w, sizeof(w)); k++)
+		if (k == col)
+			bus = ev_number(w);
+	if (k <= col || bus != bus || bus < 0)
 		return false;
 	if (bus > n->busbw_max) {
 		n->busbw_max = bus;
@@ -72,18 +94,19 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
 	struct ev_nccl *n = &ev->nccl;
-	bool table = false;
+	int col = -1;
 	unsigned int i;
 
 	for (i = 0; i < f->nr_lines; i++) {
 		const char *s = f->line[i], *p;
+		int c = busbw_column(s);
 
-		if (strstr(s, "size") && strstr(s, "busbw") && strstr(s, "algbw")) {
-			table = true;
+		if (c > 0) {
+			col = c;
 			f->formats |= EV_FMT_NCCL_TESTS;
 			continue;
 		}
-		if (table && *ev_skip_blank(s) != '#' && busbw_row(n, s, fi, i + 1))
+		if (col > 0 && *ev_skip_blank(s) != '#' && busbw_row(n, s, col, fi, i + 1))
 			continue;
 		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))
 			continue;

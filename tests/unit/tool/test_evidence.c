@@ -116,6 +116,23 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->nccl.nr_p2p == 0 && ev->nccl.shm_ref.line == 1,
 	      "evidence: NCCL channels via SHM, the cut last line not counted");
 	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-tests-4090.txt") &&
+	      ev->file[0].formats == EV_FMT_NCCL_TESTS && ev->nccl.busbw_max == 0 &&
+	      !ev->nccl.busbw_ref.line,
+	      "evidence: nccl-tests table with a root column, cut after its first row");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-tests-no-root.txt") && near(ev->nccl.busbw_max, 162.23) &&
+	      ev->nccl.busbw_ref.line == 6,
+	      "evidence: nccl-tests table without the root column: busbw found by its header");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "dmesg-dmar-igpu.txt") && ev->kernel.nr_faults == 1 &&
+	      !strcmp(ev->kernel.fault_dev, "00:02.0") && !ev->kernel.fault_nvidia,
+	      "evidence: a DMAR fault naming [0x00:0x02.0]");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-p2p-level-loc.txt") && !strcmp(ev->nccl.p2p_level, "LOC") &&
+	      ev->nccl.level_ref.line == 15 && ev->nccl.nr_p2p + ev->nccl.nr_shm == 0,
+	      "evidence: NCCL_P2P_LEVEL as set, ring lines are no transports");
+	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "dmesg-amdvi-fault.txt") && ev->kernel.nr_faults == 9 &&
 	      !strcmp(ev->kernel.fault_dev, "07:00.0") && ev->kernel.fault_ref.line == 2,
 	      "evidence: AMD-Vi IO_PAGE_FAULT lines, the device from the driver's prefix");

@@ -70,6 +70,11 @@ expect_first "2 iommu-fault-during-p2p" "evidence: AMD-Vi IO_PAGE_FAULT from the
 expect_first "1 link-degraded" "evidence: LnkSta x1 (downgraded): link-degraded" "$ev/lspci-lnksta-only.txt"
 expect_first "0 link-slow-idle" "evidence: a GPU at 2.5 GT/s of 16 with its width whole: link-slow-idle, a note" \
 	"$ev/lspci-link-idle.txt"
+expect_first "0 evidence-undecided" "evidence: a DMAR fault of 00:02.0, not known to be a GPU: undecided, not P2P" \
+	"$ev/dmesg-dmar-igpu.txt"
+expect_first "0 none" "evidence: NCCL channels via P2P/direct pointer: no cause" "$ev/nccl-p2p-direct.txt"
+expect_first "1 env-nccl-p2p-level" "evidence: NCCL_P2P_LEVEL=LOC from the environment: env-nccl-p2p-level" \
+	"$ev/nccl-p2p-level-loc.txt"
 # several files: the cause before the symptom
 expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
