@@ -55,6 +55,7 @@ unsigned int ev_matrix_read(const struct ev_file *f, unsigned int i,
 {
 	unsigned int n, at = i + 1;
 
+	m->have = false;
 	while (at < f->nr_lines && !*ev_skip_blank(f->line[at]))
 		at++;
 	if (at >= f->nr_lines)

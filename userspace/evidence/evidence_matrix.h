@@ -10,8 +10,8 @@ unsigned int ev_matrix_header(const char *s);
 
 /*
  * ev_matrix_read() - the table whose title is line @i (0-based) of @f,
- * file @fi of the set, into @m (cleared first; m->have when a header
- * was found).  Return: the index of the first line after it.
+ * file @fi of the set, into @m (cleared when a header is found, and
+ * then m->have; else only m->have is cleared).  Return: the index of the first line after it.
  */
 unsigned int ev_matrix_read(const struct ev_file *f, unsigned int i,
 			    struct ev_matrix *m, unsigned int fi);
