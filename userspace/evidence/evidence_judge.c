@@ -222,9 +222,11 @@ static bool below(const struct ev_pci_dev *br, unsigned int bus)
 static void judge_lspci(struct judging *j)
 {
 	const struct evidence *ev = j->ev;
-	unsigned int i, k, g;
+	unsigned int i, k, g, nr_gpus = 0;
 	struct cand *redir = NULL, *denied = NULL, *degraded = NULL, *slow = NULL;
 
+	for (g = 0; g < ev->nr_pci; g++)
+		nr_gpus += ev->pci[g].gpu && ev->pci[g].nvidia;
 	for (i = 0; i < ev->nr_pci; i++) {
 		const struct ev_pci_dev *br = &ev->pci[i];
 		bool gpu_below = false, peer_elsewhere = false;
@@ -247,29 +249,33 @@ static void judge_lspci(struct judging *j)
 					peer_elsewhere = true;
 		}
 		/*
-		 * A root port's redirect changes nothing: between root ports the
-		 * path crosses the root complex anyway (the IOMMU's mode, from
-		 * the kernel log, says whether it translates).
+		 * A port above a GPU redirects the peer traffic of every pair
+		 * with that GPU: across the switch when the peer is behind a
+		 * sibling port, or into the IOMMU when the path crosses the
+		 * root complex anyway, as the engine judges it.
 		 */
-		if (!gpu_below || !br->downstream_port)
+		if (!gpu_below || nr_gpus < 2)
 			continue;
-		if ((br->req_redir || br->cmplt_redir) && peer_elsewhere) {
+		if (br->req_redir || br->cmplt_redir) {
 			if (!redir)
 				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect");
 			if (redir) {
-				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s)",
-				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests up to the root complex: ",
+				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s)",
+				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests upstream: ",
 				    br->bus, br->dev, br->fn,
 				    br->req_redir ? "ReqRedir+" : "",
 				    br->req_redir && br->cmplt_redir ? " " : "",
-				    br->cmplt_redir ? "CmpltRedir+" : "");
+				    br->cmplt_redir ? "CmpltRedir+" : "",
+				    peer_elsewhere && br->downstream_port ?
+				    ", a switch port: peer traffic goes up to the root complex instead of across the switch" :
+				    ", into the root complex's IOMMU, which translates it where it is on");
 				put(redir->fix, sizeof(redir->fix), "%s%04x:%02x:%02x.%u",
 				    redir->fix[0] ? ";" : "pci=disable_acs_redir=",
 				    br->domain, br->bus, br->dev, br->fn);
 				cite(j, redir, br->acs_ref);
 				j->config_known = true;
 			}
-		} else if (!br->acs_ctl_seen && br->access_denied && peer_elsewhere) {
+		} else if (!br->acs_ctl_seen && br->access_denied) {
 			if (!denied)
 				denied = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
 			if (denied) {

@@ -75,6 +75,17 @@ expect_first "0 evidence-undecided" "evidence: a DMAR fault of 00:02.0, not know
 expect_first "0 none" "evidence: NCCL channels via P2P/direct pointer: no cause" "$ev/nccl-p2p-direct.txt"
 expect_first "1 env-nccl-p2p-level" "evidence: NCCL_P2P_LEVEL=LOC from the environment: env-nccl-p2p-level" \
 	"$ev/nccl-p2p-level-loc.txt"
+expect_first "1 acs-redirect" "evidence: lspci -vvv, two GPUs behind switch ports with ReqRedir+: acs-redirect" \
+	"$ev/lspci-vvv-switch-assembled.txt"
+fixline=$(python3 -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"].split()[0])')
+[ "$fixline" = "pci=disable_acs_redir=0000:02:08.0;0000:02:09.0" ] && result 1 "evidence: ... its fix names both ports" ||
+	result 0 "evidence: ... its fix names both ports" "$fixline"
+grep -v 'ACSC' "$ev/lspci-vvv-switch-assembled.txt" |
+	sed 's/^\(        Capabilities: \[68\].*\)$/\1\n        Capabilities: <access denied>/' >"$tmp/denied.txt"
+expect_first "0 evidence-undecided" "evidence: the same without root (<access denied>): undecided" "$tmp/denied.txt"
+case $(python3 -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"])') in
+	*"sudo lspci -vvv -s 02:08.0 | grep ACSCtl"*) result 1 "evidence: ... naming the command that decides it" ;;
+	*) result 0 "evidence: ... naming the command that decides it" "$(cat "$tmp/out.json" | head -c 400)" ;; esac
 # several files: the cause before the symptom
 expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
