@@ -166,6 +166,9 @@ struct evidence {
 	/* lspci -vvv */
 	struct ev_pci_dev *pci;
 	unsigned int nr_pci;
+	/* ACSCtl lines pasted without their devices (lspci -vvv | grep ACSCtl) */
+	unsigned int nr_acs_lines, nr_acs_redirect;
+	struct ev_ref acs_redirect_ref;
 	bool lspci_tree;
 	struct ev_ref lspci_tree_ref;
 
@@ -187,6 +190,12 @@ const char *ev_file_name(const struct evidence *ev, unsigned int i);
 /* "name:line" of @ref into @buf. */
 const char *ev_ref_str(const struct evidence *ev, struct ev_ref ref,
 		       char *buf, size_t len);
+/*
+ * GPU @g as another output names it: @name (to its line's end) and @bus
+ * (-1: unknown) where nothing named it before, read at @ref.
+ */
+void ev_gpu_named(struct evidence *ev, unsigned int g, int bus, const char *name,
+		  struct ev_ref ref);
 /* The GPU whose PCI bus is @bus, or -1. */
 int ev_gpu_by_bus(const struct evidence *ev, unsigned int bus);
 

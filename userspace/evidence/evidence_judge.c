@@ -126,6 +126,66 @@ static unsigned int pair_count(const struct evidence *ev)
 	return n > EV_GPU_MAX ? EV_GPU_MAX : n;
 }
 
+/*
+ * Whether anything in the files shows peer access granted or used: a
+ * CAN Access Peer, topo -p2p OK, NCCL P2P channels, nvbandwidth peer
+ * figures (it measures accessible peers only), or NVLink in topo -m.
+ */
+static bool peer_access_shown(const struct evidence *ev)
+{
+	unsigned int a, b;
+
+	if (ev->nccl.nr_p2p || ev->nvbw_d2d.have)
+		return true;
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] == 1 || ev->p2p_status[a][b] == EV_P2P_OK ||
+			    ev->topo_link[a][b] == EV_LINK_NV)
+				return true;
+	return false;
+}
+
+/* The first GPU named GeForce or TITAN (consumer parts), or -1. */
+static int consumer_gpu(const struct evidence *ev)
+{
+	unsigned int g;
+
+	for (g = 0; g < ev->nr_gpus; g++)
+		if (strstr(ev->gpu_name[g], "GeForce") || strstr(ev->gpu_name[g], "TITAN"))
+			return (int)g;
+	return -1;
+}
+
+/*
+ * GeForce GPUs that nothing shows doing P2P: the driver offers them no
+ * PCIe P2P, so between them copies go through host memory whatever the
+ * topology says.
+ */
+static void judge_consumer(struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	int g = consumer_gpu(ev);
+	struct cand *c;
+	unsigned int a, b;
+
+	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg)
+		return;	/* shown working, or judged as refused already */
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] == 0 || ev->p2p_status[a][b] > EV_P2P_OK)
+				return;	/* judged as refused already */
+	c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
+	if (!c)
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "GPU%d is a %s: NVIDIA's driver offers no PCIe P2P between GeForce GPUs, and nothing in these files shows peer access granted, so copies between them go through host memory (behind one switch too: the traffic climbs to the CPU and crosses the uplink twice)",
+		 g, ev->gpu_name[g]);
+	snprintf(c->fix, sizeof(c->fix),
+		 "use GPUs that support P2P (data-centre or workstation parts), or NVLink-bridged pairs where the cards have it; `nvidia-smi topo -p2p r` on that machine confirms (GNS)");
+	cite(j, c, ev->gpu_ref[g]);
+	j->config_known = true;
+}
+
 /* cudaDeviceCanAccessPeer 0, and topo -p2p's refusals. */
 static void judge_refusals(struct judging *j)
 {
@@ -224,6 +284,7 @@ static void judge_lspci(struct judging *j)
 	const struct evidence *ev = j->ev;
 	unsigned int i, k, g, nr_gpus = 0;
 	struct cand *redir = NULL, *denied = NULL, *degraded = NULL, *slow = NULL;
+	bool named;
 
 	for (g = 0; g < ev->nr_pci; g++)
 		nr_gpus += ev->pci[g].gpu && ev->pci[g].nvidia;
@@ -290,7 +351,18 @@ static void judge_lspci(struct judging *j)
 			}
 		}
 	}
-	if (redir)
+	named = redir != NULL;
+	if (!redir && ev->nr_acs_redirect &&
+	    (redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect"))) {
+		snprintf(redir->msg, sizeof(redir->msg),
+			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+ or CmpltRedir+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
+			 ev->nr_acs_redirect, ev->nr_acs_lines);
+		snprintf(redir->fix, sizeof(redir->fix),
+			 "name the ports: `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl'` on that machine; then pci=disable_acs_redir=PORT[;PORT...] for the switch ports above the GPUs");
+		cite(j, redir, ev->acs_redirect_ref);
+		j->config_known = true;
+	}
+	if (named)
 		put(redir->fix, sizeof(redir->fix),
 		    " on the kernel command line (or clear the bits at run time: setpci -s PORT ECAP_ACS+6.w=0; lost at reboot); it keeps the IOMMU groups merged: read README \"Applying fixes safely\"");
 	for (i = 0; i < ev->nr_pci; i++) {
@@ -710,6 +782,7 @@ void evidence_judge(struct check_run *r, const struct evidence *ev)
 	}
 	j->ev = ev;
 	judge_refusals(j);
+	judge_consumer(j);
 	judge_lspci(j);
 	judge_nccl(j);
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;

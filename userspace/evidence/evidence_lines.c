@@ -31,6 +31,18 @@ static const char *unquote(const char *s)
 	return s;
 }
 
+/* "`ACSCtl: ...`": an output line pasted as inline code, without its marks. */
+static void strip_inline_code(char *s)
+{
+	char *p = (char *)ev_skip_blank(s);
+	size_t n = strlen(p);
+
+	if (n >= 2 && p[0] == '`' && p[1] != '`' && p[n - 1] == '`') {
+		p[n - 1] = '\0';
+		memmove(p, p + 1, n - 1);
+	}
+}
+
 static int split_lines(struct ev_file *f)
 {
 	size_t i, start = 0, nr = 0, cap = 0;
@@ -71,6 +83,7 @@ static int split_lines(struct ev_file *f)
 			s[0] = '\0';
 		else if (from != s)
 			memmove(s, from, strlen(from) + 1);
+		strip_inline_code(s);
 		line[nr++] = s;
 		start = i + 1;
 		if (nr >= 0x7fffffffu)

@@ -92,6 +92,28 @@ const char *ev_ref_str(const struct evidence *ev, struct ev_ref ref,
 	return buf;
 }
 
+void ev_gpu_named(struct evidence *ev, unsigned int g, int bus, const char *name,
+		  struct ev_ref ref)
+{
+	size_t n = strcspn(name, "\r\n");
+
+	if (g >= EV_GPU_MAX)
+		return;
+	if (!ev->gpu_name[g][0]) {
+		while (n && name[n - 1] == ' ')
+			n--;
+		if (n >= sizeof(ev->gpu_name[g]))
+			n = sizeof(ev->gpu_name[g]) - 1;
+		memcpy(ev->gpu_name[g], name, n);
+		ev->gpu_name[g][n] = '\0';
+		ev->gpu_ref[g] = ref;
+	}
+	if (ev->gpu_bus[g] < 0 && bus >= 0 && bus < 256)
+		ev->gpu_bus[g] = bus;
+	if (g + 1 > ev->nr_gpus)
+		ev->nr_gpus = g + 1;
+}
+
 int ev_gpu_by_bus(const struct evidence *ev, unsigned int bus)
 {
 	unsigned int i;

@@ -164,6 +164,17 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 			verbose = false;
 			continue;
 		}
+		if (!open && ev_starts(s, "ACSCtl:")) {
+			ev->nr_acs_lines++;
+			if (strstr(s, "ReqRedir+") || strstr(s, "CmpltRedir+")) {
+				if (!ev->nr_acs_redirect++) {
+					ev->acs_redirect_ref.file = fi;
+					ev->acs_redirect_ref.line = i + 1;
+				}
+			}
+			f->formats |= EV_FMT_LSPCI_VERBOSE;
+			continue;
+		}
 		if (!open && (ev_starts(s, "LnkCap:") || ev_starts(s, "LnkSta:"))) {
 			/* link lines grepped out of -vvv: a device of unknown address */
 			memset(&cur, 0, sizeof(cur));

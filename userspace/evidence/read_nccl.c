@@ -90,6 +90,32 @@ static bool busbw_row(struct ev_nccl *n, const char *s, int col, unsigned int fi
 	return true;
 }
 
+/*
+ * nccl-tests' preamble: "# nThread 1 nGpus 8 ...", "# Using devices" and
+ * "#  Rank  0 Group  0 Pid 28307 on gpu59 device  0 [0x16] NVIDIA ..."
+ * (older: no Group), which names the GPUs and their buses.
+ */
+static bool devices_line(struct evidence *ev, const char *s, unsigned int fi,
+			 unsigned int line)
+{
+	const char *p = ev_skip_blank(s), *d;
+	struct ev_ref ref = { fi, line };
+	unsigned int dev, bus;
+	int n = 0;
+
+	if (*p != '#')
+		return false;
+	p = ev_skip_blank(p + 1);
+	if (ev_starts(p, "nThread ") || ev_starts(p, "Using devices"))
+		return true;
+	if (!ev_starts(p, "Rank ") || !(d = strstr(p, " device ")))
+		return false;
+	if (sscanf(d, " device %u [0x%x] %n", &dev, &bus, &n) != 2 || !n)
+		return true;
+	ev_gpu_named(ev, dev, (int)bus, d + n, ref);
+	return true;
+}
+
 void read_nccl(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -108,6 +134,10 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 		}
 		if (col > 0 && *ev_skip_blank(s) != '#' && busbw_row(n, s, col, fi, i + 1))
 			continue;
+		if (devices_line(ev, s, fi, i + 1)) {
+			f->formats |= EV_FMT_NCCL_TESTS;
+			continue;
+		}
 		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))
 			continue;
 		f->formats |= EV_FMT_NCCL;

@@ -29,8 +29,22 @@ static void read_text(struct evidence *ev, unsigned int fi)
 	while (i < f->nr_lines) {
 		const char *s = ev_skip_blank(f->line[i]);
 
+		unsigned int dev, dom, bus;
+		int n = 0;
+
 		if (ev_starts(s, "nvbandwidth Version:"))
 			f->formats |= EV_FMT_NVBW_TEXT;
+		/* "Device 0: NVIDIA A100-SXM4-80GB (00000000:34:00)", or no bus */
+		if (sscanf(s, "Device %u: %n", &dev, &n) == 1 && n) {
+			const char *bus_at = strrchr(s, '(');
+			struct ev_ref ref = { fi, i + 1 };
+			char name[64];
+			size_t len = bus_at ? (size_t)(bus_at - (s + n)) : strlen(s + n);
+
+			snprintf(name, sizeof(name), "%.*s", (int)len, s + n);
+			ev_gpu_named(ev, dev, bus_at && sscanf(bus_at, "(%x:%x:", &dom, &bus) == 2 ?
+				     (int)bus : -1, name, ref);
+		}
 		if (ev_starts(s, "Waiving ") && d2d_name(s)) {
 			f->formats |= EV_FMT_NVBW_TEXT;
 			if (!ev->nvbw_waived) {

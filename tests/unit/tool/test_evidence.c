@@ -109,6 +109,7 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	      "evidence: nvbandwidth --json: the matrix of strings and a waived case with its line");
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "nvbandwidth-2080ti-waived.txt") && ev->nvbw_waived &&
+	      !strcmp(ev->gpu_name[1], "NVIDIA GeForce RTX 2080 Ti") &&
 	      ev->nvbw_waived_ref.line == 16,
 	      "evidence: nvbandwidth waiving a device-to-device case");
 	evidence_free(ev);
@@ -120,6 +121,15 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->file[0].formats == EV_FMT_NCCL_TESTS && ev->nccl.busbw_max == 0 &&
 	      !ev->nccl.busbw_ref.line,
 	      "evidence: nccl-tests table with a root column, cut after its first row");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-tests-4090.txt") && ev->nr_gpus == 8 &&
+	      !strcmp(ev->gpu_name[7], "NVIDIA GeForce RTX 4090") && ev->gpu_bus[3] == 0x5a &&
+	      ev->gpu_ref[0].line == 6,
+	      "evidence: nccl-tests' device list names the GPUs and their buses");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-acsctl-inline.txt") && ev->nr_acs_lines == 1 &&
+	      ev->nr_acs_redirect == 1 && ev->acs_redirect_ref.line == 2 && ev->nr_pci == 0,
+	      "evidence: ACSCtl lines grepped out and pasted as inline code");
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "nccl-tests-no-root.txt") && near(ev->nccl.busbw_max, 162.23) &&
 	      ev->nccl.busbw_ref.line == 6,
