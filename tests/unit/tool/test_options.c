@@ -133,4 +133,16 @@ void test_options(struct ktap *k)
 		 pciaddr_parse("g0:00.0", &a) && pciaddr_parse("0000:1b:00.0.1", &a) &&
 		 pciaddr_parse(":1b:00.0", &a),
 	      "pciaddr: function 8, device 0x20, a domain past ffffffff, missing parts, junk are refused");
+	CHECK(k, !parse(&o, err, sizeof(err), "--evidence", "--json", "topo.txt", "-",
+			"p2p.txt", NULL) &&
+		 o.evidence && o.json && o.nr_evidence == 3 &&
+		 !strcmp(o.evidence_files[0], "topo.txt") &&
+		 !strcmp(o.evidence_files[1], "-") && !strcmp(o.evidence_files[2], "p2p.txt"),
+	      "options: --evidence takes its files (- for stdin) wherever the options are");
+	bad(k, "--evidence without a file", "needs at least one FILE", "--evidence", NULL);
+	bad(k, "--evidence with --pci-dump", "cannot be combined with --pci-dump",
+	    "--evidence", "--pci-dump", "d.lspci", "a.txt", NULL);
+	bad(k, "--evidence with --baseline", "cannot be combined with --baseline",
+	    "--evidence", "--baseline", "save", "b.json", "a.txt", NULL);
+	bad(k, "a file without --evidence", "unexpected argument", "a.txt", NULL);
 }
