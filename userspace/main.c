@@ -371,6 +371,13 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		evidence_init(evidence);
+		if (opt.cpuinfo && cpu_flags_from_cpuinfo(opt.cpuinfo, &evidence->cpu_flags)) {
+			snprintf(err, sizeof(err), "cannot read --cpuinfo %s: %s",
+				 opt.cpuinfo, strerror(errno));
+			die_usage(err);
+			goto out;
+		}
+		evidence->cpu_known = opt.cpuinfo != NULL;
 		if (evidence_check(&run, evidence, opt.evidence_files,
 				   opt.nr_evidence, err, sizeof(err))) {
 			die_usage(err);

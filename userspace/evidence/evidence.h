@@ -175,6 +175,9 @@ struct evidence {
 	struct ev_kernel kernel;
 	struct ev_nccl nccl;
 
+	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
+	bool cpu_known;
+	unsigned int cpu_flags;
 	/* lspci -xxxx, judged by the engine: the model it was read into */
 	struct p2pd_model dump;
 	bool have_dump;

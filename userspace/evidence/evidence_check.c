@@ -119,7 +119,10 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 	describe_sources(r, ev);
 	if (ev->have_dump) {
 		r->model = &ev->dump;
-		cpu_from_host_bridges(r, &ev->dump);
+		if (ev->cpu_known)
+			ev->dump.cpu_flags = ev->cpu_flags;
+		else
+			cpu_from_host_bridges(r, &ev->dump);
 		if (judge_pairs(r, err, errlen))
 			return -1;
 		judge_topology(r);

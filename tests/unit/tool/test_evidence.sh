@@ -142,6 +142,16 @@ for f in "$fix"/*.lspci; do
 		result 0 "evidence: $(basename "$f") fenced with CRLF: the causes of --pci-dump" "pci-dump $a, evidence $b"
 done
 
+# --cpuinfo names that machine's CPU for a dump, as with --pci-dump
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n' >"$tmp/cpu-amd"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n' >"$tmp/cpu-intel"
+for cpu in amd intel; do
+	a=$("$bin" --pci-dump "$fix/amd-rootports-acs.lspci" --cpuinfo "$tmp/cpu-$cpu" --no-cuda --json 2>/dev/null | codes)
+	b=$("$bin" --evidence --cpuinfo "$tmp/cpu-$cpu" --json "$fix/amd-rootports-acs.lspci" 2>/dev/null | codes)
+	[ -n "$a" ] && [ "$a" = "$b" ] && result 1 "evidence: a dump with --cpuinfo of an $cpu CPU: the causes of --pci-dump" ||
+		result 0 "evidence: a dump with --cpuinfo of an $cpu CPU: the causes of --pci-dump" "pci-dump $a, evidence $b"
+done
+
 # Bad input: a clear error or note, never a crash or hang
 : >"$tmp/empty.txt"
 printf 'hello\nworld\n' >"$tmp/prose.txt"
