@@ -29,6 +29,10 @@
  *                                    copies of kind (default p2p) land so
  *   FAKE_CUDA_NO_PEER=a-b[,c-d]      cuDeviceCanAccessPeer(a, b) = 0
  *   FAKE_CUDA_BW_{H2D,D2H,D2D,P2P,STAGED}=GB/s (55 55 2000 50 20)
+ *   FAKE_CUDA_BW_{P2P,STAGED}_MATRIX=r0;r1;...  per pair: row = source
+ *                                    GPU, comma-separated GB/s per
+ *                                    destination (a measured matrix
+ *                                    replayed; 0 or missing: the above)
  *   FAKE_CUDA_BIDIR=factor           per-stream share when gated together
  *                                    (0.92)
  *   FAKE_CUDA_DEV_SCALE=d:factor     host-link bandwidth of GPU d scaled
@@ -159,8 +163,29 @@ static const char *copy_kind(CUdeviceptr dst, CUdeviceptr src, int on_dev)
 	return peer_on[on_dev][d == on_dev ? s : d] ? "p2p" : "staged";
 }
 
+/* Entry [src][dst] of the matrix in env var @name, or 0. */
+static double matrix_bw(const char *name, int src, int dst)
+{
+	const char *v = getenv(name);
+	int row = 0, col = 0;
+
+	if (!v || src < 0 || dst < 0)
+		return 0;
+	while (*v && row < src) {
+		if (*v++ == ';')
+			row++;
+	}
+	while (*v && *v != ';' && col < dst) {
+		if (*v++ == ',')
+			col++;
+	}
+	return row == src && col == dst && *v && *v != ';' ? atof(v) : 0;
+}
+
 static double kind_bw(const char *kind, CUdeviceptr dst, CUdeviceptr src)
 {
+	double m;
+
 	const char *scale = getenv("FAKE_CUDA_DEV_SCALE");
 	double bw;
 	int dev = -1;
@@ -174,9 +199,11 @@ static double kind_bw(const char *kind, CUdeviceptr dst, CUdeviceptr src)
 	} else if (!strcmp(kind, "d2d")) {
 		bw = fake_env_double("FAKE_CUDA_BW_D2D", 2000);
 	} else if (!strcmp(kind, "p2p")) {
-		bw = fake_env_double("FAKE_CUDA_BW_P2P", 50);
+		m = matrix_bw("FAKE_CUDA_BW_P2P_MATRIX", dev_of(src), dev_of(dst));
+		bw = m > 0 ? m : fake_env_double("FAKE_CUDA_BW_P2P", 50);
 	} else {
-		bw = fake_env_double("FAKE_CUDA_BW_STAGED", 20);
+		m = matrix_bw("FAKE_CUDA_BW_STAGED_MATRIX", dev_of(src), dev_of(dst));
+		bw = m > 0 ? m : fake_env_double("FAKE_CUDA_BW_STAGED", 20);
 	}
 	if (scale && dev >= 0 && atoi(scale) == dev && strchr(scale, ':'))
 		bw *= atof(strchr(scale, ':') + 1);

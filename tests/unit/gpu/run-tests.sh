@@ -587,6 +587,37 @@ check 02-eight-gpu-four-switches $SW FAKE_CUDA_BW_P2P=20 "${P2PDIAG_OPTS[@]}" --
 status 2; finding error fake-p2p
 finish "p2pdiag-check, P2P as slow as staged: fake-p2p, exit 2"
 
+# A measured matrix replayed: the doubles copy at the per-pair rates of a
+# public p2pBandwidthLatencyTest (P2P enabled half the disabled speed,
+# tests/unit/tool/fixtures/evidence/p2pbw-enabled-slower.txt, read by the
+# --evidence reader through test_tool --evidence-env); the live run on
+# those rates and --evidence on the pasted output must agree.
+paste=$(cd "$(dirname "$0")/../tool/fixtures/evidence" && pwd)/p2pbw-enabled-slower.txt
+if [ -n "${TEST_TOOL:-}" ] && [ -x "$TEST_TOOL" ] &&
+	mapfile -t replay < <("$TEST_TOOL" --evidence-env "$paste" | grep -v '=$') &&
+	[ "${#replay[@]}" -ge 2 ]; then
+	check 02-eight-gpu-four-switches $SW "${replay[@]}" "${P2PDIAG_OPTS[@]}" -- --json
+	status 2
+	cat >"$EMPTY/replay.py" <<'PY'
+import json, sys
+text = sys.stdin.read()  # the report, after the progress lines on stderr
+d = json.JSONDecoder().raw_decode(text[text.index("\n{") + 1:])[0]
+pair = [p for p in d["pairs"] if p["bw"]]
+bw = pair[0]["bw"]
+# the doubles gave 0 -> 1 9.90 GB/s with P2P and 20.10 staged
+assert abs(bw["p2p_gbs"] - 9.90) < 1.0 and abs(bw["staged_gbs"] - 20.10) < 2.0, bw
+assert "fake-p2p" in [c["code"] for c in d["causes"]], [c["code"] for c in d["causes"]]
+PY
+	python3 "$EMPTY/replay.py" <<<"$out" >"$EMPTY/replay.txt" 2>&1 ||
+		why=${why:-"$(tail -3 "$EMPTY/replay.txt")"}
+	ev=$("$P2PDIAG" --evidence --json "$paste" 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["causes"][0]["code"], d["summary"]["exit_status"])')
+	[ "$ev" = "p2p-slower-than-host 1" ] || why=${why:-"--evidence on the paste: $ev"}
+	finish "p2pdiag-check, a pasted matrix replayed: live fake-p2p at 9.9 of 20.1 GB/s, --evidence p2p-slower-than-host"
+else
+	skip "p2pdiag-check, a pasted matrix replayed" "no test_tool (tests/unit/tool builds it)"
+fi
+
 check 02-eight-gpu-four-switches $SW FAKE_CUDA_NO_PEER=0-1,1-0 --
 status 1; finding warning contradiction-ok-but-cuda-refuses
 finish "p2pdiag-check, topology ok but CUDA refuses: contradiction, exit 1"

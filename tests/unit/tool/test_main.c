@@ -3,13 +3,17 @@
  * Unit tests of p2pdiag-check's own code (options, sources, judgement,
  * reports).  Usage: test_tool FIXTURES_DIR
  *                   test_tool --make-tree DIR ok|redirect|blocked|dump:FILE|topo:FILE
- * The second form writes a fake /sys/kernel/p2pdiag for the CLI tests.
+ *                   test_tool --evidence-env P2PBANDWIDTHLATENCYTEST_OUTPUT
+ * The second form writes a fake /sys/kernel/p2pdiag for the CLI tests;
+ * the third prints the test doubles' settings that replay a measured
+ * matrix (the GPU tests run the tool on them).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool_util.h"
+#include "evidence/evidence.h"
 #include "topology/source_pci.h"
 #include "topology/topology_parse.h"
 
@@ -74,14 +78,67 @@ static int make_tree(const char *dir, const char *kind)
 	return rc ? 1 : 0;
 }
 
+/* One matrix as FAKE_CUDA_BW_*_MATRIX wants it: rows by ';', GB/s by ','. */
+static void print_matrix(const char *name, const struct ev_matrix *m)
+{
+	unsigned int a, b;
+
+	printf("%s=", name);
+	for (a = 0; a < m->n; a++)
+		for (b = 0; b < m->n; b++)
+			printf("%.2f%s", a == b || m->v[a][b] != m->v[a][b] ? 0.0 : m->v[a][b],
+			       b + 1 < m->n ? "," : a + 1 < m->n ? ";" : "\n");
+}
+
+/*
+ * The test doubles' settings that replay a p2pBandwidthLatencyTest
+ * output, read by the --evidence reader itself: per-pair P2P and staged
+ * bandwidth, and the pairs CUDA refuses.
+ */
+static int evidence_env(const char *path)
+{
+	struct evidence *ev = malloc(sizeof(*ev));
+	char err[256];
+	unsigned int a, b, refused = 0;
+
+	if (!ev)
+		return 1;
+	evidence_init(ev);
+	if (evidence_load(ev, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		free(ev);
+		return 1;
+	}
+	read_p2pbw(ev, 0);
+	if (!ev->uni_on.have || !ev->uni_off.have) {
+		fprintf(stderr, "%s: no P2P enabled and disabled tables\n", path);
+		evidence_free(ev);
+		free(ev);
+		return 1;
+	}
+	print_matrix("FAKE_CUDA_BW_P2P_MATRIX", &ev->uni_on);
+	print_matrix("FAKE_CUDA_BW_STAGED_MATRIX", &ev->uni_off);
+	printf("FAKE_CUDA_NO_PEER=");
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] == 0)
+				printf("%s%u-%u", refused++ ? "," : "", a, b);
+	printf("\n");
+	evidence_free(ev);
+	free(ev);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktap k = { 0 };
 
 	if (argc == 4 && !strcmp(argv[1], "--make-tree"))
 		return make_tree(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "--evidence-env"))
+		return evidence_env(argv[2]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s FIXTURES_DIR | --make-tree DIR ok|redirect|blocked|dump:FILE|topo:FILE\n",
+		fprintf(stderr, "usage: %s FIXTURES_DIR | --make-tree DIR ok|redirect|blocked|dump:FILE|topo:FILE | --evidence-env FILE\n",
 			argv[0]);
 		return 2;
 	}
