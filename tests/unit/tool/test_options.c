@@ -145,4 +145,6 @@ void test_options(struct ktap *k)
 	bad(k, "--evidence with --baseline", "cannot be combined with --baseline",
 	    "--evidence", "--baseline", "save", "b.json", "a.txt", NULL);
 	bad(k, "a file without --evidence", "unexpected argument", "a.txt", NULL);
+	bad(k, "--evidence with --compare-fleet", "each take the operands",
+	    "--evidence", "--compare-fleet", "a.txt", NULL);
 }
