@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_score.sh: the evidence scorer's own rules, against a stand-in
+# p2pdiag-check whose report each test chooses, on cases made here: the
+# first cause of severity error or warning is the verdict, info causes
+# are not, "none" passes only without a cause, an evidence-undecided note
+# is counted as honestly unknown, and a missing --evidence option, a
+# crash, a hang or a report that is no JSON fail the case with the
+# reason.  Usage: test_score.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+score=$here/score
+n=0 failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-score-test-XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+result() {	# result OK NAME [WHY]
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -n "${3:-}" ] && echo "$3" | head -c 800 | sed 's/^/# /'
+	fi
+}
+
+# mkcase NAME DIAGNOSIS: a case whose one file says which report the
+# stand-in gives (see fake below)
+mkcase() {
+	mkdir -p "$tmp/cases/$1"
+	printf 'thread: https://example.invalid/%s\ntitle: %s\ndiagnosis: %s\nsettled-by: test\n' \
+		"$1" "$1" "$2" >"$tmp/cases/$1/CASE"
+	echo "$1" >"$tmp/cases/$1/evidence.txt"
+}
+
+# The stand-in: --help names --evidence; the report depends on the word
+# in the case's evidence file.
+cat >"$tmp/fake" <<'EOF'
+#!/bin/bash
+if [ "$1" = --help ]; then echo "  --evidence FILE...  judge pasted outputs"; exit 0; fi
+case "$(cat "${@: -1}")" in
+acs) echo '{"causes":[{"code":"acs-redirect","severity":"error"}]}' ;;
+info-then-warn) echo '{"causes":[{"code":"link-slow-idle","severity":"info"},{"code":"numa-remote","severity":"warning"}]}' ;;
+info-only) echo '{"causes":[{"code":"link-slow-idle","severity":"info"}]}' ;;
+clean) echo '{"causes":[]}' ;;
+undecided-info) echo '{"causes":[{"code":"evidence-undecided","severity":"info"}]}' ;;
+undecided-warn) echo '{"causes":[{"code":"evidence-undecided","severity":"warning"}]}' ;;
+garbage) echo 'not json'; exit 3 ;;
+crash) kill -SEGV $$ ;;
+hang) exec sleep 30 ;;
+esac
+EOF
+chmod +x "$tmp/fake"
+printf '#!/bin/bash\necho "usage: p2pdiag-check [--json]"\n' >"$tmp/old"
+chmod +x "$tmp/old"
+
+# run_score BIN CASE...: sets out and rc
+run_score() {
+	local bin=$1
+	shift
+	out=$(P2PDIAG_CHECK=$bin EVIDENCE_CASE_TIMEOUT=2 "$score" "$@" 2>&1)
+	rc=$?
+}
+
+# expect NAME PATTERN: the last run's output has a line matching PATTERN
+expect() {
+	if echo "$out" | grep -qE -- "$2"; then result 1 "$1"; else result 0 "$1" "$out"; fi
+}
+
+mkcase acs acs-redirect
+mkcase info-then-warn numa-remote
+mkcase info-only none
+mkcase clean none
+mkcase undecided-info acs-redirect
+mkcase undecided-warn acs-redirect
+mkcase garbage xid
+mkcase crash none
+mkcase hang none
+mkcase clean-but-broken acs-redirect
+echo clean >"$tmp/cases/clean-but-broken/evidence.txt"
+c=$tmp/cases
+
+run_score "$tmp/fake" "$c/acs"
+expect "an error cause equal to the diagnosis passes" '^ok 1 acs$'
+[ "$rc" = 0 ] && result 1 "a passing corpus exits 0" || result 0 "a passing corpus exits 0" "$out"
+
+run_score "$tmp/fake" "$c/info-then-warn"
+expect "info causes are skipped for the first cause" '^ok 1 info-then-warn$'
+
+run_score "$tmp/fake" "$c/info-only" "$c/clean"
+expect "a none case passes with only info causes" '^ok 1 info-only$'
+expect "a none case passes with no cause" '^ok 2 clean$'
+
+run_score "$tmp/fake" "$c/clean-but-broken"
+expect "no cause where the thread found one fails" '^not ok 1 clean-but-broken: expected acs-redirect, got none$'
+expect "and counts as wrong" '1 wrong, 0 honestly unknown'
+[ "$rc" = 1 ] && result 1 "a failing corpus exits 1" || result 0 "a failing corpus exits 1" "$out"
+
+run_score "$tmp/fake" "$c/undecided-info" "$c/undecided-warn"
+expect "an undecided note without a cause fails" '^not ok 1 undecided-info: expected acs-redirect, got none$'
+expect "an undecided first cause fails" '^not ok 2 undecided-warn: expected acs-redirect, got evidence-undecided$'
+expect "both count as honestly unknown" '0 right, 0 wrong, 2 honestly unknown'
+
+run_score "$tmp/fake" "$c/garbage"
+expect "a report that is no JSON fails with the exit status" '^not ok 1 garbage: expected xid, got no report \(exit 3'
+
+run_score "$tmp/fake" "$c/crash"
+expect "a crash fails with its signal" '^not ok 1 crash: expected none, got a crash \(signal 11\)$'
+
+start=$SECONDS
+run_score "$tmp/fake" "$c/hang"
+expect "a hang fails after the timeout" '^not ok 1 hang: expected none, got a hang'
+[ $((SECONDS - start)) -lt 10 ] && result 1 "a hang does not stall the scorer" ||
+	result 0 "a hang does not stall the scorer" "took $((SECONDS - start)) s"
+
+run_score "$tmp/old" "$c/acs" "$c/clean"
+expect "without --evidence every case fails" '^not ok 2 clean: not scored .*no --evidence option'
+expect "and the summary says so" '^0 passed, 2 failed$'
+[ "$rc" = 1 ] && result 1 "without --evidence the exit is 1" || result 0 "without --evidence the exit is 1" "$out"
+
+mkdir -p "$tmp/nocase/x"
+run_score "$tmp/fake" "$tmp/nocase/x"
+[ "$rc" = 2 ] && result 1 "a case without CASE is a usage error" || result 0 "a case without CASE is a usage error" "$out"
+
+run_score "$tmp/fake" "$c/acs" "$c/clean"
+expect "the time line names the slowest case" '^# time: max [0-9]+ ms \((acs|clean)\), total [0-9.]+ ms for 2 cases$'
+
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
