@@ -11,20 +11,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 score=$here/score
-n=0 failed=0
+# result and summary: KTAP-ish lines as the packaging tests print them
+. "$here/../packaging/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-score-test-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-
-result() {	# result OK NAME [WHY]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "$3" | head -c 800 | sed 's/^/# /'
-	fi
-}
 
 # mkcase NAME DIAGNOSIS: a case whose one file says which report the
 # stand-in gives (see fake below)
@@ -127,5 +117,4 @@ run_score "$tmp/fake" "$tmp/nocase/x"
 run_score "$tmp/fake" "$c/acs" "$c/clean"
 expect "the time line names the slowest case" '^# time: max [0-9]+ ms \((acs|clean)\), total [0-9.]+ ms for 2 cases$'
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+summary
