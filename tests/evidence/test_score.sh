@@ -114,6 +114,12 @@ mkdir -p "$tmp/nocase/x"
 run_score "$tmp/fake" "$tmp/nocase/x"
 [ "$rc" = 2 ] && result 1 "a case without CASE is a usage error" || result 0 "a case without CASE is a usage error" "$out"
 
+mkdir -p "$tmp/nodiag/x"
+printf 'thread: https://example.invalid/x\ntitle: x\nsettled-by: test\n' >"$tmp/nodiag/x/CASE"
+run_score "$tmp/fake" "$tmp/nodiag/x"
+[ "$rc" = 2 ] && result 1 "a CASE without a diagnosis is a usage error" ||
+	result 0 "a CASE without a diagnosis is a usage error" "$out"
+
 run_score "$tmp/fake" "$c/acs" "$c/clean"
 expect "the time line names the slowest case" '^# time: max [0-9]+ ms \((acs|clean)\), total [0-9.]+ ms for 2 cases$'
 
