@@ -5,9 +5,10 @@
 # p2pdiag-check whose report each test chooses, on cases made here: the
 # first cause of severity error or warning is the verdict, info causes
 # are not, "none" passes only without a cause, an evidence-undecided note
-# is counted as honestly unknown, and a missing --evidence option, a
-# crash, a hang or a report that is no JSON fail the case with the
-# reason.  Usage: test_score.sh
+# is counted as honestly unknown, a missing --evidence option, a crash,
+# a hang or a report that is no JSON fail the case with the reason, and a
+# case marked known-wrong is a TODO: not failed, yet counted as wrong (or
+# unknown), and told to drop the mark once right.  Usage: test_score.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 score=$here/score
@@ -16,13 +17,15 @@ score=$here/score
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-score-test-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# mkcase NAME DIAGNOSIS: a case whose one file says which report the
-# stand-in gives (see fake below)
+# mkcase NAME DIAGNOSIS [KNOWN-WRONG]: a case whose one file says which
+# report the stand-in gives (see fake below), marked known-wrong with the
+# reason when one is given
 mkcase() {
 	mkdir -p "$tmp/cases/$1"
 	printf 'thread: https://example.invalid/%s\ntitle: %s\ndiagnosis: %s\nsettled-by: test\n' \
 		"$1" "$1" "$2" >"$tmp/cases/$1/CASE"
-	echo "$1" >"$tmp/cases/$1/evidence.txt"
+	[ -n "${3-}" ] && echo "known-wrong: $3" >>"$tmp/cases/$1/CASE"
+	echo "${4:-$1}" >"$tmp/cases/$1/evidence.txt"
 }
 
 # The stand-in: --help names --evidence; the report depends on the word
@@ -70,6 +73,11 @@ mkcase crash none
 mkcase hang none
 mkcase clean-but-broken acs-redirect
 echo clean >"$tmp/cases/clean-but-broken/evidence.txt"
+mkcase todo-wrong xid "reads the Xid line as an AER error" acs
+mkcase todo-unknown acs-redirect "no ACS read from a grep of ACSCtl" undecided-warn
+mkcase todo-fixed acs-redirect "once read the ACSCtl list as no format" acs
+mkcase todo-crash none "crashes on this file" crash
+mkcase todo-hang none "hangs on this file" hang
 c=$tmp/cases
 
 run_score "$tmp/fake" "$c/acs"
@@ -109,6 +117,38 @@ run_score "$tmp/old" "$c/acs" "$c/clean"
 expect "without --evidence every case fails" '^not ok 2 clean: not scored .*no --evidence option'
 expect "and the summary says so" '^0 passed, 2 failed$'
 [ "$rc" = 1 ] && result 1 "without --evidence the exit is 1" || result 0 "without --evidence the exit is 1" "$out"
+
+run_score "$tmp/fake" "$c/acs" "$c/todo-wrong" "$c/todo-unknown"
+expect "a known-wrong case prints its reason as a TODO" \
+	'^not ok 2 todo-wrong: expected xid, got acs-redirect # TODO reads the Xid line as an AER error$'
+expect "a known-wrong unknown prints its reason as a TODO" \
+	'^not ok 3 todo-unknown: expected acs-redirect, got evidence-undecided # TODO no ACS read'
+expect "known-wrong cases are not counted as failed" '^1 passed, 0 failed$'
+expect "yet count in the accuracy figures" '^# first cause: 1 right, 1 wrong, 1 honestly unknown'
+expect "and are counted as known wrong" '^# known wrong \(TODO, not counted as failed\): 2$'
+[ "$rc" = 0 ] && result 1 "known-wrong cases alone do not fail the corpus" ||
+	result 0 "known-wrong cases alone do not fail the corpus" "$out"
+
+run_score "$tmp/fake" "$c/todo-fixed"
+expect "a known-wrong case now right says to drop the line" \
+	'^ok 1 todo-fixed # TODO fixed: drop its known-wrong line$'
+expect "and passes" '^1 passed, 0 failed$'
+
+run_score "$tmp/fake" "$c/todo-wrong" "$c/clean-but-broken"
+expect "an unmarked wrong case still fails next to a marked one" '^0 passed, 1 failed$'
+[ "$rc" = 1 ] && result 1 "and the corpus exits 1" || result 0 "and the corpus exits 1" "$out"
+
+run_score "$tmp/fake" "$c/todo-crash" "$c/todo-hang"
+expect "a crash fails even when marked known-wrong" '^not ok 1 todo-crash: expected none, got a crash \(signal 11\)$'
+expect "a hang fails even when marked known-wrong" '^not ok 2 todo-hang: expected none, got a hang [^#]*$'
+expect "both count as failed" '^0 passed, 2 failed$'
+
+mkdir -p "$tmp/noreason/x"
+printf 'thread: https://example.invalid/x\ntitle: x\ndiagnosis: none\nsettled-by: test\nknown-wrong:\n' \
+	>"$tmp/noreason/x/CASE"
+run_score "$tmp/fake" "$tmp/noreason/x"
+[ "$rc" = 2 ] && result 1 "a known-wrong line without a reason is a usage error" ||
+	result 0 "a known-wrong line without a reason is a usage error" "$out"
 
 mkdir -p "$tmp/nocase/x"
 run_score "$tmp/fake" "$tmp/nocase/x"
