@@ -16,6 +16,12 @@
 #include "report/report.h"
 #include "system/system.h"
 
+/*
+ * The measurements are kept in GB/s (1e9 bytes) and microseconds; the
+ * textfile has Prometheus' base units, bytes per second and seconds.
+ */
+#define BYTES_PER_GB 1e9
+#define US_PER_SECOND 1e6
 
 /* A label value: backslash, double quote and newline escaped. */
 static void label(FILE *f, const char *s)
@@ -69,6 +75,13 @@ static void link_metric(FILE *f, const struct gpu_state *st, const char *name,
 	}
 }
 
+/* One GPU's copy bandwidth of one kind, measured in GB/s. */
+static void gpu_bandwidth(FILE *f, const char *gpu, const char *kind, double gbs)
+{
+	fprintf(f, "p2pdiag_gpu_bandwidth_bytes_per_second{gpu=\"%s\",kind=\"%s\"} %.0f\n",
+		gpu, kind, gbs * BYTES_PER_GB);
+}
+
 static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pair *p)
 {
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
@@ -100,20 +113,20 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 	     "0 all good, 1 warnings, 2 P2P broken, 3 usage or environment error");
 	fprintf(f, "p2pdiag_exit_status %d\n", exit_status);
 
-	help(f, "p2pdiag_pair_verdict", "gauge",
-	     "1 for the verdict of each pair of P2P endpoints (class and verdict in labels)");
+	help(f, "p2pdiag_pair_info", "gauge",
+	     "1 for each judged pair of P2P endpoints, its class and verdict in labels");
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->pair[i];
 
-		fprintf(f, "p2pdiag_pair_verdict{");
+		fprintf(f, "p2pdiag_pair_info{");
 		pair_labels(f, r, p);
 		fprintf(f, ",class=\"%s\",verdict=\"%s\"} 1\n",
 			p2pd_class_name(p->cls), p2pd_verdict_name(p->verdict));
 	}
-	help(f, "p2pdiag_pair_count", "gauge",
+	help(f, "p2pdiag_pair_endpoint_pairs", "gauge",
 	     "pairs of P2P endpoints the pair's series stand for: 1, or grouped, every pair of a member of a's group with a member of b's");
 	for (i = 0; i < r->nr_pairs; i++) {
-		fprintf(f, "p2pdiag_pair_count{");
+		fprintf(f, "p2pdiag_pair_endpoint_pairs{");
 		pair_labels(f, r, &r->pair[i]);
 		fprintf(f, "} %lu\n", run_pair_count(r, i));
 	}
@@ -126,8 +139,8 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 	}
 
 	if (st && st->pair) {
-		help(f, "p2pdiag_gpu_pair_bandwidth_gbs", "gauge",
-		     "GPU to GPU copy bandwidth, GB/s (median), by kind");
+		help(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second", "gauge",
+		     "GPU to GPU copy bandwidth (median), by kind");
 		for (i = 0; i < st->nr_pairs; i++) {
 			const struct gpu_pair *gp = &st->pair[i];
 			const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
@@ -143,41 +156,41 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 
 				if (k < 3 ? !figs[k]->valid : exp <= 0)
 					continue;
-				fprintf(f, "p2pdiag_gpu_pair_bandwidth_gbs{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.3f\n",
-					a, b, kinds[k], v);
+				fprintf(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.0f\n",
+					a, b, kinds[k], v * BYTES_PER_GB);
 			}
 		}
-		help(f, "p2pdiag_gpu_pair_latency_us", "gauge",
-		     "per-copy latency of small copies, microseconds");
+		help(f, "p2pdiag_gpu_pair_latency_seconds", "gauge",
+		     "per-copy latency of small copies (median), by kind");
 		for (i = 0; i < st->nr_pairs; i++) {
 			const struct gpu_pair *gp = &st->pair[i];
 
 			pciaddr_format(a, st->dev[gp->src].pci_addr);
 			pciaddr_format(b, st->dev[gp->dst].pci_addr);
 			if (gp->latency_p2p.valid)
-				fprintf(f, "p2pdiag_gpu_pair_latency_us{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.3f\n",
-					a, b, gp->latency_p2p.median);
+				fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.9g\n",
+					a, b, gp->latency_p2p.median / US_PER_SECOND);
 			if (gp->latency_staged.valid)
-				fprintf(f, "p2pdiag_gpu_pair_latency_us{src=\"%s\",dst=\"%s\",kind=\"staged\"} %.3f\n",
-					a, b, gp->latency_staged.median);
+				fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"staged\"} %.9g\n",
+					a, b, gp->latency_staged.median / US_PER_SECOND);
 		}
 	}
 	if (st && st->nr_dev) {
-		help(f, "p2pdiag_gpu_bandwidth_gbs", "gauge",
-		     "host to GPU copy bandwidth, GB/s (median), by kind");
+		help(f, "p2pdiag_gpu_bandwidth_bytes_per_second", "gauge",
+		     "host to GPU, GPU to host and on-GPU copy bandwidth (median), by kind");
 		for (i = 0; i < st->nr_dev; i++) {
 			const struct gpu_device *d = &st->dev[i];
 			double exp = r->results->gpu[i].expected_host_gbs;
 
 			pciaddr_format(a, d->pci_addr);
 			if (d->h2d.valid)
-				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"h2d\"} %.3f\n", a, d->h2d.median);
+				gpu_bandwidth(f, a, "h2d", d->h2d.median);
 			if (d->d2h.valid)
-				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"d2h\"} %.3f\n", a, d->d2h.median);
+				gpu_bandwidth(f, a, "d2h", d->d2h.median);
 			if (d->local.valid)
-				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"local\"} %.3f\n", a, d->local.median);
+				gpu_bandwidth(f, a, "local", d->local.median);
 			if (exp > 0)
-				fprintf(f, "p2pdiag_gpu_bandwidth_gbs{gpu=\"%s\",kind=\"expected\"} %.3f\n", a, exp);
+				gpu_bandwidth(f, a, "expected", exp);
 		}
 		link_metric(f, st, "p2pdiag_gpu_link_gen",
 			    "PCIe generation of the GPU's link: idle, load, max", 0);

@@ -18,17 +18,17 @@ void system_output_prom(FILE *f, const struct check_run *r)
 	for (i = 0; i < s->aer.nr && !s->aer.port[i].after.have; i++)
 		;
 	if (i < s->aer.nr)
-		fprintf(f, "# HELP p2pdiag_aer_errors AER errors a function on a judged path has logged since boot\n"
-			"# TYPE p2pdiag_aer_errors gauge\n");
+		fprintf(f, "# HELP p2pdiag_aer_errors_total AER errors a function on a judged path has logged since boot\n"
+			"# TYPE p2pdiag_aer_errors_total counter\n");
 	for (i = 0; i < s->aer.nr; i++) {
 		const struct aer_port *p = &s->aer.port[i];
 
 		if (!p->after.have)
 			continue;
 		pciaddr_format(ga, p->addr);
-		fprintf(f, "p2pdiag_aer_errors{dev=\"%s\",kind=\"correctable\"} %llu\n"
-			"p2pdiag_aer_errors{dev=\"%s\",kind=\"nonfatal\"} %llu\n"
-			"p2pdiag_aer_errors{dev=\"%s\",kind=\"fatal\"} %llu\n",
+		fprintf(f, "p2pdiag_aer_errors_total{dev=\"%s\",kind=\"correctable\"} %llu\n"
+			"p2pdiag_aer_errors_total{dev=\"%s\",kind=\"nonfatal\"} %llu\n"
+			"p2pdiag_aer_errors_total{dev=\"%s\",kind=\"fatal\"} %llu\n",
 			ga, p->after.cor, ga, p->after.nonfatal, ga, p->after.fatal);
 	}
 	g = &s->gd;

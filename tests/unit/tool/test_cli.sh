@@ -178,7 +178,7 @@ expect_rc 1 "cli: --prometheus writes the textfile" "$bin" --sysfs-root "$tmp/re
 grep -qx 'p2pdiag_exit_status 1' "$tmp/p2p.prom" 2>/dev/null && [ ! -e "$tmp/p2p.prom.tmp" ] &&
 	result 1 "cli: ... with the exit status and no .tmp left" || result 0 "cli: ... with the exit status and no .tmp left"
 expect_rc 3 "cli: a failing run still writes its textfile" "$bin" --source=module --sysfs-root "$tmp/empty" --no-cuda --prometheus "$tmp/p2p.prom"
-grep -qx 'p2pdiag_exit_status 3' "$tmp/p2p.prom" 2>/dev/null && ! grep -q 'p2pdiag_pair_verdict{' "$tmp/p2p.prom" &&
+grep -qx 'p2pdiag_exit_status 3' "$tmp/p2p.prom" 2>/dev/null && ! grep -q 'p2pdiag_pair_info{' "$tmp/p2p.prom" &&
 	result 1 "cli: ... saying exit status 3, not the last good run" ||
 	result 0 "cli: ... saying exit status 3, not the last good run"
 expect_rc 3 "cli: --prometheus into a missing directory exits 3" "$bin" --sysfs-root "$tmp/ok" --no-cuda --prometheus "$tmp/no/dir/p.prom"
@@ -543,10 +543,10 @@ v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pair
 
 # The textfile counts what each grouped series stands for: 28 pairs in 8.
 expect_rc 0 "cli: --prometheus on the SR-IOV tree" "$bin" --topology-file "$sriov" --no-cuda --prometheus "$tmp/sriov.prom"
-v=$(awk '/^p2pdiag_pair_count\{/ { n++; s += $2 } /^p2pdiag_pair_count\{a="0000:03:00.1",b="0000:04:00.1"\}/ { vv = $2 }
+v=$(awk '/^p2pdiag_pair_endpoint_pairs\{/ { n++; s += $2 } /^p2pdiag_pair_endpoint_pairs\{a="0000:03:00.1",b="0000:04:00.1"\}/ { vv = $2 }
 	END { print n, s, vv }' "$tmp/sriov.prom")
-[ "$v" = "8 28 9" ] && result 1 "cli: p2pdiag_pair_count: one series per group pair, 28 pairs in all, 9 for the two VF groups" ||
-	result 0 "cli: p2pdiag_pair_count: one series per group pair, 28 pairs in all, 9 for the two VF groups" "$v"
+[ "$v" = "8 28 9" ] && result 1 "cli: p2pdiag_pair_endpoint_pairs: one series per group pair, 28 pairs in all, 9 for the two VF groups" ||
+	result 0 "cli: p2pdiag_pair_endpoint_pairs: one series per group pair, 28 pairs in all, 9 for the two VF groups" "$v"
 
 # A grouped baseline stands for every pair of its groups: a VF whose ACS
 # changed is found in each pair it is part of, although the baseline's

@@ -159,8 +159,8 @@ static void prom_tests(struct ktap *k, struct check_run *r)
 	text = read_whole(path, NULL);
 	ktap_result(k, !rc && text && !strstr(text, "stale_metric") &&
 		       strstr(text, "# TYPE p2pdiag_exit_status gauge\np2pdiag_exit_status 1\n") &&
-		       strstr(text, "p2pdiag_pair_verdict{a=\"0000:03:00.0\",b=\"0000:04:00.0\",class=\"PIX\",verdict=\"redirected\"} 1") &&
-		       strstr(text, "p2pdiag_gpu_pair_bandwidth_gbs{src=\"0000:03:00.0\",dst=\"0000:04:00.0\",kind=\"p2p\"} 26.000") &&
+		       strstr(text, "p2pdiag_pair_info{a=\"0000:03:00.0\",b=\"0000:04:00.0\",class=\"PIX\",verdict=\"redirected\"} 1") &&
+		       strstr(text, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"0000:03:00.0\",dst=\"0000:04:00.0\",kind=\"p2p\"} 26000000000\n") &&
 		       strstr(text, "p2pdiag_gpu_link_gen{gpu=\"0000:03:00.0\",state=\"idle\"} 1\n") &&
 		       strstr(text, "p2pdiag_gpu_link_width{gpu=\"0000:03:00.0\",state=\"load\"} 16\n"),
 		    err, "prometheus: textfile format with verdicts, bandwidth and exit status");
