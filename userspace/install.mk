@@ -38,6 +38,7 @@ INSTALL_FILES := \
 	kubernetes/p2pdiag-namespace.yaml:$(DATADIR)/kubernetes:0644 \
 	kubernetes/p2pdiag-check-pci.yaml:$(DATADIR)/kubernetes:0644 \
 	kubernetes/p2pdiag-check-module.yaml:$(DATADIR)/kubernetes:0644 \
+	prometheus/p2pdiag.rules.yml:$(DATADIR)/prometheus:0644 \
 	README.md:$(DOCDIR):0644 \
 	SCHEMA.md:$(DOCDIR):0644
 
@@ -87,7 +88,8 @@ uninstall:
 		src=$${f%%:*}; rest=$${f#*:}; dir=$${rest%%:*}; \
 		rm -f "$(DESTDIR)$$dir/$${src##*/}"; \
 	done
-	@rmdir "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DATADIR)/kubernetes" "$(DESTDIR)$(DATADIR)" \
+	@rmdir "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DATADIR)/kubernetes" \
+		"$(DESTDIR)$(DATADIR)/prometheus" "$(DESTDIR)$(DATADIR)" \
 		"$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
 
 .PHONY: install uninstall installed-files FORCE
