@@ -12,6 +12,7 @@
 set -u
 root=$1 bin=$2 tool=$3 gpu=${4-}
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/fixture_runs.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-schema-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 schema=$root/userspace/schema.json
@@ -35,40 +36,29 @@ report() {
 	echo "$tmp/$name.json"
 }
 
-reports=()
-for f in "$root"/tests/unit/fixtures/*.topo; do
-	name=$(basename "$f" .topo)
-	grep -v '^expect ' "$f" >"$tmp/$name.topo"
-	reports+=("$(report "$name" --topology-file "$tmp/$name.topo")")
-done
-validate "every engine fixture's report (${#reports[@]})" "${reports[@]}"
-
-printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n' >"$tmp/cpu-amd"
-printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n\n' >"$tmp/cpu-intel"
-dump=$root/tests/unit/tool/fixtures/amd-rootports-acs.lspci
-validate "the libpci dump's reports, AMD and Intel" \
-	"$(report dump-amd --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd")" \
-	"$(report dump-intel --pci-dump "$dump" --cpuinfo "$tmp/cpu-intel")"
-
-reports=()
-for t in ok redirect blocked; do
-	mkdir -p "$tmp/tree-$t" && "$tool" --make-tree "$tmp/tree-$t" $t >/dev/null 2>&1
-	reports+=("$(report "tree-$t" --sysfs-root "$tmp/tree-$t" --no-cuda)")
-done
-validate "fake module trees' reports (ok, redirect, blocked)" "${reports[@]}"
-
+# The reports of every fixture run, by group (fixture_runs.sh).
+declare -A group
+add() {
+	local g=$1
+	shift
+	group[$g]+="$(report "$@") "
+}
+fixture_runs "$root" "$tmp" "$tool" add
+# The groups' file names have no spaces (mktemp's): split on purpose.
+# shellcheck disable=SC2086
+set -- ${group[engine]}
+validate "every engine fixture's report ($#)" "$@"
+# shellcheck disable=SC2086
+validate "the libpci dump's reports, AMD and Intel" ${group[dump]}
+# shellcheck disable=SC2086
+validate "fake module trees' reports (ok, redirect, blocked)" ${group[tree]}
 # The topology file the lab's switchacs guest published (module output).
-validate "the lab's switchacs topology, judged offline" \
-	"$(report lab-switchacs --topology-file "$root/tests/unit/tool/fixtures/switchacs.topo")"
-
+# shellcheck disable=SC2086
+validate "the lab's switchacs topology, judged offline" ${group[lab]}
 # The system facts (GPUDirect readiness) of every fixture machine.
-reports=()
-sysfix=$root/tests/unit/tool/fixtures/system
-for d in "$sysfix"/*/; do
-	d=${d%/}
-	reports+=("$(report "system-${d##*/}" --topology-file "$sysfix/server.topo" --root "$d" --no-cuda)")
-done
-[ ${#reports[@]} -gt 0 ] && validate "reports with system facts, every fixture machine (${#reports[@]})" "${reports[@]}"
+# shellcheck disable=SC2086
+set -- ${group[system]}
+[ $# -gt 0 ] && validate "reports with system facts, every fixture machine ($#)" "$@"
 
 # Measured: two GPUs the doubles play under one switch.
 if [ -n "$gpu" ] && [ -x "$gpu/mksysfs" ] && [ -d "$gpu/doubles/cuda" ] &&
