@@ -32,6 +32,9 @@ if command -v systemd-analyze >/dev/null; then
 else
 	result 0 "systemd: systemd-analyze is installed"
 fi
+grep -qx 'TimeoutStartSec=30min' "$units/p2pdiag-check.service" &&
+	result 1 "systemd: the oneshot has a start timeout (a oneshot's default is none)" ||
+	result 0 "systemd: the oneshot has a start timeout (a oneshot's default is none)"
 grep -qx 'Type=oneshot' "$units/p2pdiag-check.service" && ! grep -q '^\[Install\]' "$units/p2pdiag-check.service" &&
 	grep -qx 'WantedBy=timers.target' "$units/p2pdiag-check.timer" && [ ! -e "$pfx/lib/systemd/system/timers.target.wants" ] &&
 	result 1 "systemd: a oneshot started by its timer only; installing enables nothing" ||
@@ -60,6 +63,11 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["summ
 grep -qx 'p2pdiag_exit_status 1' "$tmp/prom/p2pdiag.prom" 2>/dev/null &&
 	result 1 "systemd: the node_exporter textfile says exit status 1" ||
 	result 0 "systemd: the node_exporter textfile says exit status 1"
+# The package's purge reads where the textfile went (debian/postrm).
+[ "$(cat "$tmp/state/textfile" 2>/dev/null)" = "$tmp/prom/p2pdiag.prom" ] &&
+	result 1 "systemd: ... and where it went is recorded in the state directory" ||
+	result 0 "systemd: ... and where it went is recorded in the state directory" \
+		"$(cat "$tmp/state/textfile" 2>&1)"
 
 cp "$tmp/state/report.json" "$tmp/last.json"
 service "--source=module --sysfs-root $tmp/empty --no-cuda"
@@ -73,6 +81,26 @@ service "--source=module --sysfs-root $tmp/empty --no-cuda"
 grep -qx 'p2pdiag_exit_status 3' "$tmp/prom/p2pdiag.prom" 2>/dev/null &&
 	result 1 "systemd: ... and the textfile says exit status 3" ||
 	result 0 "systemd: ... and the textfile says exit status 3"
+
+# A textfile directory the unit's ProtectSystem=strict leaves read-only
+# (one named in /etc/default without a ReadWritePaths= drop-in), played
+# by a read-only bind mount in a mount namespace of the test's own.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	cp "$tmp/prom/p2pdiag.prom" "$tmp/prom.before"
+	STATE_DIRECTORY=$tmp/state P2PDIAG_TEXTFILE_DIR=$tmp/prom \
+		P2PDIAG_CHECK_OPTIONS="--sysfs-root $tmp/redirect --no-cuda" P2PDIAG_CHECK=$bin \
+		unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && exec "$2"' \
+		sh "$tmp/prom" "$helper" 2>"$tmp/journal"
+	rc=$?
+	[ "$rc" = 3 ] && grep -q "^<3>P2PDIAG_TEXTFILE_DIR $tmp/prom is read-only for the service: .*ReadWritePaths=$tmp/prom\$" "$tmp/journal" &&
+		cmp -s "$tmp/prom.before" "$tmp/prom/p2pdiag.prom" &&
+		result 1 "systemd: a read-only textfile directory: exit 3, the journal names the drop-in that fixes it" ||
+		result 0 "systemd: a read-only textfile directory: exit 3, the journal names the drop-in that fixes it" \
+			"exit $rc: $(cat "$tmp/journal")"
+else
+	echo "ok $((n + 1)) systemd: a read-only textfile directory # SKIP needs root and unshare (a mount namespace)"
+	n=$((n + 1)) passed=$((passed + 1))
+fi
 
 rm -rf "$tmp/prom"
 service "--sysfs-root $tmp/redirect --no-cuda"
