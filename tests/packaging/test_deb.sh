@@ -1,25 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian packages in a bookworm chroot: make deb builds p2pdiag-dkms
-# and p2pdiag-check; both install with dpkg into a debootstrap'd bookworm
+# The Debian packages in fresh chroots of each release (DEB_SUITES,
+# default "bookworm trixie"): make deb builds p2pdiag-dkms and
+# p2pdiag-check (without CUDA, though this machine may have
+# /usr/local/cuda); both install with dpkg into a debootstrap'd release
 # that has a kernel's headers but not the running kernel; DKMS builds the
-# module for those headers; the tool runs; the timer stays disabled; an
-# upgrade to a newer version replaces the module; and purging both leaves
-# the file list as it was before.
+# module for those headers from a source tree without the developer
+# scripts; the tool runs; the package has its maintainer scripts and its
+# conffile; installing enables nothing; the timer is then enabled and a
+# run of the service's helper writes the report and the textfile; an
+# upgrade to a newer version replaces the module; and purging both
+# leaves the file list as it was before (no enablement link, report or
+# textfile left).
 #
-# The chroot (minbase, dkms, linux-headers-amd64, the tool's libraries) is
-# built once from the mirror this machine's apt sources name and kept in
-# $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag); each run works on
-# an overlay of it, so the cache stays clean.  Last, make dkms-install
-# and make dkms-remove from a source tree in the same chroot.  Needs root (skipped, and
-# said so, without).
+# Each chroot (minbase, dkms, linux-headers-amd64, systemd, the tool's
+# libraries) is built once from the mirror this machine's apt sources
+# name (for a release they do not name, the mirror of their bookworm
+# entry) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
+# each run works on an overlay of it, so the cache stays clean.  Last,
+# make dkms-install and make dkms-remove from a source tree in the same
+# chroot.  Needs root (skipped, and said so, without).
 # Usage: test_deb.sh ROOT OUT
 set -u
 root=$1 out=$2
 . "$(dirname "$0")/tap.sh"
 cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
-suite=bookworm
-packages=dkms,linux-headers-amd64,libpci3,libjson-c5,kmod
+suites=${DEB_SUITES:-bookworm trixie}
+# systemd: systemctl enable in the chroot, and deb-systemd-helper's
+# bookkeeping that purge undoes.
+packages=dkms,linux-headers-amd64,libpci3,libjson-c5,kmod,systemd,init-system-helpers
 
 echo "KTAP version 1"
 if [ "$(id -u)" != 0 ]; then
@@ -35,13 +44,16 @@ done
 
 rm -rf "$out" && mkdir -p "$out/debs"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-deb-XXXXXX") || exit 1
-r=$tmp/root
 mounts=()
-cleanup() {
+umount_all() {
 	local i
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
 		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"
 	done
+	mounts=()
+}
+cleanup() {
+	umount_all
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -56,6 +68,46 @@ else
 	exit
 fi
 debs=("$out/debs/p2pdiag-dkms_${ver}_all.deb" "$out/debs/p2pdiag-check_${ver}_"*.deb)
+
+# The packages themselves: dh_installsystemd found the units (it writes
+# the maintainer scripts only for units where its release looks), the
+# conffile, and the DKMS source without the developer scripts.
+ctl=$(dpkg-deb -I "${debs[1]}" postrm prerm postinst conffiles 2>&1)
+grep -q 'deb-systemd-helper purge' <<<"$ctl" && grep -q 'deb-systemd-helper update-state' <<<"$ctl" &&
+	grep -qx '/etc/default/p2pdiag-check' <<<"$ctl" && grep -q 'rm -rf "$state"' <<<"$ctl" &&
+	result 1 "deb: p2pdiag-check has dh_installsystemd's maintainer scripts, its purge and the conffile /etc/default/p2pdiag-check" ||
+	result 0 "deb: p2pdiag-check has dh_installsystemd's maintainer scripts, its purge and the conffile /etc/default/p2pdiag-check" "$ctl"
+src=$(dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | grep '/kmod/scripts/.')
+[ "$src" = "./usr/src/p2pdiag-$ver/kmod/scripts/package-version" ] &&
+	result 1 "deb: p2pdiag-dkms's source has no developer scripts (only package-version, which Kbuild runs)" ||
+	result 0 "deb: p2pdiag-dkms's source has no developer scripts (only package-version, which Kbuild runs)" "$src"
+# Built on a machine that may have /usr/local/cuda, the packaged tool has
+# no CUDA support unless the build profile asked for it.
+dpkg-deb -x "${debs[1]}" "$tmp/unpacked"
+"$tmp/unpacked/usr/bin/p2pdiag-check" --quick --no-color >"$out/cuda.txt" 2>&1
+grep -q '^CUDA: not-built' "$out/cuda.txt" &&
+	result 1 "deb: the packaged tool is built without CUDA (no build profile asked for it)" ||
+	result 0 "deb: the packaged tool is built without CUDA (no build profile asked for it)" \
+		"$(grep -i cuda "$out/cuda.txt" | head -3)"
+if command -v lintian >/dev/null; then
+	lint=$(lintian --pedantic "${debs[@]}" 2>&1 | grep -v '^running with root privileges')
+	[ -z "$lint" ] && result 1 "deb: lintian --pedantic has nothing to say about either package" ||
+		result 0 "deb: lintian --pedantic has nothing to say about either package" "$lint"
+else
+	result 0 "deb: lintian is installed" "apt-get install lintian"
+fi
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd)
+
+# --- the next version, for the upgrade -------------------------------
+# The same tree one version on: dpkg replaces both, DKMS keeps only the new
+# module (dh-dkms's prerm removes the old one on upgrade).
+up=$ver+upgrade1
+mkdir -p "$tmp/next"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+	tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tmp/next"
+sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$up\"/" "$tmp/next/dkms.conf"
+next_built=0
+"$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 && next_built=1
 
 # --- the chroot, cached ------------------------------------------------
 # The first URI of the deb822 stanza (or sources.list line) for $suite.
@@ -75,15 +127,21 @@ mirror() {
 			sub(/ \[[^]]*\]/, ""); if ($3 == s) print $2 }' "$f"
 	done
 }
-key=$(printf '%s\n' "$suite" "$packages" "$(mirror | head -1)" | sha256sum | cut -c1-12)
+# in_suite SUITE: the whole cycle in a fresh chroot of SUITE.
+in_suite() {
+suite=$1
+m=$(mirror | head -1)
+[ -n "$m" ] || m=$(suite=bookworm mirror | head -1)
+key=$(printf '%s\n' "$suite" "$packages" "$m" | sha256sum | cut -c1-12)
 base=$cache/$suite-$key
+r=$tmp/root-$suite
+o=$out/$suite
+mkdir -p "$o"
 if [ ! -d "$base" ]; then
-	m=$(mirror | head -1)
 	if [ -z "$m" ]; then
 		result 0 "deb: a $suite mirror in this machine's apt sources" \
-			"none of /etc/apt/sources.list.d/*.sources or sources.list names $suite"
-		summary
-		exit
+			"none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or bookworm"
+		return
 	fi
 	echo "# debootstrap $suite from $m (cached as $base; minutes, once)"
 	mkdir -p "$cache"
@@ -92,20 +150,19 @@ if [ ! -d "$base" ]; then
 	if [ ! -d "$base" ]; then
 		rm -rf "$base.tmp"
 		if nice debootstrap --variant=minbase --include="$packages" "$suite" \
-			"$base.tmp" "$m" >"$out/debootstrap.log" 2>&1; then
+			"$base.tmp" "$m" >"$o/debootstrap.log" 2>&1; then
 			rm -rf "$base.tmp/var/cache/apt/archives/"*.deb
 			mv "$base.tmp" "$base"
 		else
-			result 0 "deb: debootstrap $suite" "$(tail -10 "$out/debootstrap.log")"
-			summary
-			exit
+			result 0 "deb: debootstrap $suite" "$(tail -10 "$o/debootstrap.log")"
+			return
 		fi
 	fi
 	flock -u 9
 fi
 
-mkdir -p "$tmp/upper" "$tmp/work" "$r"
-if mount -t overlay overlay -o "lowerdir=$base,upperdir=$tmp/upper,workdir=$tmp/work" "$r" 2>/dev/null; then
+mkdir -p "$tmp/upper-$suite" "$tmp/work-$suite" "$r"
+if mount -t overlay overlay -o "lowerdir=$base,upperdir=$tmp/upper-$suite,workdir=$tmp/work-$suite" "$r" 2>/dev/null; then
 	mounts+=("$r")
 else
 	cp -a "$base/." "$r/"	# no overlayfs here: a copy
@@ -123,108 +180,131 @@ files() {
 # Not p2pdiag's, and rewritten by the tools that own them: dpkg's
 # database backups, and depmod's indexes of the kernel's modules (dkms
 # runs depmod when the module comes and when it goes).
-not_ours='^[a-z] (/var/lib/dpkg/[a-z]*-old|/var/cache/debconf/[a-z.]*-old|(/usr)?/lib/modules/[^/]*/modules\.[a-z.]*)$'
-files >"$out/before"
+# trixie's dkms makes a signing key on its first build (dkms's, kept for
+# every module it builds).
+not_ours='^[a-z] (/var/lib/dpkg/[a-z]*-old|/var/cache/debconf/[a-z.]*-old|(/usr)?/lib/modules/[^/]*/modules\.[a-z.]*|/var/lib/dkms/mok\.(key|pub))$'
+files >"$o/before"
 
 # --- install ------------------------------------------------------------
 mkdir -p "$r/tmp/debs" && cp "${debs[@]}" "$r/tmp/debs/"
-if in_root sh -c 'dpkg -i /tmp/debs/*.deb' >"$out/install.log" 2>&1; then
-	result 1 "deb: dpkg -i installs both into $suite"
+if in_root sh -c 'dpkg -i /tmp/debs/*.deb' >"$o/install.log" 2>&1; then
+	result 1 "deb: $suite: dpkg -i installs both"
 else
-	result 0 "deb: dpkg -i installs both into $suite" "$(tail -15 "$out/install.log")"
+	result 0 "deb: $suite: dpkg -i installs both" "$(tail -15 "$o/install.log")"
 fi
 st=$(in_root dkms status 2>&1)
 grep -q "^p2pdiag/$ver, $rel, [^:]*: installed" <<<"$st" &&
-	result 1 "deb: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" ||
-	result 0 "deb: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" "$st"
+	result 1 "deb: $suite: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" ||
+	result 0 "deb: $suite: dkms status: p2pdiag/$ver installed for the chroot's headers ($rel)" "$st"
 ko=$(in_root find "/lib/modules/$rel" -name 'p2pdiag.ko*' | head -1)
 mv_=$(in_root modinfo -F version "$ko" 2>&1)
 vm=$(in_root modinfo -F vermagic "$ko" 2>&1)
 [ "$mv_" = "$ver" ] && [ "${vm%% *}" = "$rel" ] &&
-	result 1 "deb: the module DKMS built is version $ver for $rel" ||
-	result 0 "deb: the module DKMS built is version $ver for $rel" "$ko: version '$mv_', vermagic '$vm'"
+	result 1 "deb: $suite: the module DKMS built is version $ver for $rel" ||
+	result 0 "deb: $suite: the module DKMS built is version $ver for $rel" "$ko: version '$mv_', vermagic '$vm'"
 
 grep -v '^expect ' "$root/tests/unit/fixtures/03-amd-root-ports-acs.topo" >"$r/tmp/fixture.topo"
 v=$(in_root p2pdiag-check --version 2>&1)
-in_root p2pdiag-check --topology-file /tmp/fixture.topo --no-color >"$out/check.txt" 2>&1
+in_root p2pdiag-check --topology-file /tmp/fixture.topo --no-color >"$o/check.txt" 2>&1
 rc=$?
-[ "$v" != "${v#"p2pdiag-check $ver "}" ] && [ "$rc" = 1 ] && grep -q 'acs-redirect' "$out/check.txt" &&
-	result 1 "deb: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" ||
-	result 0 "deb: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" \
-		"version '$v', exit $rc: $(head -5 "$out/check.txt")"
+[ "$v" != "${v#"p2pdiag-check $ver "}" ] && [ "$rc" = 1 ] && grep -q 'acs-redirect' "$o/check.txt" &&
+	result 1 "deb: $suite: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" ||
+	result 0 "deb: $suite: the installed p2pdiag-check runs (--version; an offline check exits 1 with its findings)" \
+		"version '$v', exit $rc: $(head -5 "$o/check.txt")"
 want="/usr/share/man/man8/p2pdiag-check.8.gz /usr/share/man/man4/p2pdiag.4.gz
-/usr/share/bash-completion/completions/p2pdiag-check /usr/lib/systemd/system/p2pdiag-check.service
-/usr/lib/systemd/system/p2pdiag-check.timer /usr/share/p2pdiag/schema.json
+/usr/share/bash-completion/completions/p2pdiag-check $unitdir/p2pdiag-check.service
+$unitdir/p2pdiag-check.timer /usr/share/p2pdiag/schema.json
+/usr/share/p2pdiag/prometheus/p2pdiag.rules.yml /etc/default/p2pdiag-check
 /usr/libexec/p2pdiag/p2pdiag-healthcheck /usr/share/p2pdiag/kubernetes/p2pdiag-check-pci.yaml"
 miss=$(for f in $want; do [ -f "$r$f" ] || echo "$f"; done)
-[ -z "$miss" ] && result 1 "deb: p2pdiag-check brings man pages, completion, units, schema, health check, DaemonSets" ||
-	result 0 "deb: p2pdiag-check brings man pages, completion, units, schema, health check, DaemonSets" "missing: $miss"
+[ -z "$miss" ] && result 1 "deb: $suite: p2pdiag-check brings man pages, completion, units, schema, alert rules, defaults file, health check, DaemonSets" ||
+	result 0 "deb: $suite: p2pdiag-check brings man pages, completion, units, schema, alert rules, defaults file, health check, DaemonSets" "missing: $miss"
 cp "$root/tests/unit/tool/fixtures/switchacs.topo" "$r/tmp/broken.topo"
 hc=$(in_root /usr/libexec/p2pdiag/p2pdiag-healthcheck --no-drain --topology-file /tmp/broken.topo 2>/dev/null)
 rc=$?
 [ "$rc" = 1 ] && [ "${hc#p2pdiag: host-bridge-no-p2p (2 pairs): }" != "$hc" ] &&
-	result 1 "deb: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" ||
-	result 0 "deb: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" "exit $rc: $hc"
+	result 1 "deb: $suite: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" ||
+	result 0 "deb: $suite: the installed Slurm health check finds the installed p2pdiag-check (--no-drain: the reason, exit 1)" "exit $rc: $hc"
 en=$(find "$r/etc/systemd" -name 'p2pdiag-check.*' 2>/dev/null)
-[ -z "$en" ] && result 1 "deb: installing enables neither the timer nor the service" ||
-	result 0 "deb: installing enables neither the timer nor the service" "$en"
+[ -z "$en" ] && result 1 "deb: $suite: installing enables neither the timer nor the service" ||
+	result 0 "deb: $suite: installing enables neither the timer nor the service" "$en"
+# The admin enables the timer; the service runs once (its helper, as
+# systemd would start it: StateDirectory made, the textfile directory of
+# /etc/default), writing the report and the textfile.
+link=/etc/systemd/system/timers.target.wants/p2pdiag-check.timer
+in_root systemctl enable p2pdiag-check.timer >"$o/enable.log" 2>&1
+[ -L "$r$link" ] && result 1 "deb: $suite: systemctl enable p2pdiag-check.timer links it into timers.target" ||
+	result 0 "deb: $suite: systemctl enable p2pdiag-check.timer links it into timers.target" "$(cat "$o/enable.log")"
+mkdir -p "$r/var/lib/p2pdiag" "$r/tmp/textfile"
+echo 'P2PDIAG_TEXTFILE_DIR=/tmp/textfile' >>"$r/etc/default/p2pdiag-check"
+echo 'P2PDIAG_CHECK_OPTIONS="--topology-file /tmp/fixture.topo"' >>"$r/etc/default/p2pdiag-check"
+in_root sh -c 'set -a; . /etc/default/p2pdiag-check; STATE_DIRECTORY=/var/lib/p2pdiag \
+	exec /usr/libexec/p2pdiag/p2pdiag-check-service' >"$o/service.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] && [ -s "$r/var/lib/p2pdiag/report.json" ] && grep -qx 'p2pdiag_exit_status 1' "$r/tmp/textfile/p2pdiag.prom" &&
+	result 1 "deb: $suite: the service's run writes /var/lib/p2pdiag/report.json and the textfile" ||
+	result 0 "deb: $suite: the service's run writes /var/lib/p2pdiag/report.json and the textfile" \
+		"exit $rc: $(tail -5 "$o/service.log")"
 
 # --- upgrade ------------------------------------------------------------
-# The same tree one version on: dpkg replaces both, DKMS keeps only the new
-# module (dh-dkms's prerm removes the old one on upgrade).
-up=$ver+upgrade1
-mkdir -p "$tmp/next"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard |
-	tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tmp/next"
-sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$up\"/" "$tmp/next/dkms.conf"
-if "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 &&
+if [ "$next_built" = 1 ] &&
    cp "$out/next/p2pdiag-dkms_${up}_all.deb" "$out/next/p2pdiag-check_${up}_"*.deb "$r/tmp/" &&
-   in_root sh -c "dpkg -i /tmp/p2pdiag-*_${up}_*.deb" >"$out/upgrade.log" 2>&1; then
+   in_root sh -c "dpkg -i /tmp/p2pdiag-*_${up}_*.deb" >"$o/upgrade.log" 2>&1; then
 	st=$(in_root dkms status 2>&1)
 	ko=$(in_root find "/lib/modules/$rel" -name 'p2pdiag.ko*')
 	[ "$st" = "$(grep "^p2pdiag/$up, $rel, " <<<"$st")" ] && [ -n "$st" ] &&
 		[ "$(in_root modinfo -F version "$ko" 2>&1)" = "$up" ] &&
 		[ ! -e "$r/usr/src/p2pdiag-$ver" ] &&
-		result 1 "deb: upgrading to $up leaves only the new module, built for $rel" ||
-		result 0 "deb: upgrading to $up leaves only the new module, built for $rel" \
+		result 1 "deb: $suite: upgrading to $up leaves only the new module, built for $rel" ||
+		result 0 "deb: $suite: upgrading to $up leaves only the new module, built for $rel" \
 			"dkms status: $st; modules: $ko"
 else
-	result 0 "deb: upgrading to $up leaves only the new module, built for $rel" \
-		"$(tail -10 "$out/build-next.log" "$out/upgrade.log" 2>&1)"
+	result 0 "deb: $suite: upgrading to $up leaves only the new module, built for $rel" \
+		"$(tail -10 "$out/build-next.log" "$o/upgrade.log" 2>&1)"
 fi
 rm -f "$r"/tmp/p2pdiag-*.deb
 
 # --- remove -------------------------------------------------------------
-if in_root dpkg --purge p2pdiag-check p2pdiag-dkms >"$out/purge.log" 2>&1; then
-	result 1 "deb: dpkg --purge removes both"
+if in_root dpkg --purge p2pdiag-check p2pdiag-dkms >"$o/purge.log" 2>&1; then
+	result 1 "deb: $suite: dpkg --purge removes both"
 else
-	result 0 "deb: dpkg --purge removes both" "$(tail -15 "$out/purge.log")"
+	result 0 "deb: $suite: dpkg --purge removes both" "$(tail -15 "$o/purge.log")"
 fi
 st=$(in_root dkms status 2>&1)
-[ -z "$st" ] && result 1 "deb: dkms status is empty again" || result 0 "deb: dkms status is empty again" "$st"
-files >"$out/after"
-d=$(diff "$out/before" "$out/after" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
-[ -z "$d" ] && result 1 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" ||
-	result 0 "deb: after purge the file list is as before ($(wc -l <"$out/before") paths)" "$d"
+[ -z "$st" ] && result 1 "deb: $suite: dkms status is empty again" || result 0 "deb: $suite: dkms status is empty again" "$st"
+left=$(for f in "$link" /var/lib/p2pdiag /tmp/textfile/p2pdiag.prom; do
+	[ -e "$r$f" ] || [ -L "$r$f" ] && echo "$f"; done)
+[ -z "$left" ] && result 1 "deb: $suite: purge removes the timer's link, the report and the textfile (elsewhere than the default)" ||
+	result 0 "deb: $suite: purge removes the timer's link, the report and the textfile (elsewhere than the default)" "left: $left"
+files >"$o/after"
+d=$(diff "$o/before" "$o/after" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
+[ -z "$d" ] && result 1 "deb: $suite: after purge the file list is as before ($(wc -l <"$o/before") paths)" ||
+	result 0 "deb: $suite: after purge the file list is as before ($(wc -l <"$o/before") paths)" "$d"
 # --- make dkms-install / dkms-remove from a source tree -----------------
 mkdir -p "$r/tmp/src"
 (cd "$root" && tar -cf - Kbuild Makefile dkms.conf include kmod) | tar -xf - -C "$r/tmp/src"
-if in_root make -C /tmp/src dkms-install KERNELRELEASE="$rel" >"$out/dkms-install.log" 2>&1 &&
+if in_root make -C /tmp/src dkms-install KERNELRELEASE="$rel" >"$o/dkms-install.log" 2>&1 &&
    in_root dkms status | grep -q "^p2pdiag/$ver, $rel, [^:]*: installed" &&
    [ -f "$r/usr/src/p2pdiag-$ver/dkms.conf" ]; then
-	result 1 "deb: make dkms-install from the source tree installs the module for $rel"
+	result 1 "deb: $suite: make dkms-install from the source tree installs the module for $rel"
 else
-	result 0 "deb: make dkms-install from the source tree installs the module for $rel" \
-		"$(tail -10 "$out/dkms-install.log"; in_root dkms status)"
+	result 0 "deb: $suite: make dkms-install from the source tree installs the module for $rel" \
+		"$(tail -10 "$o/dkms-install.log"; in_root dkms status)"
 fi
-in_root make -C /tmp/src dkms-remove >"$out/dkms-remove.log" 2>&1
+in_root make -C /tmp/src dkms-remove >"$o/dkms-remove.log" 2>&1
 rc=$?
 rm -rf "$r/tmp/src"
-files >"$out/after-dkms"
-d=$(diff "$out/before" "$out/after-dkms" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
+files >"$o/after-dkms"
+d=$(diff "$o/before" "$o/after-dkms" | grep '^[<>]' | grep -Ev "^[<>] ${not_ours#^}")
 [ "$rc" = 0 ] && [ -z "$(in_root dkms status)" ] && [ -z "$d" ] &&
-	result 1 "deb: make dkms-remove unregisters it and leaves the file list as before" ||
-	result 0 "deb: make dkms-remove unregisters it and leaves the file list as before" \
-		"exit $rc: $(tail -5 "$out/dkms-remove.log") $d"
+	result 1 "deb: $suite: make dkms-remove unregisters it and leaves the file list as before" ||
+	result 0 "deb: $suite: make dkms-remove unregisters it and leaves the file list as before" \
+		"exit $rc: $(tail -5 "$o/dkms-remove.log") $d"
+umount_all
+}
 
+for s in $suites; do
+	echo "# ---- $s"
+	in_suite "$s"
+done
 summary
