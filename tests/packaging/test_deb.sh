@@ -19,7 +19,9 @@
 # entry) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
 # each run works on an overlay of it, so the cache stays clean.  Last,
 # make dkms-install and make dkms-remove from a source tree in the same
-# chroot.  Needs root (skipped, and said so, without).
+# chroot.  Then the same source built again in a bookworm chroot of the
+# buildd essentials and the Build-Depends only: the same files, byte for
+# byte.  Needs root (skipped, and said so, without).
 # Usage: test_deb.sh ROOT OUT
 set -u
 root=$1 out=$2
@@ -127,48 +129,64 @@ mirror() {
 			sub(/ \[[^]]*\]/, ""); if ($3 == s) print $2 }' "$f"
 	done
 }
+# cached_chroot NAME VARIANT SUITE PACKAGES LOG: the path of a
+# debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included) from the
+# mirror the apt sources name for it (else for bookworm), made once in
+# the cache under a name of NAME and a digest of all that; fails, saying
+# why in LOG, when it cannot be made.
+cached_chroot() {
+	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 m key base
+	m=$(mirror | head -1)
+	[ -n "$m" ] || m=$(suite=bookworm mirror | head -1)
+	if [ -z "$m" ]; then
+		echo "none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or bookworm" >"$log"
+		return 1
+	fi
+	key=$(printf '%s\n' "$name" "$pkgs" "$m" | sha256sum | cut -c1-12)
+	base=$cache/$name-$key
+	if [ ! -d "$base" ]; then
+		echo "# debootstrap --variant=$variant $suite from $m (cached as $base; minutes, once)" >&2
+		mkdir -p "$cache"
+		exec 9>"$cache/.lock"
+		flock 9
+		if [ ! -d "$base" ]; then
+			rm -rf "$base.tmp"
+			nice debootstrap --variant="$variant" --include="$pkgs" "$suite" \
+				"$base.tmp" "$m" >"$log" 2>&1 &&
+				rm -rf "$base.tmp/var/cache/apt/archives/"*.deb &&
+				mv "$base.tmp" "$base"
+		fi
+		flock -u 9
+		[ -d "$base" ] || return 1
+	fi
+	echo "$base"
+}
+
+# overlay BASE ROOT: ROOT a writable view of BASE (the cache stays
+# clean), /proc and /dev inside; umount_all undoes it.
+overlay() {
+	local base=$1 root=$2
+	mkdir -p "$root.upper" "$root.work" "$root"
+	if mount -t overlay overlay -o "lowerdir=$base,upperdir=$root.upper,workdir=$root.work" "$root" 2>/dev/null; then
+		mounts+=("$root")
+	else
+		cp -a "$base/." "$root/"	# no overlayfs here: a copy
+	fi
+	mount --bind /proc "$root/proc" && mounts+=("$root/proc")
+	mount --bind /dev "$root/dev" && mounts+=("$root/dev")
+}
+
 # in_suite SUITE: the whole cycle in a fresh chroot of SUITE.
 in_suite() {
 suite=$1
-m=$(mirror | head -1)
-[ -n "$m" ] || m=$(suite=bookworm mirror | head -1)
-key=$(printf '%s\n' "$suite" "$packages" "$m" | sha256sum | cut -c1-12)
-base=$cache/$suite-$key
 r=$tmp/root-$suite
 o=$out/$suite
 mkdir -p "$o"
-if [ ! -d "$base" ]; then
-	if [ -z "$m" ]; then
-		result 0 "deb: a $suite mirror in this machine's apt sources" \
-			"none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or bookworm"
-		return
-	fi
-	echo "# debootstrap $suite from $m (cached as $base; minutes, once)"
-	mkdir -p "$cache"
-	exec 9>"$cache/.lock"
-	flock 9
-	if [ ! -d "$base" ]; then
-		rm -rf "$base.tmp"
-		if nice debootstrap --variant=minbase --include="$packages" "$suite" \
-			"$base.tmp" "$m" >"$o/debootstrap.log" 2>&1; then
-			rm -rf "$base.tmp/var/cache/apt/archives/"*.deb
-			mv "$base.tmp" "$base"
-		else
-			result 0 "deb: debootstrap $suite" "$(tail -10 "$o/debootstrap.log")"
-			return
-		fi
-	fi
-	flock -u 9
+if ! base=$(cached_chroot "$suite" minbase "$suite" "$packages" "$o/debootstrap.log"); then
+	result 0 "deb: a chroot of $suite" "$(tail -10 "$o/debootstrap.log")"
+	return
 fi
-
-mkdir -p "$tmp/upper-$suite" "$tmp/work-$suite" "$r"
-if mount -t overlay overlay -o "lowerdir=$base,upperdir=$tmp/upper-$suite,workdir=$tmp/work-$suite" "$r" 2>/dev/null; then
-	mounts+=("$r")
-else
-	cp -a "$base/." "$r/"	# no overlayfs here: a copy
-fi
-mount --bind /proc "$r/proc" && mounts+=("$r/proc")
-mount --bind /dev "$r/dev" && mounts+=("$r/dev")
+overlay "$base" "$r"
 in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 rel=$(find "$r/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -1)
 
@@ -307,4 +325,41 @@ for s in $suites; do
 	echo "# ---- $s"
 	in_suite "$s"
 done
+
+# --- a build from Build-Depends alone -----------------------------------
+# The source tree make deb built from, built again in a bookworm chroot
+# that has only the buildd essentials and debian/control's Build-Depends
+# as bookworm resolves them (dpkg-buildpackage checks they are met), at
+# the same path: the packages must be the same files, byte for byte, as
+# those built here, where /usr/local/cuda may be.
+build_packages=build-essential,debhelper,dh-dkms,pkg-config,libpci-dev,libjson-c-dev,systemd,dpkg-dev
+echo "# ---- a build in a clean bookworm chroot"
+suite=bookworm
+if base=$(cached_chroot bookworm-build buildd bookworm "$build_packages" "$out/debootstrap-build.log"); then
+	r=$tmp/root-build
+	overlay "$base" "$r"
+	src=$out/debs/p2pdiag-$ver
+	mkdir -p "$r$src"
+	cp -a "$src/." "$r$src/"
+	if in_root sh -c "cd '$src' && dpkg-buildpackage -b -us -uc -j2" >"$out/build-chroot.log" 2>&1; then
+		bad=
+		for d in "${debs[@]}"; do
+			mine=$r$out/debs/${d##*/}
+			for part in md5sums control; do
+				cmp -s <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") ||
+					bad+="${d##*/} $part: $(diff <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") | head -4)"$'\n'
+			done
+			cmp -s <(dpkg-deb -c "$d" | awk '{ print $1, $2, $NF }') <(dpkg-deb -c "$mine" | awk '{ print $1, $2, $NF }') ||
+				bad+="${d##*/}: file list or modes differ"$'\n'
+		done
+		[ -z "$bad" ] && result 1 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" ||
+			result 0 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" "$bad"
+	else
+		result 0 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" \
+			"$(tail -15 "$out/build-chroot.log")"
+	fi
+	umount_all
+else
+	result 0 "deb: a buildd chroot of bookworm" "$(tail -10 "$out/debootstrap-build.log" 2>&1)"
+fi
 summary
