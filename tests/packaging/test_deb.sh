@@ -28,6 +28,7 @@ root=$1 out=$2
 . "$(dirname "$0")/tap.sh"
 cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
 suites=${DEB_SUITES:-bookworm trixie}
+host_release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")
 # systemd: systemctl enable in the chroot, and deb-systemd-helper's
 # bookkeeping that purge undoes.
 packages=dkms,linux-headers-amd64,libpci3,libjson-c5,kmod,systemd,init-system-helpers
@@ -131,15 +132,16 @@ mirror() {
 }
 # cached_chroot NAME VARIANT SUITE PACKAGES LOG: the path of a
 # debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included) from the
-# mirror the apt sources name for it (else for bookworm), made once in
+# mirror the apt sources name for it (else for the host's own release:
+# a Debian 13 host names no bookworm), made once in
 # the cache under a name of NAME and a digest of all that; fails, saying
 # why in LOG, when it cannot be made.
 cached_chroot() {
 	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 m key base
 	m=$(mirror | head -1)
-	[ -n "$m" ] || m=$(suite=bookworm mirror | head -1)
+	[ -n "$m" ] || m=$(suite=$host_release mirror | head -1)
 	if [ -z "$m" ]; then
-		echo "none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or bookworm" >"$log"
+		echo "none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or $host_release" >"$log"
 		return 1
 	fi
 	key=$(printf '%s\n' "$name" "$pkgs" "$m" | sha256sum | cut -c1-12)
