@@ -25,6 +25,7 @@
 #include "judge/cpu_inference.h"
 #include "judge/cross_check.h"
 #include "judge/findings.h"
+#include "judge/finding_registry.h"
 #include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "judge/results.h"
@@ -348,6 +349,8 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return EXIT_ALL_GOOD;
 	}
+	if (opt.list_findings)
+		return finding_kinds_print(stdout) ? EXIT_USAGE : EXIT_ALL_GOOD;
 	if (opt.version) {
 		printf("p2pdiag-check %s (sysfs ABI %d, JSON schema %d)\n",
 		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);

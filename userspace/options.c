@@ -24,6 +24,7 @@ enum {
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
 	OPT_EVIDENCE,
+	OPT_LIST_FINDINGS,
 };
 
 static const struct option long_options[] = {
@@ -60,6 +61,7 @@ static const struct option long_options[] = {
 	{ "compare-fleet", no_argument, NULL, OPT_COMPARE_FLEET },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "list-findings", no_argument, NULL, OPT_LIST_FINDINGS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +142,8 @@ void options_usage(FILE *out)
 "                            sd-daemon(3) priorities (under systemd)\n"
 "  -h, --help                this text\n"
 "  --version                 the version\n"
+"  --list-findings           every finding code, tab-separated: code,\n"
+"                            severity, family, meaning, usual fix\n"
 "\n"
 "Exit status:\n"
 "  0  all good (information only)\n"
@@ -507,6 +511,9 @@ int options_parse(int argc, char **argv, struct options *o,
 			break;
 		case OPT_COMPARE_FLEET:
 			o->compare_fleet = true;
+			break;
+		case OPT_LIST_FINDINGS:
+			o->list_findings = true;
 			break;
 		case ':':
 			return fail(err, errlen, "option '%s' needs a value",

@@ -27,6 +27,7 @@ enum baseline_mode { BASELINE_NONE, BASELINE_SAVE, BASELINE_CHECK };
 struct options {
 	enum source_kind source;
 	bool cross_check, json, quick, no_cuda, help, version, no_color;
+	bool list_findings;
 	bool journal;			/* --journal: findings to stderr */
 	bool verbose;			/* --verbose: every finding, every pair line */
 	const char *prometheus;		/* --prometheus FILE */

@@ -9,6 +9,40 @@
 #include <string.h>
 
 #include "judge/findings.h"
+#include "judge/finding_registry.h"
+
+static unsigned long violations;
+
+unsigned long finding_registry_violations(void)
+{
+	return violations;
+}
+
+/*
+ * A code outside the registry is a producer the documentation does not
+ * know: refused, said on stderr, and the run cannot end "all good".  A
+ * severity outside the code's range is kept (the finding is real) and
+ * said the same way.
+ */
+static bool registered(struct findings *f, enum finding_severity sev,
+		       const char *code)
+{
+	const struct finding_kind *k = finding_kind_find(code);
+
+	if (!k) {
+		violations++;
+		f->unregistered = true;
+		fprintf(stderr, "p2pdiag-check: internal error: finding code '%s' is not in judge/finding_registry.c: finding dropped\n",
+			code);
+		return false;
+	}
+	if (sev < k->least || sev > k->worst) {
+		violations++;
+		fprintf(stderr, "p2pdiag-check: internal error: finding '%s' with severity %s, outside its registered range\n",
+			code, finding_severity_name(sev));
+	}
+	return true;
+}
 
 static char *vformat(const char *fmt, va_list ap)
 {
@@ -34,6 +68,8 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	struct finding *it;
 	va_list ap;
 
+	if (!registered(f, sev, code))
+		return -1;
 	if (f->nr == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
 		struct finding *n = realloc(f->item, cap * sizeof(*n));
@@ -125,7 +161,7 @@ int findings_exit_status(const struct findings *f)
 		return EXIT_WARNINGS;
 	default:
 		/* A lost finding could have been an error: never say "good". */
-		return f->oom ? EXIT_WARNINGS : EXIT_ALL_GOOD;
+		return f->oom || f->unregistered ? EXIT_WARNINGS : EXIT_ALL_GOOD;
 	}
 }
 

@@ -33,12 +33,15 @@ struct findings {
 	struct finding *item;
 	size_t nr, cap;
 	bool oom;		/* an allocation failed: some were lost */
+	bool unregistered;	/* a code not in the registry was refused */
 };
 
 /*
  * findings_add() - record a finding.  @a, @b: the pair's addresses, or
  * both FINDING_NO_ADDR.  @fix may be NULL.  The message is printf-style.
- * Returns 0, or -1 when memory ran out (remembered in f->oom).
+ * @code must be in judge/finding_registry.c.  Returns 0, or -1 when memory
+ * ran out (remembered in f->oom) or @code is not registered (refused,
+ * remembered in f->unregistered).
  */
 #define FINDING_NO_ADDR (~0ULL)
 int findings_add(struct findings *f, enum finding_severity sev,

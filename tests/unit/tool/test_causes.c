@@ -39,6 +39,9 @@ static void own_fix(const struct check_run *r, unsigned long long a, unsigned lo
 		judge_pair_fix(r, &r->pair[pi], buf, len);
 }
 
+/* a code whose findings carry their pair's ACS fix */
+#define REDIRECTED "contradiction-redirected-but-cuda-ok"
+
 void test_causes(struct ktap *k)
 {
 	struct p2pd_model m;
@@ -55,24 +58,24 @@ void test_causes(struct ktap *k)
 	own_fix(&r, GPU(1), GPU(2), fix12, sizeof(fix12));
 	own_fix(&r, GPU(0), GPU(2), fix02, sizeof(fix02));
 
-	/* made-up codes: the grouping knows none of them */
-	findings_add(&r.findings, SEV_WARNING, "zz-redirect", GPU(0), GPU(1), fix01, "w01");
-	findings_add(&r.findings, SEV_INFO, "zz-note", GPU(0), GPU(2), NULL, "n02");
-	findings_add(&r.findings, SEV_ERROR, "zz-redirect", GPU(1), GPU(2), fix12, "e12");
-	findings_add(&r.findings, SEV_WARNING, "zz-shared", GPU(0), GPU(1), "same fix", "s01");
-	findings_add(&r.findings, SEV_WARNING, "zz-shared", GPU(1), GPU(2), "same fix", "s12");
-	findings_add(&r.findings, SEV_WARNING, "zz-shared", FINDING_NO_ADDR, FINDING_NO_ADDR,
+	/* registered codes, none of which the grouping treats specially */
+	findings_add(&r.findings, SEV_WARNING, REDIRECTED, GPU(0), GPU(1), fix01, "w01");
+	findings_add(&r.findings, SEV_INFO, "link-slow-idle", GPU(0), GPU(2), NULL, "n02");
+	findings_add(&r.findings, SEV_ERROR, REDIRECTED, GPU(1), GPU(2), fix12, "e12");
+	findings_add(&r.findings, SEV_WARNING, "hairpin", GPU(0), GPU(1), "same fix", "s01");
+	findings_add(&r.findings, SEV_WARNING, "hairpin", GPU(1), GPU(2), "same fix", "s12");
+	findings_add(&r.findings, SEV_WARNING, "hairpin", FINDING_NO_ADDR, FINDING_NO_ADDR,
 		     "same fix", "s-device");
-	findings_add(&r.findings, SEV_WARNING, "zz-own", GPU(0), GPU(1), "one", "o01");
-	findings_add(&r.findings, SEV_WARNING, "zz-own", GPU(1), GPU(2), "two", "o12");
+	findings_add(&r.findings, SEV_WARNING, "sibling-outlier", GPU(0), GPU(1), "one", "o01");
+	findings_add(&r.findings, SEV_WARNING, "sibling-outlier", GPU(1), GPU(2), "two", "o12");
 
 	CHECK(k, !causes_build(&r, &r.causes) && r.causes.nr == 4,
 	      "causes: 8 findings of 4 codes are 4 causes");
-	CHECK(k, !strcmp(r.causes.cause[0].code, "zz-redirect") &&
+	CHECK(k, !strcmp(r.causes.cause[0].code, REDIRECTED) &&
 		 r.causes.cause[0].severity == SEV_ERROR &&
-		 !strcmp(r.causes.cause[3].code, "zz-note"),
+		 !strcmp(r.causes.cause[3].code, "link-slow-idle"),
 	      "causes: worst first (an error among warnings leads), information last");
-	at = cause_of(&r.causes, "zz-redirect");
+	at = cause_of(&r.causes, REDIRECTED);
 	c = at >= 0 ? &r.causes.cause[at] : NULL;
 	CHECK(k, c && c->nr == 2 && c->nr_pairs == 2 &&
 		 !strcmp(r.findings.item[c->item[0]].message, "e12") &&
@@ -80,12 +83,12 @@ void test_causes(struct ktap *k)
 	      "causes: a cause lists its pairs, the worst first");
 	CHECK(k, c && c->machine_fix && !c->fix,
 	      "causes: pairs' own ACS fixes are held by the machine-wide parameter");
-	at = cause_of(&r.causes, "zz-shared");
+	at = cause_of(&r.causes, "hairpin");
 	c = at >= 0 ? &r.causes.cause[at] : NULL;
 	CHECK(k, c && c->nr == 3 && c->nr_pairs == 2 && c->fix && !strcmp(c->fix, "same fix") &&
 		 !c->machine_fix,
 	      "causes: a fix every finding shares is kept once; a finding about no pair counts too");
-	at = cause_of(&r.causes, "zz-own");
+	at = cause_of(&r.causes, "sibling-outlier");
 	c = at >= 0 ? &r.causes.cause[at] : NULL;
 	CHECK(k, c && !c->fix && !c->machine_fix,
 	      "causes: fixes that differ and are not ACS fixes stay per finding");
@@ -99,7 +102,7 @@ void test_causes(struct ktap *k)
 	findings_free(&r.findings);
 
 	/* information only: nothing to clear */
-	findings_add(&r.findings, SEV_INFO, "zz-note", GPU(0), GPU(2), fix02, "n02");
+	findings_add(&r.findings, SEV_INFO, "link-slow-idle", GPU(0), GPU(2), fix02, "n02");
 	CHECK(k, !causes_build(&r, &r.causes) && r.causes.nr == 1 && !r.causes.ports.nr,
 	      "causes: a note's pair adds no port to the machine-wide fix");
 	causes_free(&r.causes);

@@ -748,5 +748,36 @@ expect_rc 3 "cli: a dump whose domain libpci cannot read (100000) exits 3, not j
 case $err in *"libpci read 4 of the 6 PCI functions"*) result 1 "cli: ... saying how many functions libpci read" ;;
 	*) result 0 "cli: ... saying how many functions libpci read" "$err" ;; esac
 
+# The findings registry against the documentation: --list-findings is the
+# table the tool refuses to step outside; userspace/README.md's "Findings"
+# table must list exactly its codes, the top-level README's examples must
+# be among them, and every code must pass schema.json's pattern.
+docs=$(cd "$(dirname "$0")/../../.." && pwd)
+expect_rc 0 "cli: --list-findings exits 0" "$bin" --list-findings
+printf '%s\n' "$out" >"$tmp/kinds"
+v=$(awk -F'\t' 'NF != 5 || $1 == "" || $4 == "" { print NR": "$0 }' "$tmp/kinds")
+[ -z "$v" ] && [ "$(wc -l <"$tmp/kinds")" -gt 80 ] &&
+	result 1 "cli: ... one code a line: code, severity, family, meaning, fix" ||
+	result 0 "cli: ... one code a line: code, severity, family, meaning, fix" "$v"
+cut -f1 "$tmp/kinds" | sort >"$tmp/codes"
+awk '/^## Findings/ { f = 1; next } /^## / { f = 0 } f && /^\| `/' "$docs/userspace/README.md" |
+	cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' | sort >"$tmp/readme-codes"
+v=$(diff "$tmp/codes" "$tmp/readme-codes" | grep '^[<>]' | tr '\n' ' ')
+[ -z "$v" ] && result 1 "cli: userspace/README.md's Findings table lists exactly the registry's codes" ||
+	result 0 "cli: userspace/README.md's Findings table lists exactly the registry's codes" \
+		"< registry only, > README only: $v"
+v=$(sed -n '/^Every finding has a stable code/,/^$/p' "$docs/README.md" | grep -o '`[a-z0-9_*-]*`' |
+	tr -d '`' | while read -r c; do
+		case $c in *'*') grep -q "^${c%\*}" "$tmp/codes" || echo "$c" ;;
+		*) grep -qx -- "$c" "$tmp/codes" || echo "$c" ;; esac
+	done)
+[ -z "$v" ] && result 1 "cli: README.md's example codes are registered" ||
+	result 0 "cli: README.md's example codes are registered" "not registered: $v"
+pattern=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["$defs"]["finding"]["properties"]["code"]["pattern"])' \
+	"$docs/userspace/schema.json" 2>&1)
+v=$(grep -Ev -- "$pattern" "$tmp/codes" | tr '\n' ' ')
+[ -z "$v" ] && result 1 "cli: every registered code matches schema.json's code pattern" ||
+	result 0 "cli: every registered code matches schema.json's code pattern" "$pattern rejects: $v"
+
 echo "# cli: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

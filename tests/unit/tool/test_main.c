@@ -32,6 +32,8 @@ void test_check(struct ktap *k);
 void test_json_stream(struct ktap *k);
 void test_fleet_scan(struct ktap *k);
 void test_evidence(struct ktap *k, const char *fixtures);
+void test_finding_registry(struct ktap *k);
+void test_finding_registry_clean(struct ktap *k);
 
 static int make_tree(const char *dir, const char *kind)
 {
@@ -143,6 +145,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ktap_start("p2pdiag-check");
+	test_finding_registry(&k);
 	test_options(&k);
 	test_sources(&k, argv[1]);
 	test_sysfs_vanish(&k);
@@ -158,5 +161,6 @@ int main(int argc, char **argv)
 	test_check(&k);
 	test_fleet_scan(&k);
 	test_evidence(&k, argv[1]);
+	test_finding_registry_clean(&k);
 	return ktap_finish(&k);
 }
