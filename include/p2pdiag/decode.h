@@ -192,6 +192,17 @@ const char *p2pd_kind_name(enum p2pd_kind kind);
 int p2pd_is_nvidia_gpu(const struct p2pd_function *f);
 
 /**
+ * p2pd_paravirtual_vendor() - whether a vendor's devices are paravirtual.
+ * @vendor: a device's PCI vendor ID (not a host bridge's: vendor_ids.h)
+ *
+ * A paravirtual device (virtio, Hyper-V, VMware, Xen, Google gVNIC) has
+ * no peer-to-peer or RDMA data path: the hypervisor moves its data.
+ *
+ * Return: the device family's name, or P2PD_NULL for any other vendor.
+ */
+const char *p2pd_paravirtual_vendor(unsigned int vendor);
+
+/**
  * p2pd_is_p2p_endpoint() - whether a function counts in pairs.
  * @role: its role
  * @class_code: its class code

@@ -6,6 +6,7 @@
  * rest of the engine.
  */
 #include "p2pdiag/decode.h"
+#include "p2pdiag/vendor_ids.h"
 
 #define CLASS_BASE(c)		(((c) >> 16) & 0xff)
 #define CLASS_BASE_SUB(c)	(((c) >> 8) & 0xffff)
@@ -14,10 +15,6 @@
 #define BASE_ACCELERATOR	0x12
 #define BASE_SUB_NVME		0x0108
 #define BASE_SUB_COPROCESSOR	0x0b40
-#define VENDOR_NVIDIA		0x10de
-#define VENDOR_INTEL		0x8086
-#define VENDOR_AMD		0x1022
-#define VENDOR_HYGON		0x1d94
 #define CLASS_HOST_BRIDGE	0x0600
 #define HEADER_TYPE_NORMAL	0
 #define HEADER_TYPE_CARDBUS	2
@@ -162,8 +159,34 @@ enum p2pd_kind p2pd_device_kind(unsigned int class_code)
 
 int p2pd_is_nvidia_gpu(const struct p2pd_function *f)
 {
-	return f->vendor == VENDOR_NVIDIA &&
+	return f->vendor == P2PD_VENDOR_NVIDIA &&
 	       p2pd_device_kind(f->class_code) == P2PD_KIND_GPU;
+}
+
+/*
+ * The vendors whose devices a hypervisor emulates: the host moves their
+ * data, no peer DMAs into them.  0x1ae0 here is Google's gVNIC/gVE, not
+ * the Google host bridges of the P2PDMA whitelist (vendor_ids.h).
+ */
+static const struct {
+	unsigned int vendor;
+	const char *name;
+} paravirtual_vendors[] = {
+	{ P2PD_VENDOR_VIRTIO, "virtio" },
+	{ P2PD_VENDOR_MICROSOFT, "Hyper-V" },
+	{ P2PD_VENDOR_VMWARE, "VMware" },
+	{ P2PD_VENDOR_XEN, "Xen" },
+	{ P2PD_VENDOR_GOOGLE, "Google gVNIC/gVE" },
+};
+
+const char *p2pd_paravirtual_vendor(unsigned int vendor)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(paravirtual_vendors); i++)
+		if (paravirtual_vendors[i].vendor == vendor)
+			return paravirtual_vendors[i].name;
+	return P2PD_NULL;
 }
 
 int p2pd_is_p2p_endpoint(enum p2pd_role role, unsigned int class_code,
@@ -216,12 +239,12 @@ static int listed(const unsigned int *ids, unsigned int n, unsigned int id)
 static enum p2pd_cpu_guess host_bridge_guess(const struct p2pd_function *f)
 {
 	switch (f->vendor) {
-	case VENDOR_INTEL:
+	case P2PD_VENDOR_INTEL:
 		if (listed(emulated_host_bridge, ARRAY_LEN(emulated_host_bridge),
 			   f->device))
 			return P2PD_CPU_GUESS_NONE;
 		return P2PD_CPU_GUESS_INTEL;
-	case VENDOR_AMD:
+	case P2PD_VENDOR_AMD:
 		if (listed(amd_zen_root_complex, ARRAY_LEN(amd_zen_root_complex),
 			   f->device))
 			return P2PD_CPU_GUESS_AMD_ZEN;
@@ -229,7 +252,7 @@ static enum p2pd_cpu_guess host_bridge_guess(const struct p2pd_function *f)
 			   ARRAY_LEN(amd_older_root_complex), f->device))
 			return P2PD_CPU_GUESS_AMD_OLDER;
 		return P2PD_CPU_GUESS_AMD;
-	case VENDOR_HYGON:
+	case P2PD_VENDOR_HYGON:
 		return P2PD_CPU_GUESS_HYGON;
 	default:
 		return P2PD_CPU_GUESS_NONE;

@@ -38,11 +38,8 @@
 #include "p2pdiag/verdict.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
+#include "p2pdiag/vendor_ids.h"
 
-#define VENDOR_INTEL		0x8086
-#define VENDOR_NVIDIA		0x10de
-#define VENDOR_GOOGLE		0x1ae0
-#define VENDOR_ZHAOXIN		0x1d17
 #define ANY_DEVICE		0xffffffffu
 
 /*
@@ -87,43 +84,43 @@ static const struct host_bridge_entry {
 	unsigned int since;	/* P2PD_RELEASE() that added it */
 } host_bridge_whitelist[] = {
 	/* Intel Xeon E5 / Core i7 (Sandy Bridge-EP) */
-	{ VENDOR_INTEL, 0x3c00, 1, SINCE_5_4 },
-	{ VENDOR_INTEL, 0x3c01, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x3c00, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x3c01, 1, SINCE_5_4 },
 	/* Intel Xeon E7 v3 / E5 v3 (Haswell-EP) */
-	{ VENDOR_INTEL, 0x2f00, 1, SINCE_5_4 },
-	{ VENDOR_INTEL, 0x2f01, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x2f00, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x2f01, 1, SINCE_5_4 },
 	/* Intel Skylake-E: the host bridge and root ports A to D */
-	{ VENDOR_INTEL, 0x2030, 0, SINCE_5_6 },
-	{ VENDOR_INTEL, 0x2031, 0, SINCE_5_7 },
-	{ VENDOR_INTEL, 0x2032, 0, SINCE_5_7 },
-	{ VENDOR_INTEL, 0x2033, 0, SINCE_5_7 },
-	{ VENDOR_INTEL, 0x2020, 0, SINCE_5_6 },
+	{ P2PD_VENDOR_INTEL, 0x2030, 0, SINCE_5_6 },
+	{ P2PD_VENDOR_INTEL, 0x2031, 0, SINCE_5_7 },
+	{ P2PD_VENDOR_INTEL, 0x2032, 0, SINCE_5_7 },
+	{ P2PD_VENDOR_INTEL, 0x2033, 0, SINCE_5_7 },
+	{ P2PD_VENDOR_INTEL, 0x2020, 0, SINCE_5_6 },
 	/* Intel Ice Lake-SP, and every Xeon since */
-	{ VENDOR_INTEL, 0x09a2, 0, SINCE_5_18 },
+	{ P2PD_VENDOR_INTEL, 0x09a2, 0, SINCE_5_18 },
 	/* Intel DSA, IAA and QAT accelerators on their own root buses */
-	{ VENDOR_INTEL, 0x0b25, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x0cfe, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x11fb, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x1212, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x1216, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x4940, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x4942, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x4944, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x4946, 0, SINCE_7_1 },
-	{ VENDOR_INTEL, 0x4948, 0, SINCE_7_1 },
-	/* Google SoCs */
-	{ VENDOR_GOOGLE, ANY_DEVICE, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x0b25, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x0cfe, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x11fb, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x1212, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x1216, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x4940, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x4942, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x4944, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x4946, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x4948, 0, SINCE_7_1 },
+	/* Google SoCs: the host-bridge meaning of 0x1ae0 (vendor_ids.h) */
+	{ P2PD_VENDOR_GOOGLE, ANY_DEVICE, 0, SINCE_7_1 },
 	/* NVIDIA CPUs */
-	{ VENDOR_NVIDIA, 0x2f95, 0, SINCE_7_2 },
-	{ VENDOR_NVIDIA, 0x2f96, 0, SINCE_7_2 },
-	{ VENDOR_NVIDIA, 0x2f97, 0, SINCE_7_2 },
-	{ VENDOR_NVIDIA, 0x2f98, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f95, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f96, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f97, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f98, 0, SINCE_7_2 },
 	/* Zhaoxin KX-6000, KH-40000, KX-6000G, KX-7000, KH-50000 */
-	{ VENDOR_ZHAOXIN, 0x1003, 1, SINCE_7_2 },
-	{ VENDOR_ZHAOXIN, 0x1005, 1, SINCE_7_2 },
-	{ VENDOR_ZHAOXIN, 0x1006, 1, SINCE_7_2 },
-	{ VENDOR_ZHAOXIN, 0x1007, 1, SINCE_7_2 },
-	{ VENDOR_ZHAOXIN, 0x1008, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1003, 1, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1005, 1, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1006, 1, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1007, 1, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1008, 0, SINCE_7_2 },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -16,6 +16,7 @@
 
 #include "judge/judge.h"
 #include "judge/judge_expect.h"
+#include "p2pdiag/decode.h"
 
 static const char *const dev_names[JF_DEV_FIGS] = {
 	"host to device", "device to host", "host to device (both directions)",
@@ -131,13 +132,15 @@ double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
 	return sum * JUDGE_NVLINK_EFFICIENCY;
 }
 
+/*
+ * NVML's generation is the Link Speed field's code (Gen1 = 1 .. Gen7 = 7):
+ * the engine's table turns it into GT/s, as it does for config space.
+ */
 static double nvml_link_gbs(const struct gpu_link_reading *l)
 {
-	static const unsigned int tenths[] = { 0, 25, 50, 80, 160, 320, 640 };
-
-	if (!l->valid || !l->max_gen || l->max_gen >= sizeof(tenths) / sizeof(tenths[0]))
+	if (!l->valid)
 		return 0;
-	return judge_pcie_gbs(tenths[l->max_gen], l->max_width);
+	return judge_pcie_gbs(p2pd_link_speed_tenths(l->max_gen), l->max_width);
 }
 
 static void host_link(const struct check_run *r, unsigned int g,

@@ -76,16 +76,18 @@ static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
 }
 
 /*
- * A virtio function (vendor 0x1af4) is paravirtual: the hypervisor moves
- * its data, no peer ever DMAs into it, so its pairs' verdicts cannot break
- * anything.  Without this, every VM with a virtio NIC reports P2P broken.
+ * A paravirtual function (virtio, Hyper-V, VMware, Xen, gVNIC: the
+ * engine's p2pd_paravirtual_vendor(), the list the vm-paravirtual note
+ * uses too) has its data moved by the hypervisor; no peer ever DMAs into
+ * it, so its pairs' verdicts cannot break anything.  Without this, every
+ * VM with a virtio NIC reports P2P broken.  Returns the device family's
+ * name, or NULL.
  */
-#define VENDOR_VIRTIO 0x1af4
-
-static int paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
+static const char *paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
 {
-	return m->fn[p->a].vendor == VENDOR_VIRTIO ||
-	       m->fn[p->b].vendor == VENDOR_VIRTIO;
+	const char *a = p2pd_paravirtual_vendor(m->fn[p->a].vendor);
+
+	return a ? a : p2pd_paravirtual_vendor(m->fn[p->b].vendor);
 }
 
 static void judge_pair_topology(struct check_run *r, unsigned int pi)
@@ -95,13 +97,15 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 	unsigned long long fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
 	char msg[TEXT_LEN];
 	struct text t = { msg, sizeof(msg), 0 };
+	const char *paravirtual;
 
 	pair_names(m, p, &t);
-	if (paravirtual_pair(m, p)) {
+	paravirtual = paravirtual_pair(m, p);
+	if (paravirtual) {
 		if (p->verdict != P2PD_VERDICT_OK)
 			findings_add(&r->findings, SEV_INFO, "paravirtual-pair", fa, fb,
-				     NULL, "%s: verdict %s, which does not matter: a virtio device is paravirtual and has no peer-to-peer data path",
-				     msg, p2pd_verdict_name(p->verdict));
+				     NULL, "%s: verdict %s, which does not matter: a %s device is paravirtual and has no peer-to-peer data path",
+				     msg, p2pd_verdict_name(p->verdict), paravirtual);
 		return;
 	}
 	switch (p->verdict) {

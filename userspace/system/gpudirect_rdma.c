@@ -24,9 +24,8 @@
 #include "system/gpudirect_routes.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
+#include "p2pdiag/vendor_ids.h"
 #include "p2pdiag/verdict.h"
-
-#define NVIDIA_VENDOR	0x10de
 
 /* The RDMA device of NIC @addr: its infiniband/ directory, else a class scan. */
 void gdr_find_rdma(const char *addr, char *out, size_t len)
@@ -87,7 +86,7 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 	int gpu = p2pd_is_nvidia_gpu(&m->fn[p->a]) ? p->a : p->b;
 	int nic = gpu == p->a ? p->b : p->a;
 	int host = gpu == p->a ? p->host_fn : p->host_fn_b;
-	bool c2c = host != P2PD_NO_INDEX && m->fn[host].vendor == NVIDIA_VENDOR;
+	bool c2c = host != P2PD_NO_INDEX && m->fn[host].vendor == P2PD_VENDOR_NVIDIA;
 	int cg = cuda_index(r, gpu);
 	unsigned int k;
 

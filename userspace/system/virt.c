@@ -39,14 +39,6 @@ static const struct { const char *vendor, *product, *name; } dmi_guests[] = {
 	{ "OpenStack Foundation", NULL, "OpenStack (KVM)" },
 };
 
-/* PCI vendors whose devices are paravirtual (no P2P or RDMA through them). */
-static const struct { unsigned int vendor; const char *name; } pv_vendors[] = {
-	{ 0x1af4, "virtio" },
-	{ 0x1414, "Hyper-V" },
-	{ 0x15ad, "VMware" },
-	{ 0x5853, "Xen" },
-	{ 0x1ae0, "Google gVNIC/gVE" },
-};
 
 static void cpuid_vendor(char *out, size_t len)
 {
@@ -247,7 +239,8 @@ void virt_judge(struct check_run *r, const struct virt_facts *v)
 {
 	const struct p2pd_model *m = r->model;
 	char bridges[512] = "", pv[768] = "", text[96];
-	unsigned int i, k, nr_bridges = 0;
+	unsigned int i, nr_bridges = 0;
+	const char *pv_name;
 
 	if (!v->guest || !m)
 		return;
@@ -261,12 +254,13 @@ void virt_judge(struct check_run *r, const struct virt_facts *v)
 			snprintf(text, sizeof(text), "%s [%04x:%04x]", a, f->vendor, f->device);
 			append(bridges, sizeof(bridges), text);
 		}
-		for (k = 0; k < sizeof(pv_vendors) / sizeof(pv_vendors[0]); k++)
-			if (f->vendor == pv_vendors[k].vendor) {
-				snprintf(text, sizeof(text), "%s %s %s", a, pv_vendors[k].name,
-					 p2pd_kind_name(p2pd_device_kind(f->class_code)));
-				append(pv, sizeof(pv), text);
-			}
+		/* the paravirtual vendors are the engine's, as pairs see them */
+		pv_name = p2pd_paravirtual_vendor(f->vendor);
+		if (pv_name) {
+			snprintf(text, sizeof(text), "%s %s %s", a, pv_name,
+				 p2pd_kind_name(p2pd_device_kind(f->class_code)));
+			append(pv, sizeof(pv), text);
+		}
 	}
 	findings_add(&r->findings, SEV_INFO, "vm-guest", FINDING_NO_ADDR, FINDING_NO_ADDR,
 		     "ACS, the IOMMU and which GPUs share a switch are the host's: run p2pdiag-check on the host, and fix them there (the host administrator's part)",

@@ -9,6 +9,7 @@
 
 #include "tool_util.h"
 #include "judge/judge.h"
+#include "judge/judge_expect.h"
 #include "p2pdiag/verdict.h"
 
 void test_judge(struct ktap *k);
@@ -146,12 +147,52 @@ static void test_median(struct ktap *k)
 	CHECK(k, gpu_median(NULL, 0) == 0, "median: of none is 0");
 }
 
+/*
+ * A GPU outside the PCI snapshot is judged by the link NVML reports: its
+ * generation is the Link Speed code, Gen7 (128 GT/s) included.
+ */
+static void test_nvml_link(struct ktap *k)
+{
+	static const unsigned int gen[] = { 4, 5, 6, 7 };
+	static const unsigned int tenths[] = { 160, 320, 640, 1280 };
+	struct judge_expect e;
+	struct fixture f;
+	unsigned int i;
+	bool all = true;
+	char why[JUDGE_BASIS_LEN + 64] = "";
+
+	setup(&f, 0, 0x8086);
+	f.st->dev[0].pci_addr = P2PD_ADDR(0, 0x40, 0, 0);	/* not in the snapshot */
+	for (i = 0; i < sizeof(gen) / sizeof(gen[0]); i++) {
+		char want[32];
+
+		f.st->dev[0].link = (struct gpu_link_reading){
+			.valid = true, .max_gen = gen[i], .max_width = 16,
+		};
+		judge_expect_device(&f.r, 0, JF_H2D, &e);
+		snprintf(want, sizeof(want), "Gen%u x16", gen[i]);
+		if (e.value <= 0 || e.value != judge_pcie_gbs(tenths[i], 16) ||
+		    !strstr(e.basis, want)) {
+			all = false;
+			snprintf(why, sizeof(why), "Gen%u: %.1f GB/s, %s", gen[i],
+				 e.value, e.basis);
+		}
+	}
+	ktap_result(k, all, why,
+		    "judge: a GPU outside the snapshot is expected at its NVML link, Gen4 to Gen7");
+	f.st->dev[0].link.max_gen = 8;		/* reserved: no expectation */
+	judge_expect_device(&f.r, 0, JF_H2D, &e);
+	CHECK(k, e.value == 0, "judge: ... and a reserved NVML generation gives none");
+	teardown(&f);
+}
+
 void test_judge(struct ktap *k)
 {
 	struct fixture f;
 	const struct finding *it;
 
 	test_median(k);
+	test_nvml_link(k);
 
 	/* healthy: no findings at all */
 	setup(&f, 0, 0x8086);
@@ -394,6 +435,29 @@ void test_judge(struct ktap *k)
 		 find(&f, "paravirtual-pair")->severity == SEV_INFO,
 	      "judge: pairs with a virtio device are notes (2), the others still errors (1)");
 	teardown(&f);
+	/* the same for every paravirtual vendor the vm-paravirtual note knows */
+	{
+		static const unsigned int pv[] = { 0x1414, 0x15ad, 0x5853, 0x1ae0 };
+		static const char *const pv_name[] = {
+			"Hyper-V", "VMware", "Xen", "Google gVNIC/gVE",
+		};
+		unsigned int v;
+
+		for (v = 0; v < sizeof(pv) / sizeof(pv[0]); v++) {
+			char want[64];
+
+			setup(&f, 0x001d, 0x1022);
+			f.m.fn[6].vendor = pv[v];
+			judge_topology(&f.r);
+			snprintf(want, sizeof(want), "a %s device is paravirtual", pv_name[v]);
+			CHECK(k, count(&f, "paravirtual-pair") == 2 &&
+				 count(&f, "acs-redirect") == 1 &&
+				 strstr(find(&f, "paravirtual-pair")->message, want),
+			      "judge: pairs with a %s device (vendor %04x) are paravirtual-pair notes",
+			      pv_name[v], pv[v]);
+			teardown(&f);
+		}
+	}
 
 	/* --pairs limits what is judged */
 	setup(&f, 0, 0x8086);
