@@ -23,6 +23,7 @@
 
 #include <p2pdiag/abi.h>
 #include <p2pdiag/format.h>
+#include <p2pdiag/parse.h>
 #include <p2pdiag/verdict.h>
 #include "compat.h"
 #include "p2pdiag.h"
@@ -172,19 +173,6 @@ struct p2pd_field_attribute {
 	struct kobj_attribute kattr;
 	enum p2pd_field field;
 };
-
-static int p2pd_parse_addr(const char *name, u64 *addr)
-{
-	unsigned int dom, bus, dev, fn;
-	int end = 0;
-
-	/* the engine's spelling: a domain of four to eight hex digits */
-	if (sscanf(name, "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn,
-		   &end) != 4 || name[end] || dev > 0x1f || fn > 7)
-		return -EINVAL;
-	*addr = P2PD_ADDR(dom, bus, dev, fn);
-	return 0;
-}
 
 static ssize_t p2pd_field_show(struct kobject *kobj,
 			       struct kobj_attribute *kattr, char *buf)

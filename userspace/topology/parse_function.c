@@ -20,6 +20,7 @@
 #include "p2pdiag/format.h"
 #include "topology/parse_lines.h"
 #include "topology/parse_values.h"
+#include "p2pdiag/parse.h"
 
 /* The link fields, in the order of enum p2pd_field. */
 enum link_field {
@@ -98,9 +99,9 @@ static int field_value(struct fn_ctx *c, enum p2pd_field field,
 		return parse_role(value, &f->role);
 	case P2PD_F_PARENT:
 		f->has_parent = strcmp(value, P2PD_WORD_NONE) != 0;
-		return f->has_parent ? parse_addr(value, &f->parent) : 0;
+		return f->has_parent ? p2pd_parse_addr(value, &f->parent) : 0;
 	case P2PD_F_HOST_BRIDGE:
-		return parse_host_bridge(value, &f->host_bridge);
+		return p2pd_parse_host_bridge(value, &f->host_bridge);
 	case P2PD_F_NUMA_NODE:
 		return parse_node(value, &f->numa_node);
 	case P2PD_F_VENDOR:
@@ -156,7 +157,7 @@ static int field_value(struct fn_ctx *c, enum p2pd_field field,
 		return 0;
 	case P2PD_F_PHYSFN:
 		f->has_physfn = strcmp(value, P2PD_WORD_NONE) != 0;
-		return f->has_physfn ? parse_addr(value, &f->physfn) : 0;
+		return f->has_physfn ? p2pd_parse_addr(value, &f->physfn) : 0;
 	default:
 		return 0;
 	}
@@ -174,7 +175,7 @@ static int fn_token(struct parser *p, void *ctx, const char *key,
 			return parse_fail(p, p->line,
 					  "a function line starts with addr=, not %s=",
 					  parse_shown(key, strlen(key), buf));
-		if (parse_addr(value, &c->f->addr))
+		if (p2pd_parse_addr(value, &c->f->addr))
 			return parse_fail(p, p->line,
 					  "addr=%s is not a dddd:bb:dd.f address",
 					  parse_shown(value, strlen(value), buf));

@@ -16,6 +16,7 @@
 #include "p2pdiag/format.h"
 #include "topology/parse_lines.h"
 #include "topology/parse_values.h"
+#include "p2pdiag/parse.h"
 
 enum header_key_bit {
 	HEADER_ABI		= 1u << 0,
@@ -125,7 +126,7 @@ static int read_root_bus_first(struct parser *p, struct header_ctx *h,
 			goto bad;
 		memcpy(addr, s, n);
 		addr[n] = '\0';
-		if (parse_addr(addr, &h->hdr->root_head[h->hdr->nr_root_heads]))
+		if (p2pd_parse_addr(addr, &h->hdr->root_head[h->hdr->nr_root_heads]))
 			goto bad;
 		h->hdr->nr_root_heads++;
 		if (!s[n])

@@ -9,87 +9,15 @@
 
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
+#include "p2pdiag/parse.h"
 #include "p2pdiag/verdict.h"
 #include "topology/parse_values.h"
-
-int parse_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Exactly @digits hex digits at @s; the value in *out. */
-static int hex_run(const char *s, unsigned int digits, unsigned int *out)
-{
-	unsigned int i, v = 0;
-
-	for (i = 0; i < digits; i++) {
-		int d = parse_hex_digit(s[i]);
-
-		if (d < 0)
-			return -1;
-		v = v << 4 | (unsigned int)d;
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * The domain that starts @s, up to its ':', as the engine writes it: four
- * hex digits, or five to eight without a leading zero (Intel VMD numbers
- * its domains from 10000).  One spelling per domain, so no two addresses
- * in a file name one function.  Return: the text after the ':', or NULL.
- */
-static const char *abi_domain(const char *s, unsigned int *dom)
-{
-	const char *colon = strchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : 0;
-
-	if (n < 4 || n > 8 || (n > 4 && s[0] == '0') ||
-	    hex_run(s, (unsigned int)n, dom))
-		return NULL;
-	return colon + 1;
-}
-
-int parse_addr(const char *s, unsigned long long *out)
-{
-	unsigned int dom, bus, dev, fn;
-
-	s = abi_domain(s, &dom);
-	/* then "bb:dd.f" */
-	if (!s || strlen(s) != 7 || s[2] != ':' || s[5] != '.')
-		return -1;
-	if (hex_run(s, 2, &bus) || hex_run(s + 3, 2, &dev) ||
-	    s[6] < '0' || s[6] > '7')
-		return -1;
-	fn = (unsigned int)(s[6] - '0');
-	if (dev > 0x1f)
-		return -1;
-	*out = P2PD_ADDR(dom, bus, dev, fn);
-	return 0;
-}
-
-int parse_host_bridge(const char *s, unsigned long long *out)
-{
-	unsigned int dom, bus;
-
-	s = abi_domain(s, &dom);
-	if (!s || strlen(s) != 2 || hex_run(s, 2, &bus))
-		return -1;
-	*out = P2PD_HOST_BRIDGE(dom, bus);
-	return 0;
-}
 
 int parse_hex_field(const char *s, unsigned int digits, unsigned int *out)
 {
 	if (s[0] != '0' || s[1] != 'x' || strlen(s) != digits + 2)
 		return -1;
-	return hex_run(s + 2, digits, out);
+	return p2pd_parse_hex(s + 2, digits, out);
 }
 
 int parse_udec(const char *s, unsigned long max, unsigned long *out)
@@ -333,8 +261,8 @@ int parse_unescape(const char *s, size_t n, char *out)
 		}
 		if (i + 3 >= n || s[i + 1] != 'x')
 			return -1;
-		hi = parse_hex_digit(s[i + 2]);
-		lo = parse_hex_digit(s[i + 3]);
+		hi = p2pd_hex_digit(s[i + 2]);
+		lo = p2pd_hex_digit(s[i + 3]);
 		if (hi < 0 || lo < 0)
 			return -1;
 		c = hi << 4 | lo;

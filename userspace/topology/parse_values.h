@@ -12,18 +12,10 @@
 
 #include "p2pdiag/model.h"
 
-/* One hex digit's value, or -1. */
-int parse_hex_digit(char c);
-
 /*
- * "dddd:bb:dd.f" exactly as the engine writes it (the domain four hex
- * digits, or up to eight without a leading zero: "10000:e1:00.0"), device
- * 00..1f, function 0..7: P2PD_ADDR().
+ * Addresses and root buses are the engine's to read back as it writes
+ * them: p2pd_parse_addr() and p2pd_parse_host_bridge() (p2pdiag/parse.h).
  */
-int parse_addr(const char *s, unsigned long long *out);
-
-/* "dddd:bb", a root bus, its domain as in parse_addr(): P2PD_HOST_BRIDGE(). */
-int parse_host_bridge(const char *s, unsigned long long *out);
 
 /* "0x" and exactly @digits hex digits, as p2pd_put_hex() writes them. */
 int parse_hex_field(const char *s, unsigned int digits, unsigned int *out);

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "p2pdiag/decode.h"
+#include "p2pdiag/format.h"
+#include "p2pdiag/parse.h"
+#include "p2pdiag/vendor_ids.h"
 #include "p2pdiag/verdict.h"
 #include "ktap.h"
 
@@ -491,6 +494,66 @@ static void test_link_rate(void)
 	}
 }
 
+/*
+ * The one address spelling the engine writes is the only one read back:
+ * the module's directory names and the tool's files alike.
+ */
+static void test_parse_addr(void)
+{
+	static const struct { const char *s; unsigned long long want; } good[] = {
+		{ "0000:01:00.0", P2PD_ADDR(0, 1, 0, 0) },
+		{ "0000:ff:1f.7", P2PD_ADDR(0, 0xff, 0x1f, 7) },
+		{ "10000:e1:00.0", P2PD_ADDR(0x10000, 0xe1, 0, 0) },
+		{ "ffffffff:00:00.0", P2PD_ADDR(0xffffffffu, 0, 0, 0) },
+	};
+	/* what the module's sscanf("%8x:%2x:%2x.%1x") used to take, and more */
+	static const char *const bad[] = {
+		"0:01:00.0", "000:01:00.0", "00000:01:00.0", "0000:1:00.0",
+		"0000:01:0.0", "0000:01:20.0", "0000:01:00.8", "0000:01:00.0 ",
+		"0000:01:00.00", "0000:01:00", "01:00.0", "", "0000:01:00.0x",
+		"+000:01:00.0", "100000000:00:00.0",
+	};
+	unsigned long long v, hb;
+	unsigned int i;
+	char buf[P2PD_ADDR_STRLEN];
+	struct p2pd_buf b;
+
+	for (i = 0; i < LEN(good); i++) {
+		v = 0;
+		p2pd_buf_init(&b, buf, sizeof(buf));
+		p2pd_put_addr(&b, good[i].want);
+		p2pd_buf_terminate(&b);
+		ktap_result(&k, !p2pd_parse_addr(good[i].s, &v) && v == good[i].want &&
+			    !strcmp(buf, good[i].s), buf,
+			    "address %s reads back as written", good[i].s);
+	}
+	for (i = 0; i < LEN(bad); i++) {
+		v = 42;
+		ktap_result(&k, p2pd_parse_addr(bad[i], &v) == -1 && v == 42, "",
+			    "address '%s' is refused", bad[i]);
+	}
+	ktap_result(&k, !p2pd_parse_host_bridge("10000:e0", &hb) &&
+		    hb == P2PD_HOST_BRIDGE(0x10000, 0xe0) &&
+		    p2pd_parse_host_bridge("0000:e0:00", &hb) &&
+		    p2pd_parse_host_bridge("000:e0", &hb), "",
+		    "a root bus reads as written, nothing else");
+}
+
+/* One table of paravirtual vendors; Google's 0x1ae0 is gVNIC's here. */
+static void test_paravirtual(void)
+{
+	const char *g = p2pd_paravirtual_vendor(P2PD_VENDOR_GOOGLE);
+
+	ktap_result(&k, p2pd_paravirtual_vendor(P2PD_VENDOR_VIRTIO) &&
+		    p2pd_paravirtual_vendor(P2PD_VENDOR_MICROSOFT) &&
+		    p2pd_paravirtual_vendor(P2PD_VENDOR_VMWARE) &&
+		    p2pd_paravirtual_vendor(P2PD_VENDOR_XEN) &&
+		    g && strstr(g, "gVNIC") &&
+		    !p2pd_paravirtual_vendor(P2PD_VENDOR_NVIDIA) &&
+		    !p2pd_paravirtual_vendor(P2PD_VENDOR_INTEL), "",
+		    "paravirtual: virtio, Hyper-V, VMware, Xen, gVNIC; not NVIDIA or Intel");
+}
+
 int main(void)
 {
 	ktap_start("decode");
@@ -507,5 +570,7 @@ int main(void)
 	test_cpu_guess();
 	test_link_above();
 	test_link_rate();
+	test_parse_addr();
+	test_paravirtual();
 	return ktap_finish(&k);
 }

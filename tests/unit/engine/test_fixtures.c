@@ -27,6 +27,7 @@
 
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
+#include "p2pdiag/parse.h"
 #include "p2pdiag/verdict.h"
 #include "ktap.h"
 #include "model_util.h"
@@ -110,8 +111,8 @@ static int load_fixture(const char *path, struct fixture *fx, char *why,
 
 			if (fx->nr_ex == MAX_EXPECT ||
 			    sscanf(line + 7, "%31s %31s %n", a, b, &off) < 2 ||
-			    parse_addr(a, &e->a) ||
-			    parse_addr(b, &e->b) || e->a >= e->b) {
+			    p2pd_parse_addr(a, &e->a) ||
+			    p2pd_parse_addr(b, &e->b) || e->a >= e->b) {
 				snprintf(why, whylen,
 					 "%s:%u: bad expect line (addresses, a < b)",
 					 fx->name, lineno);
