@@ -748,6 +748,15 @@ expect_rc 3 "cli: a dump whose domain libpci cannot read (100000) exits 3, not j
 case $err in *"libpci read 4 of the 6 PCI functions"*) result 1 "cli: ... saying how many functions libpci read" ;;
 	*) result 0 "cli: ... saying how many functions libpci read" "$err" ;; esac
 
+# A Hyper-V guest's synthetic video adapter (1414:5353) is paravirtual like
+# virtio: its pairs are notes, the passed-through GPUs' pair stays blocked.
+expect_rc 2 "cli: a Hyper-V guest: the real GPUs' pair is still blocked, exits 2" \
+	"$bin" --topology-file "$fix/hyperv-guest.topo" --no-cuda --json
+v=$(json_get 'sorted((f["code"], f["a"], f["b"]) for f in d["findings"])')
+[ "$v" = "[('host-bridge-no-p2p', '0000:00:05.0', '0000:00:06.0'), ('paravirtual-pair', '0000:00:02.0', '0000:00:05.0'), ('paravirtual-pair', '0000:00:02.0', '0000:00:06.0')]" ] &&
+	result 1 "cli: ... the Hyper-V adapter's pairs are paravirtual-pair notes" ||
+	result 0 "cli: ... the Hyper-V adapter's pairs are paravirtual-pair notes" "$v"
+
 # The findings registry against the documentation: --list-findings is the
 # table the tool refuses to step outside; userspace/README.md's "Findings"
 # table must list exactly its codes, the top-level README's examples must
