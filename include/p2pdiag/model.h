@@ -180,4 +180,19 @@ struct p2pd_model {
 	unsigned long generation;
 };
 
+/**
+ * p2pd_model_find() - index of the function at @addr, or P2PD_NO_INDEX.
+ * @m: a model whose fn[] is sorted by address
+ * @addr: P2PD_ADDR() of the function
+ */
+int p2pd_model_find(const struct p2pd_model *m, unsigned long long addr);
+
+/**
+ * p2pd_model_check() - check that a model is usable by the engine.
+ * @m: the model
+ *
+ * Return: 0, or -1 when fn[] is not strictly sorted by address.
+ */
+int p2pd_model_check(const struct p2pd_model *m);
+
 #endif /* P2PDIAG_MODEL_H */

@@ -102,21 +102,6 @@ struct p2pd_pair {
 };
 
 /**
- * p2pd_model_find() - index of the function at @addr, or P2PD_NO_INDEX.
- * @m: a model whose fn[] is sorted by address
- * @addr: P2PD_ADDR() of the function
- */
-int p2pd_model_find(const struct p2pd_model *m, unsigned long long addr);
-
-/**
- * p2pd_model_check() - check that a model is usable by the engine.
- * @m: the model
- *
- * Return: 0, or -1 when fn[] is not strictly sorted by address.
- */
-int p2pd_model_check(const struct p2pd_model *m);
-
-/**
  * p2pd_next_pair() - step through the unordered pairs of P2P endpoints.
  * @m: the model
  * @a: in/out: start with P2PD_NO_INDEX

@@ -13,7 +13,7 @@
  * findings) both ask here.  Freestanding, like the rest of the engine.
  */
 #include "p2pdiag/decode.h"
-#include "p2pdiag/verdict.h"
+#include "p2pdiag/model.h"
 
 /* The lower of two capabilities; 0 means that end could not say. */
 static unsigned int lower_cap(unsigned int mine, unsigned int theirs)

@@ -125,35 +125,6 @@ static const struct host_bridge_entry {
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-int p2pd_model_find(const struct p2pd_model *m, unsigned long long addr)
-{
-	unsigned int lo = 0, hi = m->nr_fn;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (m->fn[mid].addr == addr)
-			return (int)mid;
-		if (m->fn[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return P2PD_NO_INDEX;
-}
-
-int p2pd_model_check(const struct p2pd_model *m)
-{
-	unsigned int i;
-
-	if (m->nr_fn && !m->fn)
-		return -1;
-	for (i = 1; i < m->nr_fn; i++)
-		if (m->fn[i - 1].addr >= m->fn[i].addr)
-			return -1;
-	return 0;
-}
-
 int p2pd_next_pair(const struct p2pd_model *m, int *a, int *b)
 {
 	int n = (int)m->nr_fn;
