@@ -4,8 +4,10 @@
  * snapshot model and where it came from, the engine's pairs, what the GPU
  * side found, what the judgement decided (results) and the findings.
  * main.c fills the inputs, translating the command line into the
- * selection and the judgement's parameters; judgement writes the results
- * and findings; the reports only read.
+ * selection and the judgement's parameters; judgement and the system
+ * checks write the results and findings, and so does the baseline check
+ * (report/baseline.c), which compares this run with a saved one; the
+ * output writers only read.
  */
 #ifndef P2PDIAG_CHECK_H
 #define P2PDIAG_CHECK_H

@@ -3,7 +3,8 @@
  * What decides whether a GPU's figures say anything about its path: other
  * work on the GPU (processes, utilisation), clock throttling while the
  * copies ran, where the worker and its pinned buffers sat; the settings
- * that change copy and P2P performance (the seed's fourth step); and the
+ * that change copy and P2P performance (the report's fourth step, after
+ * topology, software and measurements); and the
  * small-message curve.  Part of gpu.h; filled in the worker.
  */
 #ifndef P2PDIAG_GPU_VALIDITY_H

@@ -15,10 +15,10 @@
  * Expected bandwidth per direction: PCIe raw rate x encoding (8b/10b up to
  * 5 GT/s, 128b/130b up to 32 GT/s, FLIT at 64 GT/s) x protocol efficiency
  * (TLP and DLLP overhead at a 256-byte max payload).  NVLink: links x the
- * per-link rate of NVLink 2 to 4 x an efficiency measured on HGX systems.
+ * per-link rate of their version (judge_nvlink_rate()) x an efficiency
+ * measured on HGX systems.
  */
 #define JUDGE_PCIE_EFFICIENCY		0.89
-#define JUDGE_NVLINK_GBS_PER_LINK	25.0
 #define JUDGE_NVLINK_EFFICIENCY		0.85
 /* P2P no faster than this times host staging is not real P2P. */
 #define JUDGE_FAKE_P2P_MARGIN		1.10

@@ -83,7 +83,7 @@ double judge_nvlink_rate(unsigned int v)
 	switch (v) {
 	case 1: return 20.0;		/* P100 */
 	case 2: case 3: case 4:
-		return 25.0;		/* V100, A100, H100/H200 */
+		return JUDGE_NVLINK2_GBS;
 	case 5: return 50.0;		/* B200 */
 	default: return 0;
 	}

@@ -47,8 +47,10 @@ struct judge_expect {
  */
 #define JUDGE_COPY_LATENCY_US		5.0
 #define JUDGE_CHASE_LATENCY_US		2.5
-/* Per-link GB/s per direction when NVML gives no version (NVLink 2-4). */
-#define JUDGE_NVLINK_FALLBACK_GBS	25.0
+/* Per-link GB/s per direction of NVLink 2 to 4 (V100, A100, H100/H200). */
+#define JUDGE_NVLINK2_GBS		25.0
+/* ... the rate taken when NVML gives no version: the common one. */
+#define JUDGE_NVLINK_FALLBACK_GBS	JUDGE_NVLINK2_GBS
 
 const char *judge_dev_fig_name(enum judge_dev_fig f);	/* "host to device" */
 const char *judge_dev_fig_key(enum judge_dev_fig f);	/* "h2d" */

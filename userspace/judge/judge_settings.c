@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The settings that change performance (the seed's fourth step), from
+ * The settings that change performance (the report's fourth step: they
+ * explain figures that topology and software do not), from
  * NVML's readings (gpu_settings.c, gpu_activity.c) and the kernel's ASPM
  * policy (through the system root): for each, its value, what it does to
  * copies and P2P, and the nvidia-smi (or kernel) command that changes it.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The seed's fourth step: the settings that change what copies and P2P
+ * The report's fourth step, after topology, software and measurements:
+ * the settings that change what copies and P2P
  * achieve, each with its value, what it does and the command that changes
  * it, for the reports to list; and the findings for those set against
  * performance.

@@ -27,7 +27,6 @@
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 
-#define LABEL_TEXT_MAX 1024
 /* Peers named on an endpoint before "+N more". */
 #define PEERS_NAMED 4
 

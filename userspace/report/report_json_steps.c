@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON for the seed's steps beyond the topology: the conditions each GPU
+ * JSON for the troubleshooting steps beyond the topology (report_text.c
+ * says why they come in that order): the conditions each GPU
  * was measured under, each figure judged against its expectation with
  * the basis, the settings that change performance, the small-message
  * curve.  Findings stay structured data of their own (findings[]); these

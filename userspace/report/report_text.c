@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The human report, in the seed's troubleshooting order: (1) the topology
+ * The human report, in troubleshooting order, each step mattering only
+ * once the ones before it hold (a path the topology blocks needs no
+ * bandwidth figure to explain it): (1) the topology
  * (the class matrix has nvidia-smi topo -m's layout, so the two can be laid
  * side by side) and the verdicts, (2) what software allows, (3) the
  * measured, verified figures with their conditions and expectations,

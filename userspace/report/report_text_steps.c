@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parts of the human report that follow the seed's troubleshooting
- * order after the topology: (2) what software allows, (3) the conditions
+ * The parts of the human report that follow the topology, in
+ * troubleshooting order (report_text.c says why): (2) what software allows, (3) the conditions
  * the figures were measured under, each figure against its expectation
  * and the small-message curve, (4) the settings that change performance.
  * Without measurements, the NVML readings that failed stand in for (3).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The human report's sections after the topology, in the seed's order:
+ * The human report's sections after the topology, in troubleshooting
+ * order (report_text.c says why):
  * (2) what software allows, (3) the measured figures' conditions,
  * expectations and small-message curve, (4) the settings that change
  * performance.  report_text.c calls them in that order.

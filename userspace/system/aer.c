@@ -17,7 +17,6 @@
 #include "system/fsroot.h"
 #include "p2pdiag/verdict.h"
 
-#define AER_TEXT_MAX	2048
 #define CAP_POINTER	0x34
 #define CAP_ID_EXP	0x10
 #define LNKSTA		0x12

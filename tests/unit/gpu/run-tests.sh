@@ -746,9 +746,9 @@ finish "p2pdiag-check, a FIFO as a GPU's numa_node under --root: exit 3 naming i
 check 02-eight-gpu-four-switches $SW -- --curve
 sections=$(grep -nE '^\((1|2|3|4)\) ' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ')
 [[ "$sections" =~ ^[0-9]+:\(1\)\ [0-9]+:\(2\)\ [0-9]+:\(3\)\ [0-9]+:\(4\)\ $ ]] ||
-	why=${why:-"sections not in the seed's order: $sections"}
+	why=${why:-"sections not in troubleshooting order: $sections"}
 has_re "host to device: fixed cost 2.00 us per copy; half the peak \(.* GB/s at 1048576 B\) from [0-9]+ B"
-finish "p2pdiag-check: the report in the seed's order, the curve with fixed cost and half-peak size"
+finish "p2pdiag-check: the report in troubleshooting order, the curve with fixed cost and half-peak size"
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 -- \
 	--json --if-busy=measure --curve
