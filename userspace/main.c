@@ -197,68 +197,150 @@ static bool root_refused(const struct gpu_state *gpu)
 	return true;
 }
 
-static int choose_source(struct check_run *r, const struct options *o,
-			 struct sources *s, char *err, size_t errlen)
-{
-	const char *root = module_root(o);
-	unsigned int cpu = 0;
-	int cpu_ok, cpu_foreign, module_loaded = sysfs_module_present(root);
-	int want_module, want_pci;
-	char cpuinfo[PATH_MAX];
+/* The CPU the host bridges are judged for, and where that came from. */
+struct cpu_source {
+	unsigned int flags;
+	int ok;			/* flags were read (or need not be) */
+	int foreign;		/* another machine's input, its CPU not given */
+	char path[PATH_MAX];	/* the cpuinfo read, "" when none */
+};
 
-	/*
-	 * A dump or a saved topology comes from another machine: this one's
-	 * CPU would decide its host bridges wrongly, so it is used only when
-	 * asked for (--cpuinfo, or --root at that machine's files).
-	 */
-	cpu_foreign = (o->pci_dump || o->topology_file) && !o->cpuinfo &&
-		      fsroot_is_live();
-	cpu_ok = cpu_foreign;
+/*
+ * A dump or a saved topology comes from another machine: this one's CPU
+ * would decide its host bridges wrongly, so it is used only when asked
+ * for (--cpuinfo, or --root at that machine's files).
+ */
+static int read_cpu(const struct options *o, struct cpu_source *c, char *err,
+		    size_t errlen)
+{
+	c->flags = 0;
+	c->foreign = (o->pci_dump || o->topology_file) && !o->cpuinfo &&
+		     fsroot_is_live();
+	c->ok = c->foreign;
 	if (o->cpuinfo) {
-		snprintf(cpuinfo, sizeof(cpuinfo), "%s", o->cpuinfo);
-		cpu_ok = !cpu_flags_from_cpuinfo(cpuinfo, &cpu);
-	} else if (cpu_foreign || fsroot_path(cpuinfo, sizeof(cpuinfo), CPUINFO_PATH)) {
-		cpuinfo[0] = '\0';
+		snprintf(c->path, sizeof(c->path), "%s", o->cpuinfo);
+		c->ok = !cpu_flags_from_cpuinfo(c->path, &c->flags);
+	} else if (c->foreign || fsroot_path(c->path, sizeof(c->path), CPUINFO_PATH)) {
+		c->path[0] = '\0';
 	} else {
 		/* the root's own file: a system file, refused unless regular */
 		FILE *fp = fsroot_fopen_fact(err, errlen, CPUINFO_PATH);
 
 		if (!fp && err[0])
 			return -1;
-		cpu_ok = fp && !cpu_flags_from_stream(fp, &cpu);
+		c->ok = fp && !cpu_flags_from_stream(fp, &c->flags);
 		if (fp)
 			fclose(fp);
 	}
-	if (!cpu_ok && o->cpuinfo) {
+	if (!c->ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
 			 strerror(errno));
 		return -1;
 	}
+	return 0;
+}
 
-	if (o->topology_file) {
-		int cpu_known = 0;
+static int source_file(struct check_run *r, const struct options *o,
+		       struct sources *s, const struct cpu_source *c,
+		       char *err, size_t errlen)
+{
+	int cpu_known = 0;
 
-		if (read_topology_file(o->topology_file, &s->file, &cpu_known,
-				       err, errlen))
-			return -1;
-		s->have_file = 1;
-		if (o->cpuinfo || !cpu_known)
-			s->file.cpu_flags = cpu;
-		/* no kernel=: the release of a --root at that machine's files */
-		if (!s->file.kernel_release && !fsroot_is_live() &&
-		    root_kernel_release(&s->file.kernel_release, err, errlen))
-			return -1;
-		r->model = &s->file;
-		r->source = "file";
-		snprintf(r->source_detail, sizeof(r->source_detail),
-			 "saved topology %s, host CPU from %s", o->topology_file,
-			 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
-			 cpu_foreign ? "its host bridges" :
-			 "the root's " CPUINFO_PATH);
-		if (!cpu_known && cpu_foreign)
-			cpu_from_host_bridges(r, &s->file);
+	if (read_topology_file(o->topology_file, &s->file, &cpu_known,
+			       err, errlen))
+		return -1;
+	s->have_file = 1;
+	if (o->cpuinfo || !cpu_known)
+		s->file.cpu_flags = c->flags;
+	/* no kernel=: the release of a --root at that machine's files */
+	if (!s->file.kernel_release && !fsroot_is_live() &&
+	    root_kernel_release(&s->file.kernel_release, err, errlen))
+		return -1;
+	r->model = &s->file;
+	r->source = "file";
+	snprintf(r->source_detail, sizeof(r->source_detail),
+		 "saved topology %s, host CPU from %s", o->topology_file,
+		 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
+		 c->foreign ? "its host bridges" :
+		 "the root's " CPUINFO_PATH);
+	if (!cpu_known && c->foreign)
+		cpu_from_host_bridges(r, &s->file);
+	return 0;
+}
+
+static int source_module(struct check_run *r, const char *root,
+			 struct sources *s, const struct cpu_source *c,
+			 char *err, size_t errlen)
+{
+	if (sysfs_snapshot_read(root, &s->module, err, errlen))
+		return -1;
+	s->have_module = 1;
+	/* a module that does not say its CPU: this machine's is it */
+	if (!s->module.cpu_known)
+		s->module.model.cpu_flags = c->flags;
+	r->model = &s->module.model;
+	r->source = "module";
+	if (snprintf(r->source_detail, sizeof(r->source_detail),
+		     "%s, read in %u attempt%s", root, s->module.attempts,
+		     s->module.attempts == 1 ? "" : "s") >=
+	    (int)sizeof(r->source_detail))
+		mark_cut(r->source_detail, sizeof(r->source_detail));
+	return 0;
+}
+
+/* libpci: this machine's walk or a dump; the model judged unless @judged. */
+static int source_pci(struct check_run *r, const struct options *o,
+		      struct sources *s, const struct cpu_source *c,
+		      int judged, int module_loaded, char *err, size_t errlen)
+{
+	s->pci.cpu_flags = c->flags;
+	/*
+	 * this machine's (or the root's) kernel has the host-bridge rules; a
+	 * dump's machine only a --root at its files tells
+	 */
+	if ((!o->pci_dump || !fsroot_is_live()) &&
+	    root_kernel_release(&s->pci.kernel_release, err, errlen))
+		return -1;
+	if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
+		return -1;
+	s->have_pci = 1;
+	if (judged)
 		return 0;
-	}
+	r->model = &s->pci;
+	r->source = "pci";
+	if (o->pci_dump)
+		snprintf(r->source_detail, sizeof(r->source_detail),
+			 "libpci reading the dump %s, host CPU from %s",
+			 o->pci_dump, o->cpuinfo ? o->cpuinfo :
+			 c->foreign ? "its host bridges" :
+			 "the root's " CPUINFO_PATH);
+	if (c->foreign)
+		cpu_from_host_bridges(r, &s->pci);
+	else
+		snprintf(r->source_detail, sizeof(r->source_detail),
+			 "libpci walk of this machine; %s",
+			 module_loaded ? "--source=pci asked for it" :
+			 "the p2pdiag module is not loaded");
+	return 0;
+}
+
+/*
+ * Which source the run judges (a saved topology, the module, libpci; both
+ * of the last two for --cross-check), read with the CPU its host bridges
+ * are judged for.
+ */
+static int choose_source(struct check_run *r, const struct options *o,
+			 struct sources *s, char *err, size_t errlen)
+{
+	const char *root = module_root(o);
+	int module_loaded = sysfs_module_present(root);
+	int want_module, want_pci;
+	struct cpu_source c;
+
+	if (read_cpu(o, &c, err, errlen))
+		return -1;
+	if (o->topology_file)
+		return source_file(r, o, s, &c, err, errlen);
 
 	want_module = o->source == SOURCE_MODULE || o->cross_check ||
 		      (o->source == SOURCE_AUTO && !o->pci_dump && module_loaded);
@@ -270,57 +352,102 @@ static int choose_source(struct check_run *r, const struct options *o,
 			mark_cut(err, errlen);
 		return -1;
 	}
-	if (want_module) {
-		if (sysfs_snapshot_read(root, &s->module, err, errlen))
-			return -1;
-		s->have_module = 1;
-		/* a module that does not say its CPU: this machine's is it */
-		if (!s->module.cpu_known)
-			s->module.model.cpu_flags = cpu;
-		r->model = &s->module.model;
-		r->source = "module";
-		if (snprintf(r->source_detail, sizeof(r->source_detail),
-			     "%s, read in %u attempt%s", root, s->module.attempts,
-			     s->module.attempts == 1 ? "" : "s") >=
-		    (int)sizeof(r->source_detail))
-			mark_cut(r->source_detail, sizeof(r->source_detail));
-	}
-	if (want_pci) {
-		s->pci.cpu_flags = cpu;
-		/*
-		 * this machine's (or the root's) kernel has the host-bridge
-		 * rules; a dump's machine only a --root at its files tells
-		 */
-		if ((!o->pci_dump || !fsroot_is_live()) &&
-		    root_kernel_release(&s->pci.kernel_release, err, errlen))
-			return -1;
-		if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
-			return -1;
-		s->have_pci = 1;
-		if (!want_module) {
-			r->model = &s->pci;
-			r->source = "pci";
-			if (o->pci_dump)
-				snprintf(r->source_detail, sizeof(r->source_detail),
-					 "libpci reading the dump %s, host CPU from %s",
-					 o->pci_dump, o->cpuinfo ? o->cpuinfo :
-					 cpu_foreign ? "its host bridges" :
-					 "the root's " CPUINFO_PATH);
-			if (cpu_foreign)
-				cpu_from_host_bridges(r, &s->pci);
-			else
-				snprintf(r->source_detail, sizeof(r->source_detail),
-					 "libpci walk of this machine; %s",
-					 module_loaded ? "--source=pci asked for it" :
-					 "the p2pdiag module is not loaded");
-		}
-	}
-	if (!cpu_ok && !(s->have_module && s->module.cpu_known))
+	if (want_module && source_module(r, root, s, &c, err, errlen))
+		return -1;
+	if (want_pci && source_pci(r, o, s, &c, want_module, module_loaded,
+				   err, errlen))
+		return -1;
+	if (!c.ok && !(s->have_module && s->module.cpu_known))
 		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
-			     cpuinfo[0] ? cpuinfo : CPUINFO_PATH);
+			     c.path[0] ? c.path : CPUINFO_PATH);
 	return 0;
+}
+
+/*
+ * --help, --list-findings and --version print and end the run before any
+ * source is read.  Returns 1 with *@status set when one of them did.
+ */
+static int print_only(const struct options *o, int *status)
+{
+	if (o->help) {
+		options_usage(stdout);
+		*status = EXIT_ALL_GOOD;
+	} else if (o->list_findings) {
+		*status = finding_kinds_print(stdout) ? EXIT_USAGE : EXIT_ALL_GOOD;
+	} else if (o->version) {
+		printf("p2pdiag-check %s (sysfs ABI %d, JSON schema %d)\n",
+		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);
+		*status = EXIT_ALL_GOOD;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* What the GPU side is asked to do, from the command line. */
+static void gpu_options_of(const struct options *o, struct gpu_options *g)
+{
+	/* A saved topology or dump is another machine: its GPUs are not here. */
+	g->no_cuda = o->no_cuda || o->topology_file || o->pci_dump;
+	g->quick = o->quick;
+	g->size = o->size;
+	g->iterations = o->iterations;
+	g->timeout_s = o->timeout_s;
+	g->only_pairs = o->nr_pairs ? o->pairs : NULL;
+	g->nr_only_pairs = o->nr_pairs;
+	g->progress = progress;
+	g->busy = o->measure_busy ? GPU_BUSY_MEASURE : GPU_BUSY_REFUSE;
+	g->wait_idle_s = o->wait_idle_s;
+	g->curve = o->curve;
+}
+
+/*
+ * The report on stdout, then what else was asked for: the journal lines,
+ * the picture, the saved baseline.  Returns the exit status: the
+ * findings', or EXIT_USAGE when one of them could not be written (each
+ * said on stderr).  The textfile is main's, written even after a failure.
+ */
+static int write_outputs(struct check_run *r, const struct options *o,
+			 int graph_pair)
+{
+	int status = findings_exit_status(&r->findings);
+	char err[1024];
+
+	if (write_report(r, o)) {
+		snprintf(err, sizeof(err), "cannot write the %s report to stdout: %s",
+			 o->json ? "JSON" : o->summary ? "summary" : "text",
+			 strerror(errno));
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	if (o->journal)
+		report_journal(stderr, r);
+	if (o->graph) {
+		if (report_graph_write(o->graph, r, graph_pair, err, sizeof(err))) {
+			die_usage(err);
+			status = EXIT_USAGE;
+		} else {
+			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", o->graph);
+		}
+	}
+	if (o->baseline == BASELINE_SAVE &&
+	    baseline_save(o->baseline_file, r, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	return status;
+}
+
+static void sources_free(struct sources *s)
+{
+	if (s->have_module)
+		sysfs_snapshot_free(&s->module);
+	if (s->have_pci)
+		p2pd_model_free(&s->pci);
+	if (s->have_file)
+		p2pd_model_free(&s->file);
 }
 
 int main(int argc, char **argv)
@@ -345,17 +472,8 @@ int main(int argc, char **argv)
 		stderr_err_prefix = "<3>";
 		stderr_progress_prefix = "<7>";
 	}
-	if (opt.help) {
-		options_usage(stdout);
-		return EXIT_ALL_GOOD;
-	}
-	if (opt.list_findings)
-		return finding_kinds_print(stdout) ? EXIT_USAGE : EXIT_ALL_GOOD;
-	if (opt.version) {
-		printf("p2pdiag-check %s (sysfs ABI %d, JSON schema %d)\n",
-		       report_version(), P2PD_ABI_VERSION, REPORT_SCHEMA);
-		return EXIT_ALL_GOOD;
-	}
+	if (print_only(&opt, &status))
+		return status;
 	if (opt.compare_fleet)
 		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
 				     opt.json, stdout, stderr);
@@ -406,18 +524,7 @@ int main(int argc, char **argv)
 	if (opt.cross_check)
 		judge_cross_check(&run, module_root(&opt), &src.module, &src.pci);
 
-	/* A saved topology or dump is another machine: its GPUs are not here. */
-	gopt.no_cuda = opt.no_cuda || opt.topology_file || opt.pci_dump;
-	gopt.quick = opt.quick;
-	gopt.size = opt.size;
-	gopt.iterations = opt.iterations;
-	gopt.timeout_s = opt.timeout_s;
-	gopt.only_pairs = opt.nr_pairs ? opt.pairs : NULL;
-	gopt.nr_only_pairs = opt.nr_pairs;
-	gopt.progress = progress;
-	gopt.busy = opt.measure_busy ? GPU_BUSY_MEASURE : GPU_BUSY_REFUSE;
-	gopt.wait_idle_s = opt.wait_idle_s;
-	gopt.curve = opt.curve;
+	gpu_options_of(&opt, &gopt);
 	gpu = calloc(1, sizeof(*gpu));
 	if (!gpu) {
 		die_usage("out of memory");
@@ -453,29 +560,7 @@ int main(int argc, char **argv)
 judged:
 	if (causes_build(&run, &run.causes))
 		run.findings.oom = true;
-	status = findings_exit_status(&run.findings);
-	if (write_report(&run, &opt)) {
-		snprintf(err, sizeof(err), "cannot write the %s report to stdout: %s",
-			 opt.json ? "JSON" : opt.summary ? "summary" : "text",
-			 strerror(errno));
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
-	if (opt.journal)
-		report_journal(stderr, &run);
-	if (opt.graph) {
-		if (report_graph_write(opt.graph, &run, graph_pair, err, sizeof(err))) {
-			die_usage(err);
-			status = EXIT_USAGE;
-		} else {
-			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", opt.graph);
-		}
-	}
-	if (opt.baseline == BASELINE_SAVE &&
-	    baseline_save(opt.baseline_file, &run, err, sizeof(err))) {
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
+	status = write_outputs(&run, &opt, graph_pair);
 out:
 	/*
 	 * The textfile is written last, also when the run failed: a health
@@ -503,11 +588,6 @@ out:
 	}
 	causes_free(&run.causes);
 	findings_free(&run.findings);
-	if (src.have_module)
-		sysfs_snapshot_free(&src.module);
-	if (src.have_pci)
-		p2pd_model_free(&src.pci);
-	if (src.have_file)
-		p2pd_model_free(&src.file);
+	sources_free(&src);
 	return status;
 }

@@ -336,6 +336,39 @@ static int evidence_conflicts(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* Options that are each fine alone but contradict each other. */
+static int check_combinations(const struct options *o, char *err, size_t errlen)
+{
+	if (o->topology_file && o->pci_dump)
+		return fail(err, errlen,
+			    "--topology-file and --pci-dump each name the topology: give one");
+	if (o->topology_file && o->source != SOURCE_AUTO)
+		return fail(err, errlen,
+			    "--source cannot be combined with --topology-file");
+	if (o->pci_dump && o->source == SOURCE_MODULE)
+		return fail(err, errlen,
+			    "--pci-dump is read with libpci: it cannot be --source=module");
+	if (o->cross_check && o->topology_file)
+		return fail(err, errlen,
+			    "--cross-check compares the module with libpci: a topology file is neither");
+	if (o->has_graph_pair && !o->graph)
+		return fail(err, errlen,
+			    "--graph-pair highlights a path in the picture: add --graph FILE");
+	if (o->cross_check && o->source != SOURCE_AUTO)
+		return fail(err, errlen,
+			    "--cross-check reads both sources: do not combine it with --source");
+	if (o->summary && o->json)
+		return fail(err, errlen,
+			    "--summary and --json each are what stdout gets: give one");
+	return 0;
+}
+
+/*
+ * One case per option of long_options[], in its order: the one place that
+ * says what each option's value may be, so it stays one switch (about 150
+ * lines of two- to five-line cases) rather than a function per option;
+ * the checks across options are check_combinations()'s.
+ */
 int options_parse(int argc, char **argv, struct options *o,
 		  char *err, size_t errlen)
 {
@@ -536,26 +569,5 @@ int options_parse(int argc, char **argv, struct options *o,
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)",
 			    argv[optind]);
-	if (o->topology_file && o->pci_dump)
-		return fail(err, errlen,
-			    "--topology-file and --pci-dump each name the topology: give one");
-	if (o->topology_file && o->source != SOURCE_AUTO)
-		return fail(err, errlen,
-			    "--source cannot be combined with --topology-file");
-	if (o->pci_dump && o->source == SOURCE_MODULE)
-		return fail(err, errlen,
-			    "--pci-dump is read with libpci: it cannot be --source=module");
-	if (o->cross_check && o->topology_file)
-		return fail(err, errlen,
-			    "--cross-check compares the module with libpci: a topology file is neither");
-	if (o->has_graph_pair && !o->graph)
-		return fail(err, errlen,
-			    "--graph-pair highlights a path in the picture: add --graph FILE");
-	if (o->cross_check && o->source != SOURCE_AUTO)
-		return fail(err, errlen,
-			    "--cross-check reads both sources: do not combine it with --source");
-	if (o->summary && o->json)
-		return fail(err, errlen,
-			    "--summary and --json each are what stdout gets: give one");
-	return 0;
+	return check_combinations(o, err, errlen);
 }
