@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The inverse of format.c's address writers: one spelling in, or nothing.
+ * The inverse of buf.c's address writers: one spelling in, or nothing.
  * Freestanding, like the rest of the engine: the module reads its own
  * kobject names with it, the tool the files the module publishes.
  */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shared formatter (kmod/engine/format.c) writes into fixed buffers, as the
- * kernel needs; userspace wants whole files as strings.
+ * The shared formatter (kmod/engine/buf.c and the text files beside it)
+ * writes into fixed buffers, as the kernel needs; userspace wants whole
+ * files as strings.
  */
 #ifndef P2PDIAG_FORMAT_TEXT_H
 #define P2PDIAG_FORMAT_TEXT_H

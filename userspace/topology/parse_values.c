@@ -2,7 +2,7 @@
 /*
  * Value syntax of the topology file.  The words (roles, IOMMU domains,
  * ACS bits, "none"/"unknown"/"suspended") come from the engine's tables,
- * the same ones kmod/engine/format.c writes with.
+ * the same ones kmod/engine/field.c writes with.
  */
 #include <limits.h>
 #include <string.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Value syntax of the topology file, each the inverse of one writer in
- * kmod/engine/format.c.  Every function reads a whole NUL-terminated value
- * and returns 0 with the result, or -1 leaving it untouched: a value is
- * well formed exactly, or refused.  Private to the parser.
+ * kmod/engine/ (field.c, buf.c).  Every function reads a whole
+ * NUL-terminated value and returns 0 with the result, or -1 leaving it
+ * untouched: a value is well formed exactly, or refused.  Private to the
+ * parser.
  */
 #ifndef P2PDIAG_PARSE_VALUES_H
 #define P2PDIAG_PARSE_VALUES_H
