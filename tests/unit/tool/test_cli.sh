@@ -759,7 +759,7 @@ v=$(json_get 'sorted((f["code"], f["a"], f["b"]) for f in d["findings"])')
 
 # The findings registry against the documentation: --list-findings is the
 # table the tool refuses to step outside; userspace/README.md's "Findings"
-# table must list exactly its codes, the top-level README's examples must
+# and "--evidence" tables must list exactly its codes, the top-level README's examples must
 # be among them, and every code must pass schema.json's pattern.
 docs=$(cd "$(dirname "$0")/../../.." && pwd)
 expect_rc 0 "cli: --list-findings exits 0" "$bin" --list-findings
@@ -769,8 +769,8 @@ v=$(awk -F'\t' 'NF != 5 || $1 == "" || $4 == "" { print NR": "$0 }' "$tmp/kinds"
 	result 1 "cli: ... one code a line: code, severity, family, meaning, fix" ||
 	result 0 "cli: ... one code a line: code, severity, family, meaning, fix" "$v"
 cut -f1 "$tmp/kinds" | sort >"$tmp/codes"
-awk '/^## Findings/ { f = 1; next } /^## / { f = 0 } f && /^\| `/' "$docs/userspace/README.md" |
-	cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' | sort >"$tmp/readme-codes"
+awk '/^## (Findings|Judging pasted evidence)/ { f = 1; next } /^## / { f = 0 } f && /^\| `/' "$docs/userspace/README.md" |
+	cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' | sort -u >"$tmp/readme-codes"
 v=$(diff "$tmp/codes" "$tmp/readme-codes" | grep '^[<>]' | tr '\n' ' ')
 [ -z "$v" ] && result 1 "cli: userspace/README.md's Findings table lists exactly the registry's codes" ||
 	result 0 "cli: userspace/README.md's Findings table lists exactly the registry's codes" \
