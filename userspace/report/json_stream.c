@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The streamed JSON document: see json_stream.h.  The structure between
- * members (commas, line breaks, indentation, the space after a key) is
- * written here as json-c writes it for the same flags (an empty container
- * too: "[", a line break and the closing bracket indented); a
- * member's own text is json-c's, printed as a document of its own, whose
- * line breaks are then indented to the member's depth, and written at once.  A line break in
- * json-c's output is always structure: inside strings it is escaped.
+ * The streamed JSON document: see json_stream.h.  The layout (commas,
+ * line breaks, indentation, the space after a key) is defined here and
+ * nowhere else: a member given as a json-c tree is walked through the
+ * same open/put/close as a streamed container, and only a scalar's text
+ * (string escaping, number formats) is json-c's.  json-c's own pretty
+ * printer is not used because it changed between releases (0.16 breaks
+ * the line inside an empty container, 0.17 on prints "[]"), and reports
+ * are diffed across machines whatever json-c each has.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,63 +58,56 @@ static void indent(struct json_stream *s, unsigned int level)
 		emit_str(s, indent_unit(s));
 }
 
-/*
- * @text with @level's indentation after each line break, into s->line
- * (grown as needed, kept for the next member).  Return: its length, or
- * 0 with s->error set when memory ran out.
- */
-static size_t indent_lines(struct json_stream *s, const char *text,
-			   unsigned int level)
+static void emit_value(struct json_stream *s, struct json_object *v);
+static void open_bracket(struct json_stream *s, const char *opener,
+			 char closer);
+
+/* A scalar's text is json-c's: its escaping and number formats. */
+static void emit_scalar(struct json_stream *s, struct json_object *v)
 {
-	const char *unit = indent_unit(s), *p, *nl, *end = text + strlen(text);
-	size_t unit_len = strlen(unit), breaks = 0, len = 0, need;
-	unsigned int k;
+	const char *text = json_object_to_json_string_ext(v, s->flags);
 
-	for (p = text; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
-		breaks++;
-	need = (size_t)(end - text) + breaks * level * unit_len + 1;
-	if (need > s->line_size) {
-		char *line = realloc(s->line, need);
-
-		if (!line) {
-			s->error = ENOMEM;
-			return 0;
-		}
-		s->line = line;
-		s->line_size = need;
-	}
-	for (p = text; p < end; p = nl) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		nl = nl ? nl + 1 : end;
-		memcpy(s->line + len, p, (size_t)(nl - p));
-		len += (size_t)(nl - p);
-		if (nl[-1] != '\n')
-			break;
-		for (k = 0; k < level; k++, len += unit_len)
-			memcpy(s->line + len, unit, unit_len);
-	}
-	return len;
+	if (!text)
+		s->error = ENOMEM;
+	else
+		emit_str(s, text);
 }
 
-/* json-c's text of @v at the current depth, in one write; @v is released. */
+/*
+ * A container given whole is written through the same open/put/close as
+ * a streamed one, so the two are the same bytes by construction and the
+ * layout (json_stream.h) never depends on json-c's pretty printer.
+ */
+static void emit_container(struct json_stream *s, struct json_object *v)
+{
+	size_t i, n;
+
+	if (json_object_is_type(v, json_type_object)) {
+		open_bracket(s, "{", '}');
+		json_object_object_foreach(v, key, member_value)
+			json_stream_put(s, key, json_object_get(member_value));
+	} else {
+		open_bracket(s, "[", ']');
+		n = json_object_array_length(v);
+		for (i = 0; i < n; i++)
+			json_stream_put(s, NULL,
+					json_object_get(json_object_array_get_idx(v, i)));
+	}
+	json_stream_close(s);
+}
+
+/* @v at the current depth; @v (the caller's reference) is released. */
 static void emit_value(struct json_stream *s, struct json_object *v)
 {
-	const char *text;
-	size_t len;
-
-	if (!v) {
+	if (!v)
 		emit_str(s, "null");
-		return;
-	}
-	text = s->error ? NULL : json_object_to_json_string_ext(v, s->flags);
-	if (!text && !s->error)
-		s->error = ENOMEM;
-	if (text && (!pretty(s) || !s->depth || !strchr(text, '\n'))) {
-		emit_str(s, text);
-	} else if (text) {
-		len = indent_lines(s, text, s->depth);
-		emit(s, s->line, len);
-	}
+	else if (s->error)
+		;
+	else if (json_object_is_type(v, json_type_object) ||
+		 json_object_is_type(v, json_type_array))
+		emit_container(s, v);
+	else
+		emit_scalar(s, v);
 	json_object_put(v);
 }
 
@@ -131,24 +125,30 @@ static void emit_key(struct json_stream *s, const char *key)
 	emit_str(s, s->flags & JSON_C_TO_STRING_SPACED ? ": " : ":");
 }
 
-/* What comes before a member: the separator, its indentation, its key. */
+/*
+ * What comes before a member: the separator, a line break and its
+ * indentation when pretty, its key.  The line break comes here, not after
+ * the opening bracket, so an empty container is "[]" or "{}" on one line.
+ */
 static void member(struct json_stream *s, const char *key)
 {
 	if (!s->depth)
 		return;
-	/* json-c breaks the line after an opening bracket, not before a member */
 	if (s->members[s->depth - 1])
-		emit_str(s, pretty(s) ? ",\n" : ",");
+		emit_str(s, ",");
 	s->members[s->depth - 1] = true;
-	if (spaced_inline(s))
+	if (pretty(s))
+		emit_str(s, "\n");
+	else if (spaced_inline(s))
 		emit_str(s, " ");
 	indent(s, s->depth);
 	if (key)
 		emit_key(s, key);
 }
 
-static void open_container(struct json_stream *s, const char *key,
-			   const char *opener, char closer)
+/* An opening bracket where a member's value goes (its key written). */
+static void open_bracket(struct json_stream *s, const char *opener,
+			 char closer)
 {
 	if (s->error)
 		return;
@@ -156,13 +156,19 @@ static void open_container(struct json_stream *s, const char *key,
 		s->error = EINVAL;
 		return;
 	}
-	member(s, key);
 	emit_str(s, opener);
-	if (pretty(s))
-		emit_str(s, "\n");
 	s->closer[s->depth] = closer;
 	s->members[s->depth] = false;
 	s->depth++;
+}
+
+static void open_container(struct json_stream *s, const char *key,
+			   const char *opener, char closer)
+{
+	if (s->error)
+		return;
+	member(s, key);
+	open_bracket(s, opener, closer);
 }
 
 void json_stream_begin(struct json_stream *s, FILE *out, int flags)
@@ -193,9 +199,8 @@ void json_stream_close(struct json_stream *s)
 		return;
 	}
 	s->depth--;
-	if (pretty(s)) {
-		if (s->members[s->depth])
-			emit_str(s, "\n");
+	if (pretty(s) && s->members[s->depth]) {
+		emit_str(s, "\n");
 		indent(s, s->depth);
 	}
 	closer[1] = s->closer[s->depth];
@@ -220,9 +225,6 @@ bool json_stream_ok(const struct json_stream *s)
 
 int json_stream_end(struct json_stream *s)
 {
-	free(s->line);
-	s->line = NULL;
-	s->line_size = 0;
 	if (!s->error && s->depth)
 		s->error = EINVAL;
 	errno = 0;

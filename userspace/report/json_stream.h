@@ -3,9 +3,14 @@
  * A JSON document written as it is produced: the containers that grow
  * with the machine (a report's pairs, findings, devices) are opened,
  * filled one small json-c object at a time and closed, so memory holds
- * one member, not the document.  The bytes are those json-c would print
- * for the whole tree with the same flags (the same spacing, indentation
- * and escaping), so a streamed document equals the tree-built one.
+ * one member, not the document.  The flags are json-c's JSON_C_TO_STRING_*
+ * and mean what they mean there, but the layout is this file's own, the
+ * same whatever json-c the tool is built with: PRETTY puts each member on
+ * a line of its own, indented two spaces (a tab with PRETTY_TAB) a level,
+ * and an empty container is "[]" or "{}"; SPACED puts a space after a
+ * key's colon, and without PRETTY also inside brackets and after commas
+ * ("{ }" when empty).  A member given as a json-c tree is printed in the
+ * same layout, so a streamed document equals the one built as a tree.
  *
  * The first failed write is kept: every later call writes nothing (and
  * frees what it was given), and json_stream_end() reports it, so a caller
@@ -20,8 +25,8 @@
 
 struct json_object;
 
-/* Deeper than any report nests its streamed containers. */
-#define JSON_STREAM_DEPTH	16
+/* Deeper than any report nests its containers, streamed or in a member. */
+#define JSON_STREAM_DEPTH	32
 
 struct json_stream {
 	FILE *out;
@@ -30,11 +35,9 @@ struct json_stream {
 	char closer[JSON_STREAM_DEPTH];	/* '}' or ']' of each */
 	bool members[JSON_STREAM_DEPTH];	/* whether it has one yet */
 	int error;			/* errno of the first failure, or 0 */
-	char *line;			/* a member re-indented, reused */
-	size_t line_size;
 };
 
-/* Start a document on @out, printed as json-c prints with @flags. */
+/* Start a document on @out, laid out as above for @flags. */
 void json_stream_begin(struct json_stream *s, FILE *out, int flags);
 
 /*
