@@ -465,6 +465,7 @@ TEST(unprivileged_reads_every_file)
 
 FIXTURE(rescan) {
 	long long gen;
+	bool setup_skipped;
 };
 
 FIXTURE_SETUP(rescan)
@@ -472,10 +473,12 @@ FIXTURE_SETUP(rescan)
 	char path[512];
 
 	root_file(path, sizeof(path), P2PD_FILE_RESCAN);
+	self->setup_skipped = true;
 	if (!st_on_sysfs(path))
 		SKIP(return, "%s is not on sysfs: writes cannot reach the module", path);
 	if (geteuid() != 0)
 		SKIP(return, "needs root");
+	self->setup_skipped = false;
 	self->gen = read_generation();
 	ASSERT_NE(-1, self->gen);
 }
@@ -485,10 +488,12 @@ FIXTURE_TEARDOWN(rescan)
 }
 
 /*
- * The 6.1 harness still runs the test body after setup SKIPs (later ones
- * do not), so each rescan test starts with this.
+ * The 6.1 harness still runs the test body after setup SKIPs (6.9's on do
+ * not), so each rescan test starts with this.  The fixture's own flag, not
+ * the harness's (6.1's _metadata->skip became exit_code in 6.9), so it
+ * builds with the framework of every linux-source.
  */
-#define RETURN_IF_SETUP_SKIPPED() do { if (_metadata->skip) return; } while (0)
+#define RETURN_IF_SETUP_SKIPPED() do { if (self->setup_skipped) return; } while (0)
 
 TEST_F(rescan, one_rebuilds)
 {
