@@ -44,7 +44,9 @@ static bool registered(struct findings *f, enum finding_severity sev,
 	return true;
 }
 
-static char *vformat(const char *fmt, va_list ap)
+/* A printf format and its arguments: callers' formats are checked. */
+static __attribute__((format(printf, 1, 0)))
+char *vformat(const char *fmt, va_list ap)
 {
 	va_list ap2;
 	char *s;

@@ -65,7 +65,9 @@ bool fsroot_is_live(void)
 	return !root_dir[0];
 }
 
-static int vpath(char *out, size_t len, const char *fmt, va_list ap)
+/* Callers pass their own checked formats (fsroot.h). */
+static __attribute__((format(printf, 3, 0)))
+int vpath(char *out, size_t len, const char *fmt, va_list ap)
 {
 	size_t used = strlen(root_dir);
 	int n;
