@@ -22,7 +22,8 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 
 /*
  * report_json_write() - the JSON document of schema 1, written to @out as
- * it is produced, as json-c prints with @flags (no newline after it).
+ * it is produced, laid out for @flags as json_stream.h defines (no
+ * newline after it).
  * Return: 0, or -1 with errno set when it could not be written whole (a
  * failed write, no memory): what is in @out then is no report.
  */
