@@ -10,7 +10,8 @@ void test_options(struct ktap *k);
 
 static int parse(struct options *o, char *err, size_t errlen, ...)
 {
-	char *argv[32];
+	/* static: options keep pointers into argv, as into main()'s */
+	static char *argv[32];
 	int argc = 0;
 	va_list ap;
 	char *s;
