@@ -323,6 +323,7 @@ static int evidence_conflicts(const struct options *o, char *err, size_t errlen)
 			    o->sysfs_root ? "--sysfs-root" :
 			    o->prometheus ? "--prometheus" :
 			    o->graph ? "--graph" :
+			    o->has_graph_pair ? "--graph-pair" :
 			    o->nfd_features ? "--nfd-features" :
 			    o->nr_pairs ? "--pairs" : NULL;
 
