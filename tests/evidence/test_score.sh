@@ -13,7 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 score=$here/score
 # result and summary: KTAP-ish lines as the packaging tests print them
-. "$here/../packaging/tap.sh"
+. "$here/../tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-score-test-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -12,7 +12,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/packaging/tap.sh"
+. "$root/tests/tap.sh"
 manifests=$root/userspace/kubernetes
 # Versions that run on Debian 12's Node.js 18.
 packages=(kubernetes-models@4.5.1 yaml@2.8.1)

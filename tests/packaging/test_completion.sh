@@ -8,7 +8,7 @@
 # Usage: test_completion.sh ROOT P2PDIAG_CHECK TEST_TOOL
 set -u
 root=$1 bin=$2 tool=$3
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-completion-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -25,7 +25,7 @@
 # Usage: test_deb.sh ROOT OUT
 set -u
 root=$1 out=$2
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
 suites=${DEB_SUITES:-bookworm trixie}
 host_release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")

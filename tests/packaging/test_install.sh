@@ -5,7 +5,7 @@
 # removes every file that install put there.  Usage: test_install.sh ROOT
 set -u
 root=$1
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-install-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -7,7 +7,7 @@
 # refuses an ABI text it cannot read.  Usage: test_man.sh ROOT P2PDIAG_CHECK
 set -u
 root=$1 bin=$2
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-man-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -16,7 +16,7 @@
 set -u
 root=$1 bin=$2 tool=$3 gpu=${4-}
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/tap.sh"
+. "$here/../tap.sh"
 . "$here/fixture_runs.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-prom-XXXXXX") || exit 1
 exporter_pid=

@@ -11,7 +11,7 @@
 # (GPU_OUT: where tests/unit/gpu built mksysfs and the doubles)
 set -u
 root=$1 bin=$2 tool=$3 gpu=${4-}
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/fixture_runs.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-schema-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -14,7 +14,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/packaging/tap.sh"
+. "$root/tests/tap.sh"
 hc=$root/userspace/slurm/p2pdiag-healthcheck
 fix=$root/tests/unit/tool/fixtures
 healthy=$fix/sriov-switch.topo broken=$fix/switchacs.topo

@@ -5,7 +5,6 @@
 # statuses.  Usage: test_cli.sh P2PDIAG_CHECK TEST_TOOL FIXTURES
 set -u
 bin=$1 tool=$2 fix=$3
-n=0 failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-tool-cli-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 dump=$fix/amd-rootports-acs.lspci
@@ -21,16 +20,7 @@ export P2PDIAG_FSROOT=$tmp/hermetic
 unset NCCL_P2P_DISABLE NCCL_P2P_LEVEL NCCL_IGNORE_DISABLED_P2P NCCL_NET_GDR_LEVEL \
 	CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER
 
-result() { # result OK NAME [WHY]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "# $3" | head -c 600 && echo
-	fi
-}
+. "$(dirname "$0")/../../tap.sh"
 
 # run CMD...: sets rc, out, err
 run() {
@@ -789,5 +779,4 @@ v=$(grep -Ev -- "$pattern" "$tmp/codes" | tr '\n' ' ')
 [ -z "$v" ] && result 1 "cli: every registered code matches schema.json's code pattern" ||
 	result 0 "cli: every registered code matches schema.json's code pattern" "$pattern rejects: $v"
 
-echo "# cli: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary cli

@@ -8,20 +8,10 @@
 set -u
 bin=$1 fix=$2
 ev=$fix/evidence
-n=0 failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-evidence-XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-result() { # result OK NAME [WHY]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "# $3" | head -c 600 && echo
-	fi
-}
+. "$(dirname "$0")/../../tap.sh"
 
 # first FILE...: "exit-status first-cause-code" of --evidence --json
 first() {
@@ -207,5 +197,4 @@ else
 		result 0 "evidence: every fixture judged in under 50 ms" "$slow"
 fi
 
-echo "# evidence: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary evidence

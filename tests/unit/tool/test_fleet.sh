@@ -8,22 +8,12 @@
 set -u
 bin=$1 topofix=$2 count=${3:-60}
 here=$(cd "$(dirname "$0")" && pwd)
-n=0 failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-fleet-XXXXXX") || exit 1
 trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
 export P2PDIAG_FSROOT=$tmp/empty-root
 mkdir -p "$P2PDIAG_FSROOT"
 
-result() { # result OK NAME [WHY]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "# $3" | head -c 3000 && echo
-	fi
-}
+. "$(dirname "$0")/../../tap.sh"
 
 run() { # run CMD...: sets rc, out, err
 	out=$("$@" 2>"$tmp/stderr"); rc=$?
@@ -178,5 +168,4 @@ err=$(cat "$tmp/stderr")
 	result 1 "fleet: a reader that goes away is no crash" ||
 	result 0 "fleet: a reader that goes away is no crash" "rc $rc $err"
 
-echo "# fleet: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary fleet

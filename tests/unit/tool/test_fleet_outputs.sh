@@ -16,7 +16,7 @@ mkdir -p "$tmp/hermetic/proc" &&
 	grep -m2 -E '^(vendor_id|cpu family)' /proc/cpuinfo >"$tmp/hermetic/proc/cpuinfo"
 export P2PDIAG_FSROOT=$tmp/hermetic
 NS=p2pdiag.feature.node.kubernetes.io
-. "$here/../../packaging/tap.sh"
+. "$here/../../tap.sh"
 
 run() { # run CMD...: sets rc, out, err
 	out=$("$@" 2>"$tmp/stderr"); rc=$?
@@ -119,5 +119,4 @@ printf '%s\n' "$NS/gpu0-gpu1=blocked" "$NS/x=a:b" >"$tmp/bad"
 ! "$valid" "$tmp/bad" >/dev/null && result 1 "fleet: the label checker refuses a value with ':'" ||
 	result 0 "fleet: the label checker refuses a value with ':'"
 
-echo "# fleet outputs: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary "fleet outputs"

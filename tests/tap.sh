@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the packaging tests: "ok N name" / "not ok N name" lines, a
-# reason under each failure, and a last line "N passed, N failed".
+# Sourced by the shell tests: "ok N name" / "not ok N name" lines, a
+# reason under each failure (its first 20 lines, each after "# "), and a
+# last line "N passed, N failed".
 n=0 passed=0 failed=0
 
 # result 1|0 NAME [WHY]
@@ -28,8 +29,15 @@ check() {
 	fi
 }
 
+# summary [LABEL]: the last line; with a label it is a comment line
+# ("# LABEL: N passed, N failed"), for a script whose "ok" lines a caller
+# counts together with other scripts'.  Succeeds when nothing failed.
 summary() {
-	echo "$passed passed, $failed failed"
+	if [ $# -gt 0 ]; then
+		echo "# $1: $passed passed, $failed failed"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	[ "$failed" = 0 ]
 }
 
