@@ -15,8 +15,7 @@
 #
 # Each chroot (minbase, dkms, linux-headers-amd64, systemd, the tool's
 # libraries) is built once from the mirror this machine's apt sources
-# name (for a release they do not name, the mirror of their bookworm
-# entry) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
+# name (tests/lab/host-mirror) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
 # each run works on an overlay of it, so the cache stays clean.  Last,
 # make dkms-install and make dkms-remove from a source tree in the same
 # chroot.  Then the same source built again in a bookworm chroot of the
@@ -28,7 +27,6 @@ root=$1 out=$2
 . "$(dirname "$0")/../tap.sh"
 cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
 suites=${DEB_SUITES:-bookworm trixie}
-host_release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")
 # systemd: systemctl enable in the chroot, and deb-systemd-helper's
 # bookkeeping that purge undoes.
 packages=dkms,linux-headers-amd64,libpci3,libjson-c5,kmod,systemd,init-system-helpers
@@ -113,35 +111,15 @@ next_built=0
 "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 && next_built=1
 
 # --- the chroot, cached ------------------------------------------------
-# The first URI of the deb822 stanza (or sources.list line) for $suite.
-mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk -v s="$suite" '
-			/^[ \t]*$/ { if (ok > 0 && uri) { print uri; exit } ok = 0; uri = ""; next }
-			/^URIs:/ { uri = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) ok = 1 }
-			/^Types:/ { deb = 0; for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1; if (!deb) ok = -99 }
-			END { if (ok > 0 && uri) print uri }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] && awk -v s="$suite" '$1 == "deb" {
-			sub(/ \[[^]]*\]/, ""); if ($3 == s) print $2 }' "$f"
-	done
-}
 # cached_chroot NAME VARIANT SUITE PACKAGES LOG: the path of a
 # debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included) from the
-# mirror the apt sources name for it (else for the host's own release:
-# a Debian 13 host names no bookworm), made once in
-# the cache under a name of NAME and a digest of all that; fails, saying
+# mirror the apt sources name for it (else their first Debian archive:
+# a Debian 13 host names no bookworm), made once in the cache under a name of NAME and a digest of all that; fails, saying
 # why in LOG, when it cannot be made.
 cached_chroot() {
 	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 m key base
-	m=$(mirror | head -1)
-	[ -n "$m" ] || m=$(suite=$host_release mirror | head -1)
-	if [ -z "$m" ]; then
-		echo "none of /etc/apt/sources.list.d/*.sources or sources.list names $suite or $host_release" >"$log"
+	if ! m=$("$root/tests/lab/host-mirror" archive "$suite"); then
+		echo "this machine's apt sources name no Debian archive" >"$log"
 		return 1
 	fi
 	key=$(printf '%s\n' "$name" "$pkgs" "$m" | sha256sum | cut -c1-12)
