@@ -53,7 +53,7 @@ for prefix in /usr /usr/local; do
 done
 
 # A file that is not p2pdiag's, in a directory it shares, survives.
-mkdir -p "$tmp/shared/usr/share/man/man8" && touch "$tmp/shared/usr/share/man/man8/other.8"
+mkdir -p "$tmp/shared/usr/share/man/man8" && install -m 644 /dev/null "$tmp/shared/usr/share/man/man8/other.8"
 make -s -C "$root" install PREFIX=/usr DESTDIR="$tmp/shared" >/dev/null 2>&1
 make -s -C "$root" uninstall PREFIX=/usr DESTDIR="$tmp/shared" >/dev/null 2>&1
 [ "$(files "$tmp/shared")" = "usr/share/man/man8/other.8 644" ] &&

@@ -138,14 +138,18 @@ else
 	result 0 "prometheus: node_exporter listens on 127.0.0.1:$port" "$(tail -5 "$tmp/exporter.log")"
 fi
 # The samples, each as name, sorted labels and value (node_exporter
-# orders labels by name and writes large values in exponent form).
+# orders labels by name and writes large values in exponent form).  A
+# label whose value is empty is no label at all to Prometheus, and
+# node_exporter gives every series of a family the family's label
+# names, empty where a series has none: such labels are left out.
 samples() {
 	python3 - "$1" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
     m = re.match(r'(p2pdiag_\w+)(?:\{(.*)\})? (\S+)$', line)
     if m:
-        labels = sorted(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+        labels = sorted(l for l in re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or "")
+                        if l[1] != "")
         print(m.group(1), labels, float(m.group(3)))
 PY
 }
