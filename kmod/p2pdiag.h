@@ -38,6 +38,10 @@ int p2pd_walk(struct p2pd_model *m, bool all_endpoints, unsigned int *retry,
 	      unsigned int *suspended);
 void p2pd_model_release(struct p2pd_model *m);
 
+/* iommu_group.c */
+struct p2pd_function;
+bool p2pd_read_iommu_group(struct pci_dev *pdev, struct p2pd_function *f);
+
 /* crosscheck.c */
 void p2pd_crosscheck_p2pdma(const struct p2pd_model *m);
 

@@ -4,7 +4,6 @@
  * never a struct pci_dev pointer.  Every reference taken is dropped before
  * the walk returns, and config space is only ever read.
  */
-#include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/sched.h>
@@ -159,44 +158,6 @@ static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
 }
 
 /*
- * Only the group, which lives as long as the device is in it.  A domain
- * belongs to whoever attached it: iommu_get_domain_for_dev() is valid for
- * the bound driver alone, and VFIO or iommufd attach and free domains at
- * open and close.  The group's type, which is what the domain means for
- * P2P, is in /sys/kernel/iommu_groups/<id>/type for p2pdiag-check to read.
- *
- * A virtual function comes and goes without the rescan lock this walk
- * holds: sriov_numvfs and the PF's driver enable and disable SR-IOV under
- * the PF's device lock, and removing a VF drops its group.  That lock is
- * held meanwhile, and only tried: a change of the VFs in progress may be
- * waiting for the rescan lock (kernels that take it there), and the VF is
- * read again later instead.
- *
- * Return: false when the VF could not be looked at now.
- */
-static bool p2pd_read_iommu(struct pci_dev *pdev, struct p2pd_function *f)
-{
-	struct device *pf = pdev->is_virtfn ? &pci_physfn(pdev)->dev : NULL;
-	struct iommu_group *group;
-
-	f->iommu_group = -1;
-	f->iommu_domain = P2PD_IOMMU_NONE;
-	if (pf && !device_trylock(pf)) {
-		f->iommu_domain = P2PD_IOMMU_UNKNOWN;
-		return false;
-	}
-	group = iommu_group_get(&pdev->dev);
-	if (pf)
-		device_unlock(pf);
-	if (!group)
-		return true;
-	f->iommu_group = iommu_group_id(group);
-	f->iommu_domain = P2PD_IOMMU_UNKNOWN;
-	iommu_group_put(group);
-	return true;
-}
-
-/*
  * Mark every value that came from config space as not read (@state).  ACS
  * is the exception where the kernel itself knows the answer: a function
  * without an ACS capability at enumeration (pdev->acs_cap 0) is one whose
@@ -335,7 +296,7 @@ static enum p2pd_read_result p2pd_read_function(struct pci_dev *pdev,
 	f->role = p2pd_role_of(pdev);
 	f->p2p_endpoint = p2pd_is_p2p_endpoint(f->role, pdev->class,
 					       all_endpoints);
-	iommu_read = p2pd_read_iommu(pdev, f);
+	iommu_read = p2pd_read_iommu_group(pdev, f);
 	result = p2pd_read_config(pdev, f);
 	return iommu_read ? result : P2PD_READ_RETRY;
 }
