@@ -103,15 +103,16 @@ static struct p2pd_function *nic_function(struct builder *b, unsigned long long 
 static int nic(struct builder *b, const struct sriov_spec *s, unsigned long long pf,
 	       int has_parent, unsigned long long parent)
 {
-	struct p2pd_function *f = nic_function(b, pf, 0x101d, has_parent,
-					       parent);
+	struct p2pd_function *f = nic_function(b, pf, SRIOV_MODEL_PF_DEVICE,
+					       has_parent, parent);
 	unsigned int i;
 
 	if (!f)
 		return -1;
 	set_link(f, 160, 16);
 	for (i = 0; i < s->vfs; i++) {
-		struct p2pd_function *v = nic_function(b, pf + 1 + i, 0x101e,
+		struct p2pd_function *v = nic_function(b, pf + 1 + i,
+						       SRIOV_MODEL_VF_DEVICE,
 						       has_parent, parent);
 
 		if (!v)

@@ -9,6 +9,10 @@
 
 #include "p2pdiag/model.h"
 
+/* The device IDs of a NIC's physical and virtual functions. */
+#define SRIOV_MODEL_PF_DEVICE	0x101d
+#define SRIOV_MODEL_VF_DEVICE	0x101e
+
 struct sriov_spec {
 	unsigned int switches;		/* root ports with a switch below */
 	unsigned int nics;		/* NICs per switch, one downstream port each */
