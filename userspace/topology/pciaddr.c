@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PCI address text.  Parsing is strict (hex fields of the right width, a
- * function from 0 to 7, nothing after it), because an address that reads
- * as another one would silently select the wrong device.
+ * PCI address text as people write it (options, lspci, files of other
+ * tools): the domain may be left out and fields need no leading zeros.
+ * What the module publishes is read with the engine's p2pd_parse_addr(),
+ * which takes its one spelling only.  Still strict otherwise (hex fields
+ * of the right width, a function from 0 to 7, nothing after it), because
+ * an address that reads as another one would select the wrong device.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "topology/pciaddr.h"
 #include "p2pdiag/format.h"
+#include "p2pdiag/parse.h"
 
-/* @len (1 to @digits) hex digits at @s, at most @max. */
+/*
+ * @len (1 to @digits) hex digits at @s, at most @max: the user's looser
+ * spelling (no leading zeros needed), digit by digit as the engine reads.
+ */
 static int hex_field(const char *s, size_t len, size_t digits,
 		     unsigned int max, unsigned int *v)
 {
@@ -20,18 +27,11 @@ static int hex_field(const char *s, size_t len, size_t digits,
 	if (!len || len > digits)
 		return -1;
 	for (i = 0; i < len; i++) {
-		char c = s[i];
-		unsigned int d;
+		int d = p2pd_hex_digit(s[i]);
 
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
+		if (d < 0)
 			return -1;
-		*v = *v * 16 + d;
+		*v = *v * 16 + (unsigned int)d;
 	}
 	return *v <= max ? 0 : -1;
 }
