@@ -118,6 +118,28 @@ static int unicode_escape(struct json_scan *s, unsigned int *cp)
 }
 
 /*
+ * Add @n bytes of a string's value to *@buf (@len bytes, *@used taken).
+ * One that does not fit is an error, or, where the caller takes a cut
+ * (@cut), an empty value: *@buf becomes NULL and the rest is skipped.
+ */
+static int append(struct json_scan *s, char **buf, size_t len, size_t *used,
+		  const char *from, size_t n, bool *cut)
+{
+	if (*buf && *used + n >= len) {
+		if (!cut)
+			return fail(s, too_long);
+		*cut = true;
+		(*buf)[0] = '\0';
+		*buf = NULL;
+	}
+	if (*buf) {
+		memcpy(*buf + *used, from, n);
+		*used += n;
+	}
+	return 0;
+}
+
+/*
  * The string at s->p ('"'), into @buf when given (@len bytes with the
  * NUL).  One that does not fit fails, or with @cut is left out: @buf
  * empty, *@cut set, the string still checked to its end.
@@ -136,17 +158,8 @@ static int read_string(struct json_scan *s, char *buf, size_t len, bool *cut)
 		       (unsigned char)*s->p >= 0x20)
 			s->p++;
 		n = (size_t)(s->p - run);
-		if (buf && used + n >= len) {
-			if (!cut)
-				return fail(s, too_long);
-			*cut = true;
-			buf[0] = '\0';
-			buf = NULL;
-		}
-		if (buf) {
-			memcpy(buf + used, run, n);
-			used += n;
-		}
+		if (append(s, &buf, len, &used, run, n, cut))
+			return -1;
 		if (s->p >= s->end)
 			return truncated(s);
 		if (*s->p == '"')
@@ -178,17 +191,8 @@ static int read_string(struct json_scan *s, char *buf, size_t len, bool *cut)
 			return fail(s, "an unknown escape in a string");
 		}
 		s->p++;
-		if (buf && used + n >= len) {
-			if (!cut)
-				return fail(s, too_long);
-			*cut = true;
-			buf[0] = '\0';
-			buf = NULL;
-		}
-		if (buf) {
-			memcpy(buf + used, out, n);
-			used += n;
-		}
+		if (append(s, &buf, len, &used, out, n, cut))
+			return -1;
 	}
 	s->p++;
 	if (buf)
