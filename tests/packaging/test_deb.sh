@@ -103,9 +103,7 @@ unitdir=$(pkg-config --variable=systemdsystemunitdir systemd)
 # The same tree one version on: dpkg replaces both, DKMS keeps only the new
 # module (dh-dkms's prerm removes the old one on upgrade).
 up=$ver+upgrade1
-mkdir -p "$tmp/next"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard |
-	tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tmp/next"
+"$root/userspace/packaging/copy-tree" "$root" "$tmp/next"
 sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$up\"/" "$tmp/next/dkms.conf"
 next_built=0
 "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 && next_built=1
@@ -258,7 +256,7 @@ if [ "$next_built" = 1 ] &&
 			"dkms status: $st; modules: $ko"
 else
 	result 0 "deb: $suite: upgrading to $up leaves only the new module, built for $rel" \
-		"$(tail -10 "$out/build-next.log" "$o/upgrade.log" 2>&1)"
+		"$(tail -n 10 "$out/build-next.log" "$o/upgrade.log" 2>&1)"
 fi
 rm -f "$r"/tmp/p2pdiag-*.deb
 
