@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "evidence/evidence.h"
-#include "system/bounded_file.h"
+#include "platform/bounded_file.h"
 
 /* A fence line (```, ```text, ~~~) holds no output: it reads as empty. */
 static bool fence_line(const char *s)

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "gpu/gpu_validity.h"
-#include "system/fsroot.h"
+#include "platform/fsroot.h"
 
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96

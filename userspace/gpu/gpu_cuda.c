@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "gpu/gpu_priv.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 #include "../include/p2pdiag/model.h"
 
 /* cuGetProcAddress as the driver exports it, newest first. */

@@ -13,7 +13,7 @@
  * the driver's start-up are paid once.
  *
  * The worker never outlives the tool: a SIGINT or SIGTERM to the tool
- * kills and reaps it first (system/interrupt.c), and the kernel kills it
+ * kills and reaps it first (platform/interrupt.c), and the kernel kills it
  * when the tool dies any other way (PR_SET_PDEATHSIG).
  */
 #define _GNU_SOURCE
@@ -32,7 +32,7 @@
 
 #include "gpu/gpu_priv.h"
 #include "gpu/gpu_names.h"
-#include "system/interrupt.h"
+#include "platform/interrupt.h"
 
 /* The worker enforces the deadline itself; this is for when it cannot. */
 #define WATCHDOG_GRACE_S	5.0

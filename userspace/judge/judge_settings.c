@@ -14,8 +14,8 @@
 #include "judge/judge.h"
 #include "judge/judge_settings.h"
 #include "judge/results.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 
 #define NVML_REASON_APP_CLOCKS	0x2ull	/* application or locked clocks */
 

@@ -13,8 +13,8 @@
 
 #include <json-c/json.h>
 
-#include "report/atomic_file.h"
 #include "report/baseline.h"
+#include "platform/atomic_file.h"
 #include "report/compare_rules.h"
 #include "report/report_file.h"
 #include "judge/results.h"

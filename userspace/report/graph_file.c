@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
 #include "report/report.h"
+#include "platform/atomic_file.h"
 
 enum graph_format report_graph_format(const char *path)
 {

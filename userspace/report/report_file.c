@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 
 #include "report/report.h"
+#include "platform/bounded_file.h"
 #include "report/report_file.h"
-#include "system/bounded_file.h"
 
 const char *report_get_str(struct json_object *o, const char *key)
 {

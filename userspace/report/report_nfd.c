@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "p2pdiag/decode.h"
-#include "report/atomic_file.h"
+#include "platform/atomic_file.h"
 #include "report/endpoint_labels.h"
 #include "report/report.h"
 

@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "judge/results.h"
+#include "platform/atomic_file.h"
 #include "topology/pciaddr.h"
-#include "report/atomic_file.h"
 #include "report/report.h"
 #include "system/system.h"
 

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system/aer.h"
-#include "system/fsroot.h"
 #include "p2pdiag/verdict.h"
 
 #define CAP_POINTER	0x34

@@ -12,8 +12,8 @@
 #include <json-c/json.h>
 
 #include "check.h"
+#include "platform/fsroot.h"
 #include "system/fleet.h"
-#include "system/fsroot.h"
 #include "system/system.h"
 
 static void dmi(char *buf, size_t len, const char *name)

@@ -13,8 +13,8 @@
 
 #include "check.h"
 #include "judge/judge.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_routes.h"
 #include "p2pdiag/decode.h"

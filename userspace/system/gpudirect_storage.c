@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "judge/judge.h"
-#include "system/fsroot.h"
+#include "platform/fsroot.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_routes.h"
 #include "topology/iommu_type.h"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "system/fsroot.h"
 #include "system/kernel.h"
+#include "platform/fsroot.h"
 
 /* where the config of release R is: before R, after R */
 static const char *const config_places[][2] = {

@@ -3,8 +3,8 @@
 #include <json-c/json.h>
 
 #include "check.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 #include "system/system.h"
 
 static void put(struct json_object *o, const char *key, struct json_object *v)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 #include "system/system.h"
 #include "p2pdiag/verdict.h"
 

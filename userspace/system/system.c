@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "platform/fsroot.h"
 #include "p2pdiag/decode.h"
 #include "system/bootline.h"
 #include "system/environ.h"
-#include "system/fsroot.h"
 #include "system/iommu_groups.h"
 #include "system/system.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What p2pdiag-check learns about the machine beyond the PCIe tree, all
- * read under the root of system reads (system/fsroot.h): the kernel, and
+ * read under the root of system reads (platform/fsroot.h): the kernel, and
  * the GPUDirect routes per GPU-NIC and GPU-NVMe pair.  system_inspect()
  * reads and judges (adding findings to the run); the output functions
  * put it into the text report, the JSON report and the textfile.

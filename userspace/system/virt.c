@@ -15,8 +15,8 @@
 
 #include "check.h"
 #include "judge/judge.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/fsroot.h"
 #include "system/virt.h"
 #include "p2pdiag/decode.h"
 

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "topology/iommu_type.h"
-#include "system/fsroot.h"
+#include "platform/fsroot.h"
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An IOMMU group's default domain type, from the group's type file in
- * sysfs (read through the system root, system/fsroot.h).  Both topology
+ * sysfs (read through the system root, platform/fsroot.h).  Both topology
  * sources use it: the libpci walk, and the module's snapshot, which names
  * the group but leaves its type to this file (include/p2pdiag/ABI.txt).
  */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "topology/pci_dump_vetting.h"
-#include "system/bounded_file.h"
+#include "platform/bounded_file.h"
 #include "topology/pciaddr.h"
 
 /* The largest dump read: `lspci -xxxx` writes about 4.6 KiB a function. */

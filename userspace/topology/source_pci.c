@@ -26,8 +26,8 @@
 #include <pci/pci.h>
 
 #include "topology/source_pci.h"
+#include "platform/fsroot.h"
 #include "topology/pci_dump_vetting.h"
-#include "system/fsroot.h"
 #include "topology/iommu_type.h"
 #include "topology/pciaddr.h"
 #include "topology/topology_parse.h"

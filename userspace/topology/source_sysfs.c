@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "system/system_file.h"
 #include "topology/source_sysfs.h"
+#include "platform/system_file.h"
 #include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"

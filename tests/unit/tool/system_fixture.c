@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "system_fixture.h"
+#include "platform/fsroot.h"
 #include "tool_util.h"
 #include "topology/topology_parse.h"
-#include "system/fsroot.h"
 
 void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report/atomic_file.c: a signal that comes while an output file is
+ * platform/atomic_file.c: a signal that comes while an output file is
  * being replaced is held until the replacement is whole, so a SIGINT or
- * SIGTERM handler (system/interrupt.c) that ends the tool never leaves
+ * SIGTERM handler (platform/interrupt.c) that ends the tool never leaves
  * half a Prometheus file or baseline, or a NAME.tmp beside it.
  */
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
-#include "report/atomic_file.h"
+#include "platform/atomic_file.h"
 
 void test_atomic_file(struct ktap *k);
 

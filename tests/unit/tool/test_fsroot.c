@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "platform/fsroot.h"
+#include "platform/system_file.h"
 #include "topology/source_pci.h"
-#include "system/fsroot.h"
-#include "system/system_file.h"
 #include "topology/iommu_type.h"
 
 void test_fsroot(struct ktap *k);

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "tool_util.h"
+#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system_fixture.h"
 #include "system/aer.h"
 #include "system/bootline.h"
-#include "system/fsroot.h"
 #include "system/environ.h"
 #include "system/virt.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "system/bounded_file.h"
+#include "platform/bounded_file.h"
 
 int bounded_fd_read(int fd, size_t max, char **out, size_t *len)
 {

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "system/interrupt.h"
+#include "platform/interrupt.h"
 
 /* A worker stuck in the driver may take a moment to die after SIGKILL. */
 #define REAP_TRIES	200

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "system/system_file.h"
+#include "platform/system_file.h"
 
 int system_file_open(const char *path, mode_t *found)
 {

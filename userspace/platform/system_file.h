@@ -11,8 +11,8 @@
  * Files a user names (--topology-file, --pci-dump, --baseline, --cpuinfo)
  * may be pipes and are not read through here.
  */
-#ifndef P2PDIAG_SYSTEM_SYSTEM_FILE_H
-#define P2PDIAG_SYSTEM_SYSTEM_FILE_H
+#ifndef P2PDIAG_PLATFORM_SYSTEM_FILE_H
+#define P2PDIAG_PLATFORM_SYSTEM_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,4 +56,4 @@ bool system_file_refused(mode_t found);
  */
 const char *system_file_strerror(int e, mode_t found);
 
-#endif /* P2PDIAG_SYSTEM_SYSTEM_FILE_H */
+#endif /* P2PDIAG_PLATFORM_SYSTEM_FILE_H */

@@ -5,8 +5,8 @@
  * that /dev/zero, a runaway file or a pipe that never ends is an error and
  * not a hang or the machine's memory.
  */
-#ifndef P2PDIAG_SYSTEM_BOUNDED_FILE_H
-#define P2PDIAG_SYSTEM_BOUNDED_FILE_H
+#ifndef P2PDIAG_PLATFORM_BOUNDED_FILE_H
+#define P2PDIAG_PLATFORM_BOUNDED_FILE_H
 
 #include <stddef.h>
 
@@ -26,4 +26,4 @@ int bounded_file_read(const char *path, size_t max, char **out, size_t *len);
  */
 int bounded_fd_read(int fd, size_t max, char **out, size_t *len);
 
-#endif /* P2PDIAG_SYSTEM_BOUNDED_FILE_H */
+#endif /* P2PDIAG_PLATFORM_BOUNDED_FILE_H */

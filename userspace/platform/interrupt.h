@@ -5,11 +5,11 @@
  * goes): the GPU worker process goes with it, a line on stderr says what
  * was running, and the tool ends by the same signal, so a shell sees
  * 128 + its number (130, 143, 129).  Output files need nothing here:
- * report/atomic_file.c holds signals back while it replaces one, so each
+ * platform/atomic_file.c holds signals back while it replaces one, so each
  * is either as it was or whole.
  */
-#ifndef P2PDIAG_SYSTEM_INTERRUPT_H
-#define P2PDIAG_SYSTEM_INTERRUPT_H
+#ifndef P2PDIAG_PLATFORM_INTERRUPT_H
+#define P2PDIAG_PLATFORM_INTERRUPT_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -34,4 +34,4 @@ void interrupt_watch_child(pid_t pid, const char *doing, size_t doing_len);
  */
 void interrupt_forget(void);
 
-#endif /* P2PDIAG_SYSTEM_INTERRUPT_H */
+#endif /* P2PDIAG_PLATFORM_INTERRUPT_H */

@@ -11,8 +11,8 @@
  * are printf formats; a fact that cannot be read is an error return with
  * errno set, never a crash: callers decide whether "absent" is a finding.
  */
-#ifndef P2PDIAG_SYSTEM_FSROOT_H
-#define P2PDIAG_SYSTEM_FSROOT_H
+#ifndef P2PDIAG_PLATFORM_FSROOT_H
+#define P2PDIAG_PLATFORM_FSROOT_H
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -116,4 +116,4 @@ int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
 FILE *fsroot_fopen(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 DIR *fsroot_opendir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-#endif /* P2PDIAG_SYSTEM_FSROOT_H */
+#endif /* P2PDIAG_PLATFORM_FSROOT_H */

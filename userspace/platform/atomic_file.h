@@ -5,8 +5,8 @@
  * Prometheus node exporter, the next --baseline check) sees the old file
  * or the new one, never half of one, even across a crash.
  */
-#ifndef P2PDIAG_ATOMIC_FILE_H
-#define P2PDIAG_ATOMIC_FILE_H
+#ifndef P2PDIAG_PLATFORM_ATOMIC_FILE_H
+#define P2PDIAG_PLATFORM_ATOMIC_FILE_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -30,4 +30,4 @@ int atomic_file_write(const char *path, atomic_file_writer write,
 int atomic_file_write_hidden(const char *path, atomic_file_writer write,
 			     const void *ctx, char *err, size_t errlen);
 
-#endif /* P2PDIAG_ATOMIC_FILE_H */
+#endif /* P2PDIAG_PLATFORM_ATOMIC_FILE_H */

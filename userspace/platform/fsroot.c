@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "system/fsroot.h"
-#include "system/system_file.h"
+#include "platform/fsroot.h"
+#include "platform/system_file.h"
 
 static char root_dir[PATH_MAX];		/* resolved; "" when live */
 static char root_given[PATH_MAX] = "/";

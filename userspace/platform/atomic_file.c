@@ -2,7 +2,7 @@
 /*
  * The one way output files are replaced: see atomic_file.h.  Signals are
  * held back from creating NAME.tmp to the rename, so a SIGINT or SIGTERM
- * (system/interrupt.c) ends the tool before or after a replacement, never
+ * (platform/interrupt.c) ends the tool before or after a replacement, never
  * in the middle of one with NAME.tmp left behind.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
+#include "platform/atomic_file.h"
 
 /*
  * The name written before the rename: NAME.tmp, or DIR/.NAME.tmp when

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "system/bounded_file.h"
-#include "system/system_file.h"
+#include "platform/bounded_file.h"
+#include "platform/system_file.h"
 
 FILE *system_file_fopen(const char *path, mode_t *found)
 {
