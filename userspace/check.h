@@ -23,6 +23,7 @@
 struct system_report;
 struct run_results;
 struct evidence;
+struct fsroot;
 
 /* The endpoints a run is limited to (--pairs), by P2PD_ADDR(). */
 #define SELECTION_MAX 64
@@ -39,6 +40,7 @@ struct judge_params {
 };
 
 struct check_run {
+	struct fsroot *root;		/* where system files are read (platform/fsroot.h) */
 	const char *source;		/* "module", "pci", "file", "evidence" */
 	char source_detail[256];	/* path, or why this source */
 	const struct p2pd_model *model;

@@ -57,13 +57,13 @@ static void mark_cut(char *buf, size_t len)
 		memcpy(buf + len - 4, "...", 4);
 }
 
-static const char *module_root(const struct options *o)
+static const char *module_root(const struct options *o, const struct fsroot *sys)
 {
 	static char path[PATH_MAX];
 
 	if (o->sysfs_root)
 		return o->sysfs_root;
-	if (fsroot_path(path, sizeof(path), "%s", P2PD_SYSFS_ROOT))
+	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT))
 		return P2PD_SYSFS_ROOT;
 	return path;
 }
@@ -166,12 +166,13 @@ static void judge_inputs(struct check_run *r, const struct options *o)
  * The release of the kernel whose files the root holds, into *@release;
  * 0 when unreadable.  Return: 0, or -1 when its file is bad input (@err).
  */
-static int root_kernel_release(unsigned int *release, char *err, size_t errlen)
+static int root_kernel_release(const struct fsroot *sys, unsigned int *release,
+			       char *err, size_t errlen)
 {
 	char text[64];
 
 	*release = 0;
-	if (fsroot_read_fact(text, sizeof(text), err, errlen,
+	if (fsroot_read_fact(sys, text, sizeof(text), err, errlen,
 			     "/proc/sys/kernel/osrelease"))
 		return err[0] ? -1 : 0;
 	if (p2pd_release_word(text, strlen(text), release))
@@ -180,16 +181,16 @@ static int root_kernel_release(unsigned int *release, char *err, size_t errlen)
 }
 
 /*
- * A system file that the readers took for an unknown fact but that is
- * there as something other than a regular file (fsroot_refusal(), or
- * @gpu's worker's): bad input, said before anything is measured and
- * again before the report, for the files read while judging.
+ * A system file under @sys that the readers took for an unknown fact but
+ * that is there as something other than a regular file
+ * (fsroot_refusal()): bad input, said before anything is measured, after
+ * the GPUs' probe and again before the report, for the files read while
+ * judging.
  * Return: whether there was one (then said on stderr).
  */
-static bool root_refused(const struct gpu_state *gpu)
+static bool root_refused(const struct fsroot *sys)
 {
-	const char *refusal = fsroot_refusal()[0] ? fsroot_refusal() :
-			      gpu->root_refusal;
+	const char *refusal = fsroot_refusal(sys);
 
 	if (!refusal[0])
 		return false;
@@ -210,21 +211,22 @@ struct cpu_source {
  * would decide its host bridges wrongly, so it is used only when asked
  * for (--cpuinfo, or --root at that machine's files).
  */
-static int read_cpu(const struct options *o, struct cpu_source *c, char *err,
-		    size_t errlen)
+static int read_cpu(const struct options *o, const struct fsroot *sys,
+		    struct cpu_source *c, char *err, size_t errlen)
 {
 	c->flags = 0;
 	c->foreign = (o->pci_dump || o->topology_file) && !o->cpuinfo &&
-		     fsroot_is_live();
+		     fsroot_is_live(sys);
 	c->ok = c->foreign;
 	if (o->cpuinfo) {
 		snprintf(c->path, sizeof(c->path), "%s", o->cpuinfo);
 		c->ok = !cpu_flags_from_cpuinfo(c->path, &c->flags);
-	} else if (c->foreign || fsroot_path(c->path, sizeof(c->path), CPUINFO_PATH)) {
+	} else if (c->foreign ||
+		   fsroot_path(sys, c->path, sizeof(c->path), CPUINFO_PATH)) {
 		c->path[0] = '\0';
 	} else {
 		/* the root's own file: a system file, refused unless regular */
-		FILE *fp = fsroot_fopen_fact(err, errlen, CPUINFO_PATH);
+		FILE *fp = fsroot_fopen_fact(sys, err, errlen, CPUINFO_PATH);
 
 		if (!fp && err[0])
 			return -1;
@@ -253,8 +255,8 @@ static int source_file(struct check_run *r, const struct options *o,
 	if (o->cpuinfo || !cpu_known)
 		s->file.cpu_flags = c->flags;
 	/* no kernel=: the release of a --root at that machine's files */
-	if (!s->file.kernel_release && !fsroot_is_live() &&
-	    root_kernel_release(&s->file.kernel_release, err, errlen))
+	if (!s->file.kernel_release && !fsroot_is_live(r->root) &&
+	    root_kernel_release(r->root, &s->file.kernel_release, err, errlen))
 		return -1;
 	r->model = &s->file;
 	r->source = "file";
@@ -272,7 +274,7 @@ static int source_module(struct check_run *r, const char *root,
 			 struct sources *s, const struct cpu_source *c,
 			 char *err, size_t errlen)
 {
-	if (sysfs_snapshot_read(root, &s->module, err, errlen))
+	if (sysfs_snapshot_read(r->root, root, &s->module, err, errlen))
 		return -1;
 	s->have_module = 1;
 	/* a module that does not say its CPU: this machine's is it */
@@ -298,10 +300,11 @@ static int source_pci(struct check_run *r, const struct options *o,
 	 * this machine's (or the root's) kernel has the host-bridge rules; a
 	 * dump's machine only a --root at its files tells
 	 */
-	if ((!o->pci_dump || !fsroot_is_live()) &&
-	    root_kernel_release(&s->pci.kernel_release, err, errlen))
+	if ((!o->pci_dump || !fsroot_is_live(r->root)) &&
+	    root_kernel_release(r->root, &s->pci.kernel_release, err, errlen))
 		return -1;
-	if (pci_source_read(o->pci_dump, &s->pci, err, errlen))
+	if (o->pci_dump ? pci_source_read(o->pci_dump, &s->pci, err, errlen) :
+	    pci_source_walk(r->root, &s->pci, err, errlen))
 		return -1;
 	s->have_pci = 1;
 	if (judged)
@@ -332,12 +335,12 @@ static int source_pci(struct check_run *r, const struct options *o,
 static int choose_source(struct check_run *r, const struct options *o,
 			 struct sources *s, char *err, size_t errlen)
 {
-	const char *root = module_root(o);
+	const char *root = module_root(o, r->root);
 	int module_loaded = sysfs_module_present(root);
 	int want_module, want_pci;
 	struct cpu_source c;
 
-	if (read_cpu(o, &c, err, errlen))
+	if (read_cpu(o, r->root, &c, err, errlen))
 		return -1;
 	if (o->topology_file)
 		return source_file(r, o, s, &c, err, errlen);
@@ -453,6 +456,7 @@ static void sources_free(struct sources *s)
 int main(int argc, char **argv)
 {
 	struct check_run run = { 0 };
+	struct fsroot root;
 	struct system_report sys = { 0 };
 	struct sources src = { 0 };
 	struct evidence *evidence = NULL;
@@ -477,10 +481,12 @@ int main(int argc, char **argv)
 	if (opt.compare_fleet)
 		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
 				     opt.json, stdout, stderr);
-	if (fsroot_set(opt.root ? opt.root : getenv(FSROOT_ENV), err, sizeof(err))) {
+	if (fsroot_init(&root, opt.root ? opt.root : getenv(FSROOT_ENV), err,
+			sizeof(err))) {
 		die_usage(err);
 		return EXIT_USAGE;
 	}
+	run.root = &root;
 	judge_inputs(&run, &opt);
 	run.source = "none";
 	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
@@ -522,7 +528,8 @@ int main(int argc, char **argv)
 	if (src.have_module)
 		judge_engine_self_check(&run, &src.module);
 	if (opt.cross_check)
-		judge_cross_check(&run, module_root(&opt), &src.module, &src.pci);
+		judge_cross_check(&run, module_root(&opt, &root), &src.module,
+				  &src.pci);
 
 	gpu_options_of(&opt, &gopt);
 	gpu = calloc(1, sizeof(*gpu));
@@ -535,10 +542,10 @@ int main(int argc, char **argv)
 		die_usage(err);
 		goto out;
 	}
-	if (root_refused(gpu))
+	if (root_refused(&root))
 		goto out;
-	gpu_probe(gpu, &gopt);
-	if (root_refused(gpu))
+	gpu_probe(gpu, &gopt, &root);
+	if (root_refused(&root))
 		goto out;
 	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
 		gpu_measure(gpu, &gopt);
@@ -549,7 +556,7 @@ int main(int argc, char **argv)
 	judge_topology(&run);
 	judge_gpus(&run);
 	system_inspect(&run, &sys);
-	if (root_refused(gpu))
+	if (root_refused(&root))
 		goto out;
 	if (opt.baseline == BASELINE_CHECK &&
 	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {

@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 #include "gpu/gpu_validity.h"
-#include "platform/fsroot.h"
+
+struct fsroot;
 
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96
@@ -191,19 +192,17 @@ struct gpu_state {
 	 * went well.
 	 */
 	char teardown_error[256];
-	/*
-	 * A file under the root that the worker's reads refused (a GPU's
-	 * numa_node: fsroot_refusal(), which stays in the worker's copy of
-	 * the tool), for the tool's exit 3; empty when none was.
-	 */
-	char root_refusal[FSROOT_REFUSAL_MAX];
 	char stuck_step[96];
 	int stuck_pair, stuck_dev;
 	double probe_s, measure_s;	/* wall time of each step */
 };
 
-/* Load the libraries, enumerate GPUs, read attributes.  Never fails hard. */
-void gpu_probe(struct gpu_state *st, const struct gpu_options *opt);
+/*
+ * Load the libraries, enumerate GPUs, read attributes, and each GPU's
+ * NUMA node from the sysfs under @root.  Never fails hard.
+ */
+void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
+	       struct fsroot *root);
 /* Run the measurements asked for; a stuck copy ends as GPU_TIMEOUT. */
 void gpu_measure(struct gpu_state *st, const struct gpu_options *opt);
 void gpu_release(struct gpu_state *st);

@@ -15,8 +15,6 @@
 #include <string.h>
 
 #include "gpu/gpu_priv.h"
-#include "platform/fsroot.h"
-#include "topology/pciaddr.h"
 #include "../include/p2pdiag/model.h"
 
 /* cuGetProcAddress as the driver exports it, newest first. */
@@ -121,19 +119,6 @@ bool gpu_parse_bus_id(const char *s, unsigned long long *addr)
 		return false;
 	*addr = P2PD_ADDR(dom, bus, dev, fn);
 	return true;
-}
-
-/* The kernel's view of the GPU's NUMA node: -1 when it has none. */
-static int read_numa_node(unsigned long long addr)
-{
-	char text[32], bus[P2PD_ADDR_STRLEN], *end;
-	long node;
-
-	pciaddr_format(bus, addr);
-	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/numa_node", bus))
-		return -1;
-	node = strtol(text, &end, 10);
-	return end == text || node < -1 || node > 4095 ? -1 : (int)node;
 }
 
 unsigned int gpu_pair_index(unsigned int nr_dev, int src, int dst)
@@ -256,10 +241,7 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 			st->cuda = GPU_FAILED;
 			return;
 		}
-		d->numa_node = read_numa_node(d->pci_addr);
 	}
-	snprintf(st->root_refusal, sizeof(st->root_refusal), "%s",
-		 fsroot_refusal());
 	st->nr_dev = (unsigned int)count;
 	st->nr_pairs = st->nr_dev * (st->nr_dev - 1);
 

@@ -11,8 +11,10 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_names.h"
 
-void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
+void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
+	       struct fsroot *root)
 {
+	(void)root;		/* no GPU is enumerated: no NUMA node to read */
 	memset(st, 0, sizeof(*st));
 	st->stuck_pair = st->stuck_dev = -1;
 	st->cuda = st->nvml = st->measure =

@@ -32,7 +32,9 @@
 
 #include "gpu/gpu_priv.h"
 #include "gpu/gpu_names.h"
+#include "platform/fsroot.h"
 #include "platform/interrupt.h"
+#include "topology/pciaddr.h"
 
 /* The worker enforces the deadline itself; this is for when it cannot. */
 #define WATCHDOG_GRACE_S	5.0
@@ -216,7 +218,38 @@ static void worker_lost(struct gpu_state *st, bool measuring, bool died,
 						  GPU_TIMEOUT : GPU_FAILED;
 }
 
-void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
+/* The kernel's view of the GPU's NUMA node: -1 when it has none. */
+static int read_numa_node(struct fsroot *root, unsigned long long addr)
+{
+	char text[32], bus[P2PD_ADDR_STRLEN], *end;
+	long node;
+
+	pciaddr_format(bus, addr);
+	if (fsroot_read(root, text, sizeof(text),
+			"/sys/bus/pci/devices/%s/numa_node", bus))
+		return -1;
+	node = strtol(text, &end, 10);
+	return end == text || node < -1 || node > 4095 ? -1 : (int)node;
+}
+
+/*
+ * Each probed GPU's NUMA node, read here in the tool and not in the
+ * worker, so that a file under @root that is refused is kept in @root
+ * like any other system read's; the worker's copy gets the nodes for the
+ * measurements that place buffers by them.
+ */
+static void read_numa_nodes(struct gpu_state *st, struct fsroot *root)
+{
+	unsigned int d;
+
+	for (d = 0; d < st->nr_dev && d < GPU_MAX; d++) {
+		st->dev[d].numa_node = read_numa_node(root, st->dev[d].pci_addr);
+		worker.sh->st.dev[d].numa_node = st->dev[d].numa_node;
+	}
+}
+
+void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
+	       struct fsroot *root)
 {
 	double start = gpu_now(), limit = timeout_of(opt);
 	pid_t parent;
@@ -270,6 +303,7 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt)
 		collect(st);
 	else
 		worker_lost(st, false, died, limit);
+	read_numa_nodes(st, root);
 	st->measure = GPU_SKIPPED;
 	st->probe_s = gpu_now() - start;
 }

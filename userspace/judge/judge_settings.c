@@ -142,7 +142,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 	return n;
 }
 
-void judge_host_aspm(struct judge_setting *out)
+void judge_host_aspm(struct fsroot *root, struct judge_setting *out)
 {
 	char text[256], *open, *close;
 	unsigned int n = 0;
@@ -152,7 +152,8 @@ void judge_host_aspm(struct judge_setting *out)
 		 "powersave and powersupersave let idle links enter L0s/L1: the first copies after idle wait for the link to wake, and small-copy latency rises");
 	snprintf(s->change, sizeof(s->change),
 		 "boot with pcie_aspm.policy=performance, or: echo performance > /sys/module/pcie_aspm/parameters/policy");
-	if (fsroot_read(text, sizeof(text), "/sys/module/pcie_aspm/parameters/policy"))
+	if (fsroot_read(root, text, sizeof(text),
+			"/sys/module/pcie_aspm/parameters/policy"))
 		return;
 	open = strchr(text, '[');
 	close = open ? strchr(open, ']') : NULL;

@@ -21,23 +21,17 @@
 #include "platform/fsroot.h"
 #include "platform/system_file.h"
 
-static char root_dir[PATH_MAX];		/* resolved; "" when live */
-static char root_given[PATH_MAX] = "/";
-/* the first file fsroot_read()/fsroot_fopen() refused since the root was set */
-static char first_refusal[FSROOT_REFUSAL_MAX];
-
-int fsroot_set(const char *dir, char *err, size_t errlen)
+int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
-	first_refusal[0] = '\0';
-	if (!dir || !*dir || !strcmp(dir, "/")) {
-		root_dir[0] = '\0';
-		strcpy(root_given, "/");
+	root->refusal[0] = '\0';
+	root->dir[0] = '\0';
+	strcpy(root->given, "/");
+	if (!dir || !*dir || !strcmp(dir, "/"))
 		return 0;
-	}
-	if (strlen(dir) >= sizeof(root_given)) {
+	if (strlen(dir) >= sizeof(root->given)) {
 		snprintf(err, errlen, "root directory name too long");
 		return -1;
 	}
@@ -49,34 +43,35 @@ int fsroot_set(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "root directory %s is not a directory", dir);
 		return -1;
 	}
-	strcpy(root_given, dir);
+	strcpy(root->given, dir);
 	/* realpath("/x/") is "/x"; realpath of a link to "/" is "/" */
-	strcpy(root_dir, strcmp(real, "/") ? real : "");
+	strcpy(root->dir, strcmp(real, "/") ? real : "");
 	return 0;
 }
 
-const char *fsroot_get(void)
+const char *fsroot_get(const struct fsroot *root)
 {
-	return root_given;
+	return root->given;
 }
 
-bool fsroot_is_live(void)
+bool fsroot_is_live(const struct fsroot *root)
 {
-	return !root_dir[0];
+	return !root->dir[0];
 }
 
 /* Callers pass their own checked formats (fsroot.h). */
-static __attribute__((format(printf, 3, 0)))
-int vpath(char *out, size_t len, const char *fmt, va_list ap)
+static __attribute__((format(printf, 4, 0)))
+int vpath(const struct fsroot *root, char *out, size_t len, const char *fmt,
+	  va_list ap)
 {
-	size_t used = strlen(root_dir);
+	size_t used = strlen(root->dir);
 	int n;
 
 	if (used >= len) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(out, root_dir, used);
+	memcpy(out, root->dir, used);
 	n = vsnprintf(out + used, len - used, fmt, ap);
 	if (n < 0 || (size_t)n >= len - used) {
 		errno = ENAMETOOLONG;
@@ -85,21 +80,22 @@ int vpath(char *out, size_t len, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* @path (an array) from the calling function's format and arguments. */
+/* @path (an array) from the calling function's @root, format and arguments. */
 #define ROOTED(path, fmt, rc) do {					\
 		va_list ap;						\
 		va_start(ap, fmt);					\
-		rc = vpath(path, sizeof(path), fmt, ap);		\
+		rc = vpath(root, path, sizeof(path), fmt, ap);		\
 		va_end(ap);						\
 	} while (0)
 
-int fsroot_path(char *out, size_t len, const char *fmt, ...)
+int fsroot_path(const struct fsroot *root, char *out, size_t len,
+		const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpath(out, len, fmt, ap);
+	rc = vpath(root, out, len, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -157,18 +153,18 @@ static void say_refusal(char *why, size_t whylen, const char *path, mode_t found
 }
 
 /* keeps the first refusal of a plain read for fsroot_refusal() */
-static void note_refusal(const char *path, mode_t found)
+static void note_refusal(struct fsroot *root, const char *path, mode_t found)
 {
-	if (!first_refusal[0])
-		say_refusal(first_refusal, sizeof(first_refusal), path, found);
+	if (!root->refusal[0])
+		say_refusal(root->refusal, sizeof(root->refusal), path, found);
 }
 
-const char *fsroot_refusal(void)
+const char *fsroot_refusal(const struct fsroot *root)
 {
-	return first_refusal;
+	return root->refusal;
 }
 
-int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
+int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -179,12 +175,12 @@ int fsroot_read(char *buf, size_t cap, const char *fmt, ...)
 		return -1;
 	rc = read_rooted(buf, cap, path, &found);
 	if (rc)
-		note_refusal(path, found);
+		note_refusal(root, path, found);
 	return rc;
 }
 
-int fsroot_read_fact(char *buf, size_t cap, char *why, size_t whylen,
-		     const char *fmt, ...)
+int fsroot_read_fact(const struct fsroot *root, char *buf, size_t cap,
+		     char *why, size_t whylen, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -200,7 +196,7 @@ int fsroot_read_fact(char *buf, size_t cap, char *why, size_t whylen,
 	return rc;
 }
 
-bool fsroot_exists(const char *fmt, ...)
+bool fsroot_exists(const struct fsroot *root, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int rc;
@@ -209,7 +205,8 @@ bool fsroot_exists(const char *fmt, ...)
 	return !rc && access(path, F_OK) == 0;
 }
 
-int fsroot_link_name(char *out, size_t len, const char *fmt, ...)
+int fsroot_link_name(const struct fsroot *root, char *out, size_t len,
+		     const char *fmt, ...)
 {
 	char path[PATH_MAX], target[PATH_MAX], *base;
 	ssize_t n;
@@ -234,17 +231,18 @@ int fsroot_link_name(char *out, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
+int fsroot_realpath(const struct fsroot *root, char *out, size_t len,
+		    const char *fmt, ...)
 {
 	char path[PATH_MAX], real[PATH_MAX];
-	size_t rlen = strlen(root_dir);
+	size_t rlen = strlen(root->dir);
 	const char *rest;
 	int rc;
 
 	ROOTED(path, fmt, rc);
 	if (rc || !realpath(path, real))
 		return -1;
-	if (rlen && (strncmp(real, root_dir, rlen) ||
+	if (rlen && (strncmp(real, root->dir, rlen) ||
 		     (real[rlen] && real[rlen] != '/'))) {
 		errno = EXDEV;
 		return -1;
@@ -258,7 +256,7 @@ int fsroot_realpath(char *out, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-FILE *fsroot_fopen(const char *fmt, ...)
+FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -270,11 +268,12 @@ FILE *fsroot_fopen(const char *fmt, ...)
 		return NULL;
 	f = system_file_fopen(path, &found);
 	if (!f)
-		note_refusal(path, found);
+		note_refusal(root, path, found);
 	return f;
 }
 
-FILE *fsroot_fopen_fact(char *why, size_t whylen, const char *fmt, ...)
+FILE *fsroot_fopen_fact(const struct fsroot *root, char *why, size_t whylen,
+			const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -291,7 +290,7 @@ FILE *fsroot_fopen_fact(char *why, size_t whylen, const char *fmt, ...)
 	return f;
 }
 
-DIR *fsroot_opendir(const char *fmt, ...)
+DIR *fsroot_opendir(const struct fsroot *root, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int rc;

@@ -55,38 +55,41 @@ int aer_parse(const char *text, unsigned long long *total, char *detail, size_t 
 	return found;
 }
 
-static bool read_kind(const char *addr, const char *file, unsigned long long *total,
+static bool read_kind(struct fsroot *root, const char *addr, const char *file, unsigned long long *total,
 		      char *detail, size_t len)
 {
 	char text[2048];
 
-	if (fsroot_read(text, sizeof(text), "/sys/bus/pci/devices/%s/%s", addr, file))
+	if (fsroot_read(root, text, sizeof(text), "/sys/bus/pci/devices/%s/%s", addr, file))
 		return false;
 	return !aer_parse(text, total, detail, len);
 }
 
-static void read_counts(unsigned long long addr, struct aer_counts *c)
+static void read_counts(struct fsroot *root, unsigned long long addr,
+			struct aer_counts *c)
 {
 	char a[P2PD_ADDR_STRLEN], d1[AER_DETAIL], d2[AER_DETAIL], d3[AER_DETAIL];
 
 	memset(c, 0, sizeof(*c));
 	pciaddr_format(a, addr);
-	c->have = read_kind(a, "aer_dev_correctable", &c->cor, d1, sizeof(d1)) &&
-		  read_kind(a, "aer_dev_nonfatal", &c->nonfatal, d2, sizeof(d2)) &&
-		  read_kind(a, "aer_dev_fatal", &c->fatal, d3, sizeof(d3));
+	c->have = read_kind(root, a, "aer_dev_correctable", &c->cor, d1, sizeof(d1)) &&
+		  read_kind(root, a, "aer_dev_nonfatal", &c->nonfatal, d2, sizeof(d2)) &&
+		  read_kind(root, a, "aer_dev_fatal", &c->fatal, d3, sizeof(d3));
 	if (c->have)
 		snprintf(c->detail, sizeof(c->detail), "%.80s%s%.80s%s%.80s", d1,
 			 d1[0] && (d2[0] || d3[0]) ? ", " : "", d2,
 			 d2[0] && d3[0] ? ", " : "", d3);
 }
 
-static bool read_lnksta(unsigned long long addr, unsigned int *lnksta)
+static bool read_lnksta(struct fsroot *root, unsigned long long addr,
+			unsigned int *lnksta)
 {
 	unsigned char cfg[256];
 	char a[P2PD_ADDR_STRLEN];
 	unsigned int pos, steps;
 	size_t n;
-	FILE *f = fsroot_fopen("/sys/bus/pci/devices/%s/config", pciaddr_format(a, addr));
+	FILE *f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+			       pciaddr_format(a, addr));
 
 	if (!f)
 		return false;
@@ -147,7 +150,7 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 
 		port->addr = m->fn[fns[k]].addr;
 		port->fn = (int)fns[k];
-		read_counts(port->addr, &port->before);
+		read_counts(r->root, port->addr, &port->before);
 	}
 	free(fns);
 	a->taken = true;
@@ -232,8 +235,8 @@ void aer_judge(struct check_run *r, struct aer_state *a)
 	for (i = 0; i < a->nr; i++) {
 		struct aer_port *p = &a->port[i];
 
-		read_counts(p->addr, &p->after);
-		p->have_lnksta = read_lnksta(p->addr, &p->lnksta);
+		read_counts(r->root, p->addr, &p->after);
+		p->have_lnksta = read_lnksta(r->root, p->addr, &p->lnksta);
 		judge_port(r, p);
 	}
 }

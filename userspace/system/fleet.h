@@ -28,7 +28,10 @@ struct fleet_facts {
 	unsigned int nr_slots;
 };
 
-void fleet_facts_read(struct fleet_facts *f);
+struct fsroot;
+
+/* The fleet context of the machine whose files @root holds. */
+void fleet_facts_read(struct fleet_facts *f, struct fsroot *root);
 
 /* The "context" object of the JSON report's "system". */
 struct json_object *fleet_json(const struct fleet_facts *f);

@@ -21,19 +21,19 @@
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 
-static void read_flavour(struct gpudirect_facts *f)
+static void read_flavour(struct gpudirect_facts *f, struct fsroot *root)
 {
 	char text[512];
 
-	if (!module_present("nvidia")) {
+	if (!module_present(root, "nvidia")) {
 		f->flavour = NVIDIA_ABSENT;
 		return;
 	}
-	if (module_value("nvidia", "version", f->nvidia_version,
+	if (module_value(root, "nvidia", "version", f->nvidia_version,
 			 sizeof(f->nvidia_version)))
 		f->nvidia_version[0] = '\0';
 	/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  ..." */
-	if (fsroot_read(text, sizeof(text), "/proc/driver/nvidia/version"))
+	if (fsroot_read(root, text, sizeof(text), "/proc/driver/nvidia/version"))
 		f->flavour = NVIDIA_FLAVOUR_UNKNOWN;
 	else if (strstr(text, "Open Kernel Module"))
 		f->flavour = NVIDIA_OPEN;
@@ -42,11 +42,11 @@ static void read_flavour(struct gpudirect_facts *f)
 }
 
 /* RMForceStaticBar1=1 among the driver's registry settings. */
-static enum tri read_static_bar1(void)
+static enum tri read_static_bar1(struct fsroot *root)
 {
 	char line[1024];
 	enum tri t = TRI_NO;
-	FILE *p = fsroot_fopen("/proc/driver/nvidia/params");
+	FILE *p = fsroot_fopen(root, "/proc/driver/nvidia/params");
 
 	if (!p)
 		return TRI_UNKNOWN;
@@ -64,18 +64,18 @@ static enum tri read_static_bar1(void)
 	return t;
 }
 
-static void read_nvfs(struct gpudirect_facts *f)
+static void read_nvfs(struct gpudirect_facts *f, struct fsroot *root)
 {
 	char line[256];
 	FILE *s;
 
-	f->nvfs_loaded = module_present("nvidia_fs");
+	f->nvfs_loaded = module_present(root, "nvidia_fs");
 	if (!f->nvfs_loaded)
 		return;
-	if (module_value("nvidia_fs", "version", f->nvfs_version,
+	if (module_value(root, "nvidia_fs", "version", f->nvfs_version,
 			 sizeof(f->nvfs_version)))
 		f->nvfs_version[0] = '\0';
-	s = fsroot_fopen("/proc/driver/nvidia-fs/stats");
+	s = fsroot_fopen(root, "/proc/driver/nvidia-fs/stats");
 	if (!s)
 		return;
 	while (fgets(line, sizeof(line), s)) {
@@ -89,36 +89,36 @@ static void read_nvfs(struct gpudirect_facts *f)
 }
 
 void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
-			  bool storage)
+			  struct fsroot *root, bool storage)
 {
 	char mp[16];
 	enum tri rel;
 
 	memset(f, 0, sizeof(*f));
-	read_flavour(f);
-	f->static_bar1 = f->flavour == NVIDIA_ABSENT ? TRI_NO : read_static_bar1();
-	if (module_present("nvidia_peermem"))
+	read_flavour(f, root);
+	f->static_bar1 = f->flavour == NVIDIA_ABSENT ? TRI_NO : read_static_bar1(root);
+	if (module_present(root, "nvidia_peermem"))
 		strcpy(f->peermem_module, "nvidia_peermem");
-	else if (module_present("nv_peer_mem"))
+	else if (module_present(root, "nv_peer_mem"))
 		strcpy(f->peermem_module, "nv_peer_mem");
-	if (fsroot_read(f->peermem_version, sizeof(f->peermem_version),
+	if (fsroot_read(root, f->peermem_version, sizeof(f->peermem_version),
 			PEER_MEM_DIR "/version"))
 		f->peermem_version[0] = '\0';
 	rel = kernel_at_least(k, 5, 12);
-	f->dmabuf_kernel = rel == TRI_YES ? kernel_config(k, "DMA_SHARED_BUFFER") : rel;
-	read_nvfs(f);
+	f->dmabuf_kernel = rel == TRI_YES ? kernel_config(k, root, "DMA_SHARED_BUFFER") : rel;
+	read_nvfs(f, root);
 	f->p2pdma_release = kernel_at_least(k, 6, 2);
-	f->p2pdma_config = kernel_config(k, "PCI_P2PDMA");
+	f->p2pdma_config = kernel_config(k, root, "PCI_P2PDMA");
 	/*
 	 * /proc/kallsyms is read to its end (100,000 lines and more, tens of
 	 * milliseconds): only where a GPU-NVMe pair can need the answer.
 	 */
-	f->p2pdma_ops = storage ? kernel_symbol("p2pdma_pgmap_ops") : TRI_UNKNOWN;
-	if (!module_value("nvme_core", "parameters/multipath", mp, sizeof(mp)))
+	f->p2pdma_ops = storage ? kernel_symbol(root, "p2pdma_pgmap_ops") : TRI_UNKNOWN;
+	if (!module_value(root, "nvme_core", "parameters/multipath", mp, sizeof(mp)))
 		f->multipath_off = mp[0] == 'N' || mp[0] == 'n' || mp[0] == '0' ?
 				   TRI_YES : TRI_NO;
 	else
-		f->multipath_off = module_present("nvme_core") ? TRI_UNKNOWN :
+		f->multipath_off = module_present(root, "nvme_core") ? TRI_UNKNOWN :
 				   TRI_YES;	/* no nvme_core: no multipath */
 }
 
@@ -207,7 +207,7 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 
 	g->pair = NULL;
 	g->nr_pair = 0;
-	gds_find_vmd_nvme(g);
+	gds_find_vmd_nvme(r->root, g);
 	if (r->model && r->nr_pairs)
 		nr_served = run_select(r, r->nr_pairs, is_gpudirect_pair, NULL,
 				       &served);
@@ -228,13 +228,13 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 		read_translation(gpu, &gp->gpu_translation);
 		read_translation(peer, &gp->peer_translation);
 		pciaddr_format(pa, peer->addr);
-		if (fsroot_link_name(gp->driver, sizeof(gp->driver),
+		if (fsroot_link_name(r->root, gp->driver, sizeof(gp->driver),
 				     "/sys/bus/pci/devices/%s/driver", pa))
 			gp->driver[0] = '\0';
 		if (gp->storage) {
 			gds_judge_pair(r, &g->facts, gp, i);
 		} else {
-			gdr_find_rdma(pa, gp->rdma, sizeof(gp->rdma));
+			gdr_find_rdma(r->root, pa, gp->rdma, sizeof(gp->rdma));
 			gdr_judge_pair(r, &g->facts, gp, i);
 		}
 	}

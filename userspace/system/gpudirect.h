@@ -103,7 +103,7 @@ struct gpudirect {
  * model has an NVMe function, so the storage routes' facts are wanted too.
  */
 void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
-			  bool storage);
+			  struct fsroot *root, bool storage);
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair

@@ -28,13 +28,14 @@
 #include "p2pdiag/verdict.h"
 
 /* The RDMA device of NIC @addr: its infiniband/ directory, else a class scan. */
-void gdr_find_rdma(const char *addr, char *out, size_t len)
+void gdr_find_rdma(const struct fsroot *root, const char *addr, char *out,
+		   size_t len)
 {
 	struct dirent *e;
 	DIR *d;
 
 	out[0] = '\0';
-	d = fsroot_opendir("/sys/bus/pci/devices/%s/infiniband", addr);
+	d = fsroot_opendir(root, "/sys/bus/pci/devices/%s/infiniband", addr);
 	if (d) {
 		while ((e = readdir(d)))
 			if (e->d_name[0] != '.') {
@@ -45,15 +46,16 @@ void gdr_find_rdma(const char *addr, char *out, size_t len)
 		if (out[0])
 			return;
 	}
-	d = fsroot_opendir("/sys/class/infiniband");
+	d = fsroot_opendir(root, "/sys/class/infiniband");
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
 		char dev[64];
 
 		if (e->d_name[0] == '.' ||
-		    fsroot_link_name(dev, sizeof(dev), "/sys/class/infiniband/%s/device",
-				     e->d_name) || strcmp(dev, addr))
+		    fsroot_link_name(root, dev, sizeof(dev),
+				     "/sys/class/infiniband/%s/device", e->d_name) ||
+		    strcmp(dev, addr))
 			continue;
 		gd_copy_text(out, len, e->d_name);
 		break;
@@ -183,11 +185,11 @@ static const char *gdr_fix(const struct gpudirect_facts *f)
 }
 
 /* "eth0 (virtio_net, not PCI), ens5 (mlx5_core, 0000:17:00.0)" */
-static void net_interfaces(char *buf, size_t len)
+static void net_interfaces(const struct fsroot *root, char *buf, size_t len)
 {
 	size_t used = 0;
 	struct dirent *e;
-	DIR *d = fsroot_opendir("/sys/class/net");
+	DIR *d = fsroot_opendir(root, "/sys/class/net");
 
 	buf[0] = '\0';
 	if (!d)
@@ -198,10 +200,11 @@ static void net_interfaces(char *buf, size_t len)
 		bool pci;
 
 		if (e->d_name[0] == '.' ||
-		    fsroot_link_name(dev, sizeof(dev), "/sys/class/net/%s/device", e->d_name))
-			continue;	/* lo, bridges, tunnels: no device */
-		if (fsroot_link_name(drv, sizeof(drv), "/sys/class/net/%s/device/driver",
+		    fsroot_link_name(root, dev, sizeof(dev), "/sys/class/net/%s/device",
 				     e->d_name))
+			continue;	/* lo, bridges, tunnels: no device */
+		if (fsroot_link_name(root, drv, sizeof(drv),
+				     "/sys/class/net/%s/device/driver", e->d_name))
 			strcpy(drv, "no driver");
 		pci = !pciaddr_parse(dev, &addr);
 		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s on %s%s)",
@@ -211,10 +214,10 @@ static void net_interfaces(char *buf, size_t len)
 	closedir(d);
 }
 
-static bool any_rdma_device(void)
+static bool any_rdma_device(const struct fsroot *root)
 {
 	struct dirent *e;
-	DIR *d = fsroot_opendir("/sys/class/infiniband");
+	DIR *d = fsroot_opendir(root, "/sys/class/infiniband");
 	bool found = false;
 
 	if (!d)
@@ -240,9 +243,10 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 	for (i = 0; i < g->nr_pair; i++)
 		any_rdma |= !g->pair[i].storage && g->pair[i].rdma[0];
 	/* only where sysfs is there to say so: no /sys/class/net, no evidence */
-	no_rdma = any_gpu && !any_rdma && !any_rdma_device() && fsroot_exists("/sys/class/net");
+	no_rdma = any_gpu && !any_rdma && !any_rdma_device(r->root) &&
+		  fsroot_exists(r->root, "/sys/class/net");
 	if (no_rdma) {
-		net_interfaces(nets, sizeof(nets));
+		net_interfaces(r->root, nets, sizeof(nets));
 		findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-nic",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "GPUDirect RDMA needs an RDMA NIC (InfiniBand or RoCE, e.g. ConnectX with mlx5_ib) passed to this machine",
@@ -265,7 +269,8 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 				first_nic = false;
 		/* the machine-wide finding already names every interface */
 		if (first_nic && !p->rdma[0] && !no_rdma &&
-		    fsroot_exists("/sys/bus/pci/devices/%s", gd_addr_text(p->peer, na)))
+		    fsroot_exists(r->root, "/sys/bus/pci/devices/%s",
+			  gd_addr_text(p->peer, na)))
 			findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-device",
 				     p->peer, FINDING_NO_ADDR,
 				     "GPUDirect RDMA needs an RDMA NIC with its RDMA driver loaded (mlx5_ib for ConnectX, efa, ...)",

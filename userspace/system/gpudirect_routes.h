@@ -35,7 +35,8 @@ void gd_path_check(struct gd_pair *g, const struct p2pd_pair *p);
 const char *gd_addr_text(unsigned long long addr, char buf[P2PD_ADDR_STRLEN]);
 
 /* gdr_find_rdma() - the RDMA device of NIC @addr into @out, or "". */
-void gdr_find_rdma(const char *addr, char *out, size_t len);
+void gdr_find_rdma(const struct fsroot *root, const char *addr, char *out,
+		   size_t len);
 
 /* gdr_judge_pair() - the RDMA routes' checks of GPU-NIC pair @pi into @g. */
 void gdr_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
@@ -49,7 +50,7 @@ void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 		    struct gd_pair *g, unsigned int pi);
 
 /* gds_find_vmd_nvme() - the NVMe controllers behind a VMD domain into @g. */
-void gds_find_vmd_nvme(struct gpudirect *g);
+void gds_find_vmd_nvme(const struct fsroot *root, struct gpudirect *g);
 
 /* gds_findings() - GPUDirect Storage's findings, added to r->findings. */
 void gds_findings(struct check_run *r, const struct gpudirect *g);

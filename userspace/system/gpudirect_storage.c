@@ -43,7 +43,8 @@ static const char *evidence_of(const struct gd_pair *p, const char *name)
  * snapshot stated, which then stands.
  * Return: whether DMA through the group is translated.
  */
-static bool iommu_translated(const struct p2pd_function *f, char *buf, size_t len)
+static bool iommu_translated(const struct fsroot *root,
+			     const struct p2pd_function *f, char *buf, size_t len)
 {
 	enum p2pd_iommu_domain type;
 	char word[32], refused[PATH_MAX + 64];
@@ -52,7 +53,7 @@ static bool iommu_translated(const struct p2pd_function *f, char *buf, size_t le
 		snprintf(buf, len, "no IOMMU group");
 		return false;
 	}
-	if (iommu_group_read_type(f->iommu_group, word, sizeof(word), &type,
+	if (iommu_group_read_type(root, f->iommu_group, word, sizeof(word), &type,
 				  refused, sizeof(refused)) == 1) {
 		snprintf(buf, len, "group %d type %s", f->iommu_group, word);
 		return type == P2PD_IOMMU_TRANSLATED;
@@ -69,8 +70,8 @@ void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 	const struct p2pd_function *fg = &r->model->fn[p2pd_model_find(r->model, g->gpu)];
 	const struct p2pd_function *fn = &r->model->fn[p2pd_model_find(r->model, g->peer)];
 	char ig[64], in[64];
-	bool p2pdma, tg = iommu_translated(fg, ig, sizeof(ig));
-	bool tn = iommu_translated(fn, in, sizeof(in));
+	bool p2pdma, tg = iommu_translated(r->root, fg, ig, sizeof(ig));
+	bool tn = iommu_translated(r->root, fn, in, sizeof(in));
 
 	gd_check_add(g, "nvidia-fs", "nvidia-fs", f->nvfs_loaded ? TRI_YES : TRI_NO,
 		     f->nvfs_loaded ? "nvidia_fs %s%s%s" : "no /sys/module/nvidia_fs%s%s%s",
@@ -99,10 +100,10 @@ void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 }
 
 /* NVMe controllers whose PCI path runs through a VMD domain (above 0xffff). */
-void gds_find_vmd_nvme(struct gpudirect *g)
+void gds_find_vmd_nvme(const struct fsroot *root, struct gpudirect *g)
 {
 	struct dirent *e;
-	DIR *d = fsroot_opendir("/sys/class/nvme");
+	DIR *d = fsroot_opendir(root, "/sys/class/nvme");
 
 	if (!d)
 		return;
@@ -111,8 +112,8 @@ void gds_find_vmd_nvme(struct gpudirect *g)
 		struct gd_vmd_nvme *v;
 
 		if (e->d_name[0] == '.' ||
-		    fsroot_realpath(real, sizeof(real), "/sys/class/nvme/%s/device",
-				    e->d_name))
+		    fsroot_realpath(root, real, sizeof(real),
+				    "/sys/class/nvme/%s/device", e->d_name))
 			continue;
 		for (s = strtok_r(real, "/", &last); s; s = strtok_r(NULL, "/", &last)) {
 			unsigned int dom, bus;
@@ -126,8 +127,8 @@ void gds_find_vmd_nvme(struct gpudirect *g)
 		v = &g->vmd[g->nr_vmd++];
 		gd_copy_text(v->name, sizeof(v->name), e->d_name);
 		gd_copy_text(v->vmd, sizeof(v->vmd), prev);
-		if (fsroot_link_name(v->addr, sizeof(v->addr), "/sys/class/nvme/%s/device",
-				     e->d_name))
+		if (fsroot_link_name(root, v->addr, sizeof(v->addr),
+				     "/sys/class/nvme/%s/device", e->d_name))
 			snprintf(v->addr, sizeof(v->addr), "?");
 	}
 	closedir(d);

@@ -20,12 +20,13 @@ static const char *const config_places[][2] = {
 	{ "/lib/modules/", "/config" },
 };
 
-int kernel_facts_read(struct kernel_facts *k, char *err, size_t errlen)
+int kernel_facts_read(struct kernel_facts *k, const struct fsroot *root,
+		      char *err, size_t errlen)
 {
 	unsigned int i;
 
 	memset(k, 0, sizeof(*k));
-	k->have_release = !fsroot_read_fact(k->release, sizeof(k->release),
+	k->have_release = !fsroot_read_fact(root, k->release, sizeof(k->release),
 					    err, errlen,
 					    "/proc/sys/kernel/osrelease");
 	if (err[0])
@@ -33,7 +34,7 @@ int kernel_facts_read(struct kernel_facts *k, char *err, size_t errlen)
 	if (k->have_release &&
 	    sscanf(k->release, "%u.%u", &k->major, &k->minor) != 2)
 		k->major = k->minor = 0;
-	k->have_cmdline = !fsroot_read_fact(k->cmdline, sizeof(k->cmdline),
+	k->have_cmdline = !fsroot_read_fact(root, k->cmdline, sizeof(k->cmdline),
 					    err, errlen, "/proc/cmdline");
 	if (err[0])
 		return -1;
@@ -43,7 +44,7 @@ int kernel_facts_read(struct kernel_facts *k, char *err, size_t errlen)
 
 		snprintf(live, sizeof(live), "%s%s%s", config_places[i][0], k->release,
 			 config_places[i][1]);
-		if (fsroot_exists("%s", live)) {
+		if (fsroot_exists(root, "%s", live)) {
 			snprintf(k->config, sizeof(k->config), "%s", live);
 			break;
 		}
@@ -60,7 +61,8 @@ enum tri kernel_at_least(const struct kernel_facts *k, unsigned int major,
 	       TRI_YES : TRI_NO;
 }
 
-enum tri kernel_config(const struct kernel_facts *k, const char *name)
+enum tri kernel_config(const struct kernel_facts *k, struct fsroot *root,
+		       const char *name)
 {
 	char line[512], want[128];
 	enum tri t = TRI_NO;
@@ -69,7 +71,7 @@ enum tri kernel_config(const struct kernel_facts *k, const char *name)
 
 	if (!k->config[0])
 		return TRI_UNKNOWN;
-	f = fsroot_fopen("%s", k->config);
+	f = fsroot_fopen(root, "%s", k->config);
 	if (!f)
 		return TRI_UNKNOWN;
 	wlen = (size_t)snprintf(want, sizeof(want), "CONFIG_%s=", name);
@@ -83,12 +85,12 @@ enum tri kernel_config(const struct kernel_facts *k, const char *name)
 	return t;
 }
 
-enum tri kernel_symbol(const char *sym)
+enum tri kernel_symbol(struct fsroot *root, const char *sym)
 {
 	char line[512];
 	size_t slen = strlen(sym);
 	enum tri t = TRI_NO;
-	FILE *f = fsroot_fopen("/proc/kallsyms");
+	FILE *f = fsroot_fopen(root, "/proc/kallsyms");
 
 	if (!f)
 		return TRI_UNKNOWN;
@@ -108,14 +110,15 @@ enum tri kernel_symbol(const char *sym)
 	return t;
 }
 
-bool module_present(const char *name)
+bool module_present(const struct fsroot *root, const char *name)
 {
-	return fsroot_exists("/sys/module/%s", name);
+	return fsroot_exists(root, "/sys/module/%s", name);
 }
 
-int module_value(const char *name, const char *file, char *buf, size_t cap)
+int module_value(struct fsroot *root, const char *name, const char *file,
+		 char *buf, size_t cap)
 {
-	return fsroot_read(buf, cap, "/sys/module/%s/%s", name, file);
+	return fsroot_read(root, buf, cap, "/sys/module/%s/%s", name, file);
 }
 
 const char *tri_name(enum tri t)

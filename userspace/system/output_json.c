@@ -149,7 +149,7 @@ struct json_object *system_output_json(const struct check_run *r)
 	if (!s || !s->read)
 		return NULL;
 	o = json_object_new_object();
-	put(o, "root", json_object_new_string(fsroot_get()));
+	put(o, "root", json_object_new_string(fsroot_get(r->root)));
 	k = json_object_new_object();
 	put(k, "release", s->kernel.have_release ? json_object_new_string(s->kernel.release) : NULL);
 	put(k, "cmdline", s->kernel.have_cmdline ? json_object_new_string(s->kernel.cmdline) : NULL);

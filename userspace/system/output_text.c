@@ -70,7 +70,7 @@ void system_output_text(FILE *out, const struct check_run *r)
 		fprintf(out, "\nsystem: not read (a saved topology of another machine; --root DIR gives its files)\n");
 		return;
 	}
-	fprintf(out, "\nsystem: files under %s; kernel %s; %s%s\n", fsroot_get(),
+	fprintf(out, "\nsystem: files under %s; kernel %s; %s%s\n", fsroot_get(r->root),
 		s->kernel.have_release ? s->kernel.release : "unknown",
 		s->virt.guest ? "virtual machine, hypervisor " : "not a virtual machine",
 		s->virt.guest ? s->virt.hypervisor : "");

@@ -28,10 +28,10 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 {
 	memset(s, 0, sizeof(*s));
 	/* another machine's topology with this machine's files would lie */
-	s->read = !(offline && fsroot_is_live());
+	s->read = !(offline && fsroot_is_live(r->root));
 	/* facts whose files are bad input stop the run before any copy */
-	if (s->read && (kernel_facts_read(&s->kernel, err, errlen) ||
-			virt_facts_read(&s->virt, err, errlen)))
+	if (s->read && (kernel_facts_read(&s->kernel, r->root, err, errlen) ||
+			virt_facts_read(&s->virt, r->root, err, errlen)))
 		return -1;
 	r->system = s;
 	if (s->read)
@@ -46,8 +46,9 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	iommu_groups_judge(r);
 	if (!s->read)
 		return;
-	gpudirect_facts_read(&s->gd.facts, &s->kernel, has_nvme(r->model));
-	fleet_facts_read(&s->fleet);
+	gpudirect_facts_read(&s->gd.facts, &s->kernel, r->root,
+			     has_nvme(r->model));
+	fleet_facts_read(&s->fleet, r->root);
 	if (r->model)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)

@@ -73,10 +73,11 @@ static void cpuid_vendor(char *out, size_t len)
 }
 
 /* An unreadable /proc/cpuinfo has no flag; one that is no file, @err. */
-static int cpuinfo_hypervisor_flag(bool *flag, char *err, size_t errlen)
+static int cpuinfo_hypervisor_flag(const struct fsroot *root, bool *flag,
+				   char *err, size_t errlen)
 {
 	char line[4096];
-	FILE *f = fsroot_fopen_fact(err, errlen, "/proc/cpuinfo");
+	FILE *f = fsroot_fopen_fact(root, err, errlen, "/proc/cpuinfo");
 
 	*flag = false;
 	if (!f)
@@ -91,27 +92,31 @@ static int cpuinfo_hypervisor_flag(bool *flag, char *err, size_t errlen)
 	return 0;
 }
 
-int virt_facts_read(struct virt_facts *v, char *err, size_t errlen)
+int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
+		    size_t errlen)
 {
 	char xen[32], cpuid[32] = "";
 	const char *dmi = NULL;
 	unsigned int i;
 
 	memset(v, 0, sizeof(*v));
-	if (cpuinfo_hypervisor_flag(&v->cpuid_flag, err, errlen))
+	if (cpuinfo_hypervisor_flag(root, &v->cpuid_flag, err, errlen))
 		return -1;
-	if (fsroot_read(v->dmi_vendor, sizeof(v->dmi_vendor), "/sys/class/dmi/id/sys_vendor"))
+	if (fsroot_read(root, v->dmi_vendor, sizeof(v->dmi_vendor),
+			"/sys/class/dmi/id/sys_vendor"))
 		v->dmi_vendor[0] = '\0';
-	if (fsroot_read(v->dmi_product, sizeof(v->dmi_product), "/sys/class/dmi/id/product_name"))
+	if (fsroot_read(root, v->dmi_product, sizeof(v->dmi_product),
+			"/sys/class/dmi/id/product_name"))
 		v->dmi_product[0] = '\0';
 	for (i = 0; i < sizeof(dmi_guests) / sizeof(dmi_guests[0]); i++)
 		if (!strcmp(v->dmi_vendor, dmi_guests[i].vendor) &&
 		    (!dmi_guests[i].product || !strcmp(v->dmi_product, dmi_guests[i].product)))
 			dmi = dmi_guests[i].name;
 	/* the CPUID leaf is this CPU's: only when the root is this machine */
-	if (fsroot_is_live() && v->cpuid_flag)
+	if (fsroot_is_live(root) && v->cpuid_flag)
 		cpuid_vendor(cpuid, sizeof(cpuid));
-	if (!fsroot_read(xen, sizeof(xen), "/sys/hypervisor/type") && xen[0] && !cpuid[0])
+	if (!fsroot_read(root, xen, sizeof(xen), "/sys/hypervisor/type") && xen[0] &&
+	    !cpuid[0])
 		snprintf(cpuid, sizeof(cpuid), "%s", xen);
 	v->guest = v->cpuid_flag || dmi || cpuid[0];
 	if (!v->guest)
@@ -144,14 +149,15 @@ int virt_clique(const unsigned char *cfg, unsigned int len)
 }
 
 /* The clique of GPU @addr from its config file; -2 when unreadable. */
-static int gpu_clique(unsigned long long addr)
+static int gpu_clique(struct fsroot *root, unsigned long long addr)
 {
 	unsigned char cfg[CFG_READ];
 	char a[P2PD_ADDR_STRLEN];
 	size_t n;
 	FILE *f;
 
-	f = fsroot_fopen("/sys/bus/pci/devices/%s/config", pciaddr_format(a, addr));
+	f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+			pciaddr_format(a, addr));
 	if (!f)
 		return -2;
 	n = fread(cfg, 1, sizeof(cfg), f);
@@ -196,7 +202,7 @@ static void gpu_cliques(struct check_run *r)
 		if (!p2pd_is_nvidia_gpu(f))
 			continue;
 		gpus++;
-		c = gpu_clique(f->addr);
+		c = gpu_clique(r->root, f->addr);
 		pciaddr_format(a, f->addr);
 		if (c == -2) {
 			append(unread, sizeof(unread), a);

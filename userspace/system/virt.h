@@ -29,7 +29,8 @@ struct virt_facts {
  * Return: 0, or -1 when the root's /proc/cpuinfo is there but is not a
  * regular file (bad input, fsroot_read_fact()): @err names it.
  */
-int virt_facts_read(struct virt_facts *v, char *err, size_t errlen);
+int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
+		    size_t errlen);
 
 /* Judge a guest's GPUs, bridges and devices into r's findings. */
 void virt_judge(struct check_run *r, const struct virt_facts *v);

@@ -6,15 +6,16 @@
 
 #define IOMMU_GROUPS_DIR	"/sys/kernel/iommu_groups"
 
-int iommu_group_read_type(int group, char *word, size_t wordlen,
-			  enum p2pd_iommu_domain *type, char *err, size_t errlen)
+int iommu_group_read_type(const struct fsroot *root, int group, char *word,
+			  size_t wordlen, enum p2pd_iommu_domain *type,
+			  char *err, size_t errlen)
 {
 	*type = P2PD_IOMMU_NONE;
 	err[0] = '\0';
 	if (group < 0)
 		return 0;
 	*type = P2PD_IOMMU_UNKNOWN;
-	if (fsroot_read_fact(word, wordlen, err, errlen,
+	if (fsroot_read_fact(root, word, wordlen, err, errlen,
 			     IOMMU_GROUPS_DIR "/%d/type", group))
 		return err[0] ? -1 : 0;
 	/* DMA and DMA-FQ translate; so does a VFIO "unmanaged" domain. */
@@ -28,16 +29,17 @@ int iommu_group_read_type(int group, char *word, size_t wordlen,
 	return 1;
 }
 
-int iommu_group_type(int group, enum p2pd_iommu_domain *type, char *err,
-		     size_t errlen)
+int iommu_group_type(const struct fsroot *root, int group,
+		     enum p2pd_iommu_domain *type, char *err, size_t errlen)
 {
 	char word[32];
 
-	return iommu_group_read_type(group, word, sizeof(word), type, err,
+	return iommu_group_read_type(root, group, word, sizeof(word), type, err,
 				     errlen) < 0 ? -1 : 0;
 }
 
-int iommu_fill_group_types(struct p2pd_model *m, char *err, size_t errlen)
+int iommu_fill_group_types(const struct fsroot *root, struct p2pd_model *m,
+			   char *err, size_t errlen)
 {
 	unsigned int i;
 
@@ -45,7 +47,7 @@ int iommu_fill_group_types(struct p2pd_model *m, char *err, size_t errlen)
 	for (i = 0; i < m->nr_fn; i++)
 		if (m->fn[i].iommu_group >= 0 &&
 		    m->fn[i].iommu_domain == P2PD_IOMMU_UNKNOWN &&
-		    iommu_group_type(m->fn[i].iommu_group,
+		    iommu_group_type(root, m->fn[i].iommu_group,
 				     &m->fn[i].iommu_domain, err, errlen))
 			return -1;
 	return 0;

@@ -184,14 +184,14 @@ static unsigned long long dev_addr(const struct pci_dev *d)
  * tell).
  */
 static struct pci_dev *physfn_of(struct pci_access *pacc, struct pci_dev *d,
-				 int live)
+				 const struct fsroot *sys)
 {
 	unsigned long long addr = dev_addr(d), pf;
 	char a[P2PD_ADDR_STRLEN], name[64];
 	struct pci_dev *q;
 
-	if (!live ||
-	    fsroot_link_name(name, sizeof(name), PCI_DEVICES_DIR "/%s/physfn",
+	if (!sys ||
+	    fsroot_link_name(sys, name, sizeof(name), PCI_DEVICES_DIR "/%s/physfn",
 			     pciaddr_format(a, addr)) ||
 	    pciaddr_parse(name, &pf))
 		return NULL;
@@ -235,10 +235,10 @@ static void take_from_physfn(struct pci_dev *pf, struct p2pd_function *f)
  * kernel's pci_device_is_present(); its IDs are the ones libpci has from
  * sysfs.
  */
-static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
-			 struct p2pd_function *f)
+static int fill_function(struct pci_access *pacc, struct pci_dev *d,
+			 const struct fsroot *sys, struct p2pd_function *f)
 {
-	struct pci_dev *pf = physfn_of(pacc, d, live);
+	struct pci_dev *pf = physfn_of(pacc, d, sys);
 	unsigned int filled, flags;
 	struct pci_cap *exp;
 	char *group;
@@ -263,7 +263,7 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 	f->role = p2pd_decode_role(0, 0, hdr);
 
 #ifdef PCI_FILL_IOMMU_GROUP
-	if (live && (filled & PCI_FILL_IOMMU_GROUP)) {
+	if (sys && (filled & PCI_FILL_IOMMU_GROUP)) {
 		group = pci_get_string_property(d, PCI_FILL_IOMMU_GROUP);
 		if (group && *group) {
 			char *end;
@@ -277,7 +277,7 @@ static int fill_function(struct pci_access *pacc, struct pci_dev *d, int live,
 		}
 	}
 #else
-	(void)live;
+	(void)sys;
 #endif
 
 	if (pci_read_word(pf ? pf : d, PCI_VENDOR_ID) == 0xffff ||
@@ -319,11 +319,12 @@ static int cmp_fn(const void *x, const void *y)
  * /sys/devices, a bridge ("0000:00:01.1") or a host bridge ("pci0000:00").
  * Return: 1 with *@parent set, 0 on a root bus, -1 when sysfs cannot say.
  */
-static int sysfs_parent(unsigned long long addr, unsigned long long *parent)
+static int sysfs_parent(const struct fsroot *sys, unsigned long long addr,
+			unsigned long long *parent)
 {
 	char real[PATH_MAX], a[P2PD_ADDR_STRLEN], *slash;
 
-	if (fsroot_realpath(real, sizeof(real), PCI_DEVICES_DIR "/%s",
+	if (fsroot_realpath(sys, real, sizeof(real), PCI_DEVICES_DIR "/%s",
 			    pciaddr_format(a, addr)))
 		return -1;
 	slash = strrchr(real, '/');
@@ -367,7 +368,7 @@ static struct pci_dev *bridge_above(struct pci_access *pacc, struct pci_dev *d)
  * tree that is not the kernel's) is an error: no tree can be drawn.
  */
 static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
-			int live, char *err, size_t errlen)
+			const struct fsroot *sys, char *err, size_t errlen)
 {
 	char a[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN];
 	struct pci_dev *d;
@@ -381,8 +382,8 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 		if (idx == P2PD_NO_INDEX)
 			continue;
 		f = &m->fn[idx];
-		if (live)
-			known = sysfs_parent(addr, &f->parent);
+		if (sys)
+			known = sysfs_parent(sys, addr, &f->parent);
 		if (known >= 0) {
 			f->has_parent = known;
 			if (!known)
@@ -398,7 +399,7 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 			snprintf(err, errlen,
 				 "%s sits below bridge %s, which is not on a lower bus: the %s's bus numbers contradict each other",
 				 pciaddr_format(a, addr), pciaddr_format(pa, f->parent),
-				 live ? "PCI sysfs tree" : "dump");
+				 sys ? "PCI sysfs tree" : "dump");
 			return -1;
 		}
 	}
@@ -461,12 +462,13 @@ static void mark_root_bus_heads(struct p2pd_model *m)
 }
 
 /*
- * Everything that may end in a libpci error: run under pci_source_read's
- * setjmp.  @dump_file names the dump in messages; libpci reads @dump_copy.
+ * Everything that may end in a libpci error: run under read_source()'s
+ * setjmp.  @sys: the machine's system files to walk, or NULL for a dump,
+ * which @dump_file names in messages and libpci reads as @dump_copy.
  */
-static int walk(struct pci_access *pacc, const char *dump_file,
-		const char *dump_copy, unsigned int dump_fns,
-		struct p2pd_model *m, char *err,
+static int walk(struct pci_access *pacc, const struct fsroot *sys,
+		const char *dump_file, const char *dump_copy,
+		unsigned int dump_fns, struct p2pd_model *m, char *err,
 		size_t errlen)
 {
 	unsigned int n = 0, readable_fns = 0, i = 0;
@@ -478,15 +480,15 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 			snprintf(err, errlen, "libpci has no dump back-end");
 			return -1;
 		}
-	} else if (!fsroot_is_live()) {
+	} else if (!fsroot_is_live(sys)) {
 		/* another root: libpci's sysfs back-end reads it, no other */
 		char path[PATH_MAX];
 
 		pacc->method = PCI_ACCESS_SYS_BUS_PCI;
-		if (fsroot_path(path, sizeof(path), PCI_SYSFS_DIR) ||
+		if (fsroot_path(sys, path, sizeof(path), PCI_SYSFS_DIR) ||
 		    pci_set_param(pacc, "sysfs.path", path)) {
 			snprintf(err, errlen, "libpci cannot read %s%s",
-				 fsroot_get(), PCI_SYSFS_DIR);
+				 fsroot_get(sys), PCI_SYSFS_DIR);
 			return -1;
 		}
 	}
@@ -522,7 +524,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 		return -1;
 	}
 	for (d = pacc->devices; d; d = d->next)
-		if (!fill_function(pacc, d, !dump_file, &m->fn[i++]))
+		if (!fill_function(pacc, d, sys, &m->fn[i++]))
 			readable_fns++;
 	if (!readable_fns) {
 		if (dump_file)
@@ -546,17 +548,18 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 			 pciaddr_format(a, m->fn[i].addr));
 		return -1;
 	}
-	if (link_parents(pacc, m, !dump_file, err, errlen))
+	if (link_parents(pacc, m, sys, err, errlen))
 		return -1;
 	find_host_bridges(m);
 	mark_root_bus_heads(m);
-	return iommu_fill_group_types(m, err, errlen);
+	/* a dump names no IOMMU group (fill_function()) */
+	return sys ? iommu_fill_group_types(sys, m, err, errlen) : 0;
 }
 
 /* The walk under a setjmp that turns libpci's fatal errors into -1. */
-static int read_with_libpci(const char *dump_file, const char *dump_copy,
-			    unsigned int dump_fns, struct p2pd_model *m,
-			    char *err, size_t errlen)
+static int read_with_libpci(const struct fsroot *sys, const char *dump_file,
+			    const char *dump_copy, unsigned int dump_fns,
+			    struct p2pd_model *m, char *err, size_t errlen)
 {
 	struct pci_access *volatile pacc = NULL;
 	volatile int rc = -1;
@@ -570,15 +573,16 @@ static int read_with_libpci(const char *dump_file, const char *dump_copy,
 	pacc->warning = on_pci_quiet;
 	pacc->debug = on_pci_quiet;
 	pacc->numeric_ids = 1;
-	rc = walk(pacc, dump_file, dump_copy, dump_fns, m, err, errlen);
+	rc = walk(pacc, sys, dump_file, dump_copy, dump_fns, m, err, errlen);
 out:
 	if (pacc && !setjmp(pci_fatal))
 		pci_cleanup(pacc);
 	return rc;
 }
 
-int pci_source_read(const char *dump_file, struct p2pd_model *m,
-		    char *err, size_t errlen)
+/* pci_source_read() (@sys NULL) or pci_source_walk() (@dump_file NULL) */
+static int read_source(const struct fsroot *sys, const char *dump_file,
+		       struct p2pd_model *m, char *err, size_t errlen)
 {
 	unsigned int cpu = m->cpu_flags, release = m->kernel_release;
 	unsigned int dump_fns = 0;
@@ -594,7 +598,7 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 			return -1;
 		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", fd);
 	}
-	rc = read_with_libpci(dump_file, copy, dump_fns, m, err, errlen);
+	rc = read_with_libpci(sys, dump_file, copy, dump_fns, m, err, errlen);
 	if (fd >= 0)
 		close(fd);
 	if (rc) {
@@ -603,6 +607,22 @@ int pci_source_read(const char *dump_file, struct p2pd_model *m,
 		m->kernel_release = release;
 	}
 	return rc;
+}
+
+int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen)
+{
+	if (!dump_file) {
+		snprintf(err, errlen, "no dump file to read");
+		return -1;
+	}
+	return read_source(NULL, dump_file, m, err, errlen);
+}
+
+int pci_source_walk(const struct fsroot *root, struct p2pd_model *m,
+		    char *err, size_t errlen)
+{
+	return read_source(root, NULL, m, err, errlen);
 }
 
 /*

@@ -11,15 +11,26 @@
 
 #include "p2pdiag/model.h"
 
+struct fsroot;
+
 /*
- * pci_source_read() - fill @m from this machine's PCI functions, or from
- * an `lspci -x...` dump file when @dump_file is not NULL (libpci's dump
- * back-end: no NUMA, IOMMU or parent facts, parents come from bridges'
- * secondary bus numbers).  @m->cpu_flags and @m->kernel_release are left
- * alone.  Free the model with p2pd_model_free().
+ * pci_source_read() - fill @m from an `lspci -x...` dump file (libpci's
+ * dump back-end: no NUMA, IOMMU or parent facts, parents come from
+ * bridges' secondary bus numbers); no system file is read.
+ * @m->cpu_flags and @m->kernel_release are left alone.  Free the model
+ * with p2pd_model_free().
  * Return: 0, or -1 with the reason in @err; @m is then empty.
  */
 int pci_source_read(const char *dump_file, struct p2pd_model *m,
+		    char *err, size_t errlen);
+
+/*
+ * pci_source_walk() - pci_source_read() of the PCI functions of the
+ * machine whose system files @root holds: this machine's when @root is
+ * live, else what libpci's sysfs back-end finds under it; parents,
+ * SR-IOV links and IOMMU group types from the sysfs under @root.
+ */
+int pci_source_walk(const struct fsroot *root, struct p2pd_model *m,
 		    char *err, size_t errlen);
 
 /*

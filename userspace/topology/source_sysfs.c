@@ -227,8 +227,8 @@ static void drop_tables(struct sysfs_snapshot *s)
 	s->topology_len = s->pairs_len = 0;
 }
 
-int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
-			char *err, size_t errlen)
+int sysfs_snapshot_read(const struct fsroot *sys, const char *root,
+			struct sysfs_snapshot *s, char *err, size_t errlen)
 {
 	char path[PATH_MAX], val[64];
 	unsigned long g1 = 0, g2 = 0, gt = 0, gp = 0;
@@ -305,7 +305,7 @@ int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
 	}
 	s->cpu_known = hdr.cpu_known;
 	/* the module names groups; their types are in the groups' files */
-	if (iommu_fill_group_types(&s->model, err, errlen)) {
+	if (iommu_fill_group_types(sys, &s->model, err, errlen)) {
 		p2pd_model_free(&s->model);
 		goto fail;
 	}

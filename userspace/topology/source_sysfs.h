@@ -11,6 +11,8 @@
 
 #include "p2pdiag/model.h"
 
+struct fsroot;
+
 struct sysfs_snapshot {
 	struct p2pd_model model;	/* parsed from topology */
 	char *topology;			/* the files as read, NUL-terminated */
@@ -32,11 +34,12 @@ int sysfs_module_present(const char *root);
 /*
  * sysfs_snapshot_read() - abi_version, then generation, topology, pairs
  * and generation again; read again (at most SYSFS_MAX_ATTEMPTS times)
- * while the generation moves.
+ * while the generation moves, from the module's files under @root; the
+ * types of the groups it names from the system files under @sys.
  * Return: 0, or -1 with the reason in @err.
  */
-int sysfs_snapshot_read(const char *root, struct sysfs_snapshot *s,
-			char *err, size_t errlen);
+int sysfs_snapshot_read(const struct fsroot *sys, const char *root,
+			struct sysfs_snapshot *s, char *err, size_t errlen);
 void sysfs_snapshot_free(struct sysfs_snapshot *s);
 
 /*

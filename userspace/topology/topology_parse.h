@@ -57,7 +57,8 @@ int topo_parse_ex(const char *text, size_t len, struct p2pd_model *m,
 
 /*
  * Free a model's functions and empty @m (NULL is a no-op), whichever
- * source filled it: topo_parse(), pci_source_read() or a sysfs snapshot.
+ * source filled it: topo_parse(), pci_source_read(), pci_source_walk()
+ * or a sysfs snapshot.
  */
 void p2pd_model_free(struct p2pd_model *m);
 

@@ -21,15 +21,11 @@
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
+#include "tool_util.h"
 #include "topology/source_sysfs.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* abi_version as the module of this tree writes it */
-#define ABI_WORD_OF(v)	#v
-#define ABI_WORD(v)	ABI_WORD_OF(v)
-#define ABI_TEXT	ABI_WORD(P2PD_ABI_VERSION) "\n"
 
 static char root[PATH_MAX];
 
@@ -82,7 +78,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	atexit(remove_root);
-	put(P2PD_FILE_ABI_VERSION, ABI_TEXT, sizeof(ABI_TEXT) - 1);
+	put(P2PD_FILE_ABI_VERSION, CURRENT_ABI_TEXT, sizeof(CURRENT_ABI_TEXT) - 1);
 	put(P2PD_FILE_GENERATION, "7\n", 2);
 	return 0;
 }
@@ -121,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put(P2PD_FILE_TOPOLOGY, data, tlen);
 	put(P2PD_FILE_PAIRS, split ? split + 1 : data, split ? size - tlen - 1 : 0);
 	err[0] = '\0';
-	if (sysfs_snapshot_read(root, &s, err, sizeof(err))) {
+	if (sysfs_snapshot_read(tool_live_root(), root, &s, err, sizeof(err))) {
 		if (!err[0] || s.topology || s.pairs || s.model.fn) {
 			fprintf(stderr, "refused without a reason, or left buffers behind\n");
 			abort();

@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 #include "gpu/gpu.h"
+#include "platform/fsroot.h"
 #include "../../../include/p2pdiag/model.h"
 
 static void addr_str(unsigned long long a, char *buf, size_t len)
@@ -123,6 +124,9 @@ int main(int argc, char **argv)
 	};
 	struct gpu_options opt = { .iterations = 3, .timeout_s = 60 };
 	static struct gpu_state st;
+	/* the GPUs' numa_node as this machine has it, not $P2PDIAG_FSROOT's */
+	static struct fsroot live;
+	char err[256];
 	unsigned long long pairs[GPU_MAX];
 	unsigned int d, i;
 	struct rusage ru;
@@ -150,7 +154,11 @@ int main(int argc, char **argv)
 		}
 	}
 
-	gpu_probe(&st, &opt);
+	if (fsroot_init(&live, NULL, err, sizeof(err))) {
+		fprintf(stderr, "gpu-state: %s\n", err);
+		return 2;
+	}
+	gpu_probe(&st, &opt, &live);
 	gpu_measure(&st, &opt);
 
 	printf("cuda=%s\nnvml=%s\nmeasure=%s\n", gpu_status_name(st.cuda),

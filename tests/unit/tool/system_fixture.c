@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "system_fixture.h"
-#include "platform/fsroot.h"
 #include "tool_util.h"
 #include "topology/topology_parse.h"
 
@@ -30,18 +29,18 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 	}
 	free(text);
 	snprintf(path, sizeof(path), "%s/system/%s", fixtures, tree);
-	if (fsroot_set(path, err, sizeof(err))) {
+	if (fsroot_init(&f->root, path, err, sizeof(err))) {
 		fprintf(stderr, "# %s\n", err);
 		p2pd_model_free(&f->m);
 		return;
 	}
 	judge_run(&f->r, &f->m, &f->o);
+	f->r.root = &f->root;
 	if (system_begin(&f->r, &f->s, true, err, sizeof(err))) {
 		fprintf(stderr, "# %s\n", err);
 		findings_free(&f->r.findings);
 		judge_release(&f->r);
 		p2pd_model_free(&f->m);
-		fsroot_set("/", err, sizeof(err));
 		return;
 	}
 	system_inspect(&f->r, &f->s);
@@ -50,15 +49,12 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 
 void fixture_unload(struct fixture_run *f)
 {
-	char err[64];
-
 	if (!f->ok)
 		return;
 	system_report_free(&f->s);
 	findings_free(&f->r.findings);
 	judge_release(&f->r);
 	p2pd_model_free(&f->m);
-	fsroot_set("/", err, sizeof(err));
 	f->ok = false;
 }
 

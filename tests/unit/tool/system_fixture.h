@@ -12,9 +12,11 @@
 
 #include "check.h"
 #include "options.h"
+#include "platform/fsroot.h"
 #include "system/system.h"
 
 struct fixture_run {
+	struct fsroot root;		/* the tree, the run's root */
 	struct p2pd_model m;
 	struct options o;
 	struct check_run r;
@@ -24,7 +26,7 @@ struct fixture_run {
 
 /* Load @tree; f->ok says whether it worked (a reason on stderr if not). */
 void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree);
-/* Free it and set the root back to "/". */
+/* Free it. */
 void fixture_unload(struct fixture_run *f);
 /* How many findings carry @code; (size_t)-1 when the load failed. */
 size_t fixture_count(const struct fixture_run *f, const char *code);

@@ -58,6 +58,7 @@ void test_fsroot(struct ktap *k)
 {
 	char *dir = make_tmpdir(), err[256], buf[64], path[PATH_MAX];
 	char big[FSROOT_VALUE_MAX + 16];
+	struct fsroot root, other;
 	unsigned int cpu = 0;
 	int rc;
 
@@ -88,44 +89,44 @@ void test_fsroot(struct ktap *k)
 	if (symlink("/dev/null", path))
 		path[0] = '\0';
 
-	CHECK(k, fsroot_set(dir, err, sizeof(err)) == 0 && !fsroot_is_live(),
+	CHECK(k, fsroot_init(&root, dir, err, sizeof(err)) == 0 && !fsroot_is_live(&root),
 	      "fsroot: a directory becomes the root");
-	CHECK(k, !fsroot_read(buf, sizeof(buf), "/proc/cmdline") &&
+	CHECK(k, !fsroot_read(&root, buf, sizeof(buf), "/proc/cmdline") &&
 	      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
 	      "fsroot: /proc/cmdline is read under the root, without its newline");
-	CHECK(k, !fsroot_path(path, sizeof(path), "/proc/cpuinfo") &&
+	CHECK(k, !fsroot_path(&root, path, sizeof(path), "/proc/cpuinfo") &&
 	      !cpu_flags_from_cpuinfo(path, &cpu) && (cpu & P2PD_CPU_ROUTES_P2P),
 	      "fsroot: the root's cpuinfo gives its CPU (AMD Zen)");
-	CHECK(k, !fsroot_link_name(buf, sizeof(buf),
+	CHECK(k, !fsroot_link_name(&root, buf, sizeof(buf),
 				   "/sys/bus/pci/devices/%s/driver", "0000:01:00.0") &&
 	      !strcmp(buf, "mlx5_core"),
 	      "fsroot: a device's driver link names its driver");
-	CHECK(k, !fsroot_realpath(path, sizeof(path), "/sys/bus/pci/devices/0000:01:00.0") &&
+	CHECK(k, !fsroot_realpath(&root, path, sizeof(path), "/sys/bus/pci/devices/0000:01:00.0") &&
 	      !strcmp(path, "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"),
 	      "fsroot: a resolved path comes back as a live-machine path");
 	errno = 0;
-	CHECK(k, fsroot_realpath(path, sizeof(path), "/sys/bus/pci/devices/escape") &&
+	CHECK(k, fsroot_realpath(&root, path, sizeof(path), "/sys/bus/pci/devices/escape") &&
 	      errno == EXDEV,
 	      "fsroot: a link out of the root is refused (EXDEV)");
 	errno = 0;
-	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/big") && errno == EFBIG,
+	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/big") && errno == EFBIG,
 	      "fsroot: a file larger than the buffer is EFBIG, not cut short");
 	errno = 0;
-	rc = fsroot_read(buf, sizeof(buf), "/proc/fifo");
+	rc = fsroot_read(&root, buf, sizeof(buf), "/proc/fifo");
 	CHECK(k, rc == -1 && errno == ENXIO,
 	      "fsroot: a FIFO is refused at once (ENXIO), not read (no hang)");
 	errno = 0;
-	CHECK(k, !fsroot_fopen("/proc/null") && errno == ENXIO,
+	CHECK(k, !fsroot_fopen(&root, "/proc/null") && errno == ENXIO,
 	      "fsroot: a device node opened as a stream is refused (ENXIO)");
 	errno = 0;
-	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc") && errno == EISDIR,
+	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc") && errno == EISDIR,
 	      "fsroot: a directory read as a file is refused (EISDIR)");
 	{
 		mode_t found = 0;
 		int fd;
 
 		errno = 0;
-		fd = fsroot_path(path, sizeof(path), "/proc/fifo") ? 0 :
+		fd = fsroot_path(&root, path, sizeof(path), "/proc/fifo") ? 0 :
 		     system_file_open(path, &found);
 		CHECK(k, fd == -1 && errno == ENXIO && S_ISFIFO(found) &&
 		      strstr(system_file_strerror(errno, found), "a FIFO, not a regular file"),
@@ -135,7 +136,7 @@ void test_fsroot(struct ktap *k)
 		      !strcmp(system_file_strerror(ENXIO, found), "a FIFO, not a regular file"),
 		      "fsroot: the refused file's kind stands once the FIFO is gone");
 		mkfifo(path, 0600);
-		fd = fsroot_path(path, sizeof(path), "/proc/cmdline") ? -1 :
+		fd = fsroot_path(&root, path, sizeof(path), "/proc/cmdline") ? -1 :
 		     system_file_open(path, &found);
 		CHECK(k, fd >= 0 && S_ISREG(found) && !system_file_refused(found) &&
 		      !strcmp(system_file_strerror(EIO, found), strerror(EIO)),
@@ -143,8 +144,8 @@ void test_fsroot(struct ktap *k)
 		if (fd >= 0)
 			close(fd);
 	}
-	CHECK(k, fsroot_read(buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
-	      !fsroot_exists("/proc/absent") && fsroot_exists("/proc/cmdline"),
+	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
+	      !fsroot_exists(&root, "/proc/absent") && fsroot_exists(&root, "/proc/cmdline"),
 	      "fsroot: an absent file is ENOENT");
 	{
 		/* as the module publishes them: groups, types left unknown */
@@ -158,31 +159,31 @@ void test_fsroot(struct ktap *k)
 		enum p2pd_iommu_domain type = P2PD_IOMMU_NONE;
 
 		err[0] = 'x';
-		rc = iommu_fill_group_types(&m, err, sizeof(err));
+		rc = iommu_fill_group_types(&root, &m, err, sizeof(err));
 		CHECK(k, !rc && !err[0] &&
 		      fn[0].iommu_domain == P2PD_IOMMU_TRANSLATED &&
 		      fn[1].iommu_domain == P2PD_IOMMU_IDENTITY &&
 		      fn[2].iommu_domain == P2PD_IOMMU_UNKNOWN &&
 		      fn[3].iommu_domain == P2PD_IOMMU_NONE &&
-		      !iommu_group_type(8, &type, err, sizeof(err)) &&
+		      !iommu_group_type(&root, 8, &type, err, sizeof(err)) &&
 		      type == P2PD_IOMMU_UNKNOWN && !err[0],
 		      "fsroot: IOMMU domain types from the groups' type files (DMA-FQ, identity; an unknown word or a missing group unknown)");
 		{
 			char word[32];
 
 			/* the word as read, for evidence; decided by the one rule */
-			CHECK(k, iommu_group_read_type(5, word, sizeof(word), &type,
+			CHECK(k, iommu_group_read_type(&root, 5, word, sizeof(word), &type,
 						       err, sizeof(err)) == 1 &&
 			      !strcmp(word, "DMA-FQ") &&
 			      type == P2PD_IOMMU_TRANSLATED &&
-			      iommu_group_read_type(7, word, sizeof(word), &type,
+			      iommu_group_read_type(&root, 7, word, sizeof(word), &type,
 						    err, sizeof(err)) == 1 &&
 			      !strcmp(word, "something-new") &&
 			      type == P2PD_IOMMU_UNKNOWN &&
-			      iommu_group_read_type(8, word, sizeof(word), &type,
+			      iommu_group_read_type(&root, 8, word, sizeof(word), &type,
 						    err, sizeof(err)) == 0 &&
 			      type == P2PD_IOMMU_UNKNOWN && !err[0] &&
-			      iommu_group_read_type(-1, word, sizeof(word), &type,
+			      iommu_group_read_type(&root, -1, word, sizeof(word), &type,
 						    err, sizeof(err)) == 0 &&
 			      type == P2PD_IOMMU_NONE,
 			      "fsroot: an IOMMU group's type word is handed back with its domain (read 1, absent or no group 0)");
@@ -193,7 +194,7 @@ void test_fsroot(struct ktap *k)
 		mkfifo(path, 0600);
 		fn[2].iommu_group = 9;
 		fn[2].iommu_domain = P2PD_IOMMU_UNKNOWN;
-		rc = iommu_fill_group_types(&m, err, sizeof(err));
+		rc = iommu_fill_group_types(&root, &m, err, sizeof(err));
 		CHECK(k, rc == -1 && strstr(err, path) &&
 		      strstr(err, ": a FIFO, not a regular file"),
 		      "fsroot: a FIFO as an IOMMU group's type file is an error naming it");
@@ -201,62 +202,69 @@ void test_fsroot(struct ktap *k)
 			char word[32];
 
 			err[0] = '\0';
-			CHECK(k, iommu_group_read_type(9, word, sizeof(word), &type,
+			CHECK(k, iommu_group_read_type(&root, 9, word, sizeof(word), &type,
 						       err, sizeof(err)) == -1 &&
 			      strstr(err, path) && type == P2PD_IOMMU_UNKNOWN,
 			      "fsroot: the type word's reader refuses the FIFO as the group's type reader does");
 		}
 		/* a plain read's refusal is kept for the caller's exit, the first one */
-		CHECK(k, !fsroot_set(dir, err, sizeof(err)) && !fsroot_refusal()[0] &&
-		      fsroot_read(buf, sizeof(buf), "/sys/kernel/iommu_groups/9/type") &&
-		      strstr(fsroot_refusal(), path) &&
-		      strstr(fsroot_refusal(), ": a FIFO, not a regular file") &&
-		      !fsroot_fopen("/sys/kernel/iommu_groups/9") &&
-		      strstr(fsroot_refusal(), path) &&
-		      fsroot_read(buf, sizeof(buf), "/proc/absent") &&
-		      strstr(fsroot_refusal(), path),
+		CHECK(k, !fsroot_init(&root, dir, err, sizeof(err)) && !fsroot_refusal(&root)[0] &&
+		      fsroot_read(&root, buf, sizeof(buf), "/sys/kernel/iommu_groups/9/type") &&
+		      strstr(fsroot_refusal(&root), path) &&
+		      strstr(fsroot_refusal(&root), ": a FIFO, not a regular file") &&
+		      !fsroot_fopen(&root, "/sys/kernel/iommu_groups/9") &&
+		      strstr(fsroot_refusal(&root), path) &&
+		      fsroot_read(&root, buf, sizeof(buf), "/proc/absent") &&
+		      strstr(fsroot_refusal(&root), path),
 		      "fsroot: a plain read's refusal is kept (the first, not a later one or an absent file)");
-		CHECK(k, fsroot_refusal()[0] && !fsroot_set(dir, err, sizeof(err)) &&
-		      !fsroot_refusal()[0],
-		      "fsroot: setting the root forgets the refusal");
+		CHECK(k, !fsroot_init(&other, dir, err, sizeof(err)) &&
+		      fsroot_refusal(&root)[0] && !fsroot_refusal(&other)[0] &&
+		      !fsroot_read(&other, buf, sizeof(buf), "/proc/cmdline") &&
+		      !fsroot_refusal(&other)[0] && !fsroot_is_live(&other),
+		      "fsroot: each root keeps its own refusal (another root of the same tree has none)");
+		CHECK(k, fsroot_refusal(&root)[0] && !fsroot_init(&root, dir, err, sizeof(err)) &&
+		      !fsroot_refusal(&root)[0],
+		      "fsroot: making the root again forgets the refusal");
 	}
 	{
 		char why[PATH_MAX + 64];
 
-		CHECK(k, !fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+		CHECK(k, !fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
 					   "/proc/cmdline") && !why[0] &&
 		      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
-		      "fsroot: a fact's regular file reads as fsroot_read() does");
+		      "fsroot: a fact's regular file reads as fsroot_read(&root, ) does");
 		errno = 0;
-		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+		CHECK(k, fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
 					  "/proc/absent") && errno == ENOENT && !why[0],
 		      "fsroot: an absent fact's file is ENOENT and no refusal (the fact unknown)");
-		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+		CHECK(k, fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
 					  "/proc/big") && errno == EFBIG && !why[0],
 		      "fsroot: an oversized fact's file is EFBIG and no refusal");
 		snprintf(path, sizeof(path), "%s/proc/fifo: a FIFO, not a regular file", dir);
 		errno = 0;
-		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+		CHECK(k, fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
 					  "/proc/fifo") && errno == ENXIO &&
 		      !strncmp(why, "cannot read ", 12) && !strcmp(why + 12, path),
 		      "fsroot: a FIFO as a fact's file is refused, naming the file under the root");
 		snprintf(path, sizeof(path), "%s/proc: a directory, not a regular file", dir);
-		CHECK(k, fsroot_read_fact(buf, sizeof(buf), why, sizeof(why),
+		CHECK(k, fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
 					  "/proc") && errno == EISDIR && strstr(why, path),
 		      "fsroot: a directory as a fact's file is refused, naming it");
 		snprintf(path, sizeof(path), "%s/proc/null: a character device, not a regular file", dir);
-		CHECK(k, !fsroot_fopen_fact(why, sizeof(why), "/proc/null") &&
+		CHECK(k, !fsroot_fopen_fact(&root, why, sizeof(why), "/proc/null") &&
 		      errno == ENXIO && strstr(why, path),
 		      "fsroot: a device node as a fact's stream is refused, naming it");
-		CHECK(k, !fsroot_fopen_fact(why, sizeof(why), "/proc/absent") &&
+		CHECK(k, !fsroot_fopen_fact(&root, why, sizeof(why), "/proc/absent") &&
 		      errno == ENOENT && !why[0],
 		      "fsroot: an absent fact's stream is ENOENT and no refusal");
 	}
-	CHECK(k, fsroot_set(path, err, sizeof(err)) == -1 && strstr(err, path),
-	      "fsroot: a root that is no directory is refused, by name");
-	CHECK(k, !fsroot_set(dir, err, sizeof(err)) &&
-	      !fsroot_set("/", err, sizeof(err)) && fsroot_is_live() &&
-	      !fsroot_path(path, sizeof(path), "/proc/cmdline") &&
+	CHECK(k, !fsroot_init(&root, dir, err, sizeof(err)) &&
+	      fsroot_init(&root, path, err, sizeof(err)) == -1 && strstr(err, path) &&
+	      fsroot_is_live(&root),
+	      "fsroot: a root that is no directory is refused, by name, leaving the live machine's");
+	CHECK(k, !fsroot_init(&root, dir, err, sizeof(err)) &&
+	      !fsroot_init(&root, "/", err, sizeof(err)) && fsroot_is_live(&root) &&
+	      !fsroot_path(&root, path, sizeof(path), "/proc/cmdline") &&
 	      !strcmp(path, "/proc/cmdline"),
 	      "fsroot: / is the live machine again");
 	remove_tree(dir);

@@ -252,7 +252,7 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 
 		findings_free(&f.r.findings);
 		memset(&f.r.findings, 0, sizeof(f.r.findings));
-		fsroot_set(dir, err, sizeof(err));
+		fsroot_init(&f.root, dir, err, sizeof(err));
 		aer_free(&f.s.aer);
 		aer_before(&f.r, &f.s.aer);
 		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "platform/fsroot.h"
 #include "topology/format_text.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
@@ -199,6 +200,17 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 	return rc;
 }
 
+struct fsroot *tool_live_root(void)
+{
+	static struct fsroot live;
+	static bool made;
+	char err[64];
+
+	if (!made)
+		made = !fsroot_init(&live, NULL, err, sizeof(err));
+	return &live;
+}
+
 void judge_run(struct check_run *r, const struct p2pd_model *m,
 	       const struct options *o)
 {
@@ -206,6 +218,7 @@ void judge_run(struct check_run *r, const struct p2pd_model *m,
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
+	r->root = tool_live_root();
 	r->model = m;
 	for (i = 0; i < o->nr_pairs; i++)
 		r->selection.addr[i] = o->pairs[i];

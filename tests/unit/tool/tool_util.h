@@ -55,8 +55,15 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 		    const char *abi);
 
 /*
+ * The live machine's root of system reads, as main.c's is without --root
+ * or $P2PDIAG_FSROOT: the root of the runs judge_run() makes.
+ */
+struct fsroot *tool_live_root(void);
+
+/*
  * Judge every pair of @m that @o's --pairs keeps into a run, as main.c
- * would; free with judge_release().
+ * would, reading system files under tool_live_root(); free with
+ * judge_release().
  */
 void judge_run(struct check_run *r, const struct p2pd_model *m,
 	       const struct options *o);
