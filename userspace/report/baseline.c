@@ -14,11 +14,11 @@
 #include <json-c/json.h>
 
 #include "report/baseline.h"
+#include "report/baseline_context.h"
 #include "platform/atomic_file.h"
 #include "report/compare_rules.h"
 #include "report/report_file.h"
 #include "judge/results.h"
-#include "system/fleet.h"
 #include "topology/parse_values.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
@@ -466,7 +466,7 @@ int baseline_check(const char *path, struct check_run *r, double tolerance,
 		check_pairs(r, pairs, groups, tolerance);
 	}
 	check_gpus(r, gpus, tolerance);
-	fleet_baseline_check(r, root);
+	baseline_context_check(r, root);
 	json_object_put(root);
 	return 0;
 }

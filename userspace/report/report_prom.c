@@ -14,7 +14,7 @@
 #include "platform/atomic_file.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
-#include "system/system.h"
+#include "report/system_output.h"
 
 /*
  * The measurements are kept in GB/s (1e9 bytes) and microseconds; the

@@ -21,7 +21,7 @@
 #include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
-#include "system/system.h"
+#include "report/system_output.h"
 #include "report/report_text_steps.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"

@@ -12,9 +12,6 @@
 #define FLEET_TEXT	128
 #define FLEET_MAX_SLOTS	64
 
-struct check_run;
-struct json_object;
-
 struct fleet_slot {
 	char name[32];			/* the slot's directory name: "3", "CPU1 SLOT2" */
 	char addr[16];			/* what its address file says: "0000:1b:00" */
@@ -32,15 +29,5 @@ struct fsroot;
 
 /* The fleet context of the machine whose files @root holds. */
 void fleet_facts_read(struct fleet_facts *f, struct fsroot *root);
-
-/* The "context" object of the JSON report's "system". */
-struct json_object *fleet_json(const struct fleet_facts *f);
-
-/*
- * fleet_baseline_check() - compare the context of the baseline @base (a
- * whole saved report) with this run's: one baseline-context finding
- * listing every difference (firmware, kernel, command line, driver, slots).
- */
-void fleet_baseline_check(struct check_run *r, struct json_object *base);
 
 #endif /* P2PDIAG_SYSTEM_FLEET_H */

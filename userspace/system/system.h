@@ -3,14 +3,14 @@
  * What p2pdiag-check learns about the machine beyond the PCIe tree, all
  * read under the root of system reads (platform/fsroot.h): the kernel, and
  * the GPUDirect routes per GPU-NIC and GPU-NVMe pair.  system_inspect()
- * reads and judges (adding findings to the run); the output functions
- * put it into the text report, the JSON report and the textfile.
+ * reads and judges (adding findings to the run); the reports write it
+ * (report/system_output.h).
  */
 #ifndef P2PDIAG_SYSTEM_SYSTEM_H
 #define P2PDIAG_SYSTEM_SYSTEM_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "system/aer.h"
 #include "system/fleet.h"
@@ -19,7 +19,6 @@
 #include "system/virt.h"
 
 struct check_run;
-struct json_object;
 
 struct system_report {
 	/*
@@ -48,12 +47,5 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 /* After the copies: read the other facts and judge them all into @r's findings. */
 void system_inspect(struct check_run *r, struct system_report *s);
 void system_report_free(struct system_report *s);
-
-/* The report's sections; nothing when r->system is NULL or not read. */
-void system_output_text(FILE *out, const struct check_run *r);
-/* The "system" object of the JSON report; JSON null when not read. */
-struct json_object *system_output_json(const struct check_run *r);
-/* The textfile's series of the system checks. */
-void system_output_prom(FILE *f, const struct check_run *r);
 
 #endif /* P2PDIAG_SYSTEM_SYSTEM_H */

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "topology/pciaddr.h"
+#include "report/system_output.h"
 #include "system/system.h"
 
 void system_output_prom(FILE *f, const struct check_run *r)

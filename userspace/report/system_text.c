@@ -6,6 +6,7 @@
 #include "check.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
+#include "report/system_output.h"
 #include "system/system.h"
 #include "p2pdiag/verdict.h"
 

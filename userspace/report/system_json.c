@@ -5,6 +5,7 @@
 #include "check.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
+#include "report/system_output.h"
 #include "system/system.h"
 
 static void put(struct json_object *o, const char *key, struct json_object *v)
@@ -141,6 +142,29 @@ static struct json_object *aer_json(const struct aer_state *a)
 	return arr;
 }
 
+/* The "context" object: firmware, driver and slots (system/fleet.h). */
+static struct json_object *context_json(const struct fleet_facts *f)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int i;
+
+	put(o, "bios_vendor", str_or_null(f->bios_vendor));
+	put(o, "bios_version", str_or_null(f->bios_version));
+	put(o, "bios_date", str_or_null(f->bios_date));
+	put(o, "board", str_or_null(f->board));
+	put(o, "nvidia_driver", str_or_null(f->nvidia_driver));
+	for (i = 0; i < f->nr_slots; i++) {
+		struct json_object *s = json_object_new_object();
+
+		put(s, "name", json_object_new_string(f->slot[i].name));
+		put(s, "addr", json_object_new_string(f->slot[i].addr));
+		json_object_array_add(arr, s);
+	}
+	put(o, "slots", arr);
+	return o;
+}
+
+
 struct json_object *system_output_json(const struct check_run *r)
 {
 	const struct system_report *s = r->system;
@@ -161,7 +185,7 @@ struct json_object *system_output_json(const struct check_run *r)
 	put(k, "dmi_vendor", str_or_null(s->virt.dmi_vendor));
 	put(k, "dmi_product", str_or_null(s->virt.dmi_product));
 	put(o, "virtualization", k);
-	put(o, "context", fleet_json(&s->fleet));
+	put(o, "context", context_json(&s->fleet));
 	put(o, "gpudirect", gpudirect_json(&s->gd));
 	put(o, "aer", aer_json(&s->aer));
 	return o;
