@@ -21,6 +21,7 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system/gpudirect.h"
+#include "system/gpudirect_checks.h"
 #include "system/gpudirect_routes.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"

@@ -19,6 +19,7 @@
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "system/gpudirect.h"
+#include "system/gpudirect_checks.h"
 #include "system/gpudirect_routes.h"
 #include "topology/iommu_type.h"
 #include "p2pdiag/decode.h"
