@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "judge/findings.h"
+#include "judge/finding_severity.h"
 
 struct finding_kind {
 	const char *code;

@@ -166,16 +166,3 @@ int findings_exit_status(const struct findings *f)
 		return f->oom || f->unregistered ? EXIT_WARNINGS : EXIT_ALL_GOOD;
 	}
 }
-
-const char *finding_severity_name(enum finding_severity s)
-{
-	switch (s) {
-	case SEV_INFO:
-		return "info";
-	case SEV_WARNING:
-		return "warning";
-	case SEV_ERROR:
-		return "error";
-	}
-	return "unknown";
-}

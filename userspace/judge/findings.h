@@ -10,11 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum finding_severity {
-	SEV_INFO,	/* worth knowing; exit status 0 */
-	SEV_WARNING,	/* slower or riskier than it should be; exit status 1 */
-	SEV_ERROR,	/* P2P broken: blocked, fake, corrupt, hung; exit status 2 */
-};
+#include "judge/finding_severity.h"
 
 #define FINDING_CODE_LEN 48
 
@@ -60,7 +56,6 @@ void findings_free(struct findings *f);
 /* How many findings carry @code (tests and the baseline use it). */
 size_t findings_count_code(const struct findings *f, const char *code);
 enum finding_severity findings_worst(const struct findings *f);
-const char *finding_severity_name(enum finding_severity s);
 
 /* Exit statuses, documented in --help and README.md. */
 #define EXIT_ALL_GOOD		0
