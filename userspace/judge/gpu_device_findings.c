@@ -3,9 +3,9 @@
  * Findings about each GPU and the run that measured them: what CUDA and
  * NVML said about themselves, copies that hung, each GPU's figures against
  * their expectation and against identical GPUs, its link under load and
- * its error counters during the run.  How a low figure or corrupt data is
- * said lives here too; gpu_pair_findings.c says the pairs' the same way,
- * and judge_gpus() runs both.
+ * its error counters during the run.  judge_gpus() runs these and the
+ * pairs' (gpu_pair_findings.c), which say a low figure or corrupt data the
+ * same way (gpu_finding_text.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,27 +15,6 @@
 #include "judge/judge_settings.h"
 #include "judge/judge_validity.h"
 #include "judge/results.h"
-
-static const char *verify_words(enum gpu_verify v)
-{
-	switch (v) {
-	case VERIFY_ZEROS:
-		return "zeros arrived: the writes were dropped";
-	case VERIFY_ONES:
-		return "all ones arrived: the requests ended as unsupported requests";
-	case VERIFY_STALE:
-		return "an older pattern arrived: stale data";
-	case VERIFY_PARTIAL:
-		return "part of the data is wrong";
-	default:
-		return "";
-	}
-}
-
-int judge_verify_failed(const struct gpu_figure *f)
-{
-	return f->verify != VERIFY_NOT_RUN && f->verify != VERIFY_OK;
-}
 
 static void status_finding(struct check_run *r, const char *lib,
 			   enum gpu_status s)
@@ -90,22 +69,6 @@ static void status_finding(struct check_run *r, const char *lib,
 			     FINDING_NO_ADDR, NULL, "%s call failed: %s", lib, err);
 		return;
 	}
-}
-
-void judge_corrupt(struct check_run *r, const char *what,
-		   unsigned long long a, unsigned long long b,
-		   const struct gpu_figure *f)
-{
-	findings_add(&r->findings, SEV_ERROR, "data-corrupt", a, b,
-		     "do not use P2P on this path until it verifies: see the topology findings for the pair (ACS redirect, IOMMU), and dmesg for IOMMU faults and Xids",
-		     "%s: the copied data did not verify: %s", what,
-		     verify_words(f->verify));
-}
-
-unsigned long long judge_gpu_addr(const struct check_run *r, int g)
-{
-	return g >= 0 && (unsigned int)g < r->gpu->nr_dev ?
-	       r->gpu->dev[g].pci_addr : FINDING_NO_ADDR;
 }
 
 static void judge_timeouts(struct check_run *r)
@@ -188,57 +151,6 @@ static void judge_siblings(struct check_run *r, int d2h)
 				     fi->median, 100.0 * (1 - fi->median / median),
 				     median, n);
 	}
-}
-
-/* What to check for a figure nothing else explains. */
-const char *judge_figure_fix(enum judge_dev_fig f)
-{
-	switch (f) {
-	case JF_LOCAL:
-		return "check the clocks and why they were held (nvidia-smi -q -d CLOCK,PERFORMANCE) and the memory's state (nvidia-smi -q -d ECC,ROW_REMAPPER)";
-	case JF_LATENCY_COPY:
-	case JF_LATENCY_CHASE:
-		return "look for other work on the GPU and for host power states that delay wake-up (CPU C-states, the ASPM policy under the settings)";
-	default:
-		return "check the link under load (gen, width), the GPU's NUMA node and that host buffers are pinned there";
-	}
-}
-
-/*
- * One figure against its expectation: low and explained by something else
- * is said as such, with that fix; low and unexplained blames the path.
- */
-void judge_figure(struct check_run *r, const char *what, unsigned long long a,
-		  unsigned long long b, const struct gpu_figure *fig,
-		  const struct judged_figure *jf,
-		  const char *why, const char *why_fix, const char *fix)
-{
-	const struct judge_expect *e = &jf->expect;
-	const double ratio = jf->ratio;
-	const bool explained = jf->explained;
-	char code[FINDING_CODE_LEN];
-
-	if (!jf->low)
-		return;
-	snprintf(code, sizeof(code), "%s%s", e->ceiling ? "latency-high" : "bw-low",
-		 explained ? "-explained" : "");
-	if (explained && e->ceiling)
-		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
-			     "%s: %.1f us is above the %.1f us expected, explained by %s",
-			     what, fig->median, e->value, why);
-	else if (explained)
-		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
-			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected, explained by %s",
-			     what, fig->median, ratio, e->value, why);
-	else if (e->ceiling)
-		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
-			     "%s: %.1f us is above the %.1f us expected (%s)",
-			     what, fig->median, e->value, e->basis);
-	else
-		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
-			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected (%s; below %.2f)",
-			     what, fig->median, ratio, e->value, e->basis,
-			     r->params.min_ratio);
 }
 
 static void judge_device(struct check_run *r, unsigned int g)

@@ -12,31 +12,6 @@
 #include "judge/results.h"
 #include "p2pdiag/verdict.h"
 
-/* A sentence on what the topology says about a pair, for timeouts. */
-void judge_topology_hint(const struct check_run *r, int fa, int fb,
-			 char *buf, size_t len)
-{
-	int pi = run_pair_index(r, fa, fb);
-	const struct p2pd_pair *p;
-	struct text t = { buf, len, 0 };
-
-	buf[0] = '\0';
-	if (pi < 0) {
-		text_add(&t, "likely cause: ACS redirect or the IOMMU (no topology verdict for the pair)");
-		return;
-	}
-	p = &r->pair[pi];
-	text_add(&t, "the topology says %s", p2pd_verdict_name(p->verdict));
-	if (p->nr_blockers) {
-		text_add(&t, "; likely cause: ACS redirect on ");
-		judge_describe_blockers(r->model, p, &t);
-	}
-	if (p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B))
-		text_add(&t, "%s IOMMU translation", p->nr_blockers ? " with" : "; likely cause:");
-	if (p->host_blocks)
-		text_add(&t, "; the host bridge does not route P2P");
-}
-
 static int says_peer_ok(const struct gpu_pair *gp)
 {
 	return (gp->cuda_valid && gp->can_access == 1) ||

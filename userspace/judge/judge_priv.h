@@ -38,13 +38,13 @@ const char *judge_pair_fix_of(const struct check_run *r, int pi);
 struct judged_figure;
 
 /*
- * Shared by gpu_device_findings.c and gpu_pair_findings.c: the PCI address
- * of GPU @g (FINDING_NO_ADDR when out of range); whether @f's data failed
- * verification; the data-corrupt finding for figure @what; the finding of
- * a figure low against its expectation @jf (with @why and @why_fix when
- * something else explains it, else @fix); what to check for a device
- * figure nothing explains; and, for a copy that hung, a sentence on what
- * the topology says about model functions @fa, @fb.
+ * gpu_finding_text.c, for gpu_device_findings.c and gpu_pair_findings.c:
+ * the PCI address of GPU @g (FINDING_NO_ADDR when out of range); whether
+ * @f's data failed verification; the data-corrupt finding for figure
+ * @what; the finding of a figure low against its expectation @jf (with
+ * @why and @why_fix when something else explains it, else @fix); what to
+ * check for a device figure nothing explains; and, for a copy that hung,
+ * a sentence on what the topology says about model functions @fa, @fb.
  */
 unsigned long long judge_gpu_addr(const struct check_run *r, int g);
 int judge_verify_failed(const struct gpu_figure *f);
