@@ -20,6 +20,10 @@
  */
 #define JUDGE_PCIE_EFFICIENCY		0.89
 #define JUDGE_NVLINK_EFFICIENCY		0.85
+/* Per-link GB/s per direction of NVLink 2 to 4 (V100, A100, H100/H200). */
+#define JUDGE_NVLINK2_GBS		25.0
+/* ... the rate taken when NVML gives no version: the common one. */
+#define JUDGE_NVLINK_FALLBACK_GBS	JUDGE_NVLINK2_GBS
 /* P2P no faster than this times host staging is not real P2P. */
 #define JUDGE_FAKE_P2P_MARGIN		1.10
 /* Both directions at once, in all, no faster than this times one: a hairpin. */
@@ -46,6 +50,15 @@ double judge_expected_pair_gbs(const struct check_run *r,
 			       const struct gpu_pair *gp);
 /* Expected GB/s between host memory and GPU @g, 0 when unknown. */
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g);
+/*
+ * judge_nvlink_gbs() - GB/s per direction of @gp's NVLinks: for each link
+ * from src to dst, the rate of its NVML version; @basis (may be NULL)
+ * gets how it was reached.  0 without NVLinks.
+ */
+double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
+			char *basis, size_t len);
+/* GB/s per direction of one NVLink of NVML version @v, 0 when unknown. */
+double judge_nvlink_rate(unsigned int v);
 
 /*
  * judge_pair_fix() - the whole fix for a pair's blockers: the kernel

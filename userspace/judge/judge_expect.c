@@ -77,61 +77,6 @@ const struct gpu_figure *judge_pair_figure(const struct gpu_pair *gp,
 	}
 }
 
-/* NVML's link version to GB/s per direction per link. */
-double judge_nvlink_rate(unsigned int v)
-{
-	switch (v) {
-	case 1: return 20.0;		/* P100 */
-	case 2: case 3: case 4:
-		return JUDGE_NVLINK2_GBS;
-	case 5: return 50.0;		/* B200 */
-	default: return 0;
-	}
-}
-
-double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
-			char *basis, size_t len)
-{
-	const struct gpu_device *s = &st->dev[gp->src];
-	unsigned long long dst = st->dev[gp->dst].pci_addr;
-	unsigned int link, n = 0, guessed = 0;
-	unsigned int version = 0, mixed = 0;
-	double sum = 0;
-
-	if (!gp->nvlinks)
-		return 0;
-	for (link = 0; link < GPU_MAX_NVLINKS && link < GPU_NVLINK_LINKS; link++) {
-		unsigned int v = s->settings.nvlink_version[link];
-		double rate = judge_nvlink_rate(v);
-
-		if (s->nvlink_remote[link] != dst)
-			continue;
-		n++;
-		if (!rate) {
-			rate = JUDGE_NVLINK_FALLBACK_GBS;
-			guessed++;
-		}
-		if (version && v != version)
-			mixed = 1;
-		version = v;
-		sum += rate;
-	}
-	if (!n) {	/* counted, but the far ends were not named */
-		n = gp->nvlinks;
-		guessed = n;
-		sum = n * JUDGE_NVLINK_FALLBACK_GBS;
-	}
-	if (basis && guessed)
-		snprintf(basis, len,
-			 "%u NVLinks x %.0f GB/s (NVML gave no link version: NVLink 2-4 rate assumed) x %.2f",
-			 n, JUDGE_NVLINK_FALLBACK_GBS, JUDGE_NVLINK_EFFICIENCY);
-	else if (basis)
-		snprintf(basis, len, "%u NVLinks x %.0f GB/s (NVLink %u%s, from NVML) x %.2f",
-			 n, sum / n, version, mixed ? " and others" : "",
-			 JUDGE_NVLINK_EFFICIENCY);
-	return sum * JUDGE_NVLINK_EFFICIENCY;
-}
-
 /*
  * NVML's generation is the Link Speed field's code (Gen1 = 1 .. Gen7 = 7):
  * the engine's table turns it into GT/s, as it does for config space.

@@ -47,10 +47,6 @@ struct judge_expect {
  */
 #define JUDGE_COPY_LATENCY_US		5.0
 #define JUDGE_CHASE_LATENCY_US		2.5
-/* Per-link GB/s per direction of NVLink 2 to 4 (V100, A100, H100/H200). */
-#define JUDGE_NVLINK2_GBS		25.0
-/* ... the rate taken when NVML gives no version: the common one. */
-#define JUDGE_NVLINK_FALLBACK_GBS	JUDGE_NVLINK2_GBS
 
 const char *judge_dev_fig_name(enum judge_dev_fig f);	/* "host to device" */
 const char *judge_dev_fig_key(enum judge_dev_fig f);	/* "h2d" */
@@ -67,15 +63,6 @@ void judge_expect_device(const struct check_run *r, unsigned int g,
 /* judge_expect_pair() - the expectation for pair @gp's figure @f. */
 void judge_expect_pair(const struct check_run *r, const struct gpu_pair *gp,
 		       enum judge_pair_fig f, struct judge_expect *e);
-/*
- * judge_nvlink_gbs() - GB/s per direction of @gp's NVLinks: for each link
- * from src to dst, the rate of its NVML version; @basis (may be NULL)
- * gets how it was reached.  0 without NVLinks.
- */
-double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
-			char *basis, size_t len);
-/* GB/s per direction of one NVLink of NVML version @v, 0 when unknown. */
-double judge_nvlink_rate(unsigned int v);
 /*
  * judge_figure_low() - whether figure @fig misses @e by more than the run's
  * --min-ratio (bandwidth) or exceeds its ceiling (latency).  @ratio gets
