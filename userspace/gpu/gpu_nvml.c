@@ -45,40 +45,6 @@ static enum gpu_status nvml_load(struct gpu_state *st, struct nvml_api *nv)
 	return GPU_OK;
 }
 
-static void error_text(struct nvml_api *nv, nvmlReturn_t r, char *buf,
-		       size_t len)
-{
-	const char *e = nv->nvmlErrorString ? nv->nvmlErrorString(r) : NULL;
-
-	if (e)
-		snprintf(buf, len, "%s", e);
-	else
-		snprintf(buf, len, "NVML error %d", (int)r);
-}
-
-bool gpu_nvml_ok(struct gpu_state *st, struct nvml_api *nv, int dev,
-		 const char *field, const char *call, nvmlReturn_t r)
-{
-	struct gpu_device *d = &st->dev[dev];
-	struct gpu_nvml_failure *f;
-	unsigned int i;
-
-	if (r == NVML_SUCCESS)
-		return true;
-	if (r == NVML_ERROR_NOT_SUPPORTED)
-		return false;
-	for (i = 0; i < d->nr_nvml_failures && i < GPU_NVML_FAILURES; i++)
-		if (!strcmp(d->nvml_failure[i].field, field))
-			return false;	/* the first failure of a reading says it */
-	if (d->nr_nvml_failures++ >= GPU_NVML_FAILURES)
-		return false;
-	f = &d->nvml_failure[d->nr_nvml_failures - 1];
-	snprintf(f->field, sizeof(f->field), "%s", field);
-	snprintf(f->call, sizeof(f->call), "%s", call);
-	error_text(nv, r, f->error, sizeof(f->error));
-	return false;
-}
-
 static enum gpu_p2p_status p2p_status(nvmlGpuP2PStatus_t s)
 {
 	switch (s) {
@@ -112,23 +78,6 @@ static void read_link(struct gpu_state *st, struct nvml_api *nv, int d)
 			   h, &l->max_gen) &&
 		   NVML_OK(st, nv, d, "link", nvmlDeviceGetMaxPcieLinkWidth,
 			   h, &l->max_width);
-}
-
-bool gpu_nvml_link_active(struct gpu_state *st, struct nvml_api *nv, int dev,
-			  unsigned int link)
-{
-	nvmlEnableState_t active = NVML_FEATURE_DISABLED;
-	nvmlReturn_t r;
-
-	if (!nv->nvmlDeviceGetNvLinkState)
-		return false;
-	r = nv->nvmlDeviceGetNvLinkState(nv->dev[dev], link, &active);
-	/* a link number past the GPU's last link: no such link, no failure */
-	if (r == NVML_ERROR_INVALID_ARGUMENT)
-		return false;
-	return gpu_nvml_ok(st, nv, dev, "nvlink_state", "nvmlDeviceGetNvLinkState",
-			   r) &&
-	       active == NVML_FEATURE_ENABLED;
 }
 
 static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
@@ -305,7 +254,7 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 	if (r != NVML_SUCCESS) {
 		char e[64];
 
-		error_text(nv, r, e, sizeof(e));
+		gpu_nvml_error_text(nv, r, e, sizeof(e));
 		if (!st->error[0])
 			snprintf(st->error, sizeof(st->error), "nvmlInit_v2: %s", e);
 		st->nvml = GPU_INIT_FAILED;
@@ -317,7 +266,7 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		if (r != NVML_SUCCESS) {
 			char e[64];
 
-			error_text(nv, r, e, sizeof(e));
+			gpu_nvml_error_text(nv, r, e, sizeof(e));
 			st->nvml_driver[0] = '\0';
 			snprintf(st->nvml_driver_error,
 				 sizeof(st->nvml_driver_error),

@@ -105,6 +105,11 @@ void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,
 			     int dev);
 void gpu_nvml_bind_cpu(struct nvml_api *nv, int dev);
 void gpu_nvml_release(struct nvml_api *nv);
+
+/* gpu_nvml_calls.c */
+/* NVML's words for @r (nvmlErrorString, or the code where it is absent). */
+void gpu_nvml_error_text(struct nvml_api *nv, nvmlReturn_t r, char *buf,
+			 size_t len);
 /*
  * gpu_nvml_ok() - whether @r is NVML_SUCCESS; any other answer but
  * NOT_SUPPORTED is recorded for GPU @dev's reading @field with @call and
