@@ -124,6 +124,11 @@ struct ev_nccl {
 	int nr_nodes;				/* -1: not said */
 	bool env_p2p_disable, p2p_disabled_msg;
 	struct ev_ref env_ref, disabled_ref;
+	/* "Could not enable P2P between dev A(=busid) and dev B(=busid)" */
+	unsigned int nr_refused;
+	struct ev_ref refused_ref;
+	unsigned int refused_dev[2];		/* the first line's devices */
+	int refused_bus[2];			/* and their buses, -1: unread */
 	char p2p_level[16];			/* NCCL_P2P_LEVEL as set, or "" */
 	struct ev_ref level_ref;
 	double busbw_max;			/* nccl-tests, GB/s; 0: none */

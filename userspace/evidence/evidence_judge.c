@@ -168,7 +168,8 @@ static void judge_consumer(struct judging *j)
 	struct cand *c;
 	unsigned int a, b;
 
-	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg)
+	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
+	    ev->nccl.nr_refused)
 		return;	/* shown working, or judged as refused already */
 	for (a = 0; a < EV_GPU_MAX; a++)
 		for (b = 0; b < EV_GPU_MAX; b++)
@@ -223,7 +224,8 @@ static void judge_refusals(struct judging *j)
 			j->config_known = true;
 		}
 	}
-	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg) {
+	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
+	    ev->nccl.nr_refused) {
 		bool consumer = false;
 		struct ev_ref first = { 0, 0 };
 
@@ -261,6 +263,19 @@ static void judge_refusals(struct judging *j)
 			put(c->msg, sizeof(c->msg), "%sNCCL found P2P disabled between GPUs the topology connects",
 			    c->msg[0] ? "; " : "");
 			cite(j, c, ev->nccl.disabled_ref);
+		}
+		if (ev->nccl.nr_refused) {
+			const struct ev_nccl *nc = &ev->nccl;
+
+			put(c->msg, sizeof(c->msg), "%sNCCL could not enable P2P between dev %u",
+			    c->msg[0] ? "; " : "", nc->refused_dev[0]);
+			if (nc->refused_bus[0] >= 0)
+				put(c->msg, sizeof(c->msg), " (bus %02x) and dev %u (bus %02x)",
+				    (unsigned int)nc->refused_bus[0], nc->refused_dev[1],
+				    (unsigned int)nc->refused_bus[1]);
+			put(c->msg, sizeof(c->msg), " (%u line%s: CUDA refused them peer access)",
+			    nc->nr_refused, nc->nr_refused == 1 ? "" : "s");
+			cite(j, c, nc->refused_ref);
 		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
 		snprintf(c->fix, sizeof(c->fix), "%s",
@@ -524,10 +539,11 @@ static void judge_nccl(struct judging *j)
 	}
 	if ((n->nr_shm || (n->nr_net && n->nr_nodes == 1)) &&
 	    (c = cand_add(j, SEV_WARNING, RANK_REFUSED, "nccl-p2p-disabled"))) {
+		/* NET channels cross nodes unless the log says there is one */
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL connected GPUs of one node through %s (%u SHM, %u NET, %u P2P channel connections)%s%s%s",
 			 n->nr_shm ? "host shared memory" : "the network", n->nr_shm,
-			 n->nr_net, n->nr_p2p,
+			 n->nr_nodes == 1 ? n->nr_net : 0, n->nr_p2p,
 			 n->p2p_level[0] ? "; NCCL_P2P_LEVEL=" : "", n->p2p_level,
 			 n->env_p2p_disable ? "; NCCL_P2P_DISABLE is set" : "");
 		snprintf(c->fix, sizeof(c->fix), "%s",

@@ -117,6 +117,13 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->nccl.nr_p2p == 0 && ev->nccl.shm_ref.line == 1,
 	      "evidence: NCCL channels via SHM, the cut last line not counted");
 	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-could-not-enable.txt") && ev->nccl.nr_refused == 2 &&
+	      ev->nccl.refused_dev[0] == 1 && ev->nccl.refused_dev[1] == 0 &&
+	      ev->nccl.refused_bus[0] == 0x81 && ev->nccl.refused_bus[1] == 0x41 &&
+	      ev->nccl.refused_ref.line == 4 && ev->gpu_bus[1] == 0x81 &&
+	      ev->gpu_bus[0] == 0x41 && ev->nccl.nr_shm == 2,
+	      "evidence: NCCL's Could not enable P2P: the devices and their buses from NCCL's bus ids");
+	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "nccl-tests-4090.txt") &&
 	      ev->file[0].formats == EV_FMT_NCCL_TESTS && ev->nccl.busbw_max == 0 &&
 	      !ev->nccl.busbw_ref.line,

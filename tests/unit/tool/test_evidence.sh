@@ -55,6 +55,8 @@ expect_first "2 p2p-not-supported" "evidence: nvbandwidth --json with a waived p
 expect_first "2 p2p-not-supported" "evidence: nvbandwidth waiving the peer copy: p2p-not-supported" \
 	"$ev/nvbandwidth-2080ti-waived.txt"
 expect_first "1 nccl-p2p-disabled" "evidence: NCCL channels via SHM: nccl-p2p-disabled" "$ev/nccl-shm.txt"
+expect_first "2 p2p-not-supported" "evidence: NCCL could not enable P2P, then SHM: p2p-not-supported first" \
+	"$ev/nccl-could-not-enable.txt"
 expect_first "2 iommu-fault-during-p2p" "evidence: AMD-Vi IO_PAGE_FAULT from the GPU: iommu-fault-during-p2p" \
 	"$ev/dmesg-amdvi-fault.txt"
 expect_first "1 link-degraded" "evidence: LnkSta x1 (downgraded): link-degraded" "$ev/lspci-lnksta-only.txt"
