@@ -94,7 +94,8 @@ struct ev_pci_dev {
 	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
 	bool speed_downgraded, width_downgraded;	/* lspci's "(downgraded)" */
 	int iommu_group;			/* -1: not shown */
-	struct ev_ref ref, acs_ref, lnk_ref;
+	int numa_node;				/* "NUMA node: N", -1: not shown */
+	struct ev_ref ref, acs_ref, lnk_ref, numa_ref;
 	char name[96];
 };
 
@@ -145,6 +146,15 @@ struct evidence {
 	int gpu_bus[EV_GPU_MAX];		/* -1: unknown */
 	char gpu_name[EV_GPU_MAX][64];
 	struct ev_ref gpu_ref[EV_GPU_MAX];
+	/*
+	 * Where each of those GPUs sits, matched across the outputs by its
+	 * PCI bus (evidence_gpus.c): its row in nvidia-smi topo -m (-1: not
+	 * matched) and its NUMA node (-1: not shown), with the line that
+	 * says it.
+	 */
+	int gpu_topo_row[EV_GPU_MAX];
+	int gpu_numa[EV_GPU_MAX];
+	struct ev_ref gpu_numa_ref[EV_GPU_MAX];
 	/* cudaDeviceCanAccessPeer: -1 unknown, 0, 1 */
 	signed char can_access[EV_GPU_MAX][EV_GPU_MAX];
 	struct ev_ref can_ref[EV_GPU_MAX][EV_GPU_MAX];
@@ -163,6 +173,7 @@ struct evidence {
 	enum ev_link topo_link[EV_GPU_MAX][EV_GPU_MAX];
 	unsigned char topo_nvlinks[EV_GPU_MAX][EV_GPU_MAX];
 	int topo_numa[EV_GPU_MAX];		/* -1: not shown */
+	char topo_cpus[EV_GPU_MAX][64];		/* its CPU Affinity, or "" */
 	struct ev_ref topo_ref[EV_GPU_MAX];
 	unsigned int p2p_gpus;
 	enum ev_p2p_status p2p_status[EV_GPU_MAX][EV_GPU_MAX];
@@ -223,6 +234,22 @@ bool ev_starts(const char *s, const char *prefix);
 size_t ev_word(const char **s, char *out, size_t outlen);
 /* strtod() of @s that accepts only a whole number word; NaN when not. */
 double ev_number(const char *s);
+
+/*
+ * ev_match_gpus() - once every file is read: the GPUs that CUDA's tools
+ * number (p2pBandwidthLatencyTest, nvbandwidth, nccl-tests, NCCL) matched
+ * to nvidia-smi's rows and lspci's functions by PCI bus, and each one's
+ * NUMA node from them.
+ */
+void ev_match_gpus(struct evidence *ev);
+
+/*
+ * ev_pair_numa() - whether GPUs @a and @b (CUDA's numbers) sit on
+ * different NUMA nodes as the files show it: 1 (different nodes, or topo
+ * -m's SYS between them), 0 (one node), -1 (not shown); *@ref the line.
+ */
+int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
+		 struct ev_ref *ref);
 
 /* The readers: each scans every line of file @fi and adds what it knows. */
 void read_topo(struct evidence *ev, unsigned int fi);

@@ -45,6 +45,7 @@ static bool function_header(const char *s, struct ev_pci_dev *d, const char **re
 	d->dev = dev;
 	d->fn = fn;
 	d->iommu_group = -1;
+	d->numa_node = -1;
 	*rest = s + n;
 	return true;
 }
@@ -110,6 +111,15 @@ static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
 		d->access_denied = true;
 	} else if (ev_starts(s, "IOMMU group:")) {
 		d->iommu_group = atoi(s + 12);
+	} else if (ev_starts(s, "NUMA node:")) {
+		char *end;
+		long node = strtol(s + 10, &end, 10);
+
+		if (end != s + 10 && node >= 0 && node < 4096) {
+			d->numa_node = (int)node;
+			d->numa_ref.file = fi;
+			d->numa_ref.line = line;
+		}
 	}
 }
 
@@ -180,6 +190,7 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 			memset(&cur, 0, sizeof(cur));
 			cur.anonymous = true;
 			cur.iommu_group = -1;
+			cur.numa_node = -1;
 			cur.ref.file = fi;
 			cur.ref.line = i + 1;
 			open = true;

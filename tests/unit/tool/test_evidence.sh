@@ -57,6 +57,8 @@ expect_first "2 p2p-not-supported" "evidence: nvbandwidth waiving the peer copy:
 expect_first "1 nccl-p2p-disabled" "evidence: NCCL channels via SHM: nccl-p2p-disabled" "$ev/nccl-shm.txt"
 expect_first "2 p2p-not-supported" "evidence: NCCL could not enable P2P, then SHM: p2p-not-supported first" \
 	"$ev/nccl-could-not-enable.txt"
+expect_first "0 p2p-not-supported" "evidence: peer access refused only between two groups of GPUs: a note, exit 0" \
+	"$ev/p2pbw-two-sockets-cut.txt"
 expect_first "2 iommu-fault-during-p2p" "evidence: AMD-Vi IO_PAGE_FAULT from the GPU: iommu-fault-during-p2p" \
 	"$ev/dmesg-amdvi-fault.txt"
 expect_first "1 link-degraded" "evidence: LnkSta x1 (downgraded): link-degraded" "$ev/lspci-lnksta-only.txt"
