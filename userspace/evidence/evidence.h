@@ -93,6 +93,18 @@ struct ev_pci_dev {
 	bool req_redir, cmplt_redir, src_valid;
 	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
 	bool speed_downgraded, width_downgraded;	/* lspci's "(downgraded)" */
+	/* what the engine's model needs (evidence_lspci_model.c) */
+	unsigned int vendor, device;		/* -nn's [vvvv:dddd], or 0 */
+	unsigned int class_code;		/* -nn's [ccss] and prog-if, or from the name */
+	bool class_known;
+	bool pcie;				/* an Express capability line */
+	bool no_caps;				/* "Status: Cap-": no capabilities */
+	bool whole;				/* its block not cut: a header or driver line ends it */
+	unsigned int pcie_type;			/* its Device/Port Type */
+	bool ext_caps_seen;			/* a capability at 0x100 or above */
+	unsigned int acs_cap_bits, acs_ctl_bits;
+	bool ats_seen, ats_enabled;
+	bool modelled;				/* judged by the engine */
 	int iommu_group;			/* -1: not shown */
 	int numa_node;				/* "NUMA node: N", -1: not shown */
 	struct ev_ref ref, acs_ref, lnk_ref, numa_ref;
@@ -194,9 +206,12 @@ struct evidence {
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
 	unsigned int cpu_flags;
-	/* lspci -xxxx, judged by the engine: the model it was read into */
+	/*
+	 * The model the engine judges: an lspci -xxxx dump read by libpci,
+	 * or an lspci -vvv tree (evidence_lspci_model.c)
+	 */
 	struct p2pd_model dump;
-	bool have_dump;
+	bool have_dump, dump_from_verbose;
 	struct ev_ref dump_ref;
 };
 
@@ -250,6 +265,16 @@ void ev_match_gpus(struct evidence *ev);
  */
 int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
 		 struct ev_ref *ref);
+
+/*
+ * ev_lspci_model() - lspci -vvv's functions as the engine's model in
+ * ev->dump, where no lspci -xxxx dump is there and they form a tree:
+ * every P2P endpoint's bridges up to a root bus pasted, two endpoints or
+ * more.  The functions the model holds (this one or a dump's) are then
+ * marked modelled, for the engine judges them.
+ * Return: true when the model was built from lspci -vvv.
+ */
+bool ev_lspci_model(struct evidence *ev);
 
 /* The readers: each scans every line of file @fi and adds what it knows. */
 void read_topo(struct evidence *ev, unsigned int fi);

@@ -442,8 +442,8 @@ static void judge_lspci(struct judging *j)
 		const struct ev_pci_dev *br = &ev->pci[i];
 		bool gpu_below = false, peer_elsewhere = false;
 
-		if (!br->bridge || !br->has_bus_range)
-			continue;
+		if (!br->bridge || !br->has_bus_range || br->modelled)
+			continue;	/* the engine judges a pasted tree */
 		for (g = 0; g < ev->nr_pci; g++) {
 			const struct ev_pci_dev *d = &ev->pci[g];
 
@@ -521,7 +521,8 @@ static void judge_lspci(struct judging *j)
 
 		char who[48];
 
-		if ((!d->anonymous && (!d->gpu || !d->nvidia)) || !d->lnk_ref.line)
+		if ((!d->anonymous && (!d->gpu || !d->nvidia)) || !d->lnk_ref.line ||
+		    d->modelled)
 			continue;
 		if (d->anonymous)
 			snprintf(who, sizeof(who), "the device of these link lines");

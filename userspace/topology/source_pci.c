@@ -405,8 +405,7 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 	return 0;
 }
 
-/* The root bus each function hangs under: the top of its parent chain. */
-static void find_host_bridges(struct p2pd_model *m)
+void pci_model_host_bridges(struct p2pd_model *m)
 {
 	unsigned int i, steps;
 
@@ -548,7 +547,7 @@ static int walk(struct pci_access *pacc, const char *dump_file,
 	}
 	if (link_parents(pacc, m, !dump_file, err, errlen))
 		return -1;
-	find_host_bridges(m);
+	pci_model_host_bridges(m);
 	mark_root_bus_heads(m);
 	return iommu_fill_group_types(m, err, errlen);
 }

@@ -14,6 +14,7 @@
 #include "tool_util.h"
 #include "check.h"
 #include "evidence/evidence.h"
+#include "p2pdiag/abi.h"
 
 void test_evidence(struct ktap *k, const char *fixtures);
 
@@ -325,6 +326,37 @@ static void sockets(struct ktap *k, const char *fx, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/* lspci -vvv into the engine's model, where it is a tree, and only then. */
+static void verbose_model(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	const struct p2pd_function *rp = NULL, *gpu = NULL;
+	int i;
+
+	if (!load(ev, fx, "lspci-vvvnn-amd-rootports.txt") && ev_lspci_model(ev)) {
+		i = p2pd_model_find(&ev->dump, P2PD_ADDR(0, 0, 1, 1));
+		rp = i == P2PD_NO_INDEX ? NULL : &ev->dump.fn[i];
+		i = p2pd_model_find(&ev->dump, P2PD_ADDR(0, 1, 0, 0));
+		gpu = i == P2PD_NO_INDEX ? NULL : &ev->dump.fn[i];
+	}
+	CHECK(k, ev->have_dump && ev->dump_from_verbose && ev->dump.nr_fn == 5 &&
+	      rp && rp->role == P2PD_ROLE_ROOT_PORT && !rp->has_parent &&
+	      rp->acs == P2PD_PRESENT &&
+	      (rp->acs_ctrl & (P2PD_ACS_RR | P2PD_ACS_CR)) == (P2PD_ACS_RR | P2PD_ACS_CR) &&
+	      !(rp->acs_ctrl & P2PD_ACS_EC) && rp->vendor == 0x1022 &&
+	      gpu && gpu->role == P2PD_ROLE_ENDPOINT && gpu->p2p_endpoint &&
+	      gpu->has_parent && gpu->parent == rp->addr && gpu->vendor == 0x10de &&
+	      gpu->class_code == 0x030200 && gpu->acs == P2PD_ABSENT &&
+	      gpu->link.state == P2PD_PRESENT && gpu->link.speed == 25 &&
+	      gpu->link.max_speed == 160 && gpu->link.width == 16 &&
+	      gpu->host_bridge == P2PD_HOST_BRIDGE(0, 0) && ev->pci[0].modelled,
+	      "evidence: lspci -vvvnn of a whole tree into the engine's model: roles, parents, ACS, links, IDs");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-vvv-switch-assembled.txt") && !ev_lspci_model(ev) &&
+	      !ev->have_dump && ev->nr_pci == 4 && !ev->pci[0].modelled && !ev->pci[2].modelled,
+	      "evidence: switch ports pasted without the ports above them: no tree, no model");
+	evidence_free(ev);
+}
+
 /* The same paste with CRLF line ends and a prompt reads the same. */
 static void pasting(struct ktap *k, const char *fx, struct evidence *ev)
 {
@@ -371,6 +403,7 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	topo(k, fixtures, ev);
 	others(k, fixtures, ev);
 	sockets(k, fixtures, ev);
+	verbose_model(k, fixtures, ev);
 	pasting(k, fixtures, ev);
 	free(ev);
 }
