@@ -93,8 +93,21 @@ struct ev_pci_dev {
 	bool req_redir, cmplt_redir, src_valid;
 	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
 	bool speed_downgraded, width_downgraded;	/* lspci's "(downgraded)" */
+	/* what the engine's model needs (evidence_lspci_model.c) */
+	unsigned int vendor, device;		/* -nn's [vvvv:dddd], or 0 */
+	unsigned int class_code;		/* -nn's [ccss] and prog-if, or from the name */
+	bool class_known;
+	bool pcie;				/* an Express capability line */
+	bool no_caps;				/* "Status: Cap-": no capabilities */
+	bool whole;				/* its block not cut: a header or driver line ends it */
+	unsigned int pcie_type;			/* its Device/Port Type */
+	bool ext_caps_seen;			/* a capability at 0x100 or above */
+	unsigned int acs_cap_bits, acs_ctl_bits;
+	bool ats_seen, ats_enabled;
+	bool modelled;				/* judged by the engine */
 	int iommu_group;			/* -1: not shown */
-	struct ev_ref ref, acs_ref, lnk_ref;
+	int numa_node;				/* "NUMA node: N", -1: not shown */
+	struct ev_ref ref, acs_ref, lnk_ref, numa_ref;
 	char name[96];
 };
 
@@ -124,6 +137,11 @@ struct ev_nccl {
 	int nr_nodes;				/* -1: not said */
 	bool env_p2p_disable, p2p_disabled_msg;
 	struct ev_ref env_ref, disabled_ref;
+	/* "Could not enable P2P between dev A(=busid) and dev B(=busid)" */
+	unsigned int nr_refused;
+	struct ev_ref refused_ref;
+	unsigned int refused_dev[2];		/* the first line's devices */
+	int refused_bus[2];			/* and their buses, -1: unread */
 	char p2p_level[16];			/* NCCL_P2P_LEVEL as set, or "" */
 	struct ev_ref level_ref;
 	double busbw_max;			/* nccl-tests, GB/s; 0: none */
@@ -140,6 +158,15 @@ struct evidence {
 	int gpu_bus[EV_GPU_MAX];		/* -1: unknown */
 	char gpu_name[EV_GPU_MAX][64];
 	struct ev_ref gpu_ref[EV_GPU_MAX];
+	/*
+	 * Where each of those GPUs sits, matched across the outputs by its
+	 * PCI bus (evidence_gpus.c): its row in nvidia-smi topo -m (-1: not
+	 * matched) and its NUMA node (-1: not shown), with the line that
+	 * says it.
+	 */
+	int gpu_topo_row[EV_GPU_MAX];
+	int gpu_numa[EV_GPU_MAX];
+	struct ev_ref gpu_numa_ref[EV_GPU_MAX];
 	/* cudaDeviceCanAccessPeer: -1 unknown, 0, 1 */
 	signed char can_access[EV_GPU_MAX][EV_GPU_MAX];
 	struct ev_ref can_ref[EV_GPU_MAX][EV_GPU_MAX];
@@ -158,6 +185,7 @@ struct evidence {
 	enum ev_link topo_link[EV_GPU_MAX][EV_GPU_MAX];
 	unsigned char topo_nvlinks[EV_GPU_MAX][EV_GPU_MAX];
 	int topo_numa[EV_GPU_MAX];		/* -1: not shown */
+	char topo_cpus[EV_GPU_MAX][64];		/* its CPU Affinity, or "" */
 	struct ev_ref topo_ref[EV_GPU_MAX];
 	unsigned int p2p_gpus;
 	enum ev_p2p_status p2p_status[EV_GPU_MAX][EV_GPU_MAX];
@@ -178,9 +206,12 @@ struct evidence {
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
 	unsigned int cpu_flags;
-	/* lspci -xxxx, judged by the engine: the model it was read into */
+	/*
+	 * The model the engine judges: an lspci -xxxx dump read by libpci,
+	 * or an lspci -vvv tree (evidence_lspci_model.c)
+	 */
 	struct p2pd_model dump;
-	bool have_dump;
+	bool have_dump, dump_from_verbose;
 	struct ev_ref dump_ref;
 };
 
@@ -218,6 +249,32 @@ bool ev_starts(const char *s, const char *prefix);
 size_t ev_word(const char **s, char *out, size_t outlen);
 /* strtod() of @s that accepts only a whole number word; NaN when not. */
 double ev_number(const char *s);
+
+/*
+ * ev_match_gpus() - once every file is read: the GPUs that CUDA's tools
+ * number (p2pBandwidthLatencyTest, nvbandwidth, nccl-tests, NCCL) matched
+ * to nvidia-smi's rows and lspci's functions by PCI bus, and each one's
+ * NUMA node from them.
+ */
+void ev_match_gpus(struct evidence *ev);
+
+/*
+ * ev_pair_numa() - whether GPUs @a and @b (CUDA's numbers) sit on
+ * different NUMA nodes as the files show it: 1 (different nodes, or topo
+ * -m's SYS between them), 0 (one node), -1 (not shown); *@ref the line.
+ */
+int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
+		 struct ev_ref *ref);
+
+/*
+ * ev_lspci_model() - lspci -vvv's functions as the engine's model in
+ * ev->dump, where no lspci -xxxx dump is there and they form a tree:
+ * every P2P endpoint's bridges up to a root bus pasted, two endpoints or
+ * more.  The functions the model holds (this one or a dump's) are then
+ * marked modelled, for the engine judges them.
+ * Return: true when the model was built from lspci -vvv.
+ */
+bool ev_lspci_model(struct evidence *ev);
 
 /* The readers: each scans every line of file @fi and adds what it knows. */
 void read_topo(struct evidence *ev, unsigned int fi);

@@ -98,6 +98,8 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 		if (read_lspci_dump(ev, i, err, errlen))
 			return -1;
 	}
+	ev_match_gpus(ev);
+	ev_lspci_model(ev);
 	for (i = 0; i < ev->nr_files; i++) {
 		const struct ev_file *f = &ev->file[i];
 

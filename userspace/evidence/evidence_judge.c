@@ -168,7 +168,8 @@ static void judge_consumer(struct judging *j)
 	struct cand *c;
 	unsigned int a, b;
 
-	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg)
+	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
+	    ev->nccl.nr_refused)
 		return;	/* shown working, or judged as refused already */
 	for (a = 0; a < EV_GPU_MAX; a++)
 		for (b = 0; b < EV_GPU_MAX; b++)
@@ -184,6 +185,138 @@ static void judge_consumer(struct judging *j)
 		 "use GPUs that support P2P (data-centre or workstation parts), or NVLink-bridged pairs where the cards have it; `nvidia-smi topo -p2p r` on that machine confirms (GNS)");
 	cite(j, c, ev->gpu_ref[g]);
 	j->config_known = true;
+}
+
+/*
+ * CUDA's answers that split the GPUs into groups, peer access granted
+ * between any two of a group and refused between any two groups, with a
+ * group of two or more: the driver keeps P2P off across a boundary of the
+ * machine (between CPU sockets, where the interconnect carries no peer
+ * traffic), not off a GPU that cannot do it, which is refused by all.
+ * @group gets each GPU's group (its lowest member); the groups' buses,
+ * where known, must not interleave, as the buses of two root complexes
+ * do not.
+ */
+static bool refused_between_groups(const struct evidence *ev, unsigned int n,
+				   unsigned int group[EV_GPU_MAX])
+{
+	unsigned int a, b, k, big = 0;
+	bool changed = true;
+
+	for (a = 0; a < n; a++)
+		group[a] = a;
+	while (changed) {
+		changed = false;
+		for (a = 0; a < n; a++)
+			for (b = 0; b < n; b++)
+				if (a != b && ev->can_access[a][b] == 1 && group[b] > group[a]) {
+					group[b] = group[a];
+					changed = true;
+				}
+	}
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++) {
+			if (a == b)
+				continue;
+			if (ev->can_access[a][b] == 0 && group[a] == group[b])
+				return false;	/* refused inside a group */
+			if (ev->can_access[a][b] < 0 && group[a] == group[b])
+				return false;	/* the group is not shown whole */
+		}
+	for (k = 0; k < n; k++) {
+		unsigned int members = 0, lo = 255, hi = 0;
+
+		for (a = 0; a < n; a++) {
+			if (group[a] != k)
+				continue;
+			members++;
+			if (ev->gpu_bus[a] >= 0) {
+				lo = (unsigned int)ev->gpu_bus[a] < lo ? (unsigned int)ev->gpu_bus[a] : lo;
+				hi = (unsigned int)ev->gpu_bus[a] > hi ? (unsigned int)ev->gpu_bus[a] : hi;
+			}
+		}
+		big += members >= 2;
+		for (b = 0; members && b < n; b++)
+			if (group[b] != k && ev->gpu_bus[b] >= 0 &&
+			    (unsigned int)ev->gpu_bus[b] > lo && (unsigned int)ev->gpu_bus[b] < hi)
+				return false;	/* another group's GPU amid this one's buses */
+	}
+	return big > 0;
+}
+
+/* "0+1, 2+3": the groups of refused_between_groups(), into @buf. */
+static void group_words(const unsigned int group[EV_GPU_MAX], unsigned int n,
+			char *buf, size_t len)
+{
+	unsigned int k, a;
+
+	buf[0] = '\0';
+	for (k = 0; k < n; k++) {
+		bool first = true;
+
+		for (a = 0; a < n; a++)
+			if (group[a] == k) {
+				put(buf, len, "%s%u", first ? (buf[0] ? ", " : "") : "+", a);
+				first = false;
+			}
+	}
+}
+
+/*
+ * Refusals only between groups (refused_between_groups()): a note where
+ * nothing shows two refused GPUs on one NUMA node, for CUDA keeps pairs
+ * across sockets on host copies by design; else NULL, and the refusals
+ * are judged as any.
+ */
+static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
+{
+	const struct evidence *ev = j->ev;
+	unsigned int group[EV_GPU_MAX], a, b, shown = 0, refused = 0;
+	struct ev_ref where[4] = { { 0, 0 } };
+	char groups[256];
+	struct cand *c;
+
+	if (!refused_between_groups(ev, n, group))
+		return NULL;
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++) {
+			struct ev_ref ref = { 0, 0 };
+			int across;
+
+			if (a == b || ev->can_access[a][b] != 0)
+				continue;
+			refused++;
+			across = ev_pair_numa(ev, a, b, &ref);
+			if (!across)
+				return NULL;	/* refused on one node: not this */
+			if (across > 0 && shown < 4)
+				where[shown] = ref;
+			shown += across > 0;
+		}
+	c = cand_add(j, SEV_INFO, RANK_REFUSED, "p2p-not-supported");
+	if (!c)
+		return c;
+	group_words(group, n, groups, sizeof(groups));
+	snprintf(c->msg, sizeof(c->msg),
+		 "cudaDeviceCanAccessPeer grants peer access inside each group of GPUs (%s) and refuses it only between the groups (%u ordered pairs)%s: CUDA keeps pairs on different CPU sockets on copies through host memory by design, as the sockets' interconnect carries no peer traffic%s",
+		 groups, refused,
+		 shown == refused ? ", whose GPUs sit on different NUMA nodes" :
+		 shown ? ", some of them shown on different NUMA nodes" :
+		 ", the pattern of GPUs on different sockets",
+		 shown == refused ? "; nothing is broken" :
+		 "; these files do not place every refused pair on two NUMA nodes");
+	snprintf(c->fix, sizeof(c->fix), "%s",
+		 shown == refused ? "none needed; keep the pairs that exchange most data within a socket (NCCL does by its topology)" :
+		 "`nvidia-smi topo -m` on that machine shows whether the groups are the sockets (SYS between them); if they are not, the refusal is the driver's: run p2pdiag-check there");
+	for (a = 0; a < 4 && a < shown; a++)
+		cite(j, c, where[a]);
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			if (a != b && ev->can_access[a][b] == 0) {
+				cite(j, c, ev->can_ref[a][b]);
+				return c;
+			}
+	return c;
 }
 
 /* cudaDeviceCanAccessPeer 0, and topo -p2p's refusals. */
@@ -223,7 +356,11 @@ static void judge_refusals(struct judging *j)
 			j->config_known = true;
 		}
 	}
-	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg) {
+	if (cannot && !gns && !ev->nvbw_waived && !ev->nccl.p2p_disabled_msg &&
+	    !ev->nccl.nr_refused && refusals_across_sockets(j, n))
+		return;
+	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
+	    ev->nccl.nr_refused) {
 		bool consumer = false;
 		struct ev_ref first = { 0, 0 };
 
@@ -262,6 +399,19 @@ static void judge_refusals(struct judging *j)
 			    c->msg[0] ? "; " : "");
 			cite(j, c, ev->nccl.disabled_ref);
 		}
+		if (ev->nccl.nr_refused) {
+			const struct ev_nccl *nc = &ev->nccl;
+
+			put(c->msg, sizeof(c->msg), "%sNCCL could not enable P2P between dev %u",
+			    c->msg[0] ? "; " : "", nc->refused_dev[0]);
+			if (nc->refused_bus[0] >= 0)
+				put(c->msg, sizeof(c->msg), " (bus %02x) and dev %u (bus %02x)",
+				    (unsigned int)nc->refused_bus[0], nc->refused_dev[1],
+				    (unsigned int)nc->refused_bus[1]);
+			put(c->msg, sizeof(c->msg), " (%u line%s: CUDA refused them peer access)",
+			    nc->nr_refused, nc->nr_refused == 1 ? "" : "s");
+			cite(j, c, nc->refused_ref);
+		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
 		snprintf(c->fix, sizeof(c->fix), "%s",
 			 consumer ?
@@ -292,8 +442,8 @@ static void judge_lspci(struct judging *j)
 		const struct ev_pci_dev *br = &ev->pci[i];
 		bool gpu_below = false, peer_elsewhere = false;
 
-		if (!br->bridge || !br->has_bus_range)
-			continue;
+		if (!br->bridge || !br->has_bus_range || br->modelled)
+			continue;	/* the engine judges a pasted tree */
 		for (g = 0; g < ev->nr_pci; g++) {
 			const struct ev_pci_dev *d = &ev->pci[g];
 
@@ -371,7 +521,8 @@ static void judge_lspci(struct judging *j)
 
 		char who[48];
 
-		if ((!d->anonymous && (!d->gpu || !d->nvidia)) || !d->lnk_ref.line)
+		if ((!d->anonymous && (!d->gpu || !d->nvidia)) || !d->lnk_ref.line ||
+		    d->modelled)
 			continue;
 		if (d->anonymous)
 			snprintf(who, sizeof(who), "the device of these link lines");
@@ -524,10 +675,11 @@ static void judge_nccl(struct judging *j)
 	}
 	if ((n->nr_shm || (n->nr_net && n->nr_nodes == 1)) &&
 	    (c = cand_add(j, SEV_WARNING, RANK_REFUSED, "nccl-p2p-disabled"))) {
+		/* NET channels cross nodes unless the log says there is one */
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL connected GPUs of one node through %s (%u SHM, %u NET, %u P2P channel connections)%s%s%s",
 			 n->nr_shm ? "host shared memory" : "the network", n->nr_shm,
-			 n->nr_net, n->nr_p2p,
+			 n->nr_nodes == 1 ? n->nr_net : 0, n->nr_p2p,
 			 n->p2p_level[0] ? "; NCCL_P2P_LEVEL=" : "", n->p2p_level,
 			 n->env_p2p_disable ? "; NCCL_P2P_DISABLE is set" : "");
 		snprintf(c->fix, sizeof(c->fix), "%s",
@@ -736,6 +888,18 @@ static bool p2p_decided(const struct evidence *ev)
 	return pairs && nv == pairs;	/* every pair over NVLink */
 }
 
+/* Whether cudaDeviceCanAccessPeer answered for any pair. */
+static bool peer_answers(const struct evidence *ev)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] >= 0)
+				return true;
+	return false;
+}
+
 static void judge_undecided(struct judging *j)
 {
 	const struct evidence *ev = j->ev;
@@ -751,8 +915,10 @@ static void judge_undecided(struct judging *j)
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
-		 "these files do not decide whether P2P works between the GPUs%s: they hold no P2P measurement, no peer-access answer and no ACS state",
-		 ev->topo_gpus ? " (nvidia-smi topo -m gives the path, not whether P2P over it is enabled or fast)" : "");
+		 "these files do not decide whether P2P works between the GPUs%s: they hold no P2P measurement%s and no ACS state",
+		 ev->topo_gpus ? " (nvidia-smi topo -m gives the path, not whether P2P over it is enabled or fast)" : "",
+		 peer_answers(ev) ? " (CUDA's peer-access answers say where P2P is enabled, not that it is fast)" :
+		 ", no peer-access answer");
 	snprintf(c->fix, sizeof(c->fix),
 		 "on that machine run `nvidia-smi topo -p2p r`, CUDA's p2pBandwidthLatencyTest and `sudo lspci -vvv`, or p2pdiag-check, and pass their output");
 	for (i = 0; i < ev->topo_gpus; i++)

@@ -45,6 +45,8 @@ void evidence_init(struct evidence *ev)
 	memset(ev, 0, sizeof(*ev));
 	for (i = 0; i < EV_GPU_MAX; i++) {
 		ev->gpu_bus[i] = -1;
+		ev->gpu_topo_row[i] = -1;
+		ev->gpu_numa[i] = -1;
 		ev->topo_numa[i] = -1;
 	}
 	memset(ev->can_access, -1, sizeof(ev->can_access));

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "evidence/evidence.h"
+#include "p2pdiag/format.h"
 #include "topology/source_pci.h"
 
 /*
@@ -45,6 +46,7 @@ static bool function_header(const char *s, struct ev_pci_dev *d, const char **re
 	d->dev = dev;
 	d->fn = fn;
 	d->iommu_group = -1;
+	d->numa_node = -1;
 	*rest = s + n;
 	return true;
 }
@@ -69,9 +71,55 @@ static unsigned int width(const char *s)
 	return w;
 }
 
+/* The bits of lspci's ACSCap/ACSCtl words that end in '+'. */
+static unsigned int acs_bits(const char *s)
+{
+	unsigned int bits = 0;
+
+	s = strchr(s, ':');
+	while (s && *s) {
+		size_t n;
+
+		s += strspn(s, ": \t");
+		n = strcspn(s, " \t");
+		if (n > 1 && s[n - 1] == '+')
+			bits |= p2pd_acs_word_bit(s, n - 1);
+		s += n;
+	}
+	return bits;
+}
+
+/*
+ * "Capabilities: [68] Express (v2) Downstream Port (Slot+), MSI 00": the
+ * Device/Port Type lspci names (PCIe r6.0, 7.5.3.2), longest names first.
+ */
+static bool express_type(const char *s, unsigned int *type)
+{
+	static const struct { const char *name; unsigned int type; } types[] = {
+		{ "Root Complex Integrated Endpoint", 9 },
+		{ "Root Complex Event Collector", 10 },
+		{ "Legacy Endpoint", 1 }, { "Endpoint", 0 },
+		{ "Root Port", 4 }, { "Upstream Port", 5 }, { "Downstream Port", 6 },
+		{ "PCI-Express to PCI/PCI-X Bridge", 7 },
+		{ "PCI/PCI-X to PCI-Express Bridge", 8 },
+	};
+	const char *e = strstr(s, "] Express ");
+	unsigned int i;
+
+	if (!ev_starts(s, "Capabilities:") || !e)
+		return false;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strstr(e, types[i].name)) {
+			*type = types[i].type;
+			return true;
+		}
+	return false;
+}
+
 static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
 			unsigned int line)
 {
+	unsigned int off;
 	unsigned int pri, sec, sub;
 	const char *p;
 
@@ -82,8 +130,10 @@ static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
 		d->has_bus_range = true;
 	} else if (ev_starts(s, "ACSCap:")) {
 		d->acs_cap_seen = true;
+		d->acs_cap_bits = acs_bits(s);
 	} else if (ev_starts(s, "ACSCtl:")) {
 		d->acs_ctl_seen = true;
+		d->acs_ctl_bits = acs_bits(s);
 		d->req_redir = strstr(s, "ReqRedir+") != NULL;
 		d->cmplt_redir = strstr(s, "CmpltRedir+") != NULL;
 		d->src_valid = strstr(s, "SrcValid+") != NULL;
@@ -103,14 +153,71 @@ static void detail_line(struct ev_pci_dev *d, const char *s, unsigned int fi,
 		d->width_downgraded = w && strstr(w, "(downgraded)");
 		d->lnk_ref.file = fi;
 		d->lnk_ref.line = line;
-	} else if (ev_starts(s, "Capabilities:") && strstr(s, "Express") &&
-		   strstr(s, "Downstream Port")) {
-		d->downstream_port = true;
+	} else if (express_type(s, &d->pcie_type)) {
+		d->pcie = true;
+		d->downstream_port = d->pcie_type == 6;
+	} else if (ev_starts(s, "Kernel driver in use:") || ev_starts(s, "Kernel modules:")) {
+		d->whole = true;	/* lspci's last lines of a function */
+	} else if (ev_starts(s, "Status: Cap-")) {
+		d->no_caps = true;	/* no capability list: a conventional function */
+	} else if (ev_starts(s, "ATSCtl:")) {
+		d->ats_seen = true;
+		d->ats_enabled = strstr(s, "Enable+") != NULL;
 	} else if (strstr(s, "<access denied>")) {
 		d->access_denied = true;
 	} else if (ev_starts(s, "IOMMU group:")) {
 		d->iommu_group = atoi(s + 12);
 	}
+	if (ev_starts(s, "Capabilities: [") && sscanf(s, "Capabilities: [%x", &off) == 1 &&
+	    off >= 0x100)
+		d->ext_caps_seen = true;
+	if (ev_starts(s, "NUMA node:")) {
+		char *end;
+		long node = strtol(s + 10, &end, 10);
+
+		if (end != s + 10 && node >= 0 && node < 4096) {
+			d->numa_node = (int)node;
+			d->numa_ref.file = fi;
+			d->numa_ref.line = line;
+		}
+	}
+}
+
+/*
+ * The class, IDs and prog-if of a header's rest: "3D controller [0302]:
+ * NVIDIA Corporation GA100 [A100 SXM4 40GB] [10de:20b0] (rev a1)" with
+ * -nn; without it the class from its name alone.
+ */
+static void header_ids(struct ev_pci_dev *d, const char *rest)
+{
+	static const struct { const char *name; unsigned int cls; } classes[] = {
+		{ "Host bridge", 0x0600 }, { "PCI bridge", 0x0604 },
+		{ "CardBus bridge", 0x0607 }, { "VGA compatible controller", 0x0300 },
+		{ "3D controller", 0x0302 }, { "Display controller", 0x0380 },
+		{ "Ethernet controller", 0x0200 }, { "Infiniband controller", 0x0207 },
+		{ "Network controller", 0x0280 }, { "Non-Volatile memory controller", 0x0108 },
+	};
+	const char *p, *colon = strchr(rest, ':');
+	unsigned int cls, v, dv, progif, i;
+
+	if (colon && colon - rest > 7 && sscanf(colon - 6, "[%4x]", &cls) == 1 &&
+	    colon[-1] == ']') {
+		d->class_code = cls << 8;
+		d->class_known = true;
+	}
+	for (i = 0; !d->class_known && i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (ev_starts(rest, classes[i].name)) {
+			d->class_code = classes[i].cls << 8;
+			d->class_known = true;
+		}
+	for (p = strchr(rest, '['); p; p = strchr(p + 1, '['))
+		if (strlen(p) >= 11 && p[5] == ':' && p[10] == ']' &&
+		    sscanf(p, "[%4x:%4x]", &v, &dv) == 2) {
+			d->vendor = v;
+			d->device = dv;
+		}
+	if ((p = strstr(rest, "(prog-if ")) && sscanf(p, "(prog-if %2x", &progif) == 1)
+		d->class_code |= progif;
 }
 
 static int add_dev(struct evidence *ev, const struct ev_pci_dev *d)
@@ -149,13 +256,15 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 		struct ev_pci_dev d;
 
 		if (function_header(s, &d, &rest)) {
+			cur.whole = true;	/* the next function's header ends it */
 			if (open && verbose)
 				add_dev(ev, &cur);
 			cur = d;
 			cur.ref.file = fi;
 			cur.ref.line = i + 1;
 			snprintf(cur.name, sizeof(cur.name), "%s", rest);
-			cur.bridge = strstr(rest, "PCI bridge") != NULL;
+			header_ids(&cur, rest);
+			cur.bridge = strstr(rest, "PCI bridge") || strstr(rest, "CardBus bridge");
 			cur.gpu = strstr(rest, "VGA compatible controller") ||
 				  strstr(rest, "3D controller") ||
 				  strstr(rest, "[0300]") || strstr(rest, "[0302]");
@@ -180,6 +289,7 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 			memset(&cur, 0, sizeof(cur));
 			cur.anonymous = true;
 			cur.iommu_group = -1;
+			cur.numa_node = -1;
 			cur.ref.file = fi;
 			cur.ref.line = i + 1;
 			open = true;

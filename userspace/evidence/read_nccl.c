@@ -5,7 +5,9 @@
  * "P2P/direct pointer", SHM/direct/direct, NET/IB/0, NET/Socket/0), the
  * node count of the communicator, what the environment set
  * (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL), NCCL's own "P2P is disabled
- * between connected GPUs"; and nccl-tests' table, whose best busbw is
+ * between connected GPUs", and its "Could not enable P2P between dev
+ * A(=busid) and dev B(=busid)", which it logs where CUDA refuses peer
+ * access between the two; and nccl-tests' table, whose best busbw is
  * kept for the message.
  */
 #include <stdio.h>
@@ -116,6 +118,39 @@ static bool devices_line(struct evidence *ev, const char *s, unsigned int fi,
 	return true;
 }
 
+/*
+ * "Could not enable P2P between dev 1(=81000) and dev 0(=41000)": NCCL's
+ * bus id is the PCI address's hex digits run together (domain, bus,
+ * device, function), so the bus is bits 12-19.
+ */
+static void refused_line(struct evidence *ev, const char *s, unsigned int fi,
+			 unsigned int line)
+{
+	struct ev_nccl *n = &ev->nccl;
+	const char *p = strstr(s, "Could not enable P2P between dev ");
+	unsigned int a, b;
+	unsigned long ida, idb;
+	struct ev_ref ref = { fi, line };
+
+	if (!p)
+		return;
+	if (!n->nr_refused++) {
+		note(&n->refused_ref, fi, line);
+		n->refused_bus[0] = n->refused_bus[1] = -1;
+		if (sscanf(p + 33, "%u(=%lx) and dev %u(=%lx)", &a, &ida, &b, &idb) == 4) {
+			n->refused_dev[0] = a;
+			n->refused_dev[1] = b;
+			n->refused_bus[0] = (int)((ida >> 12) & 0xff);
+			n->refused_bus[1] = (int)((idb >> 12) & 0xff);
+			ev_gpu_named(ev, a, n->refused_bus[0], "", ref);
+			ev_gpu_named(ev, b, n->refused_bus[1], "", ref);
+		} else if (sscanf(p + 33, "%u", &a) == 1) {
+			n->refused_dev[0] = a;
+			n->refused_dev[1] = a;
+		}
+	}
+}
+
 void read_nccl(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -152,6 +187,7 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 			sscanf(p + 37, "%15s", n->p2p_level);
 			note(&n->level_ref, fi, i + 1);
 		}
+		refused_line(ev, s, fi, i + 1);
 		if (strstr(s, "P2P is disabled between")) {
 			n->p2p_disabled_msg = true;
 			note(&n->disabled_ref, fi, i + 1);

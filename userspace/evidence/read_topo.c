@@ -7,6 +7,7 @@
  * header naming the columns (GPU0.., NIC0.. or mlx5_0..) and one row per
  * device; which of the two a table is, its rows' words tell.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,8 @@ static bool p2p_only_word(const char *w)
 struct topo_header {
 	unsigned int nr_cols;
 	int gpu[TOPO_COLS_MAX];		/* the GPU a column is, or -1 (a NIC) */
-	bool numa;			/* a NUMA Affinity column follows */
+	bool cpus;			/* a CPU Affinity column follows */
+	bool numa;			/* and a NUMA Affinity column */
 };
 
 /* A header: GPU0 first, then devices, then the affinity columns. */
@@ -93,8 +95,10 @@ static bool header_line(const char *s, struct topo_header *h)
 		return false;
 	h->gpu[h->nr_cols++] = 0;
 	while (ev_word(&s, w, sizeof(w))) {
-		if (!strcmp(w, "CPU") || !strcmp(w, "NUMA"))
+		if (!strcmp(w, "CPU") || !strcmp(w, "NUMA")) {
+			h->cpus = !strcmp(w, "CPU") && ev_starts(ev_skip_blank(s), "Affinity");
 			break;
+		}
 		if (h->nr_cols >= TOPO_COLS_MAX)
 			return false;
 		if (link_word(w, &(unsigned char){ 0 }) != EV_LINK_UNKNOWN ||
@@ -165,8 +169,10 @@ static unsigned int read_rows(struct evidence *ev, unsigned int fi, unsigned int
 		ev->topo_ref[row].line = at + 1;
 		if (row + 1 > ev->topo_gpus)
 			ev->topo_gpus = row + 1;
-		if (c == h->nr_cols && h->numa && ev_word(&s, w, sizeof(w)) &&
-		    ev_word(&s, w, sizeof(w))) {
+		if (c < h->nr_cols || !h->cpus || !ev_word(&s, w, sizeof(w)))
+			continue;
+		snprintf(ev->topo_cpus[row], sizeof(ev->topo_cpus[row]), "%s", w);
+		if (h->numa && ev_word(&s, w, sizeof(w))) {
 			char *end;
 			long n = strtol(w, &end, 10);
 

@@ -406,8 +406,7 @@ static int link_parents(struct pci_access *pacc, struct p2pd_model *m,
 	return 0;
 }
 
-/* The root bus each function hangs under: the top of its parent chain. */
-static void find_host_bridges(struct p2pd_model *m)
+void pci_model_host_bridges(struct p2pd_model *m)
 {
 	unsigned int i, steps;
 
@@ -550,7 +549,7 @@ static int walk(struct pci_access *pacc, const struct fsroot *sys,
 	}
 	if (link_parents(pacc, m, sys, err, errlen))
 		return -1;
-	find_host_bridges(m);
+	pci_model_host_bridges(m);
 	mark_root_bus_heads(m);
 	/* a dump names no IOMMU group (fill_function()) */
 	return sys ? iommu_fill_group_types(sys, m, err, errlen) : 0;

@@ -34,6 +34,13 @@ int pci_source_walk(const struct fsroot *root, struct p2pd_model *m,
 		    char *err, size_t errlen);
 
 /*
+ * pci_model_host_bridges() - each function's host_bridge in @m (sorted,
+ * parents set): the root bus at the top of its parent chain, or, where
+ * a parent is missing from @m, the bus of the last parent named.
+ */
+void pci_model_host_bridges(struct p2pd_model *m);
+
+/*
  * cpu_flags_from_cpuinfo() - P2PD_CPU_* from a /proc/cpuinfo text file:
  * AMD or Hygon vendor, and whether an AMD CPU is family 0x17 (Zen) or
  * newer, which the kernel trusts to route P2P through any host bridge.

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "check.h"
 #include "evidence/evidence.h"
+#include "p2pdiag/abi.h"
 
 void test_evidence(struct ktap *k, const char *fixtures);
 
@@ -33,6 +35,7 @@ static int load(struct evidence *ev, const char *fixtures, const char *name)
 	read_lspci(ev, 0);
 	read_nccl(ev, 0);
 	read_kernel_log(ev, 0);
+	ev_match_gpus(ev);
 	return 0;
 }
 
@@ -117,6 +120,13 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->nccl.nr_p2p == 0 && ev->nccl.shm_ref.line == 1,
 	      "evidence: NCCL channels via SHM, the cut last line not counted");
 	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nccl-could-not-enable.txt") && ev->nccl.nr_refused == 2 &&
+	      ev->nccl.refused_dev[0] == 1 && ev->nccl.refused_dev[1] == 0 &&
+	      ev->nccl.refused_bus[0] == 0x81 && ev->nccl.refused_bus[1] == 0x41 &&
+	      ev->nccl.refused_ref.line == 4 && ev->gpu_bus[1] == 0x81 &&
+	      ev->gpu_bus[0] == 0x41 && ev->nccl.nr_shm == 2,
+	      "evidence: NCCL's Could not enable P2P: the devices and their buses from NCCL's bus ids");
+	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "nccl-tests-4090.txt") &&
 	      ev->file[0].formats == EV_FMT_NCCL_TESTS && ev->nccl.busbw_max == 0 &&
 	      !ev->nccl.busbw_ref.line,
@@ -170,6 +180,183 @@ static void others(struct ktap *k, const char *fx, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/* The first finding of @code in @r, or NULL. */
+static const struct finding *finding_of(const struct check_run *r, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < r->findings.nr; i++)
+		if (!strcmp(r->findings.item[i].code, code))
+			return &r->findings.item[i];
+	return NULL;
+}
+
+static bool worst_below_warning(const struct check_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->findings.nr; i++)
+		if (r->findings.item[i].severity >= SEV_WARNING)
+			return false;
+	return true;
+}
+
+/*
+ * Four GPUs in CUDA's order, buses 82, 02, 83, 03, and nvidia-smi's four
+ * rows in bus order on NUMA nodes @numa: CUDA's 0 and 2 grant each other
+ * peer access, as 1 and 3 do, and every other pair is refused.
+ */
+static void two_groups(struct evidence *ev, const int numa[4])
+{
+	static const int bus[4] = { 0x82, 0x02, 0x83, 0x03 };
+	unsigned int a, b;
+
+	evidence_init(ev);
+	ev->nr_gpus = 4;
+	ev->topo_gpus = 4;
+	for (a = 0; a < 4; a++) {
+		ev->gpu_bus[a] = bus[a];
+		ev->topo_numa[a] = numa[a];
+		ev->topo_ref[a].line = a + 2;
+		for (b = 0; b < 4; b++) {
+			ev->can_access[a][b] = a == b ? -1 : (a % 2) == (b % 2);
+			ev->topo_link[a][b] = a == b ? EV_LINK_SELF :
+					      numa[a] == numa[b] ? EV_LINK_PIX : EV_LINK_SYS;
+		}
+	}
+	ev_match_gpus(ev);
+}
+
+static void judged(struct check_run *r, const struct evidence *ev)
+{
+	memset(r, 0, sizeof(*r));
+	evidence_judge(r, ev);
+}
+
+/* The severity @ev's p2p-not-supported is judged with, or -1 without one. */
+static int refusal_severity(const struct evidence *ev)
+{
+	struct check_run r;
+	const struct finding *f;
+	int sev;
+
+	judged(&r, ev);
+	f = finding_of(&r, "p2p-not-supported");
+	sev = f ? (int)f->severity : -1;
+	findings_free(&r.findings);
+	return sev;
+}
+
+/* GPUs matched across the outputs by bus; refusals between the sockets. */
+static void sockets(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	static const int split[4] = { 0, 0, 1, 1 }, one[4] = { 0, 0, 0, 0 };
+	struct check_run r;
+	const struct finding *f;
+	struct ev_ref ref = { 0, 0 };
+
+	two_groups(ev, split);
+	CHECK(k, ev->gpu_topo_row[0] == 2 && ev->gpu_topo_row[1] == 0 &&
+	      ev->gpu_topo_row[2] == 3 && ev->gpu_topo_row[3] == 1 &&
+	      ev->gpu_numa[0] == 1 && ev->gpu_numa[1] == 0 && ev->gpu_numa[3] == 0 &&
+	      ev->gpu_numa_ref[0].line == 4,
+	      "evidence: CUDA's GPUs matched to nvidia-smi's rows by bus, not by number");
+	CHECK(k, ev_pair_numa(ev, 0, 1, &ref) == 1 && ev_pair_numa(ev, 0, 2, &ref) == 0 &&
+	      ev_pair_numa(ev, 1, 3, &ref) == 0 && ev_pair_numa(ev, 1, 1, &ref) == -1,
+	      "evidence: a pair's NUMA nodes, from the matched rows");
+	judged(&r, ev);
+	f = finding_of(&r, "p2p-not-supported");
+	CHECK(k, f && f->severity == SEV_INFO && worst_below_warning(&r) &&
+	      strstr(f->message, "different NUMA nodes") && strstr(f->message, "nothing is broken"),
+	      "evidence: peer access refused only between two NUMA nodes: a note, not an error");
+	findings_free(&r.findings);
+	evidence_free(ev);
+
+	two_groups(ev, one);
+	CHECK(k, refusal_severity(ev) == SEV_ERROR,
+	      "evidence: the same refusals between GPUs of one NUMA node: an error");
+	evidence_free(ev);
+
+	/* lspci's NUMA node of a GPU, found by its bus */
+	two_groups(ev, split);
+	ev->topo_gpus = 0;
+	ev->pci = calloc(1, sizeof(*ev->pci));
+	if (ev->pci) {
+		ev->nr_pci = 1;
+		ev->pci[0].gpu = ev->pci[0].nvidia = true;
+		ev->pci[0].bus = 0x03;
+		ev->pci[0].numa_node = 1;
+		ev->pci[0].numa_ref.line = 7;
+	}
+	memset(ev->gpu_topo_row, -1, sizeof(ev->gpu_topo_row));
+	memset(ev->gpu_numa, -1, sizeof(ev->gpu_numa));
+	ev_match_gpus(ev);
+	CHECK(k, ev->gpu_numa[3] == 1 && ev->gpu_numa_ref[3].line == 7 &&
+	      ev->gpu_numa[0] == -1 && ev->gpu_topo_row[0] == -1,
+	      "evidence: lspci's NUMA node belongs to the GPU on its bus");
+	evidence_free(ev);
+
+	/* the real paste: two groups, no topology: a note that says so */
+	CHECK(k, !load(ev, fx, "p2pbw-two-sockets-cut.txt") && ev->nr_gpus == 4 &&
+	      ev->gpu_bus[2] == 0x82 && ev->can_access[0][1] == 1 && ev->can_access[1][2] == 0,
+	      "evidence: p2pBandwidthLatencyTest of two sockets, cut after a header");
+	judged(&r, ev);
+	f = finding_of(&r, "p2p-not-supported");
+	CHECK(k, f && f->severity == SEV_INFO && worst_below_warning(&r) &&
+	      strstr(f->message, "0+1, 2+3") && strstr(f->message, "do not place") &&
+	      f->evidence && strstr(f->evidence, ":7"),
+	      "evidence: groups refused only between each other, no topology: a note naming the groups");
+	findings_free(&r.findings);
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "p2pbw-geforce-cannot.txt") && refusal_severity(ev) == SEV_ERROR,
+	      "evidence: a GeForce mix, groups cut short and buses interleaved (01, 02, 03, 17): an error");
+	evidence_free(ev);
+
+	/* two groups whose buses interleave, nothing placing them on nodes */
+	two_groups(ev, split);
+	ev->topo_gpus = 0;
+	ev->gpu_bus[0] = 0x02;
+	ev->gpu_bus[1] = 0x03;
+	ev->gpu_bus[2] = 0x04;
+	ev->gpu_bus[3] = 0x05;
+	memset(ev->gpu_numa, -1, sizeof(ev->gpu_numa));
+	memset(ev->gpu_topo_row, -1, sizeof(ev->gpu_topo_row));
+	CHECK(k, refusal_severity(ev) == SEV_ERROR,
+	      "evidence: groups 0+2 and 1+3 on buses 02, 04 and 03, 05: no two root complexes, an error");
+	evidence_free(ev);
+}
+
+/* lspci -vvv into the engine's model, where it is a tree, and only then. */
+static void verbose_model(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	const struct p2pd_function *rp = NULL, *gpu = NULL;
+	int i;
+
+	if (!load(ev, fx, "lspci-vvvnn-amd-rootports.txt") && ev_lspci_model(ev)) {
+		i = p2pd_model_find(&ev->dump, P2PD_ADDR(0, 0, 1, 1));
+		rp = i == P2PD_NO_INDEX ? NULL : &ev->dump.fn[i];
+		i = p2pd_model_find(&ev->dump, P2PD_ADDR(0, 1, 0, 0));
+		gpu = i == P2PD_NO_INDEX ? NULL : &ev->dump.fn[i];
+	}
+	CHECK(k, ev->have_dump && ev->dump_from_verbose && ev->dump.nr_fn == 5 &&
+	      rp && rp->role == P2PD_ROLE_ROOT_PORT && !rp->has_parent &&
+	      rp->acs == P2PD_PRESENT &&
+	      (rp->acs_ctrl & (P2PD_ACS_RR | P2PD_ACS_CR)) == (P2PD_ACS_RR | P2PD_ACS_CR) &&
+	      !(rp->acs_ctrl & P2PD_ACS_EC) && rp->vendor == 0x1022 &&
+	      gpu && gpu->role == P2PD_ROLE_ENDPOINT && gpu->p2p_endpoint &&
+	      gpu->has_parent && gpu->parent == rp->addr && gpu->vendor == 0x10de &&
+	      gpu->class_code == 0x030200 && gpu->acs == P2PD_ABSENT &&
+	      gpu->link.state == P2PD_PRESENT && gpu->link.speed == 25 &&
+	      gpu->link.max_speed == 160 && gpu->link.width == 16 &&
+	      gpu->host_bridge == P2PD_HOST_BRIDGE(0, 0) && ev->pci[0].modelled,
+	      "evidence: lspci -vvvnn of a whole tree into the engine's model: roles, parents, ACS, links, IDs");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "lspci-vvv-switch-assembled.txt") && !ev_lspci_model(ev) &&
+	      !ev->have_dump && ev->nr_pci == 4 && !ev->pci[0].modelled && !ev->pci[2].modelled,
+	      "evidence: switch ports pasted without the ports above them: no tree, no model");
+	evidence_free(ev);
+}
+
 /* The same paste with CRLF line ends and a prompt reads the same. */
 static void pasting(struct ktap *k, const char *fx, struct evidence *ev)
 {
@@ -215,6 +402,8 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	p2pbw(k, fixtures, ev);
 	topo(k, fixtures, ev);
 	others(k, fixtures, ev);
+	sockets(k, fixtures, ev);
+	verbose_model(k, fixtures, ev);
 	pasting(k, fixtures, ev);
 	free(ev);
 }

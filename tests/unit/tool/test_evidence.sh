@@ -55,6 +55,10 @@ expect_first "2 p2p-not-supported" "evidence: nvbandwidth --json with a waived p
 expect_first "2 p2p-not-supported" "evidence: nvbandwidth waiving the peer copy: p2p-not-supported" \
 	"$ev/nvbandwidth-2080ti-waived.txt"
 expect_first "1 nccl-p2p-disabled" "evidence: NCCL channels via SHM: nccl-p2p-disabled" "$ev/nccl-shm.txt"
+expect_first "2 p2p-not-supported" "evidence: NCCL could not enable P2P, then SHM: p2p-not-supported first" \
+	"$ev/nccl-could-not-enable.txt"
+expect_first "0 p2p-not-supported" "evidence: peer access refused only between two groups of GPUs: a note, exit 0" \
+	"$ev/p2pbw-two-sockets-cut.txt"
 expect_first "2 iommu-fault-during-p2p" "evidence: AMD-Vi IO_PAGE_FAULT from the GPU: iommu-fault-during-p2p" \
 	"$ev/dmesg-amdvi-fault.txt"
 expect_first "1 link-degraded" "evidence: LnkSta x1 (downgraded): link-degraded" "$ev/lspci-lnksta-only.txt"
@@ -131,6 +135,25 @@ for f in "$fix"/*.lspci; do
 	[ -n "$a" ] && [ "$a" = "$b" ] && result 1 "evidence: $(basename "$f") fenced with CRLF: the causes of --pci-dump" ||
 		result 0 "evidence: $(basename "$f") fenced with CRLF: the causes of --pci-dump" "pci-dump $a, evidence $b"
 done
+
+# lspci -vvv whose functions form a tree is judged by the engine as the
+# dump it was printed from; where lspci could not read the ports' ACS
+# (without root) it is unknown to the engine, never absent
+for f in amd-rootports-acs:lspci-vvvnn-amd-rootports vmd-ice-lake-sp:lspci-vvvnn-vmd; do
+	a=$("$bin" --pci-dump "$fix/${f%%:*}.lspci" --no-cuda --json 2>/dev/null | codes)
+	b=$("$bin" --evidence --json "$ev/${f#*:}.txt" 2>/dev/null | codes)
+	[ -n "$a" ] && [ "$a" = "$b" ] && result 1 "evidence: ${f#*:}.txt, a tree: the causes of --pci-dump ${f%%:*}.lspci" ||
+		result 0 "evidence: ${f#*:}.txt, a tree: the causes of --pci-dump ${f%%:*}.lspci" "pci-dump $a, evidence $b"
+done
+grep -v -e 'ACSCap' -e 'ACSCtl' "$ev/lspci-vvvnn-amd-rootports.txt" |
+	sed 's/Capabilities: \[100 v1\] Access Control Services/Capabilities: <access denied>/' >"$tmp/no-acs.txt"
+got=$("$bin" --evidence --json "$tmp/no-acs.txt" 2>/dev/null | codes)
+case $got in "[('verdict-unknown', [['0000:01:00.0', '0000:02:00.0']])"*) result 1 "evidence: the tree with the ports' ACS <access denied>: verdict-unknown, not direct" ;;
+	*) result 0 "evidence: the tree with the ports' ACS <access denied>: verdict-unknown, not direct" "$got" ;; esac
+grep -v -e 'ACSCap' -e 'ACSCtl' -e 'Access Control Services' "$ev/lspci-vvvnn-amd-rootports.txt" >"$tmp/acs-absent.txt"
+got=$("$bin" --evidence --json "$tmp/acs-absent.txt" 2>/dev/null | codes)
+case $got in *acs-redirect*|*verdict-unknown*) result 0 "evidence: the tree of ports without ACS: no redirect, no unknown" "$got" ;;
+	*) result 1 "evidence: the tree of ports without ACS: no redirect, no unknown" ;; esac
 
 # --cpuinfo names that machine's CPU for a dump, as with --pci-dump
 printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\n' >"$tmp/cpu-amd"
