@@ -15,6 +15,10 @@
 #include "topology/pciaddr.h"
 #include "p2pdiag/model.h"
 
+/*
+ * One code per option, from 256 so that none is a character getopt_long
+ * returns for itself; BIT() gives each its bit in a set of options.
+ */
 enum {
 	OPT_SOURCE = 256, OPT_CROSS_CHECK, OPT_JSON, OPT_PROMETHEUS,
 	OPT_BASELINE, OPT_SIZE, OPT_ITERATIONS, OPT_QUICK, OPT_PAIRS,
@@ -24,7 +28,14 @@ enum {
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
 	OPT_EVIDENCE,
-	OPT_LIST_FINDINGS,
+	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
+	OPT_END,
+	/*
+	 * Not options: what a value of --source says, for the conflicts that
+	 * depend on it (--source=auto is the default and conflicts with
+	 * nothing).
+	 */
+	GIVEN_SOURCE_SET = OPT_END, GIVEN_SOURCE_MODULE,
 };
 
 static const struct option long_options[] = {
@@ -55,11 +66,11 @@ static const struct option long_options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
-	{ "verbose", no_argument, NULL, 'v' },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
 	{ "compare-fleet", no_argument, NULL, OPT_COMPARE_FLEET },
-	{ "help", no_argument, NULL, 'h' },
+	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "list-findings", no_argument, NULL, OPT_LIST_FINDINGS },
 	{ NULL, 0, NULL, 0 },
@@ -221,6 +232,17 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+/* Which of @n @words @arg is, or -1: the values of a keyword option. */
+static int one_of(const char *arg, const char *const *words, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	return -1;
+}
+
 /* "GPU0,NIC1": two names; what they stand for is known once the tree is read. */
 static int parse_graph_pair(const char *arg, struct options *o, char *err,
 			    size_t errlen)
@@ -278,29 +300,6 @@ static int parse_pairs(const char *arg, struct options *o, char *err,
 	return 0;
 }
 
-/* The options that --compare-fleet takes along. */
-static bool fleet_option(int c)
-{
-	return c == OPT_COMPARE_FLEET || c == OPT_JSON || c == OPT_TOLERANCE ||
-	       c == OPT_NO_COLOR || c == 'h' || c == OPT_VERSION;
-}
-
-/* --compare-fleet: the operands are its inputs; other options are refused. */
-static int fleet_operands(int argc, char **argv, struct options *o,
-			  const char *other, char *err, size_t errlen)
-{
-	if (other)
-		return fail(err, errlen,
-			    "--compare-fleet compares saved reports: '%s' does not apply (it takes --json and --tolerance)",
-			    other);
-	if (optind >= argc && !o->help && !o->version)
-		return fail(err, errlen,
-			    "--compare-fleet: name the reports, e.g. --compare-fleet reports/ or a.json b.json");
-	o->fleet_paths = argv + optind;
-	o->nr_fleet_paths = (unsigned int)(argc - optind);
-	return 0;
-}
-
 void options_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -312,263 +311,406 @@ void options_defaults(struct options *o)
 	o->tolerance = OPT_DEFAULT_TOLERANCE;
 }
 
-/* --evidence judges files from another machine: nothing of this one. */
-static int evidence_conflicts(const struct options *o, char *err, size_t errlen)
-{
-	const char *other = o->topology_file ? "--topology-file" :
-			    o->pci_dump ? "--pci-dump" :
-			    o->cross_check ? "--cross-check" :
-			    o->source != SOURCE_AUTO ? "--source" :
-			    o->baseline != BASELINE_NONE ? "--baseline" :
-			    o->sysfs_root ? "--sysfs-root" :
-			    o->prometheus ? "--prometheus" :
-			    o->graph ? "--graph" :
-			    o->has_graph_pair ? "--graph-pair" :
-			    o->nfd_features ? "--nfd-features" :
-			    o->nr_pairs ? "--pairs" : NULL;
+/* An option's bit in a set of options. */
+#define BIT(c) (1ULL << ((c) - OPT_SOURCE))
+_Static_assert(GIVEN_SOURCE_MODULE - OPT_SOURCE < 64,
+	       "every option and fact has a bit of an unsigned long long");
 
-	if (other)
-		return fail(err, errlen,
-			    "--evidence judges pasted files, not a machine: it cannot be combined with %s",
-			    other);
-	if (!o->nr_evidence && !o->help && !o->version)
-		return fail(err, errlen,
-			    "--evidence needs at least one FILE (- for stdin), e.g. --evidence topo.txt p2p.txt");
+/* One command line being parsed, and what it has given so far. */
+struct parse {
+	int argc;
+	char **argv;
+	struct options *o;
+	unsigned long long given;	/* BIT() of every option given */
+	unsigned int order[OPT_END - OPT_SOURCE];	/* when each came first, from 1 */
+	unsigned int seen;		/* options parsed so far */
+	char *err;
+	size_t errlen;
+};
+
+/* Returned by an option group for an option of another group. */
+#define NOT_MINE 1
+
+/* The name of option @c as --help spells it, without its dashes. */
+static const char *option_name(int c)
+{
+	const struct option *l;
+
+	for (l = long_options; l->name; l++)
+		if (l->val == c)
+			return l->name;
+	return "?";
+}
+
+/* Of the options in @set that were given, the one given first. */
+static int first_given(const struct parse *p, unsigned long long set)
+{
+	unsigned int best = 0;
+	int c, first = OPT_SOURCE;
+
+	for (c = OPT_SOURCE; c < OPT_END; c++)
+		if ((p->given & set & BIT(c)) &&
+		    (!best || p->order[c - OPT_SOURCE] < best)) {
+			best = p->order[c - OPT_SOURCE];
+			first = c;
+		}
+	return first;
+}
+
+/* The "Topology source" options of --help. */
+static int source_option(int c, struct parse *p)
+{
+	/* in the order of enum source_kind */
+	static const char *const sources[] = { "auto", "module", "pci" };
+	struct options *o = p->o;
+	int i;
+
+	switch (c) {
+	case OPT_SOURCE:
+		i = one_of(optarg, sources, 3);
+		if (i < 0)
+			return fail(p->err, p->errlen,
+				    "--source: '%s' is not auto, module or pci",
+				    optarg);
+		o->source = (enum source_kind)i;
+		return 0;
+	case OPT_CROSS_CHECK:
+		o->cross_check = true;
+		return 0;
+	case OPT_TOPOLOGY_FILE:
+		o->topology_file = optarg;
+		return 0;
+	case OPT_PCI_DUMP:
+		o->pci_dump = optarg;
+		return 0;
+	case OPT_CPUINFO:
+		o->cpuinfo = optarg;
+		return 0;
+	case OPT_EVIDENCE:
+		o->evidence = true;
+		return 0;
+	case OPT_SYSFS_ROOT:
+		o->sysfs_root = optarg;
+		return 0;
+	case OPT_ROOT:
+		if (!*optarg)
+			return fail(p->err, p->errlen, "--root needs a directory");
+		o->root = optarg;
+		return 0;
+	}
+	return NOT_MINE;
+}
+
+/* The "Measurements" options of --help. */
+static int measure_option(int c, struct parse *p)
+{
+	static const char *const if_busy[] = { "refuse", "measure" };
+	struct options *o = p->o;
+	unsigned long long u;
+	int i;
+
+	switch (c) {
+	case OPT_QUICK:
+		o->quick = true;
+		return 0;
+	case OPT_NO_CUDA:
+		o->no_cuda = true;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(optarg, &o->size))
+			return fail(p->err, p->errlen,
+				    "--size: '%s' is not a positive size in bytes (K, M, G suffixes; at most 1T)",
+				    optarg);
+		return 0;
+	case OPT_ITERATIONS:
+		if (parse_uint(optarg, GPU_MAX_SAMPLES, &u) ||
+		    u < GPU_MIN_SAMPLES)
+			return fail(p->err, p->errlen,
+				    "--iterations: '%s' is not a whole number from %u to %u",
+				    optarg, GPU_MIN_SAMPLES, GPU_MAX_SAMPLES);
+		o->iterations = (unsigned int)u;
+		return 0;
+	case OPT_PAIRS:
+		return parse_pairs(optarg, o, p->err, p->errlen);
+	case OPT_EXPAND_PAIRS:
+		o->expand_pairs = true;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_double(optarg, &o->timeout_s) ||
+		    o->timeout_s < 1 || o->timeout_s > 86400)
+			return fail(p->err, p->errlen,
+				    "--timeout: '%s' is not a number of seconds from 1 to 86400",
+				    optarg);
+		return 0;
+	case OPT_IF_BUSY:
+		i = one_of(optarg, if_busy, 2);
+		if (i < 0)
+			return fail(p->err, p->errlen,
+				    "--if-busy: '%s' is not refuse or measure",
+				    optarg);
+		o->measure_busy = i == 1;
+		return 0;
+	case OPT_WAIT_IDLE:
+		if (parse_double(optarg, &o->wait_idle_s) ||
+		    o->wait_idle_s < 0 || o->wait_idle_s > OPT_MAX_WAIT_IDLE_S)
+			return fail(p->err, p->errlen,
+				    "--wait-idle: '%s' is not a number of seconds from 0 to 3600",
+				    optarg);
+		return 0;
+	case OPT_CURVE:
+		o->curve = true;
+		return 0;
+	}
+	return NOT_MINE;
+}
+
+/* --baseline save|check FILE: the one option of two words. */
+static int parse_baseline(struct parse *p)
+{
+	static const char *const modes[] = { "save", "check" };
+	struct options *o = p->o;
+	int i = one_of(optarg, modes, 2);
+
+	if (i < 0)
+		return fail(p->err, p->errlen,
+			    "--baseline: '%s' is not save or check (usage: --baseline save|check FILE)",
+			    optarg);
+	o->baseline = i ? BASELINE_CHECK : BASELINE_SAVE;
+	if (optind >= p->argc || !*p->argv[optind] || p->argv[optind][0] == '-')
+		return fail(p->err, p->errlen, "--baseline %s: missing FILE",
+			    optarg);
+	o->baseline_file = p->argv[optind++];
 	return 0;
 }
 
-/* Options that are each fine alone but contradict each other. */
-static int check_combinations(const struct options *o, char *err, size_t errlen)
+/* A file name an output option writes to: never empty. */
+static int output_file(const char **to, const char *option, struct parse *p)
 {
-	if (o->topology_file && o->pci_dump)
-		return fail(err, errlen,
-			    "--topology-file and --pci-dump each name the topology: give one");
-	if (o->topology_file && o->source != SOURCE_AUTO)
-		return fail(err, errlen,
-			    "--source cannot be combined with --topology-file");
-	if (o->pci_dump && o->source == SOURCE_MODULE)
-		return fail(err, errlen,
-			    "--pci-dump is read with libpci: it cannot be --source=module");
-	if (o->cross_check && o->topology_file)
-		return fail(err, errlen,
-			    "--cross-check compares the module with libpci: a topology file is neither");
-	if (o->has_graph_pair && !o->graph)
-		return fail(err, errlen,
-			    "--graph-pair highlights a path in the picture: add --graph FILE");
-	if (o->cross_check && o->source != SOURCE_AUTO)
-		return fail(err, errlen,
-			    "--cross-check reads both sources: do not combine it with --source");
-	if (o->summary && o->json)
-		return fail(err, errlen,
-			    "--summary and --json each are what stdout gets: give one");
+	if (!*optarg)
+		return fail(p->err, p->errlen, "%s: empty file name", option);
+	*to = optarg;
 	return 0;
+}
+
+/* The "Judgement and output" options of --help. */
+static int output_option(int c, struct parse *p)
+{
+	struct options *o = p->o;
+
+	switch (c) {
+	case OPT_MIN_RATIO:
+		if (parse_double(optarg, &o->min_ratio) ||
+		    o->min_ratio <= 0 || o->min_ratio > 1)
+			return fail(p->err, p->errlen,
+				    "--min-ratio: '%s' is not a number in (0, 1]",
+				    optarg);
+		return 0;
+	case OPT_TOLERANCE:
+		if (parse_double(optarg, &o->tolerance) ||
+		    o->tolerance < 0 || o->tolerance >= 1)
+			return fail(p->err, p->errlen,
+				    "--tolerance: '%s' is not a number in [0, 1)",
+				    optarg);
+		return 0;
+	case OPT_VERBOSE:
+		o->verbose = true;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_PROMETHEUS:
+		return output_file(&o->prometheus, "--prometheus", p);
+	case OPT_NFD_FEATURES:
+		return output_file(&o->nfd_features, "--nfd-features", p);
+	case OPT_SUMMARY:
+		o->summary = true;
+		return 0;
+	case OPT_BASELINE:
+		return parse_baseline(p);
+	case OPT_COMPARE_FLEET:
+		o->compare_fleet = true;
+		return 0;
+	case OPT_GRAPH:
+		return output_file(&o->graph, "--graph", p);
+	case OPT_GRAPH_PAIR:
+		return parse_graph_pair(optarg, o, p->err, p->errlen);
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return 0;
+	case OPT_JOURNAL:
+		o->journal = true;
+		return 0;
+	case OPT_HELP:
+		o->help = true;
+		return 0;
+	case OPT_VERSION:
+		o->version = true;
+		return 0;
+	case OPT_LIST_FINDINGS:
+		o->list_findings = true;
+		return 0;
+	}
+	return NOT_MINE;
+}
+
+/* What the run does with the operands, and so which options go with it. */
+enum run_mode {
+	RUN_MACHINE,	/* judge a machine, or a saved topology of one */
+	RUN_EVIDENCE,	/* --evidence: judge pasted files */
+	RUN_FLEET,	/* --compare-fleet: compare saved reports */
+};
+
+/* The options --compare-fleet takes along; it refuses every other. */
+#define FLEET_TAKES (BIT(OPT_COMPARE_FLEET) | BIT(OPT_JSON) | \
+		     BIT(OPT_TOLERANCE) | BIT(OPT_NO_COLOR) | BIT(OPT_HELP) | \
+		     BIT(OPT_VERSION))
+#define EVERY_OPTION (BIT(OPT_END) - 1)
+/* A row: --evidence judges another machine's files, so not with @c. */
+#define NOT_WITH_EVIDENCE(c, name) { RUN_EVIDENCE, BIT(c), 0, 0, \
+	"--evidence judges pasted files, not a machine: it cannot be combined with " name, NULL }
+
+/*
+ * Which options go with which mode, one row per conflict, checked in this
+ * order: a command line of @mode that gives every option of @with and
+ * none of @without is refused with @why.  A row with @any also needs one
+ * of those, and names the one given first between @why and @after.
+ */
+static const struct conflict {
+	enum run_mode mode;
+	unsigned long long with, without, any;
+	const char *why, *after;
+} conflicts[] = {
+	{ RUN_FLEET, BIT(OPT_EVIDENCE), 0, 0,
+	  "--compare-fleet and --evidence each take the operands: give one", NULL },
+	{ RUN_FLEET, 0, 0, EVERY_OPTION & ~FLEET_TAKES,
+	  "--compare-fleet compares saved reports: ",
+	  " does not apply (it takes --json and --tolerance)" },
+	NOT_WITH_EVIDENCE(OPT_TOPOLOGY_FILE, "--topology-file"),
+	NOT_WITH_EVIDENCE(OPT_PCI_DUMP, "--pci-dump"),
+	NOT_WITH_EVIDENCE(OPT_CROSS_CHECK, "--cross-check"),
+	NOT_WITH_EVIDENCE(GIVEN_SOURCE_SET, "--source"),
+	NOT_WITH_EVIDENCE(OPT_BASELINE, "--baseline"),
+	NOT_WITH_EVIDENCE(OPT_SYSFS_ROOT, "--sysfs-root"),
+	NOT_WITH_EVIDENCE(OPT_PROMETHEUS, "--prometheus"),
+	NOT_WITH_EVIDENCE(OPT_GRAPH, "--graph"),
+	NOT_WITH_EVIDENCE(OPT_GRAPH_PAIR, "--graph-pair"),
+	NOT_WITH_EVIDENCE(OPT_NFD_FEATURES, "--nfd-features"),
+	NOT_WITH_EVIDENCE(OPT_PAIRS, "--pairs"),
+	{ RUN_MACHINE, BIT(OPT_TOPOLOGY_FILE) | BIT(OPT_PCI_DUMP), 0, 0,
+	  "--topology-file and --pci-dump each name the topology: give one", NULL },
+	{ RUN_MACHINE, BIT(OPT_TOPOLOGY_FILE) | BIT(GIVEN_SOURCE_SET), 0, 0,
+	  "--source cannot be combined with --topology-file", NULL },
+	{ RUN_MACHINE, BIT(OPT_PCI_DUMP) | BIT(GIVEN_SOURCE_MODULE), 0, 0,
+	  "--pci-dump is read with libpci: it cannot be --source=module", NULL },
+	{ RUN_MACHINE, BIT(OPT_CROSS_CHECK) | BIT(OPT_TOPOLOGY_FILE), 0, 0,
+	  "--cross-check compares the module with libpci: a topology file is neither", NULL },
+	{ RUN_MACHINE, BIT(OPT_GRAPH_PAIR), BIT(OPT_GRAPH), 0,
+	  "--graph-pair highlights a path in the picture: add --graph FILE", NULL },
+	{ RUN_MACHINE, BIT(OPT_CROSS_CHECK) | BIT(GIVEN_SOURCE_SET), 0, 0,
+	  "--cross-check reads both sources: do not combine it with --source", NULL },
+	{ RUN_MACHINE, BIT(OPT_SUMMARY) | BIT(OPT_JSON), 0, 0,
+	  "--summary and --json each are what stdout gets: give one", NULL },
+};
+
+static int check_conflicts(const struct parse *p, enum run_mode mode)
+{
+	unsigned long long given = p->given;
+	const struct conflict *r;
+
+	if (p->o->source != SOURCE_AUTO)
+		given |= BIT(GIVEN_SOURCE_SET);
+	if (p->o->source == SOURCE_MODULE)
+		given |= BIT(GIVEN_SOURCE_MODULE);
+	for (r = conflicts; r < conflicts + sizeof(conflicts) / sizeof(*r); r++) {
+		if (r->mode != mode || (given & r->with) != r->with ||
+		    (given & r->without) || (r->any && !(given & r->any)))
+			continue;
+		if (r->any)
+			return fail(p->err, p->errlen, "%s'--%s'%s", r->why,
+				    option_name(first_given(p, r->any)), r->after);
+		return fail(p->err, p->errlen, "%s", r->why);
+	}
+	return 0;
+}
+
+/* The operands: --compare-fleet's reports, --evidence's files, else none. */
+static int take_operands(const struct parse *p, enum run_mode mode)
+{
+	static const char *const missing[] = {
+		[RUN_EVIDENCE] = "--evidence needs at least one FILE (- for stdin), e.g. --evidence topo.txt p2p.txt",
+		[RUN_FLEET] = "--compare-fleet: name the reports, e.g. --compare-fleet reports/ or a.json b.json",
+	};
+	struct options *o = p->o;
+	char **rest = p->argv + optind;
+	unsigned int n = (unsigned int)(p->argc - optind);
+
+	if (mode == RUN_MACHINE)
+		return n ? fail(p->err, p->errlen,
+				"unexpected argument '%s' (see --help)", rest[0]) : 0;
+	/* --help and --version answer without operands */
+	if (!n && !o->help && !o->version)
+		return fail(p->err, p->errlen, "%s", missing[mode]);
+	if (mode == RUN_FLEET) {
+		o->fleet_paths = rest;
+		o->nr_fleet_paths = n;
+	} else {
+		o->evidence_files = rest;
+		o->nr_evidence = n;
+	}
+	return 0;
+}
+
+/* One option getopt_long returned: its value, or what is wrong with it. */
+static int take_option(int c, struct parse *p)
+{
+	int rc;
+
+	if (c == 'h' || c == 'v')
+		c = c == 'h' ? OPT_HELP : OPT_VERBOSE;
+	if (c == ':')
+		return fail(p->err, p->errlen, "option '%s' needs a value",
+			    p->argv[optind - 1]);
+	if (c < OPT_SOURCE || c >= OPT_END)
+		return fail(p->err, p->errlen, "unknown option '%s' (see --help)",
+			    p->argv[optind - 1]);
+	if (!(p->given & BIT(c)))
+		p->order[c - OPT_SOURCE] = ++p->seen;
+	p->given |= BIT(c);
+	rc = source_option(c, p);
+	if (rc == NOT_MINE)
+		rc = measure_option(c, p);
+	if (rc == NOT_MINE)
+		rc = output_option(c, p);
+	return rc;
 }
 
 /*
- * One case per option of long_options[], in its order: the one place that
- * says what each option's value may be, so it stays one switch (about 150
- * lines of two- to five-line cases) rather than a function per option;
- * the checks across options are check_combinations()'s.
+ * Each option's value is checked by the group of --help it belongs to;
+ * what options may go together is the conflicts[] table's, once every
+ * option is read.
  */
 int options_parse(int argc, char **argv, struct options *o,
 		  char *err, size_t errlen)
 {
-	const char *other = NULL;	/* the first option --compare-fleet does not take */
-	unsigned long long u;
+	struct parse p = {
+		.argc = argc, .argv = argv, .o = o, .err = err, .errlen = errlen,
+	};
+	enum run_mode mode;
 	int c;
 
 	options_defaults(o);
 	opterr = 0;		/* we word the errors ourselves */
 	optind = 0;		/* full reset: the tests parse many times */
-	while ((c = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
-		if (!fleet_option(c) && !other)
-			other = argv[optind - 1];
-		switch (c) {
-		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				o->source = SOURCE_AUTO;
-			else if (!strcmp(optarg, "module"))
-				o->source = SOURCE_MODULE;
-			else if (!strcmp(optarg, "pci"))
-				o->source = SOURCE_PCI;
-			else
-				return fail(err, errlen,
-					    "--source: '%s' is not auto, module or pci",
-					    optarg);
-			break;
-		case OPT_CROSS_CHECK:
-			o->cross_check = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_PROMETHEUS:
-			if (!*optarg)
-				return fail(err, errlen, "--prometheus: empty file name");
-			o->prometheus = optarg;
-			break;
-		case OPT_BASELINE:
-			if (!strcmp(optarg, "save"))
-				o->baseline = BASELINE_SAVE;
-			else if (!strcmp(optarg, "check"))
-				o->baseline = BASELINE_CHECK;
-			else
-				return fail(err, errlen,
-					    "--baseline: '%s' is not save or check (usage: --baseline save|check FILE)",
-					    optarg);
-			if (optind >= argc || !*argv[optind] ||
-			    argv[optind][0] == '-')
-				return fail(err, errlen,
-					    "--baseline %s: missing FILE", optarg);
-			o->baseline_file = argv[optind++];
-			break;
-		case OPT_SIZE:
-			if (parse_size(optarg, &o->size))
-				return fail(err, errlen,
-					    "--size: '%s' is not a positive size in bytes (K, M, G suffixes; at most 1T)",
-					    optarg);
-			break;
-		case OPT_ITERATIONS:
-			if (parse_uint(optarg, GPU_MAX_SAMPLES, &u) ||
-			    u < GPU_MIN_SAMPLES)
-				return fail(err, errlen,
-					    "--iterations: '%s' is not a whole number from %u to %u",
-					    optarg, GPU_MIN_SAMPLES, GPU_MAX_SAMPLES);
-			o->iterations = (unsigned int)u;
-			break;
-		case OPT_QUICK:
-			o->quick = true;
-			break;
-		case OPT_PAIRS:
-			if (parse_pairs(optarg, o, err, errlen))
-				return -1;
-			break;
-		case OPT_EXPAND_PAIRS:
-			o->expand_pairs = true;
-			break;
-		case OPT_NO_CUDA:
-			o->no_cuda = true;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_double(optarg, &o->timeout_s) ||
-			    o->timeout_s < 1 || o->timeout_s > 86400)
-				return fail(err, errlen,
-					    "--timeout: '%s' is not a number of seconds from 1 to 86400",
-					    optarg);
-			break;
-		case OPT_IF_BUSY:
-			if (!strcmp(optarg, "refuse"))
-				o->measure_busy = false;
-			else if (!strcmp(optarg, "measure"))
-				o->measure_busy = true;
-			else
-				return fail(err, errlen,
-					    "--if-busy: '%s' is not refuse or measure",
-					    optarg);
-			break;
-		case OPT_WAIT_IDLE:
-			if (parse_double(optarg, &o->wait_idle_s) ||
-			    o->wait_idle_s < 0 ||
-			    o->wait_idle_s > OPT_MAX_WAIT_IDLE_S)
-				return fail(err, errlen,
-					    "--wait-idle: '%s' is not a number of seconds from 0 to 3600",
-					    optarg);
-			break;
-		case OPT_CURVE:
-			o->curve = true;
-			break;
-		case OPT_EVIDENCE:
-			o->evidence = true;
-			break;
-		case OPT_MIN_RATIO:
-			if (parse_double(optarg, &o->min_ratio) ||
-			    o->min_ratio <= 0 || o->min_ratio > 1)
-				return fail(err, errlen,
-					    "--min-ratio: '%s' is not a number in (0, 1]",
-					    optarg);
-			break;
-		case OPT_TOLERANCE:
-			if (parse_double(optarg, &o->tolerance) ||
-			    o->tolerance < 0 || o->tolerance >= 1)
-				return fail(err, errlen,
-					    "--tolerance: '%s' is not a number in [0, 1)",
-					    optarg);
-			break;
-		case OPT_SYSFS_ROOT:
-			o->sysfs_root = optarg;
-			break;
-		case OPT_TOPOLOGY_FILE:
-			o->topology_file = optarg;
-			break;
-		case OPT_PCI_DUMP:
-			o->pci_dump = optarg;
-			break;
-		case OPT_CPUINFO:
-			o->cpuinfo = optarg;
-			break;
-		case OPT_ROOT:
-			if (!*optarg)
-				return fail(err, errlen, "--root needs a directory");
-			o->root = optarg;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = true;
-			break;
-		case OPT_JOURNAL:
-			o->journal = true;
-			break;
-		case OPT_NFD_FEATURES:
-			if (!*optarg)
-				return fail(err, errlen, "--nfd-features: empty file name");
-			o->nfd_features = optarg;
-			break;
-		case OPT_SUMMARY:
-			o->summary = true;
-			break;
-		case OPT_GRAPH:
-			if (!*optarg)
-				return fail(err, errlen, "--graph: empty file name");
-			o->graph = optarg;
-			break;
-		case OPT_GRAPH_PAIR:
-			if (parse_graph_pair(optarg, o, err, errlen))
-				return -1;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case OPT_VERSION:
-			o->version = true;
-			break;
-		case OPT_COMPARE_FLEET:
-			o->compare_fleet = true;
-			break;
-		case OPT_LIST_FINDINGS:
-			o->list_findings = true;
-			break;
-		case ':':
-			return fail(err, errlen, "option '%s' needs a value",
-				    argv[optind - 1]);
-		default:
-			return fail(err, errlen, "unknown option '%s' (see --help)",
-				    argv[optind - 1]);
-		}
-	}
-	if (o->compare_fleet && o->evidence)
-		return fail(err, errlen,
-			    "--compare-fleet and --evidence each take the operands: give one");
-	if (o->compare_fleet)
-		return fleet_operands(argc, argv, o, other, err, errlen);
-	if (o->evidence) {
-		o->evidence_files = argv + optind;
-		o->nr_evidence = (unsigned int)(argc - optind);
-		return evidence_conflicts(o, err, errlen);
-	}
-	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s' (see --help)",
-			    argv[optind]);
-	return check_combinations(o, err, errlen);
+	while ((c = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1)
+		if (take_option(c, &p))
+			return -1;
+	mode = o->compare_fleet ? RUN_FLEET : o->evidence ? RUN_EVIDENCE :
+	       RUN_MACHINE;
+	/*
+	 * A machine's run names a stray word before any conflict; the other
+	 * modes' conflicts come before their missing operands.
+	 */
+	if (mode == RUN_MACHINE)
+		return take_operands(&p, mode) ? -1 : check_conflicts(&p, mode);
+	return check_conflicts(&p, mode) ? -1 : take_operands(&p, mode);
 }

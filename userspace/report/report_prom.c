@@ -91,14 +91,9 @@ static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pa
 	fprintf(f, "a=\"%s\",b=\"%s\"", a, b);
 }
 
-static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
+/* The run itself: version, source, generation, when, how it ended. */
+static void run_metrics(FILE *f, const struct check_run *r, int exit_status)
 {
-	static const char *const kinds[] = { "p2p", "staged", "bidir", "expected" };
-	const struct gpu_state *st = r->gpu;
-	unsigned int i, k;
-	size_t n[3] = { 0 };
-	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
-
 	help(f, "p2pdiag_info", "gauge", "p2pdiag-check run: version and topology source");
 	fprintf(f, "p2pdiag_info{version=\"");
 	label(f, report_version());
@@ -112,6 +107,12 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 	help(f, "p2pdiag_exit_status", "gauge",
 	     "0 all good, 1 warnings, 2 P2P broken, 3 usage or environment error");
 	fprintf(f, "p2pdiag_exit_status %d\n", exit_status);
+}
+
+/* Every judged pair: its verdict, how many pairs it stands for, its blockers. */
+static void pair_metrics(FILE *f, const struct check_run *r)
+{
+	unsigned int i;
 
 	help(f, "p2pdiag_pair_info", "gauge",
 	     "1 for each judged pair of P2P endpoints, its class and verdict in labels");
@@ -137,68 +138,89 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 		pair_labels(f, r, &r->pair[i]);
 		fprintf(f, "} %u\n", r->pair[i].nr_blockers);
 	}
+}
 
-	if (st && st->pair) {
-		help(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second", "gauge",
-		     "GPU to GPU copy bandwidth (median), by kind");
-		for (i = 0; i < st->nr_pairs; i++) {
-			const struct gpu_pair *gp = &st->pair[i];
-			const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
-			const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
-			double exp = jp->expected_gbs;
+/* The measured GPU pairs: bandwidth of each kind and latency. */
+static void gpu_pair_metrics(FILE *f, const struct check_run *r)
+{
+	static const char *const kinds[] = { "p2p", "staged", "bidir", "expected" };
+	const struct gpu_state *st = r->gpu;
+	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+	unsigned int i, k;
 
-			pciaddr_format(a, st->dev[gp->src].pci_addr);
-			pciaddr_format(b, st->dev[gp->dst].pci_addr);
-			if (!jp->selected)
+	help(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second", "gauge",
+	     "GPU to GPU copy bandwidth (median), by kind");
+	for (i = 0; i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
+		const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
+		const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
+		double exp = jp->expected_gbs;
+
+		pciaddr_format(a, st->dev[gp->src].pci_addr);
+		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		if (!jp->selected)
+			continue;
+		for (k = 0; k < 4; k++) {
+			double v = k < 3 ? figs[k]->median : exp;
+
+			if (k < 3 ? !figs[k]->valid : exp <= 0)
 				continue;
-			for (k = 0; k < 4; k++) {
-				double v = k < 3 ? figs[k]->median : exp;
-
-				if (k < 3 ? !figs[k]->valid : exp <= 0)
-					continue;
-				fprintf(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.0f\n",
-					a, b, kinds[k], v * BYTES_PER_GB);
-			}
-		}
-		help(f, "p2pdiag_gpu_pair_latency_seconds", "gauge",
-		     "per-copy latency of small copies (median), by kind");
-		for (i = 0; i < st->nr_pairs; i++) {
-			const struct gpu_pair *gp = &st->pair[i];
-
-			pciaddr_format(a, st->dev[gp->src].pci_addr);
-			pciaddr_format(b, st->dev[gp->dst].pci_addr);
-			if (gp->latency_p2p.valid)
-				fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.9g\n",
-					a, b, gp->latency_p2p.median / US_PER_SECOND);
-			if (gp->latency_staged.valid)
-				fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"staged\"} %.9g\n",
-					a, b, gp->latency_staged.median / US_PER_SECOND);
+			fprintf(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.0f\n",
+				a, b, kinds[k], v * BYTES_PER_GB);
 		}
 	}
-	if (st && st->nr_dev) {
-		help(f, "p2pdiag_gpu_bandwidth_bytes_per_second", "gauge",
-		     "host to GPU, GPU to host and on-GPU copy bandwidth (median), by kind");
-		for (i = 0; i < st->nr_dev; i++) {
-			const struct gpu_device *d = &st->dev[i];
-			double exp = r->results->gpu[i].expected_host_gbs;
+	help(f, "p2pdiag_gpu_pair_latency_seconds", "gauge",
+	     "per-copy latency of small copies (median), by kind");
+	for (i = 0; i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
 
-			pciaddr_format(a, d->pci_addr);
-			if (d->h2d.valid)
-				gpu_bandwidth(f, a, "h2d", d->h2d.median);
-			if (d->d2h.valid)
-				gpu_bandwidth(f, a, "d2h", d->d2h.median);
-			if (d->local.valid)
-				gpu_bandwidth(f, a, "local", d->local.median);
-			if (exp > 0)
-				gpu_bandwidth(f, a, "expected", exp);
-		}
-		link_metric(f, st, "p2pdiag_gpu_link_gen",
-			    "PCIe generation of the GPU's link: idle, load, max", 0);
-		link_metric(f, st, "p2pdiag_gpu_link_width",
-			    "lanes of the GPU's link: idle, load, max", 1);
+		pciaddr_format(a, st->dev[gp->src].pci_addr);
+		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		if (gp->latency_p2p.valid)
+			fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.9g\n",
+				a, b, gp->latency_p2p.median / US_PER_SECOND);
+		if (gp->latency_staged.valid)
+			fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"staged\"} %.9g\n",
+				a, b, gp->latency_staged.median / US_PER_SECOND);
 	}
+}
 
-	system_output_prom(f, r);
+/* Each GPU: its host and on-GPU bandwidth, and its link. */
+static void gpu_metrics(FILE *f, const struct check_run *r)
+{
+	const struct gpu_state *st = r->gpu;
+	char a[P2PD_ADDR_STRLEN];
+	unsigned int i;
+
+	help(f, "p2pdiag_gpu_bandwidth_bytes_per_second", "gauge",
+	     "host to GPU, GPU to host and on-GPU copy bandwidth (median), by kind");
+	for (i = 0; i < st->nr_dev; i++) {
+		const struct gpu_device *d = &st->dev[i];
+		double exp = r->results->gpu[i].expected_host_gbs;
+
+		pciaddr_format(a, d->pci_addr);
+		if (d->h2d.valid)
+			gpu_bandwidth(f, a, "h2d", d->h2d.median);
+		if (d->d2h.valid)
+			gpu_bandwidth(f, a, "d2h", d->d2h.median);
+		if (d->local.valid)
+			gpu_bandwidth(f, a, "local", d->local.median);
+		if (exp > 0)
+			gpu_bandwidth(f, a, "expected", exp);
+	}
+	link_metric(f, st, "p2pdiag_gpu_link_gen",
+		    "PCIe generation of the GPU's link: idle, load, max", 0);
+	link_metric(f, st, "p2pdiag_gpu_link_width",
+		    "lanes of the GPU's link: idle, load, max", 1);
+}
+
+/* The findings: how many of each severity, and one series per finding. */
+static void finding_metrics(FILE *f, const struct check_run *r)
+{
+	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+	size_t n[3] = { 0 };
+	unsigned int i;
+
 	for (i = 0; i < r->findings.nr; i++)
 		n[r->findings.item[i].severity]++;
 	help(f, "p2pdiag_findings", "gauge", "number of findings by severity");
@@ -228,6 +250,19 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 			fprintf(f, ",b=\"%s\"", pciaddr_format(b, it->b));
 		fprintf(f, "} %u\n", count);
 	}
+}
+
+/* The whole textfile, in the order dashboards have always read it. */
+static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
+{
+	run_metrics(f, r, exit_status);
+	pair_metrics(f, r);
+	if (r->gpu && r->gpu->pair)
+		gpu_pair_metrics(f, r);
+	if (r->gpu && r->gpu->nr_dev)
+		gpu_metrics(f, r);
+	system_output_prom(f, r);
+	finding_metrics(f, r);
 }
 
 struct metrics_job {

@@ -148,4 +148,31 @@ void test_options(struct ktap *k)
 	bad(k, "a file without --evidence", "unexpected argument", "a.txt", NULL);
 	bad(k, "--evidence with --compare-fleet", "each take the operands",
 	    "--evidence", "--compare-fleet", "a.txt", NULL);
+	CHECK(k, !parse(&o, err, sizeof(err), "--evidence", "--source=auto", "a.txt",
+			NULL) && o.evidence && o.source == SOURCE_AUTO,
+	      "options: --evidence takes --source=auto, the default, which asks for nothing");
+	bad(k, "--evidence with --source=pci", "cannot be combined with --source",
+	    "--evidence", "--source=pci", "a.txt", NULL);
+	bad(k, "--summary with --json", "--summary and --json", "--summary", "--json", NULL);
+	bad(k, "--graph-pair without --graph", "add --graph FILE",
+	    "--graph-pair", "GPU0,NIC1", NULL);
+	bad(k, "a stray argument before a conflict", "unexpected argument 'extra'",
+	    "--summary", "--json", "extra", NULL);
+
+	/* --compare-fleet names the option it does not take, not its value. */
+	bad(k, "--compare-fleet with --size 4M", "'--size' does not apply",
+	    "--compare-fleet", "--size", "4M", "a.json", NULL);
+	bad(k, "--compare-fleet with --baseline save FILE", "'--baseline' does not apply",
+	    "--compare-fleet", "--baseline", "save", "b.json", "a.json", NULL);
+	bad(k, "--compare-fleet with -hv", "'--verbose' does not apply",
+	    "--compare-fleet", "-hv", "a.json", NULL);
+	bad(k, "--compare-fleet with two it does not take", "'--quick' does not apply",
+	    "--quick", "--compare-fleet", "--source=pci", "a.json", NULL);
+	CHECK(k, !parse(&o, err, sizeof(err), "--tolerance", "0.2", "--compare-fleet",
+			"--json", "--no-color", "a.json", "b.json", NULL) &&
+		 o.compare_fleet && o.json && o.no_color && o.tolerance == 0.2 &&
+		 o.nr_fleet_paths == 2 && !strcmp(o.fleet_paths[1], "b.json"),
+	      "options: --compare-fleet takes --json, --tolerance and --no-color, and its reports");
+	bad(k, "--compare-fleet without a report", "name the reports", "--compare-fleet",
+	    NULL);
 }
