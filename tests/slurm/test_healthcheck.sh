@@ -25,6 +25,8 @@ for t in slurmctld slurmd munged scontrol sinfo; do
 	[ -n "$why" ] || command -v "$t" >/dev/null ||
 		why="no $t (apt-get install slurmctld slurmd munge)"
 done
+# the daemons' network namespace below is set up with ip
+[ -n "$why" ] || command -v ip >/dev/null || why="no ip (apt-get install iproute2)"
 if [ -n "$why" ]; then
 	echo "KTAP version 1"
 	echo "ok 1 slurm: the health check against slurmctld and slurmd # SKIP $why"
