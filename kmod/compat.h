@@ -97,7 +97,7 @@
 #if P2PD_HAVE_P2PDMA
 #define p2pd_p2pdma_state(pdev)		rcu_access_pointer((pdev)->p2pdma)
 #else
-#define p2pd_p2pdma_state(pdev)		NULL
+#define p2pd_p2pdma_state(pdev)		((void)(pdev), NULL)
 #endif
 
 /*

@@ -453,19 +453,176 @@ static void sources_free(struct sources *s)
 		p2pd_model_free(&s->file);
 }
 
+/* Everything one run holds, released in one place whatever path it took. */
+struct check_session {
+	struct check_run run;
+	struct fsroot root;
+	struct system_report sys;
+	struct sources src;
+	struct evidence *evidence;
+	struct gpu_state *gpu;
+	struct gpu_options gopt;
+	int graph_pair;
+};
+
+/* How a stage of the run ended: only STAGE_FAILED leaves a message to say. */
+enum stage_result {
+	STAGE_DONE,
+	STAGE_FAILED,		/* the error buffer says why */
+	STAGE_REFUSED,		/* root_refused() has said why */
+};
+
+/* --evidence: another machine's pasted outputs; nothing of this one is read. */
+static enum stage_result check_evidence(struct check_session *s,
+					const struct options *opt,
+					char *err, size_t errlen)
+{
+	s->evidence = malloc(sizeof(*s->evidence));
+	if (!s->evidence) {
+		snprintf(err, errlen, "out of memory");
+		return STAGE_FAILED;
+	}
+	evidence_init(s->evidence);
+	if (opt->cpuinfo &&
+	    cpu_flags_from_cpuinfo(opt->cpuinfo, &s->evidence->cpu_flags)) {
+		snprintf(err, errlen, "cannot read --cpuinfo %s: %s",
+			 opt->cpuinfo, strerror(errno));
+		return STAGE_FAILED;
+	}
+	s->evidence->cpu_known = opt->cpuinfo != NULL;
+	if (evidence_check(&s->run, s->evidence, opt->evidence_files,
+			   opt->nr_evidence, err, errlen))
+		return STAGE_FAILED;
+	return STAGE_DONE;
+}
+
+/* The topology and its pairs, and what can be refused before measuring. */
+static enum stage_result check_topology(struct check_session *s,
+					const struct options *opt,
+					char *err, size_t errlen)
+{
+	const char *graph_names[2] = { opt->graph_pair[0], opt->graph_pair[1] };
+
+	if (choose_source(&s->run, opt, &s->src, err, errlen) ||
+	    judge_pairs(&s->run, err, errlen))
+		return STAGE_FAILED;
+	/* a picture that cannot be drawn is refused before anything is measured */
+	if (opt->graph && (report_graph_check(opt->graph, err, errlen) ||
+			   (opt->has_graph_pair &&
+			    report_graph_pair(&s->run, graph_names, &s->graph_pair,
+					      err, errlen))))
+		return STAGE_FAILED;
+	if (s->src.have_module)
+		judge_engine_self_check(&s->run, &s->src.module);
+	if (opt->cross_check)
+		judge_cross_check(&s->run, module_root(opt, &s->root),
+				  &s->src.module, &s->src.pci);
+	return STAGE_DONE;
+}
+
+/* This machine: its GPUs, their measurements, its settings, the baseline. */
+static enum stage_result check_machine(struct check_session *s,
+				       const struct options *opt,
+				       char *err, size_t errlen)
+{
+	gpu_options_of(opt, &s->gopt);
+	s->gpu = calloc(1, sizeof(*s->gpu));
+	if (!s->gpu) {
+		snprintf(err, errlen, "out of memory");
+		return STAGE_FAILED;
+	}
+	if (system_begin(&s->run, &s->sys, opt->topology_file || opt->pci_dump,
+			 err, errlen))
+		return STAGE_FAILED;
+	if (root_refused(&s->root))
+		return STAGE_REFUSED;
+	gpu_probe(s->gpu, &s->gopt, &s->root);
+	if (root_refused(&s->root))
+		return STAGE_REFUSED;
+	if (!s->gopt.no_cuda && !s->gopt.quick && s->gpu->cuda == GPU_OK &&
+	    s->gpu->nr_dev) {
+		gpu_measure(s->gpu, &s->gopt);
+		s->run.gpu_measured = true;
+	}
+	s->run.gpu = s->gpu;
+
+	judge_topology(&s->run);
+	judge_gpus(&s->run);
+	system_inspect(&s->run, &s->sys);
+	if (root_refused(&s->root))
+		return STAGE_REFUSED;
+	if (opt->baseline == BASELINE_CHECK &&
+	    baseline_check(opt->baseline_file, &s->run, opt->tolerance, err,
+			   errlen))
+		return STAGE_FAILED;
+	return STAGE_DONE;
+}
+
+/* The stages in order; the first that does not finish ends the run. */
+static enum stage_result check_stages(struct check_session *s,
+				      const struct options *opt,
+				      char *err, size_t errlen)
+{
+	enum stage_result r;
+
+	s->run.root = &s->root;
+	judge_inputs(&s->run, opt);
+	s->run.source = "none";
+	snprintf(s->run.source_detail, sizeof(s->run.source_detail),
+		 "no topology was read");
+	if (opt->evidence)
+		return check_evidence(s, opt, err, errlen);
+	r = check_topology(s, opt, err, errlen);
+	if (r == STAGE_DONE)
+		r = check_machine(s, opt, err, errlen);
+	return r;
+}
+
+/*
+ * The textfiles are written last, also when the run failed: a health
+ * check must see exit status 3, not the last good run's metrics.
+ */
+static int write_textfiles(const struct check_session *s,
+			   const struct options *opt, int status)
+{
+	char err[1024];
+
+	if (opt->prometheus &&
+	    report_prom_write(opt->prometheus, &s->run, status, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	if (opt->nfd_features &&
+	    report_nfd_write(opt->nfd_features, &s->run, status, err, sizeof(err))) {
+		die_usage(err);
+		status = EXIT_USAGE;
+	}
+	return status;
+}
+
+static void check_session_free(struct check_session *s)
+{
+	if (s->gpu) {
+		gpu_release(s->gpu);
+		free(s->gpu);
+	}
+	system_report_free(&s->sys);
+	judge_release(&s->run);
+	if (s->evidence) {
+		evidence_free(s->evidence);
+		free(s->evidence);
+	}
+	causes_free(&s->run.causes);
+	findings_free(&s->run.findings);
+	sources_free(&s->src);
+}
+
 int main(int argc, char **argv)
 {
-	struct check_run run = { 0 };
-	struct fsroot root;
-	struct system_report sys = { 0 };
-	struct sources src = { 0 };
-	struct evidence *evidence = NULL;
-	struct gpu_state *gpu = NULL;
-	struct gpu_options gopt = { 0 };
+	struct check_session s = { .graph_pair = -1 };
 	struct options opt;
 	char err[1024];
-	int status = EXIT_USAGE, graph_pair = -1;
-	const char *graph_names[2] = { opt.graph_pair[0], opt.graph_pair[1] };
+	int status = EXIT_USAGE;
 
 	interrupt_install();
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
@@ -481,120 +638,24 @@ int main(int argc, char **argv)
 	if (opt.compare_fleet)
 		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
 				     opt.json, stdout, stderr);
-	if (fsroot_init(&root, opt.root ? opt.root : getenv(FSROOT_ENV), err,
+	if (fsroot_init(&s.root, opt.root ? opt.root : getenv(FSROOT_ENV), err,
 			sizeof(err))) {
 		die_usage(err);
 		return EXIT_USAGE;
 	}
-	run.root = &root;
-	judge_inputs(&run, &opt);
-	run.source = "none";
-	snprintf(run.source_detail, sizeof(run.source_detail), "no topology was read");
-	if (opt.evidence) {
-		/* another machine's pasted outputs: nothing of this one is read */
-		evidence = malloc(sizeof(*evidence));
-		if (!evidence) {
-			die_usage("out of memory");
-			goto out;
-		}
-		evidence_init(evidence);
-		if (opt.cpuinfo && cpu_flags_from_cpuinfo(opt.cpuinfo, &evidence->cpu_flags)) {
-			snprintf(err, sizeof(err), "cannot read --cpuinfo %s: %s",
-				 opt.cpuinfo, strerror(errno));
-			die_usage(err);
-			goto out;
-		}
-		evidence->cpu_known = opt.cpuinfo != NULL;
-		if (evidence_check(&run, evidence, opt.evidence_files,
-				   opt.nr_evidence, err, sizeof(err))) {
-			die_usage(err);
-			goto out;
-		}
-		goto judged;
-	}
-	if (choose_source(&run, &opt, &src, err, sizeof(err)) ||
-	    judge_pairs(&run, err, sizeof(err))) {
+	switch (check_stages(&s, &opt, err, sizeof(err))) {
+	case STAGE_DONE:
+		if (causes_build(&s.run, &s.run.causes))
+			s.run.findings.oom = true;
+		status = write_outputs(&s.run, &opt, s.graph_pair);
+		break;
+	case STAGE_FAILED:
 		die_usage(err);
-		goto out;
+		break;
+	case STAGE_REFUSED:
+		break;
 	}
-	/* a picture that cannot be drawn is refused before anything is measured */
-	if (opt.graph && (report_graph_check(opt.graph, err, sizeof(err)) ||
-			  (opt.has_graph_pair &&
-			   report_graph_pair(&run, graph_names, &graph_pair, err,
-					     sizeof(err))))) {
-		die_usage(err);
-		goto out;
-	}
-	if (src.have_module)
-		judge_engine_self_check(&run, &src.module);
-	if (opt.cross_check)
-		judge_cross_check(&run, module_root(&opt, &root), &src.module,
-				  &src.pci);
-
-	gpu_options_of(&opt, &gopt);
-	gpu = calloc(1, sizeof(*gpu));
-	if (!gpu) {
-		die_usage("out of memory");
-		goto out;
-	}
-	if (system_begin(&run, &sys, opt.topology_file || opt.pci_dump, err,
-			 sizeof(err))) {
-		die_usage(err);
-		goto out;
-	}
-	if (root_refused(&root))
-		goto out;
-	gpu_probe(gpu, &gopt, &root);
-	if (root_refused(&root))
-		goto out;
-	if (!gopt.no_cuda && !gopt.quick && gpu->cuda == GPU_OK && gpu->nr_dev) {
-		gpu_measure(gpu, &gopt);
-		run.gpu_measured = true;
-	}
-	run.gpu = gpu;
-
-	judge_topology(&run);
-	judge_gpus(&run);
-	system_inspect(&run, &sys);
-	if (root_refused(&root))
-		goto out;
-	if (opt.baseline == BASELINE_CHECK &&
-	    baseline_check(opt.baseline_file, &run, opt.tolerance, err, sizeof(err))) {
-		die_usage(err);
-		goto out;
-	}
-
-judged:
-	if (causes_build(&run, &run.causes))
-		run.findings.oom = true;
-	status = write_outputs(&run, &opt, graph_pair);
-out:
-	/*
-	 * The textfile is written last, also when the run failed: a health
-	 * check must see exit status 3, not the last good run's metrics.
-	 */
-	if (opt.prometheus &&
-	    report_prom_write(opt.prometheus, &run, status, err, sizeof(err))) {
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
-	if (opt.nfd_features &&
-	    report_nfd_write(opt.nfd_features, &run, status, err, sizeof(err))) {
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
-	if (gpu) {
-		gpu_release(gpu);
-		free(gpu);
-	}
-	system_report_free(&sys);
-	judge_release(&run);
-	if (evidence) {
-		evidence_free(evidence);
-		free(evidence);
-	}
-	causes_free(&run.causes);
-	findings_free(&run.findings);
-	sources_free(&src);
+	status = write_textfiles(&s, &opt, status);
+	check_session_free(&s);
 	return status;
 }

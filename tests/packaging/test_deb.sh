@@ -13,14 +13,19 @@
 # leaves the file list as it was before (no enablement link, report or
 # textfile left).
 #
+# A release older than this machine's gets the packages a user of it
+# would: built in a clean chroot of that release, since those built here
+# need this machine's libc and libpci.
+#
 # Each chroot (minbase, dkms, linux-headers-amd64, systemd, the tool's
 # libraries) is built once from the mirror this machine's apt sources
 # name (tests/lab/host-mirror) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
 # each run works on an overlay of it, so the cache stays clean.  Last,
 # make dkms-install and make dkms-remove from a source tree in the same
-# chroot.  Then the same source built again in a bookworm chroot of the
-# buildd essentials and the Build-Depends only: the same files, byte for
-# byte.  Needs root (skipped, and said so, without).
+# chroot.  Then the same source built again in a chroot of this
+# machine's release with the buildd essentials and the Build-Depends
+# only: the same files, byte for byte.  Needs root (skipped, and said
+# so, without).
 # Usage: test_deb.sh ROOT OUT
 set -u
 root=$1 out=$2
@@ -109,18 +114,35 @@ next_built=0
 "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 && next_built=1
 
 # --- the chroot, cached ------------------------------------------------
-# cached_chroot NAME VARIANT SUITE PACKAGES LOG: the path of a
-# debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included) from the
-# mirror the apt sources name for it (else their first Debian archive:
-# a Debian 13 host names no bookworm), made once in the cache under a name of NAME and a digest of all that; fails, saying
-# why in LOG, when it cannot be made.
+# satisfy ROOT DEPENDS: apt-get satisfy in the new chroot ROOT, which
+# resolves a Build-Depends field as a buildd does (alternatives, build
+# profiles: none is active), from the mirror debootstrap wrote into it.
+satisfy() {
+	local r=$1 deps=$2 rc
+	cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || :
+	mount --bind /proc "$r/proc" || return 1
+	chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive sh -c \
+		'apt-get update -q && apt-get satisfy -y -q --no-install-recommends "$1" && apt-get clean' \
+		sh "$deps"
+	rc=$?
+	umount "$r/proc" 2>/dev/null || umount -l "$r/proc"
+	return $rc
+}
+
+# cached_chroot NAME VARIANT SUITE PACKAGES LOG [DEPENDS]: the path of a
+# debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included, and
+# DEPENDS satisfied) from the mirror the apt sources name for it (else
+# their first Debian archive: a Debian 13 host names no bookworm), made
+# once in the cache under a name of NAME and a digest of all that; fails,
+# saying why in LOG, when it cannot be made.
 cached_chroot() {
-	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 m key base
+	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 deps=${6:-} m key base
 	if ! m=$("$root/tests/lab/host-mirror" archive "$suite"); then
 		echo "this machine's apt sources name no Debian archive" >"$log"
 		return 1
 	fi
-	key=$(printf '%s\n' "$name" "$pkgs" "$m" | sha256sum | cut -c1-12)
+	key=$(printf '%s\n' "$name" "$pkgs" "$m" "$deps" | sha256sum | cut -c1-12)
 	base=$cache/$name-$key
 	if [ ! -d "$base" ]; then
 		echo "# debootstrap --variant=$variant $suite from $m (cached as $base; minutes, once)" >&2
@@ -131,6 +153,7 @@ cached_chroot() {
 			rm -rf "$base.tmp"
 			nice debootstrap --variant="$variant" --include="$pkgs" "$suite" \
 				"$base.tmp" "$m" >"$log" 2>&1 &&
+				{ [ -z "$deps" ] || satisfy "$base.tmp" "$deps" >>"$log" 2>&1; } &&
 				rm -rf "$base.tmp/var/cache/apt/archives/"*.deb &&
 				mv "$base.tmp" "$base"
 		fi
@@ -138,6 +161,44 @@ cached_chroot() {
 		[ -d "$base" ] || return 1
 	fi
 	echo "$base"
+}
+
+# The Build-Depends field of debian/control, on one line.
+build_depends=$(awk '
+	/^Build-Depends:/ { sub(/^Build-Depends:[ \t]*/, ""); field = 1; printf "%s ", $0; next }
+	field && /^[ \t]/ { printf "%s ", $0; next }
+	{ field = 0 }' "$root/userspace/packaging/debian/control")
+
+# build_in_chroot SUITE SRC DEST LOG: the packages of the build-deb tree
+# SRC built in a chroot of SUITE that has the buildd essentials and the
+# Build-Depends alone, at the same path, copied into DEST.
+build_in_chroot() {
+	local suite=$1 src=$2 dest=$3 log=$4 base br
+	base=$(cached_chroot "$suite-build" buildd "$suite" dpkg-dev "$log.debootstrap" "$build_depends") ||
+		{ cat "$log.debootstrap" >"$log"; return 1; }
+	br=$tmp/build-$suite
+	rm -rf "$br" "$br.upper" "$br.work"
+	overlay "$base" "$br"
+	mkdir -p "$br$src"
+	cp -a "$src/." "$br$src/"
+	chroot "$br" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		sh -c "cd '$src' && dpkg-buildpackage -b -us -uc -j2" >"$log" 2>&1 &&
+		mkdir -p "$dest" && cp "$br${src%/*}"/*.deb "$dest/"
+	local rc=$?
+	umount_all
+	return $rc
+}
+
+# older_than_host ROOT: whether the chroot ROOT holds an older Debian
+# release than this machine (/etc/debian_version: 12.x, 13.x; testing
+# and unstable name no number and are the newest).
+older_than_host() {
+	local theirs ours
+	theirs=$(cut -d. -f1 "$1/etc/debian_version" 2>/dev/null)
+	ours=$(cut -d. -f1 /etc/debian_version 2>/dev/null)
+	case $theirs in '' | *[!0-9]*) return 1 ;; esac
+	case $ours in '' | *[!0-9]*) return 0 ;; esac
+	[ "$theirs" -lt "$ours" ]
 }
 
 # overlay BASE ROOT: ROOT a writable view of BASE (the cache stays
@@ -164,6 +225,22 @@ if ! base=$(cached_chroot "$suite" minbase "$suite" "$packages" "$o/debootstrap.
 	result 0 "deb: a chroot of $suite" "$(tail -10 "$o/debootstrap.log")"
 	return
 fi
+# the packages for this release, and those of the next version
+suite_debs=("${debs[@]}") suite_next=$out/next suite_next_built=$next_built
+if older_than_host "$base"; then
+	suite_next=$o/next suite_next_built=0
+	if build_in_chroot "$suite" "$out/debs/p2pdiag-$ver" "$o/debs" "$o/build.log"; then
+		result 1 "deb: $suite: the packages build in a clean $suite chroot (an older release than this machine's)"
+		suite_debs=("$o/debs/p2pdiag-dkms_${ver}_all.deb" "$o/debs/p2pdiag-check_${ver}_"*.deb)
+	else
+		result 0 "deb: $suite: the packages build in a clean $suite chroot (an older release than this machine's)" \
+			"$(tail -15 "$o/build.log")"
+		return
+	fi
+	[ "$next_built" = 1 ] &&
+		build_in_chroot "$suite" "$out/next/p2pdiag-$up" "$o/next" "$o/build-next.log" &&
+		suite_next_built=1
+fi
 overlay "$base" "$r"
 in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 rel=$(find "$r/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -1)
@@ -182,7 +259,7 @@ not_ours='^[a-z] (/var/lib/dpkg/[a-z]*-old|/var/cache/debconf/[a-z.]*-old|(/usr)
 files >"$o/before"
 
 # --- install ------------------------------------------------------------
-mkdir -p "$r/tmp/debs" && cp "${debs[@]}" "$r/tmp/debs/"
+mkdir -p "$r/tmp/debs" && cp "${suite_debs[@]}" "$r/tmp/debs/"
 if in_root sh -c 'dpkg -i /tmp/debs/*.deb' >"$o/install.log" 2>&1; then
 	result 1 "deb: $suite: dpkg -i installs both"
 else
@@ -243,8 +320,8 @@ rc=$?
 		"exit $rc: $(tail -5 "$o/service.log")"
 
 # --- upgrade ------------------------------------------------------------
-if [ "$next_built" = 1 ] &&
-   cp "$out/next/p2pdiag-dkms_${up}_all.deb" "$out/next/p2pdiag-check_${up}_"*.deb "$r/tmp/" &&
+if [ "$suite_next_built" = 1 ] &&
+   cp "$suite_next/p2pdiag-dkms_${up}_all.deb" "$suite_next/p2pdiag-check_${up}_"*.deb "$r/tmp/" &&
    in_root sh -c "dpkg -i /tmp/p2pdiag-*_${up}_*.deb" >"$o/upgrade.log" 2>&1; then
 	st=$(in_root dkms status 2>&1)
 	ko=$(in_root find "/lib/modules/$rel" -name 'p2pdiag.ko*')
@@ -256,7 +333,7 @@ if [ "$next_built" = 1 ] &&
 			"dkms status: $st; modules: $ko"
 else
 	result 0 "deb: $suite: upgrading to $up leaves only the new module, built for $rel" \
-		"$(tail -n 10 "$out/build-next.log" "$o/upgrade.log" 2>&1)"
+		"$(tail -n 10 "$out/build-next.log" "$o/build-next.log" "$o/upgrade.log" 2>&1)"
 fi
 rm -f "$r"/tmp/p2pdiag-*.deb
 
@@ -305,39 +382,29 @@ for s in $suites; do
 done
 
 # --- a build from Build-Depends alone -----------------------------------
-# The source tree make deb built from, built again in a bookworm chroot
-# that has only the buildd essentials and debian/control's Build-Depends
-# as bookworm resolves them (dpkg-buildpackage checks they are met), at
-# the same path: the packages must be the same files, byte for byte, as
+# The source tree make deb built from, built again in a chroot of this
+# machine's release that has only the buildd essentials and
+# debian/control's Build-Depends as that release resolves them, at the
+# same path: the packages must be the same files, byte for byte, as
 # those built here, where /usr/local/cuda may be.
-build_packages=build-essential,debhelper,dh-dkms,pkg-config,libpci-dev,libjson-c-dev,systemd,dpkg-dev
-echo "# ---- a build in a clean bookworm chroot"
-suite=bookworm
-if base=$(cached_chroot bookworm-build buildd bookworm "$build_packages" "$out/debootstrap-build.log"); then
-	r=$tmp/root-build
-	overlay "$base" "$r"
-	src=$out/debs/p2pdiag-$ver
-	mkdir -p "$r$src"
-	cp -a "$src/." "$r$src/"
-	if in_root sh -c "cd '$src' && dpkg-buildpackage -b -us -uc -j2" >"$out/build-chroot.log" 2>&1; then
-		bad=
-		for d in "${debs[@]}"; do
-			mine=$r$out/debs/${d##*/}
-			for part in md5sums control; do
-				cmp -s <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") ||
-					bad+="${d##*/} $part: $(diff <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") | head -4)"$'\n'
-			done
-			cmp -s <(dpkg-deb -c "$d" | awk '{ print $1, $2, $NF }') <(dpkg-deb -c "$mine" | awk '{ print $1, $2, $NF }') ||
-				bad+="${d##*/}: file list or modes differ"$'\n'
+host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+label="deb: a build in a clean ${host_suite:-?} chroot from Build-Depends alone gives the same files as this machine's"
+echo "# ---- a build in a clean ${host_suite:-?} chroot"
+if [ -z "$host_suite" ]; then
+	result 0 "$label" "/etc/os-release names no VERSION_CODENAME"
+elif build_in_chroot "$host_suite" "$out/debs/p2pdiag-$ver" "$out/debs-chroot" "$out/build-chroot.log"; then
+	bad=
+	for d in "${debs[@]}"; do
+		mine=$out/debs-chroot/${d##*/}
+		for part in md5sums control; do
+			cmp -s <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") ||
+				bad+="${d##*/} $part: $(diff <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") | head -4)"$'\n'
 		done
-		[ -z "$bad" ] && result 1 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" ||
-			result 0 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" "$bad"
-	else
-		result 0 "deb: a build in a clean bookworm chroot from Build-Depends alone gives the same files as this machine's" \
-			"$(tail -15 "$out/build-chroot.log")"
-	fi
-	umount_all
+		cmp -s <(dpkg-deb -c "$d" | awk '{ print $1, $2, $NF }') <(dpkg-deb -c "$mine" | awk '{ print $1, $2, $NF }') ||
+			bad+="${d##*/}: file list or modes differ"$'\n'
+	done
+	[ -z "$bad" ] && result 1 "$label" || result 0 "$label" "$bad"
 else
-	result 0 "deb: a buildd chroot of bookworm" "$(tail -10 "$out/debootstrap-build.log" 2>&1)"
+	result 0 "$label" "$(tail -15 "$out/build-chroot.log")"
 fi
 summary

@@ -25,6 +25,12 @@ for t in slurmctld slurmd munged scontrol sinfo; do
 	[ -n "$why" ] || command -v "$t" >/dev/null ||
 		why="no $t (apt-get install slurmctld slurmd munge)"
 done
+# the daemons' network namespace below is set up with ip
+[ -n "$why" ] || command -v ip >/dev/null || why="no ip (apt-get install iproute2)"
+# slurmd cannot start without a cgroup file system, whatever plugins it
+# is given; a chroot or container may have none mounted
+[ -n "$why" ] || mountpoint -q /sys/fs/cgroup ||
+	why="no cgroup file system on /sys/fs/cgroup (slurmd needs one: mount it in a chroot)"
 if [ -n "$why" ]; then
 	echo "KTAP version 1"
 	echo "ok 1 slurm: the health check against slurmctld and slurmd # SKIP $why"
@@ -51,6 +57,8 @@ if [ -z "${P2PDIAG_SLURM_NETNS:-}" ]; then
 fi
 echo "KTAP version 1"
 bin=${1:-$root/userspace/p2pdiag-check}
+# slurmd runs the health check from a directory of its own
+[[ $bin == /* ]] || bin=$PWD/$bin
 if [ -z "${1:-}" ] && ! make -s -C "$root/userspace" >/dev/null 2>&1; then
 	result 0 "slurm: p2pdiag-check builds" "$(make -s -C "$root/userspace" 2>&1 | tail -5)"
 	summary

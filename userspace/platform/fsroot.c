@@ -100,47 +100,6 @@ int fsroot_path(const struct fsroot *root, char *out, size_t len,
 	return rc;
 }
 
-/* fsroot_read() of @path under the root; @found as system_file_open() */
-static int read_rooted(char *buf, size_t cap, const char *path, mode_t *found)
-{
-	size_t used = 0;
-	int fd;
-
-	if (cap < 2) {
-		errno = EINVAL;
-		return -1;
-	}
-	fd = system_file_open(path, found);
-	if (fd < 0)
-		return -1;
-	/* a fixture's regular file may come in pieces; sysfs gives it whole */
-	while (used < cap) {
-		ssize_t n = read(fd, buf + used, cap - used);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int saved = errno;
-
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (used == cap) {
-		errno = EFBIG;
-		return -1;
-	}
-	buf[used] = '\0';
-	if (used && buf[used - 1] == '\n')
-		buf[used - 1] = '\0';
-	return 0;
-}
-
 /* @why for a file system_file_open() refused; "" for any other failure */
 static void say_refusal(char *why, size_t whylen, const char *path, mode_t found)
 {
@@ -173,7 +132,7 @@ int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	rc = read_rooted(buf, cap, path, &found);
+	rc = system_file_read_value(path, buf, cap, SYSTEM_FILE_TO_END, &found);
 	if (rc)
 		note_refusal(root, path, found);
 	return rc;
@@ -190,7 +149,7 @@ int fsroot_read_fact(const struct fsroot *root, char *buf, size_t cap,
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	rc = read_rooted(buf, cap, path, &found);
+	rc = system_file_read_value(path, buf, cap, SYSTEM_FILE_TO_END, &found);
 	if (rc)
 		say_refusal(why, whylen, path, found);
 	return rc;

@@ -60,8 +60,9 @@ int fsroot_path(const struct fsroot *root, char *out, size_t len,
  * NUL-terminated, without its trailing newline.  fsroot_read() and
  * fsroot_fopen() open through system_file_open(): what is not a regular
  * file is refused at once, and the first such file is kept in @root.
- * Return: 0, or -1 with errno set (EFBIG when it did not fit; ENXIO or
- * EISDIR when it is not a regular file).
+ * Return: 0, or -1 with errno set (EFBIG when it did not fit, EBADMSG
+ * when it holds a NUL byte; ENXIO or EISDIR when it is not a regular
+ * file).
  */
 int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

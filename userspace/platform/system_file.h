@@ -42,6 +42,28 @@ FILE *system_file_fopen(const char *path, mode_t *found);
 int system_file_read_all(const char *path, size_t max, char **out,
 			 size_t *len, mode_t *found);
 
+/* How system_file_read_value() reads its file. */
+enum system_file_reads {
+	/*
+	 * One read(): a sysfs attribute is served whole by one show() call,
+	 * and reading it in pieces could join two versions of it.
+	 */
+	SYSTEM_FILE_ONE_READ,
+	/* read() to the end: a fixture's regular file may come in pieces */
+	SYSTEM_FILE_TO_END,
+};
+
+/*
+ * system_file_read_value() - a one-value text file into @buf (@cap bytes
+ * with its NUL), without the trailing newline, read as @reads says;
+ * @found as system_file_open().
+ * Return: 0, or -1 with errno set: EINVAL when @cap is below 2, EFBIG
+ * when the value did not fit, EBADMSG when it holds a NUL byte (which
+ * would cut it short unseen), or as system_file_open() and read().
+ */
+int system_file_read_value(const char *path, char *buf, size_t cap,
+			   enum system_file_reads reads, mode_t *found);
+
 /*
  * system_file_refused() - whether system_file_open() refused the file
  * whose st_mode it gave as @found: something is there, and it is not a

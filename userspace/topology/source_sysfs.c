@@ -26,38 +26,8 @@
 
 int sysfs_read_value(const char *path, char *buf, size_t cap, mode_t *found)
 {
-	ssize_t n;
-	int fd, saved;
-
-	if (cap < 2) {
-		errno = EINVAL;
-		return -1;
-	}
-	fd = system_file_open(path, found);
-	if (fd < 0)
-		return -1;
-	do {
-		n = read(fd, buf, cap);
-	} while (n < 0 && errno == EINTR);
-	saved = errno;
-	close(fd);
-	if (n < 0) {
-		errno = saved;
-		return -1;
-	}
-	if ((size_t)n == cap) {
-		errno = EFBIG;
-		return -1;
-	}
-	/* text files only: a NUL byte would cut the value short unseen */
-	if (memchr(buf, '\0', (size_t)n)) {
-		errno = EBADMSG;
-		return -1;
-	}
-	buf[n] = '\0';
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return 0;
+	return system_file_read_value(path, buf, cap, SYSTEM_FILE_ONE_READ,
+				      found);
 }
 
 int sysfs_read_table(const char *path, char **out, size_t *len, mode_t *found)

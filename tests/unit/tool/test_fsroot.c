@@ -83,6 +83,16 @@ void test_fsroot(struct ktap *k)
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	put(dir, "proc/big", big);
+	snprintf(path, sizeof(path), "%s/proc/nul", dir);
+	{
+		static const char nul_value[] = "pci=noacs\0 iommu=off\n";
+		FILE *f = fopen(path, "w");
+
+		if (f) {
+			fwrite(nul_value, 1, sizeof(nul_value) - 1, f);
+			fclose(f);
+		}
+	}
 	snprintf(path, sizeof(path), "%s/proc/fifo", dir);
 	mkfifo(path, 0600);
 	snprintf(path, sizeof(path), "%s/proc/null", dir);
@@ -111,6 +121,9 @@ void test_fsroot(struct ktap *k)
 	errno = 0;
 	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/big") && errno == EFBIG,
 	      "fsroot: a file larger than the buffer is EFBIG, not cut short");
+	errno = 0;
+	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/nul") && errno == EBADMSG,
+	      "fsroot: a value holding a NUL byte is EBADMSG, not cut short at it");
 	errno = 0;
 	rc = fsroot_read(&root, buf, sizeof(buf), "/proc/fifo");
 	CHECK(k, rc == -1 && errno == ENXIO,
