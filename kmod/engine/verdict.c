@@ -516,33 +516,146 @@ static enum p2pd_verdict pair_verdict(const struct p2pd_pair *p)
 /* upstream_chain()'s reasons for a chain that stops short of a root bus */
 #define P2PD_CHAIN_CUT	(P2PD_MISSING_PARENT | P2PD_MISSING_DEPTH)
 
+/* The upstream chains of a pair's two ends, each from the end upwards. */
+struct pair_chains {
+	int a[P2PD_MAX_DEPTH], b[P2PD_MAX_DEPTH];
+	unsigned int len_a, len_b;
+};
+
+/*
+ * The lowest common upstream bridge, nearest to a first, as the kernel
+ * looks for it: 1 with its places in the two chains in *@ia and *@jb,
+ * 0 when the chains share none.
+ */
+static int common_bridge(const struct pair_chains *c, unsigned int *ia,
+			 unsigned int *jb)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->len_a; i++)
+		for (j = 0; j < c->len_b; j++)
+			if (c->a[i] == c->b[j]) {
+				*ia = i;
+				*jb = j;
+				return 1;
+			}
+	return 0;
+}
+
+/*
+ * The path meets at the common bridge c->a[i] (c->b[j]): a's side up to
+ * and including it may redirect, b's side below it; the links below it
+ * carry the traffic.
+ */
+static void meet_at_bridge(const struct p2pd_model *m, struct p2pd_pair *p,
+			   const struct pair_chains *c, unsigned int i,
+			   unsigned int j, unsigned int *dt_all,
+			   unsigned long *best)
+{
+	unsigned int k;
+
+	p->common_kind = P2PD_COMMON_BRIDGE;
+	p->common = c->a[i];
+	p->distance = (int)(i + j);
+	for (k = 1; k <= i; k++)
+		p->path[p->path_len++] = c->a[k];
+	for (k = j; k-- > 1;)
+		p->path[p->path_len++] = c->b[k];
+	for (k = 0; k <= i; k++)
+		add_blocker(m, c->a[k], p, dt_all);
+	for (k = 0; k < j; k++)
+		add_blocker(m, c->b[k], p, dt_all);
+	for (k = 0; k < i; k++)
+		consider_link(m, c->a[k], p, best);
+	for (k = 0; k < j; k++)
+		consider_link(m, c->b[k], p, best);
+}
+
 /*
  * No common bridge: the path runs up both chains to their tops; every
  * link of the two chains is on it.
  */
 static void join_chains(const struct p2pd_model *m, struct p2pd_pair *p,
-			const int *chain_a, unsigned int len_a,
-			const int *chain_b, unsigned int len_b,
-			unsigned long *best)
+			const struct pair_chains *c, unsigned long *best)
 {
 	unsigned int k;
 
-	for (k = 1; k < len_a; k++)
-		p->path[p->path_len++] = chain_a[k];
-	for (k = len_b; k-- > 1;)
-		p->path[p->path_len++] = chain_b[k];
-	for (k = 0; k < len_a; k++)
-		consider_link(m, chain_a[k], p, best);
-	for (k = 0; k < len_b; k++)
-		consider_link(m, chain_b[k], p, best);
+	for (k = 1; k < c->len_a; k++)
+		p->path[p->path_len++] = c->a[k];
+	for (k = c->len_b; k-- > 1;)
+		p->path[p->path_len++] = c->b[k];
+	for (k = 0; k < c->len_a; k++)
+		consider_link(m, c->a[k], p, best);
+	for (k = 0; k < c->len_b; k++)
+		consider_link(m, c->b[k], p, best);
+}
+
+/*
+ * A chain stops short of its root bus: the kernel, whose tree has every
+ * bridge, may still meet one above the gap, or reach the root bus and
+ * test the host bridge; which, and after how many hops, the snapshot
+ * does not say.  The top of a cut chain is no root-bus port, so no
+ * blocker is named either.
+ */
+static void meet_unknown(const struct p2pd_model *m, struct p2pd_pair *p,
+			 const struct pair_chains *c, unsigned long *best)
+{
+	p->common_kind = P2PD_COMMON_UNKNOWN;
+	p->cls = P2PD_CLASS_UNKNOWN;
+	p->map = P2PD_MAP_UNKNOWN;
+	p->distance = P2PD_DISTANCE_UNKNOWN;
+	join_chains(m, p, c, best);
+}
+
+/*
+ * Both chains reach their root buses without meeting.  The kernel does
+ * not weigh ACS here: the traffic leaves every switch upwards anyway, so
+ * a switch port's redirect changes nothing.  Only the ports on the root
+ * buses matter: with RR/CR set there the root complex must send peer
+ * requests through its IOMMU instead of routing them.
+ */
+static void meet_above_root_buses(const struct p2pd_model *m,
+				  struct p2pd_pair *p,
+				  const struct pair_chains *c,
+				  unsigned int *dt_all, unsigned long *best)
+{
+	p->common_kind = m->fn[p->a].host_bridge == m->fn[p->b].host_bridge ?
+			 P2PD_COMMON_HOST : P2PD_COMMON_NONE;
+	p->distance = (int)(c->len_a + c->len_b);
+	join_chains(m, p, c, best);
+	if (c->len_a)
+		add_blocker(m, c->a[c->len_a - 1], p, dt_all);
+	if (c->len_b)
+		add_blocker(m, c->b[c->len_b - 1], p, dt_all);
+}
+
+/*
+ * The map, class and NCCL level of a path whose meeting is known.  An
+ * unreadable ACS control reads as all-ones in the kernel
+ * (PCI_SET_ERROR_RESPONSE), which has RR, CR and EC set: there it
+ * redirects, so the map goes to the host-bridge test as well.  A cut
+ * path's class, map and distance stay unknown, and no NCCL level is
+ * claimed for it.
+ */
+static void judge_path(const struct p2pd_model *m, struct p2pd_pair *p,
+		       int at_bridge)
+{
+	if (p->common_kind == P2PD_COMMON_UNKNOWN)
+		return;
+	if (at_bridge && !p->nr_blockers && !(p->missing & P2PD_MISSING_ACS))
+		p->map = P2PD_MAP_BUS_ADDR;
+	else
+		judge_host_bridge(m, p);
+	p->cls = pair_class(m, p);
+	p->nccl_p2p = nccl_would_use_p2p(m, p);
 }
 
 int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 {
-	int chain_a[P2PD_MAX_DEPTH], chain_b[P2PD_MAX_DEPTH];
-	unsigned int len_a, len_b, i, j = 0, k, dt_all = 1, cut = 0;
+	struct pair_chains c;
+	unsigned int i = 0, j = 0, dt_all = 1, cut = 0;
 	unsigned long best = 0;
-	int found = 0;
+	int at_bridge;
 
 	if (a < 0 || b < 0 || a == b || (unsigned int)a >= m->nr_fn ||
 	    (unsigned int)b >= m->nr_fn)
@@ -556,84 +669,18 @@ int p2pd_judge(const struct p2pd_model *m, int a, int b, struct p2pd_pair *p)
 	p->host_fn_b = P2PD_NO_INDEX;
 	p->bottleneck_fn = P2PD_NO_INDEX;
 
-	len_a = upstream_chain(m, a, chain_a, &cut);
-	len_b = upstream_chain(m, b, chain_b, &cut);
+	c.len_a = upstream_chain(m, a, c.a, &cut);
+	c.len_b = upstream_chain(m, b, c.b, &cut);
 	p->missing |= cut;
 
-	/* Lowest common upstream bridge: nearest to a first, as the kernel. */
-	for (i = 0; i < len_a && !found; i++)
-		for (j = 0; j < len_b; j++)
-			if (chain_a[i] == chain_b[j]) {
-				found = 1;
-				break;
-			}
-
-	if (found) {
-		i--;		/* undo the outer loop's last increment */
-		p->common_kind = P2PD_COMMON_BRIDGE;
-		p->common = chain_a[i];
-		p->distance = (int)(i + j);
-		for (k = 1; k <= i; k++)
-			p->path[p->path_len++] = chain_a[k];
-		for (k = j; k-- > 1;)
-			p->path[p->path_len++] = chain_b[k];
-		/* a's side up to and including the common bridge, b's below */
-		for (k = 0; k <= i; k++)
-			add_blocker(m, chain_a[k], p, &dt_all);
-		for (k = 0; k < j; k++)
-			add_blocker(m, chain_b[k], p, &dt_all);
-		for (k = 0; k < i; k++)
-			consider_link(m, chain_a[k], p, &best);
-		for (k = 0; k < j; k++)
-			consider_link(m, chain_b[k], p, &best);
-	} else if (cut & P2PD_CHAIN_CUT) {
-		/*
-		 * A chain stops short of its root bus: the kernel, whose
-		 * tree has every bridge, may still meet one above the gap,
-		 * or reach the root bus and test the host bridge; which,
-		 * and after how many hops, the snapshot does not say.  The
-		 * top of a cut chain is no root-bus port, so no blocker is
-		 * named either.
-		 */
-		p->common_kind = P2PD_COMMON_UNKNOWN;
-		p->cls = P2PD_CLASS_UNKNOWN;
-		p->map = P2PD_MAP_UNKNOWN;
-		p->distance = P2PD_DISTANCE_UNKNOWN;
-		join_chains(m, p, chain_a, len_a, chain_b, len_b, &best);
-	} else {
-		p->common_kind = m->fn[a].host_bridge == m->fn[b].host_bridge ?
-				 P2PD_COMMON_HOST : P2PD_COMMON_NONE;
-		p->distance = (int)(len_a + len_b);
-		join_chains(m, p, chain_a, len_a, chain_b, len_b, &best);
-		/*
-		 * The kernel does not weigh ACS here: the traffic leaves
-		 * every switch upwards anyway, so a switch port's redirect
-		 * changes nothing.  Only the ports on the root buses matter:
-		 * with RR/CR set there the root complex must send peer
-		 * requests through its IOMMU instead of routing them.
-		 */
-		if (len_a)
-			add_blocker(m, chain_a[len_a - 1], p, &dt_all);
-		if (len_b)
-			add_blocker(m, chain_b[len_b - 1], p, &dt_all);
-	}
-
-	/*
-	 * An unreadable ACS control reads as all-ones in the kernel
-	 * (PCI_SET_ERROR_RESPONSE), which has RR, CR and EC set: there it
-	 * redirects, so the map goes to the host-bridge test as well.  A cut
-	 * path's class, map and distance stay unknown, and no NCCL level is
-	 * claimed for it.
-	 */
-	if (p->common_kind != P2PD_COMMON_UNKNOWN) {
-		if (found && !p->nr_blockers &&
-		    !(p->missing & P2PD_MISSING_ACS))
-			p->map = P2PD_MAP_BUS_ADDR;
-		else
-			judge_host_bridge(m, p);
-		p->cls = pair_class(m, p);
-		p->nccl_p2p = nccl_would_use_p2p(m, p);
-	}
+	at_bridge = common_bridge(&c, &i, &j);
+	if (at_bridge)
+		meet_at_bridge(m, p, &c, i, j, &dt_all, &best);
+	else if (cut & P2PD_CHAIN_CUT)
+		meet_unknown(m, p, &c, &best);
+	else
+		meet_above_root_buses(m, p, &c, &dt_all, &best);
+	judge_path(m, p, at_bridge);
 	fill_notes(m, p, dt_all);
 	p->verdict = pair_verdict(p);
 	return 0;
