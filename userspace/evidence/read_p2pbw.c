@@ -27,7 +27,8 @@ static bool device_line(struct evidence *ev, const char *s, unsigned int fi,
 		return false;
 	b = strstr(s, "pciBusID:");
 	name = strchr(s, ',');
-	if (!b || !name)
+	/* the name lies between the number's comma and pciBusID: */
+	if (!b || !name || name > b)
 		return false;
 	if (sscanf(b, "pciBusID: %x", &bus) == 1 && bus < 256)
 		ev->gpu_bus[d] = (int)bus;

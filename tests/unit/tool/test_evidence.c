@@ -391,6 +391,38 @@ static void pasting(struct ktap *k, const char *fx, struct evidence *ev)
 	unlink(dst);
 }
 
+/*
+ * A device line whose first comma comes after pciBusID: (the fuzzer's
+ * mangled paste): not read as a device, the others are.
+ */
+static void device_line_order(struct ktap *k, struct evidence *ev)
+{
+	static const char text[] =
+		"[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\n"
+		"Device: 0, NVIDIA GeForce RTX 4090, pciBusID: 2, pciDeviceID: 0, pciDomainID:0\n"
+		"Device: 1 NVIDIA GeForce RTX 4090 pciBusID: 17, pciDeviceID: 0, pciDomainID:0\n"
+		"Device: 2, NVIDIA GeForce RTX 4090, pciBusID: 41, pciDeviceID: 0, pciDomainID:0\n";
+	char dst[] = "/tmp/p2pdiag-evidence-XXXXXX", err[256];
+	int fd = mkstemp(dst);
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!out) {
+		CHECK(k, 0, "evidence: a device line with its comma after pciBusID:");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fputs(text, out);
+	fclose(out);
+	evidence_init(ev);
+	CHECK(k, !evidence_load(ev, dst, err, sizeof(err)) && (read_p2pbw(ev, 0), 1) &&
+	      ev->nr_gpus == 3 && !ev->gpu_name[1][0] && ev->gpu_bus[1] != 0x17 &&
+	      !strcmp(ev->gpu_name[2], "NVIDIA GeForce RTX 4090") && ev->gpu_bus[2] == 0x41,
+	      "evidence: a device line with its first comma after pciBusID: is no device line");
+	evidence_free(ev);
+	unlink(dst);
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -405,5 +437,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	sockets(k, fixtures, ev);
 	verbose_model(k, fixtures, ev);
 	pasting(k, fixtures, ev);
+	device_line_order(k, ev);
 	free(ev);
 }
