@@ -36,8 +36,13 @@ static void fault_device(const char *s, char *dev, size_t len)
 		p += 1;		/* "nvidia 0000:07:00.0: AMD-Vi: ..." */
 	else
 		return;
-	if (strlen(p) > 5 && p[4] == ':' && p[7] == ':')
-		p += 5;		/* a domain */
+	/*
+	 * "dddd:bb:dd.f" carries a domain. A pasted line may end inside
+	 * the address, so its eight characters are counted before the
+	 * eighth is read.
+	 */
+	if (strnlen(p, 8) == 8 && p[4] == ':' && p[7] == ':')
+		p += 5;
 	/* newer kernels print "[0x00:0x02.0]" */
 	if (sscanf(p, "%2x:%2x.%1u", &bus, &d, &fn) == 3 ||
 	    sscanf(p, "0x%2x:0x%2x.%1u", &bus, &d, &fn) == 3)

@@ -18,6 +18,18 @@
 
 void test_evidence(struct ktap *k, const char *fixtures);
 
+/* The first file of @ev through the readers of pasted lines. */
+static void read_every_reader(struct evidence *ev)
+{
+	read_topo(ev, 0);
+	read_p2pbw(ev, 0);
+	read_nvbandwidth(ev, 0);
+	read_lspci(ev, 0);
+	read_nccl(ev, 0);
+	read_kernel_log(ev, 0);
+	ev_match_gpus(ev);
+}
+
 /* @name of fixtures/evidence read by every reader into a fresh @ev. */
 static int load(struct evidence *ev, const char *fixtures, const char *name)
 {
@@ -29,13 +41,7 @@ static int load(struct evidence *ev, const char *fixtures, const char *name)
 		printf("# %s\n", err);
 		return -1;
 	}
-	read_topo(ev, 0);
-	read_p2pbw(ev, 0);
-	read_nvbandwidth(ev, 0);
-	read_lspci(ev, 0);
-	read_nccl(ev, 0);
-	read_kernel_log(ev, 0);
-	ev_match_gpus(ev);
+	read_every_reader(ev);
 	return 0;
 }
 
@@ -392,6 +398,37 @@ static void pasting(struct ktap *k, const char *fx, struct evidence *ev)
 }
 
 /*
+ * @text, as a pasted file, read by every reader into a fresh @ev; the
+ * file is gone again when this returns.
+ */
+static int load_text(struct evidence *ev, const char *text)
+{
+	char dst[] = "/tmp/p2pdiag-evidence-XXXXXX", err[256];
+	int fd = mkstemp(dst), ret = -1;
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	evidence_init(ev);
+	if (!out) {
+		if (fd >= 0)
+			close(fd);
+		goto remove_file;
+	}
+	fputs(text, out);
+	if (fclose(out))
+		goto remove_file;
+	if (evidence_load(ev, dst, err, sizeof(err))) {
+		printf("# %s\n", err);
+		goto remove_file;
+	}
+	read_every_reader(ev);
+	ret = 0;
+remove_file:
+	if (fd >= 0)
+		unlink(dst);
+	return ret;
+}
+
+/*
  * A device line whose first comma comes after pciBusID: (the fuzzer's
  * mangled paste): not read as a device, the others are.
  */
@@ -402,25 +439,46 @@ static void device_line_order(struct ktap *k, struct evidence *ev)
 		"Device: 0, NVIDIA GeForce RTX 4090, pciBusID: 2, pciDeviceID: 0, pciDomainID:0\n"
 		"Device: 1 NVIDIA GeForce RTX 4090 pciBusID: 17, pciDeviceID: 0, pciDomainID:0\n"
 		"Device: 2, NVIDIA GeForce RTX 4090, pciBusID: 41, pciDeviceID: 0, pciDomainID:0\n";
-	char dst[] = "/tmp/p2pdiag-evidence-XXXXXX", err[256];
-	int fd = mkstemp(dst);
-	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
 
-	if (!out) {
-		CHECK(k, 0, "evidence: a device line with its comma after pciBusID:");
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	fputs(text, out);
-	fclose(out);
-	evidence_init(ev);
-	CHECK(k, !evidence_load(ev, dst, err, sizeof(err)) && (read_p2pbw(ev, 0), 1) &&
+	CHECK(k, !load_text(ev, text) &&
 	      ev->nr_gpus == 3 && !ev->gpu_name[1][0] && ev->gpu_bus[1] != 0x17 &&
 	      !strcmp(ev->gpu_name[2], "NVIDIA GeForce RTX 4090") && ev->gpu_bus[2] == 0x41,
 	      "evidence: a device line with its first comma after pciBusID: is no device line");
 	evidence_free(ev);
-	unlink(dst);
+}
+
+/*
+ * IOMMU fault lines cut inside the device's address, as a paste ends
+ * mid-line (the fuzzer's case is the first): the fault is counted, no
+ * device is made up, and nothing past the line's end is read.
+ */
+static void cut_fault_address(struct ktap *k, struct evidence *ev)
+{
+	static const char *const cut[] = {
+		"AMD-Vi: Event logged [IO_PAGE_FAULT device=0000:0",
+		"AMD-Vi: Event logged [IO_PAGE_FAULT device=0000:07",
+		"DMAR: [DMA Write] Request device [00:0 fault",
+	};
+	static const char whole[] =
+		"AMD-Vi: Event logged [IO_PAGE_FAULT device=0000:07:00.0 domain=0x000e]\n";
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		char text[128];
+
+		snprintf(text, sizeof(text), "%s\n", cut[i]);
+		ok = ok && !load_text(ev, text) && ev->kernel.nr_faults == 1 &&
+		     !ev->kernel.fault_dev[0];
+		if (!ok)
+			printf("# cut fault line: %s\n", cut[i]);
+		evidence_free(ev);
+	}
+	CHECK(k, ok, "evidence: a fault line cut inside its address: a fault, no device");
+	CHECK(k, !load_text(ev, whole) && ev->kernel.nr_faults == 1 &&
+	      !strcmp(ev->kernel.fault_dev, "07:00.0"),
+	      "evidence: a whole fault line still names its device, the domain skipped");
+	evidence_free(ev);
 }
 
 void test_evidence(struct ktap *k, const char *fixtures)
@@ -438,5 +496,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	verbose_model(k, fixtures, ev);
 	pasting(k, fixtures, ev);
 	device_line_order(k, ev);
+	cut_fault_address(k, ev);
 	free(ev);
 }
