@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A test double of libcuda.so.1 for CI machines without a GPU.  It exports
- * cuGetProcAddress_v2 and the driver calls p2pdiag-check resolves through
- * it, with the prototypes of the cuda.h it is built against, and emulates
- * them on host memory: "device" memory is malloc'd, copies are memcpy, the
- * four PTX kernels (gate, fill, check, chase) are run in C by name, and
- * time is virtual: each stream has a clock that a copy advances by
- * latency + bytes / bandwidth, and events read that clock.
+ * cuGetProcAddress (both versions) and the driver calls p2pdiag-check
+ * resolves through it, with the prototypes of the cuda.h it is built
+ * against, and emulates them on host memory: "device" memory is malloc'd,
+ * copies are memcpy, the four PTX kernels (gate, fill, check, chase) are
+ * run in C by name, and time is virtual: each stream has a clock that a
+ * copy advances by latency + bytes / bandwidth, and events read that
+ * clock.
  *
  * Streams that run a gate kernel hold their work until the host releases
  * the gate (seen at the next query), then run it; when several streams were
@@ -777,25 +778,44 @@ static const struct {
 #undef ENTRY
 };
 
+/* The entry point called symbol, or NULL: what both versions look up. */
+static void *proc_address(const char *symbol)
+{
+	size_t i;
+
+	if (fake_listed("FAKE_CUDA_MISSING", symbol))
+		return NULL;
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(table[i].name, symbol))
+			return table[i].fn;
+	return NULL;
+}
+
+/*
+ * A driver exports both versions of cuGetProcAddress; the second came
+ * with CUDA 12.0, and cuda.h from then on names it for the first.
+ */
+#if CUDA_VERSION >= 12000
 EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn,
 				    int version, cuuint64_t flags,
 				    CUdriverProcAddressQueryResult *status)
 {
-	size_t i;
-
 	(void)version;
 	(void)flags;
-	*pfn = NULL;
+	*pfn = proc_address(symbol);
 	if (status)
-		*status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-	if (fake_listed("FAKE_CUDA_MISSING", symbol))
-		return CUDA_ERROR_NOT_FOUND;
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (!strcmp(table[i].name, symbol)) {
-			*pfn = table[i].fn;
-			if (status)
-				*status = CU_GET_PROC_ADDRESS_SUCCESS;
-			return CUDA_SUCCESS;
-		}
-	return CUDA_ERROR_NOT_FOUND;
+		*status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS :
+				 CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+	return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+#undef cuGetProcAddress
+#endif
+
+EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int version,
+				 cuuint64_t flags)
+{
+	(void)version;
+	(void)flags;
+	*pfn = proc_address(symbol);
+	return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }

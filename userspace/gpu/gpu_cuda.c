@@ -17,28 +17,55 @@
 #include "gpu/gpu_priv.h"
 #include "../include/p2pdiag/model.h"
 
-/* cuGetProcAddress as the driver exports it, newest first. */
+/*
+ * cuGetProcAddress as the driver exports it, newest first.  The second
+ * version, which also says whether the name was found at that version,
+ * came with CUDA 12.0: a build against an 11.x cuda.h (Debian 12's
+ * nvidia-cuda-dev is 11.8) has no type for its answer and asks the first
+ * version only, which every driver since 11.3 still exports.
+ */
+#define GPU_HAVE_PROC_ADDRESS_V2 (CUDA_VERSION >= 12000)
+
+typedef CUresult (*get_proc_v1_fn)(const char *, void **, int, cuuint64_t);
+#if GPU_HAVE_PROC_ADDRESS_V2
 typedef CUresult (*get_proc_v2_fn)(const char *, void **, int, cuuint64_t,
 				   CUdriverProcAddressQueryResult *);
-typedef CUresult (*get_proc_v1_fn)(const char *, void **, int, cuuint64_t);
+#endif
 
 struct proc_lookup {
+#if GPU_HAVE_PROC_ADDRESS_V2
 	get_proc_v2_fn v2;
+#endif
 	get_proc_v1_fn v1;
 };
+
+/* The newest cuGetProcAddress the library exports; false if none. */
+static bool proc_lookup_open(struct proc_lookup *pl, void *lib)
+{
+#if GPU_HAVE_PROC_ADDRESS_V2
+	*(void **)&pl->v2 = dlsym(lib, "cuGetProcAddress_v2");
+	if (pl->v2)
+		return true;
+#endif
+	*(void **)&pl->v1 = dlsym(lib, "cuGetProcAddress");
+	return pl->v1 != NULL;
+}
 
 static void *resolve(const struct proc_lookup *pl, const char *name)
 {
 	void *fn = NULL;
-	CUdriverProcAddressQueryResult found;
 
+#if GPU_HAVE_PROC_ADDRESS_V2
 	if (pl->v2) {
+		CUdriverProcAddressQueryResult found;
+
 		if (pl->v2(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
 			   &found) != CUDA_SUCCESS ||
 		    found != CU_GET_PROC_ADDRESS_SUCCESS)
 			return NULL;
 		return fn;
 	}
+#endif
 	if (pl->v1(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT) !=
 	    CUDA_SUCCESS)
 		return NULL;
@@ -71,10 +98,7 @@ static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
 			 libname, dlerror());
 		return GPU_NO_LIBRARY;
 	}
-	*(void **)&pl.v2 = dlsym(cu->lib, "cuGetProcAddress_v2");
-	if (!pl.v2)
-		*(void **)&pl.v1 = dlsym(cu->lib, "cuGetProcAddress");
-	if (!pl.v2 && !pl.v1) {
+	if (!proc_lookup_open(&pl, cu->lib)) {
 		snprintf(st->error, sizeof(st->error),
 			 "%s has no cuGetProcAddress (driver older than CUDA 11.3)",
 			 libname);
