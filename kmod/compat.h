@@ -52,6 +52,21 @@
 #endif
 
 /*
+ * pm_runtime_get_if_active() took a second argument, ign_usage_count,
+ * until 6.9, which made the call always ignore the usage count (what
+ * passing true did) and dropped the argument.
+ *
+ * P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	pm_runtime_get_if_active(dev)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	1
+#define p2pd_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev)
+#else
+#define P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	0
+#define p2pd_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev, true)
+#endif
+
+/*
  * The const bin_attribute transition.  6.13 added read_new() and
  * attribute_group.bin_attrs_new, which take a const struct bin_attribute,
  * beside the old non-const read() and bin_attrs.  6.18 finished it: read()

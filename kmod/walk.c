@@ -273,31 +273,63 @@ enum p2pd_read_result {
 };
 
 /*
- * Read the config-space values of @pdev into @f.  A reset holds the
- * function's config access lock (pci_cfg_access_lock(), also around bus
- * resets of AER and DPC recovery); holding it meanwhile keeps a reset from
- * starting half way through the reads.
+ * Hold the bridge above @pdev runtime-active for the reads, as the
+ * kernel's own config accessors do (pci_config_pm_runtime_get()), but
+ * without waking it: a bridge that runtime PM suspended, or is suspending
+ * or resuming, is left so, and what is below it is "suspended".  A bridge
+ * whose runtime PM is disabled (no driver bound, or pcie_ports=compat) is
+ * as its power state says.
+ *
+ * Return: the bridge, held, for p2pd_unpin_upstream(); NULL when there is
+ * none to hold; ERR_PTR(-EAGAIN) when it is not active.
+ */
+static struct pci_dev *p2pd_pin_upstream(struct pci_dev *pdev)
+{
+	struct pci_dev *up = pci_upstream_bridge(pdev);
+	int ret;
+
+	if (!up)
+		return NULL;
+	ret = p2pd_pm_runtime_get_if_active(&up->dev);
+	if (ret > 0)
+		return up;
+	return ret ? NULL : ERR_PTR(-EAGAIN);
+}
+
+static void p2pd_unpin_upstream(struct pci_dev *up)
+{
+	if (!IS_ERR_OR_NULL(up))
+		pm_runtime_put(&up->dev);
+}
+
+/*
+ * Read the config-space values of @pdev into @f.  No lock of the reset
+ * protocol is taken, not even tried: a reset, or VFIO's open (whose reset
+ * is only tried, and fails the open with -EAGAIN when a lock is busy),
+ * must never find one held by a diagnostic.  Each read waits while a
+ * reset blocks config access (the user accessors), so none reads a
+ * function half way through its reset; one after a reset reads the
+ * function as the reset left it.
  */
 static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 					      struct p2pd_function *f)
 {
 	enum p2pd_read_result result = P2PD_READ_DONE;
+	struct pci_dev *up;
 
 	f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
 						       P2PD_ABSENT;
-	if (p2pd_powered_down(pdev)) {
+	up = p2pd_pin_upstream(pdev);
+	if (IS_ERR(up) || p2pd_powered_down(pdev)) {
 		p2pd_mark_unread(pdev, f, P2PD_SUSPENDED);
-		return P2PD_READ_SUSPENDED;
+		result = P2PD_READ_SUSPENDED;
+		goto unpin;
 	}
 	if (pdev->error_state != pci_channel_io_normal ||
-	    !pci_cfg_access_trylock(pdev)) {
-		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
-		return P2PD_READ_RETRY;
-	}
-	if (!p2pd_responds(pdev)) {
+	    !p2pd_responds(pdev)) {
 		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
-		goto unlock;
+		goto unpin;
 	}
 	p2pd_read_acs(pdev, f);
 	p2pd_read_ats_pri_pasid(pdev, f);
@@ -311,11 +343,12 @@ static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
 	} else if (f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
+		   f->pri == P2PD_UNKNOWN || f->pasid == P2PD_UNKNOWN ||
 		   f->link.state == P2PD_UNKNOWN) {
 		result = P2PD_READ_RETRY;
 	}
-unlock:
-	pci_cfg_access_unlock(pdev);
+unpin:
+	p2pd_unpin_upstream(up);
 	return result;
 }
 
