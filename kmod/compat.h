@@ -34,6 +34,39 @@
 #endif
 
 /*
+ * pci_dev_is_disconnected() (the PCI core marked the function gone:
+ * surprise removal, DPC) moved from the PCI core's private header to
+ * <linux/pci.h> in 6.9, and reached some stable series later (5.10.214);
+ * it is a static inline, which cannot be tested for by name.  Where it
+ * is not known to be public, the same test it makes.
+ *
+ * P2PD_HAVE_PUBLIC_DEV_IS_DISCONNECTED	<linux/pci.h> has pci_dev_is_disconnected()
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define P2PD_HAVE_PUBLIC_DEV_IS_DISCONNECTED	1
+#define p2pd_dev_is_disconnected(pdev)	pci_dev_is_disconnected(pdev)
+#else
+#define P2PD_HAVE_PUBLIC_DEV_IS_DISCONNECTED	0
+#define p2pd_dev_is_disconnected(pdev) \
+	((pdev)->error_state == pci_channel_io_perm_failure)
+#endif
+
+/*
+ * pm_runtime_get_if_active() took a second argument, ign_usage_count,
+ * until 6.9, which made the call always ignore the usage count (what
+ * passing true did) and dropped the argument.
+ *
+ * P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	pm_runtime_get_if_active(dev)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	1
+#define p2pd_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev)
+#else
+#define P2PD_HAVE_PM_RUNTIME_GET_IF_ACTIVE_1ARG	0
+#define p2pd_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev, true)
+#endif
+
+/*
  * The const bin_attribute transition.  6.13 added read_new() and
  * attribute_group.bin_attrs_new, which take a const struct bin_attribute,
  * beside the old non-const read() and bin_attrs.  6.18 finished it: read()

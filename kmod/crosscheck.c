@@ -59,6 +59,8 @@ static struct p2pd_endpoint_ref *p2pd_get_endpoints(const struct p2pd_model *m)
 	refs = kvcalloc(max(m->nr_fn, 1U), sizeof(*refs), GFP_KERNEL);
 	if (!refs)
 		return NULL;
+	/* A PF is hot-removed under this lock: its VF's physfn stays valid. */
+	pci_lock_rescan_remove();
 	for_each_pci_dev(pdev) {
 		int i;
 
@@ -70,6 +72,7 @@ static struct p2pd_endpoint_ref *p2pd_get_endpoints(const struct p2pd_model *m)
 			refs[i].pf = pci_dev_get(pci_physfn(pdev));
 		cond_resched();
 	}
+	pci_unlock_rescan_remove();
 	return refs;
 }
 
@@ -144,12 +147,13 @@ void p2pd_crosscheck_p2pdma(const struct p2pd_model *m)
 		struct pci_dev *provider = refs[a].dev, *client = refs[b].dev;
 		int kernel_dist;
 
+		/* Millions of pairs on a large machine: every pass yields. */
+		cond_resched();
 		if (!provider || !client || p2pd_judge(m, a, b, pair) ||
 		    pair->verdict == P2PD_VERDICT_UNKNOWN)
 			continue;
 		if (!p2pd_lock_provider(&provider, &client)) {
 			skipped++;
-			cond_resched();
 			continue;
 		}
 		checked++;
@@ -161,7 +165,6 @@ void p2pd_crosscheck_p2pdma(const struct p2pd_model *m)
 			pr_warn("%s -> %s: pci_p2pdma_distance() says %d, the engine %d\n",
 				pci_name(provider), pci_name(client),
 				kernel_dist, p2pd_expected_distance(pair));
-		cond_resched();
 	}
 	if (disagreements > P2PD_CROSSCHECK_MAX_REPORTS)
 		pr_warn("%u pairs disagree with pci_p2pdma_distance()\n",

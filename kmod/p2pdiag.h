@@ -59,7 +59,6 @@ struct p2pd_snapshot *p2pd_snapshot_get(void);
 void p2pd_snapshot_put(struct p2pd_snapshot *s);
 int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
 				 char **text, size_t *len);
-void p2pd_refresh_suspended(void);
 
 /* sysfs.c */
 int p2pd_sysfs_init(void);

@@ -7,10 +7,16 @@
  * never touch hardware; the rebuild that replaces it frees the old one
  * after a grace period.
  *
- * Rebuilds are triggered on load, by PCI bus events and by writes to
- * rescan.  The bus notifier runs with the PCI core's locks held, so it only
- * counts the request and queues a work item; the work item and rescan
- * writers rebuild under one mutex.  Triggers coalesce: every trigger bumps
+ * Rebuilds are triggered on load, by PCI bus events, by the end of a
+ * system sleep and by writes to rescan, never by a reader.  The bus
+ * notifier runs with the PCI core's locks held, so it only counts the
+ * request and queues a work item; the work item and rescan writers
+ * rebuild under one mutex.  The work runs on a workqueue of the module's
+ * own, unbound (a rebuild of thousands of functions takes a while) and
+ * freezable, so no rebuild reads config space while the system suspends
+ * or resumes: no system workqueue is both (system_unbound_wq, which 7.1
+ * renames system_dfl_wq, is not freezable; system_freezable_wq is bound
+ * to a CPU).  Triggers coalesce: every trigger bumps
  * a request counter, a rebuild records the count it started at, and a
  * trigger already covered by a rebuild that started after it is done.
  */
@@ -21,6 +27,7 @@
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/rcupdate.h>
+#include <linux/suspend.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -43,15 +50,19 @@ static unsigned long p2pd_pairs_max_bytes;
 /* The last snapshot's pairs file said limit-exceeded; rebuild lock. */
 static bool p2pd_pairs_limited;
 
+static struct workqueue_struct *p2pd_wq;
+
 static void p2pd_rebuild_work_fn(struct work_struct *work);
 static DECLARE_WORK(p2pd_rebuild_work, p2pd_rebuild_work_fn);
 
 /*
  * A rebuild that failed, or that found functions in reset or error
- * recovery (or whose reads failed), is tried again after 250 ms, then
+ * recovery, powered down (whose coming back, a runtime resume, sends no
+ * bus event) or whose reads failed, is tried again after 250 ms, then
  * twice as long each time, P2PD_RETRY_MAX times in a row (16 s in all);
- * after that the next PCI event or rescan write tries.  A rebuild that
- * read everything starts the count anew.
+ * after that the next PCI event, system resume or rescan write, and at
+ * the latest P2PD_REFRESH_MS later, tries.  A rebuild that read
+ * everything starts the count anew.
  */
 #define P2PD_RETRY_FIRST_MS	250
 #define P2PD_RETRY_MAX		6
@@ -62,16 +73,12 @@ static void p2pd_retry_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(p2pd_retry_work, p2pd_retry_work_fn);
 
 /*
- * A powered-down ("suspended") function is left so, and its coming back
- * (a runtime resume) sends no bus event.  The retries above count it, so
- * one that resumes soon is read within their 16 s; after them, a reader
- * of a snapshot with suspended functions asks for a rebuild, at most one
- * per P2PD_REFRESH_MS after the last rebuild, so what a reader sees is
- * never older than that while it looks.
+ * After the retries, a tree with functions left unread (a dGPU that stays
+ * in D3cold) is read again once a minute: readers never trigger a
+ * rebuild, which holds the PCI rescan lock that hotplug and sriov_numvfs
+ * writes need, so what any user reads cannot turn into a rebuild storm.
  */
-#define P2PD_REFRESH_MS		10000
-/* When the last rebuild ended, in jiffies; written under the rebuild lock. */
-static unsigned long p2pd_last_rebuild;
+#define P2PD_REFRESH_MS		60000
 static DECLARE_DELAYED_WORK(p2pd_refresh_work, p2pd_retry_work_fn);
 
 static void p2pd_snapshot_free(struct p2pd_snapshot *s)
@@ -261,16 +268,22 @@ static void p2pd_plan_retry(bool needed)
 		p2pd_retries = 0;
 		return;
 	}
-	if (p2pd_stopping || p2pd_retries > P2PD_RETRY_MAX)
+	if (p2pd_stopping)
 		return;
-	if (p2pd_retries < P2PD_RETRY_MAX)
-		queue_delayed_work(system_unbound_wq, &p2pd_retry_work,
+	if (p2pd_retries < P2PD_RETRY_MAX) {
+		queue_delayed_work(p2pd_wq, &p2pd_retry_work,
 				   msecs_to_jiffies(P2PD_RETRY_FIRST_MS <<
 						    p2pd_retries));
-	else
-		pr_info("generation %lu still has unread functions after %u retries\n",
-			p2pd_generation, P2PD_RETRY_MAX);
-	p2pd_retries++;
+		p2pd_retries++;
+		return;
+	}
+	if (p2pd_retries == P2PD_RETRY_MAX) {
+		pr_info("generation %lu still has unread functions after %u retries; reading them again every %u s\n",
+			p2pd_generation, P2PD_RETRY_MAX, P2PD_REFRESH_MS / 1000);
+		p2pd_retries++;
+	}
+	queue_delayed_work(p2pd_wq, &p2pd_refresh_work,
+			   msecs_to_jiffies(P2PD_REFRESH_MS));
 }
 
 /*
@@ -335,7 +348,6 @@ static int p2pd_rebuild_covering(long want, bool killable)
 		if (!ret)
 			p2pd_served = start;
 		p2pd_plan_retry(ret || retry);
-		WRITE_ONCE(p2pd_last_rebuild, jiffies);
 	}
 	mutex_unlock(&p2pd_rebuild_lock);
 	return ret;
@@ -351,6 +363,19 @@ static void p2pd_retry_work_fn(struct work_struct *work)
 	p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested), false);
 }
 
+/* Ask for a rebuild from a context that may hold the PCI core's locks. */
+static void p2pd_request_rebuild(void)
+{
+	atomic_long_inc(&p2pd_requested);
+	queue_work(p2pd_wq, &p2pd_rebuild_work);
+}
+
+/*
+ * Functions come and go.  Binding and unbinding a driver change nothing
+ * the model holds (the IOMMU group is the device's; the domain a driver
+ * attaches is not read), so they trigger nothing: a rebuild then would
+ * only race with the binding driver, VFIO's open included.
+ */
 static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
 			   void *data)
 {
@@ -358,16 +383,11 @@ static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
 	case BUS_NOTIFY_ADD_DEVICE:
 	case BUS_NOTIFY_DEL_DEVICE:
 	case BUS_NOTIFY_REMOVED_DEVICE:
-	/* Binding can move a function into another IOMMU domain (VFIO). */
-	case BUS_NOTIFY_BOUND_DRIVER:
-	case BUS_NOTIFY_UNBOUND_DRIVER:
 		/*
 		 * The PCI core may hold the rescan/remove lock here, which the
 		 * walk takes: only ask for a rebuild.
 		 */
-		atomic_long_inc(&p2pd_requested);
-		/* Unbound: a rebuild of thousands of functions takes a while. */
-		queue_work(system_unbound_wq, &p2pd_rebuild_work);
+		p2pd_request_rebuild();
 		return NOTIFY_OK;
 	default:
 		return NOTIFY_DONE;
@@ -376,6 +396,29 @@ static int p2pd_pci_notify(struct notifier_block *nb, unsigned long action,
 
 static struct notifier_block p2pd_pci_nb = {
 	.notifier_call = p2pd_pci_notify,
+};
+
+/*
+ * A system sleep may have powered functions up or down, and links may
+ * have trained anew: read again once the tasks are thawed (the workqueue
+ * is freezable).
+ */
+static int p2pd_pm_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	switch (action) {
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		p2pd_request_rebuild();
+		return NOTIFY_OK;
+	default:
+		return NOTIFY_DONE;
+	}
+}
+
+static struct notifier_block p2pd_pm_nb = {
+	.notifier_call = p2pd_pm_notify,
 };
 
 /**
@@ -430,24 +473,6 @@ int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
 }
 
 /**
- * p2pd_refresh_suspended() - a reader saw a snapshot with suspended
- * functions: rebuild P2PD_REFRESH_MS after the last rebuild, or now when
- * that is past.  Requests meanwhile are one.
- *
- * Context: any (a sysfs reader, inside or outside an RCU read-side
- * section).
- */
-void p2pd_refresh_suspended(void)
-{
-	unsigned long due = READ_ONCE(p2pd_last_rebuild) +
-			    msecs_to_jiffies(P2PD_REFRESH_MS);
-	unsigned long now = jiffies;
-
-	queue_delayed_work(system_unbound_wq, &p2pd_refresh_work,
-			   time_after(due, now) ? due - now : 0);
-}
-
-/**
  * p2pd_rescan() - rebuild now, for a write to rescan.
  *
  * Returns once a rebuild that started after the call has finished; a
@@ -468,8 +493,8 @@ int p2pd_rescan(void)
  * @crosscheck: compare every rebuild's pairs with pci_p2pdma_distance()
  * @pairs_max_bytes: the most bytes the pairs file may take
  *
- * The notifier is registered before the first walk, so a function added
- * meanwhile is in that walk or triggers another.
+ * The notifiers are registered before the first walk, so a function
+ * added meanwhile is in that walk or triggers another.
  *
  * Return: 0 or a negative errno; on error nothing is left registered.
  */
@@ -481,14 +506,28 @@ int p2pd_snapshot_init(bool all_endpoints, bool crosscheck,
 	p2pd_all_endpoints = all_endpoints;
 	p2pd_crosscheck = crosscheck;
 	p2pd_pairs_max_bytes = pairs_max_bytes;
+	/* One rebuild at a time runs anyway: they share a mutex. */
+	p2pd_wq = alloc_workqueue("p2pdiag", WQ_UNBOUND | WQ_FREEZABLE, 1);
+	if (!p2pd_wq)
+		return -ENOMEM;
 	ret = bus_register_notifier(&pci_bus_type, &p2pd_pci_nb);
 	if (ret)
-		return ret;
+		goto destroy_wq;
+	ret = register_pm_notifier(&p2pd_pm_nb);
+	if (ret)
+		goto unregister_bus_notifier;
 	ret = p2pd_rebuild_covering(atomic_long_inc_return(&p2pd_requested),
 				    false);
 	/* A rebuild queued by the notifier meanwhile may have published. */
 	if (ret)
 		p2pd_snapshot_exit();
+	return ret;
+
+unregister_bus_notifier:
+	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
+destroy_wq:
+	destroy_workqueue(p2pd_wq);
+	p2pd_wq = NULL;
 	return ret;
 }
 
@@ -502,6 +541,7 @@ void p2pd_snapshot_exit(void)
 {
 	struct p2pd_snapshot *s;
 
+	unregister_pm_notifier(&p2pd_pm_nb);
 	bus_unregister_notifier(&pci_bus_type, &p2pd_pci_nb);
 	/* A rebuild still running sees this and plans no retry. */
 	mutex_lock(&p2pd_rebuild_lock);
@@ -509,17 +549,15 @@ void p2pd_snapshot_exit(void)
 	mutex_unlock(&p2pd_rebuild_lock);
 	cancel_work_sync(&p2pd_rebuild_work);
 	cancel_delayed_work_sync(&p2pd_retry_work);
+	cancel_delayed_work_sync(&p2pd_refresh_work);
 
 	mutex_lock(&p2pd_rebuild_lock);
 	p2pd_devices_remove_all();
 	s = rcu_replace_pointer(p2pd_current, NULL,
 				lockdep_is_held(&p2pd_rebuild_lock));
 	mutex_unlock(&p2pd_rebuild_lock);
-	/*
-	 * Readers of devices/ could ask for a refresh until their files went
-	 * (the root's went before this): none can now.
-	 */
-	cancel_delayed_work_sync(&p2pd_refresh_work);
+	destroy_workqueue(p2pd_wq);
+	p2pd_wq = NULL;
 	synchronize_rcu();
 	p2pd_snapshot_put(s);
 }

@@ -106,20 +106,15 @@ static ssize_t p2pd_read_text(char *buf, loff_t off, size_t count,
 {
 	const struct p2pd_snapshot *s;
 	ssize_t ret = -ENODEV;
-	bool suspended = false;
 
 	rcu_read_lock();
 	s = p2pd_snapshot_current();
-	if (s) {
+	if (s)
 		ret = memory_read_from_buffer(buf, count, &off,
 					      pairs ? s->pairs : s->topology,
 					      pairs ? s->pairs_len :
 						      s->topology_len);
-		suspended = s->nr_suspended;
-	}
 	rcu_read_unlock();
-	if (suspended)
-		p2pd_refresh_suspended();
 	return ret;
 }
 
@@ -184,22 +179,17 @@ static ssize_t p2pd_field_show(struct kobject *kobj,
 	u64 addr;
 	struct p2pd_buf b;
 	int idx = P2PD_NO_INDEX;
-	bool suspended = false;
 
 	if (p2pd_parse_addr(kobject_name(kobj), &addr))
 		return -EINVAL;
 	p2pd_buf_init(&b, value, sizeof(value));
 	rcu_read_lock();
 	s = p2pd_snapshot_current();
-	if (s) {
+	if (s)
 		idx = p2pd_model_find(&s->model, addr);
-		suspended = s->nr_suspended;
-	}
 	if (idx != P2PD_NO_INDEX)
 		p2pd_format_field(&b, &s->model.fn[idx], fattr->field);
 	rcu_read_unlock();
-	if (suspended)
-		p2pd_refresh_suspended();
 
 	/* The function left; its directory goes with the next commit. */
 	if (idx == P2PD_NO_INDEX)
@@ -288,8 +278,6 @@ static ssize_t device_pairs_read(struct file *file, struct kobject *kobj,
 		ret = -ENODEV;
 		goto put_snapshot;
 	}
-	if (s->nr_suspended)
-		p2pd_refresh_suspended();
 	ret = mutex_lock_interruptible(&p2pd_pairs_lock);
 	if (ret)
 		goto put_snapshot;
@@ -440,9 +428,12 @@ void p2pd_devices_commit(struct p2pd_dirs *next)
 {
 	unsigned int i;
 
-	for (i = 0; i < p2pd_dirs.nr; i++)
+	for (i = 0; i < p2pd_dirs.nr; i++) {
+		/* Thousands of VFs may go at once; each removal waits on sysfs. */
+		cond_resched();
 		if (p2pd_dirs.dir[i].kobj)
 			p2pd_dir_remove(p2pd_dirs.dir[i].kobj);
+	}
 	kvfree(p2pd_dirs.dir);
 	p2pd_dirs = *next;
 }

@@ -6,6 +6,7 @@
  */
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -38,20 +39,77 @@ static enum p2pd_role p2pd_role_of(struct pci_dev *pdev)
 				pdev->hdr_type);
 }
 
+/*
+ * Every config read of the walk goes through the user accessors: they
+ * wait while a reset blocks the function's config access
+ * (pci_cfg_access_lock()) instead of reading a function half way through
+ * its reset, and they take no lock that a reset or an open by VFIO tries.
+ * Nothing here reaches a kernel helper that writes config space.
+ */
 static bool p2pd_read_word(struct pci_dev *pdev, int where, u16 *val)
 {
-	return !pci_read_config_word(pdev, where, val) &&
+	return !pci_user_read_config_word(pdev, where, val) &&
+	       !PCI_POSSIBLE_ERROR(*val);
+}
+
+static bool p2pd_read_dword(struct pci_dev *pdev, int where, u32 *val)
+{
+	return !pci_user_read_config_dword(pdev, where, val) &&
 	       !PCI_POSSIBLE_ERROR(*val);
 }
 
 /*
- * Whether the function still answers config reads at all.  The kernel's
- * own test: a virtual function reads 0xffff as Vendor and Device ID by
- * specification (SR-IOV 1.1, 3.4.1.1), so its physical function is asked.
+ * Whether the function still answers config reads at all: its Vendor ID,
+ * read plainly.  Not pci_device_is_present(): that goes through
+ * pci_bus_read_dev_vendor_id(), whose quirk for IDT switches (0x80b5)
+ * clears ACS Source Validation in the switch port, writes the function's
+ * Vendor ID and restores the port.  A virtual function reads 0xffff as
+ * Vendor and Device ID by specification (SR-IOV 1.1, 3.4.1.1), so its
+ * physical function is asked, as the kernel does; one the PCI core knows
+ * to be gone (surprise removal, DPC) is not read at all.
  */
 static bool p2pd_responds(struct pci_dev *pdev)
 {
-	return pci_device_is_present(pdev);
+	struct pci_dev *pf = pci_physfn(pdev);
+	u32 id;
+
+	if (p2pd_dev_is_disconnected(pf))
+		return false;
+	return p2pd_read_dword(pf, PCI_VENDOR_ID, &id);
+}
+
+/*
+ * The offset of extended capability @id, found as
+ * pci_find_ext_capability() finds it, but through the user accessors, and
+ * telling a list that could not be read from one without @id.
+ *
+ * Return: P2PD_PRESENT with *@pos set, P2PD_ABSENT, or P2PD_UNKNOWN.
+ */
+static enum p2pd_state p2pd_find_ext_cap(struct pci_dev *pdev, int id,
+					 u16 *pos)
+{
+	/* Each capability takes at least 8 bytes: a bound on a looping list. */
+	int ttl = (PCI_CFG_SPACE_EXP_SIZE - PCI_CFG_SPACE_SIZE) / 8;
+	int where = PCI_CFG_SPACE_SIZE;
+	u32 header;
+
+	if (pdev->cfg_size <= PCI_CFG_SPACE_SIZE)
+		return P2PD_ABSENT;
+	while (ttl-- > 0) {
+		if (!p2pd_read_dword(pdev, where, &header))
+			return P2PD_UNKNOWN;
+		/* An empty list reads 0 in its first header. */
+		if (!header)
+			return P2PD_ABSENT;
+		if (PCI_EXT_CAP_ID(header) == id) {
+			*pos = where;
+			return P2PD_PRESENT;
+		}
+		where = PCI_EXT_CAP_NEXT(header);
+		if (where < PCI_CFG_SPACE_SIZE)
+			return P2PD_ABSENT;
+	}
+	return P2PD_ABSENT;
 }
 
 /*
@@ -61,13 +119,11 @@ static bool p2pd_responds(struct pci_dev *pdev)
  */
 static void p2pd_read_acs(struct pci_dev *pdev, struct p2pd_function *f)
 {
-	u16 pos = pci_find_ext_capability(pdev, PCI_EXT_CAP_ID_ACS);
-	u16 cap, ctrl;
+	u16 pos = 0, cap, ctrl;
 
-	if (!pos) {
-		f->acs = P2PD_ABSENT;
+	f->acs = p2pd_find_ext_cap(pdev, PCI_EXT_CAP_ID_ACS, &pos);
+	if (f->acs != P2PD_PRESENT)
 		return;
-	}
 	if (!p2pd_read_word(pdev, pos + PCI_ACS_CAP, &cap) ||
 	    !p2pd_read_word(pdev, pos + PCI_ACS_CTRL, &ctrl)) {
 		f->acs = P2PD_UNKNOWN;
@@ -85,10 +141,12 @@ static void p2pd_read_acs(struct pci_dev *pdev, struct p2pd_function *f)
 static enum p2pd_state p2pd_read_ext_ctrl(struct pci_dev *pdev, int id,
 					  int ctrl_off, u16 *ctrl)
 {
-	u16 pos = pci_find_ext_capability(pdev, id);
+	enum p2pd_state state;
+	u16 pos = 0;
 
-	if (!pos)
-		return P2PD_ABSENT;
+	state = p2pd_find_ext_cap(pdev, id, &pos);
+	if (state != P2PD_PRESENT)
+		return state;
 	if (!p2pd_read_word(pdev, pos + ctrl_off, ctrl))
 		return P2PD_UNKNOWN;
 	return P2PD_PRESENT;
@@ -147,10 +205,8 @@ static void p2pd_read_link(struct pci_dev *pdev, struct p2pd_function *f)
 		link->state = P2PD_ABSENT;
 		return;
 	}
-	if (pcie_capability_read_word(pdev, PCI_EXP_LNKSTA, &sta) ||
-	    PCI_POSSIBLE_ERROR(sta) ||
-	    pcie_capability_read_dword(pdev, PCI_EXP_LNKCAP, &cap) ||
-	    PCI_POSSIBLE_ERROR(cap)) {
+	if (!p2pd_read_word(pdev, pci_pcie_cap(pdev) + PCI_EXP_LNKSTA, &sta) ||
+	    !p2pd_read_dword(pdev, pci_pcie_cap(pdev) + PCI_EXP_LNKCAP, &cap)) {
 		link->state = P2PD_UNKNOWN;
 		return;
 	}
@@ -217,31 +273,63 @@ enum p2pd_read_result {
 };
 
 /*
- * Read the config-space values of @pdev into @f.  A reset holds the
- * function's config access lock (pci_cfg_access_lock(), also around bus
- * resets of AER and DPC recovery); holding it meanwhile keeps a reset from
- * starting half way through the reads.
+ * Hold the bridge above @pdev runtime-active for the reads, as the
+ * kernel's own config accessors do (pci_config_pm_runtime_get()), but
+ * without waking it: a bridge that runtime PM suspended, or is suspending
+ * or resuming, is left so, and what is below it is "suspended".  A bridge
+ * whose runtime PM is disabled (no driver bound, or pcie_ports=compat) is
+ * as its power state says.
+ *
+ * Return: the bridge, held, for p2pd_unpin_upstream(); NULL when there is
+ * none to hold; ERR_PTR(-EAGAIN) when it is not active.
+ */
+static struct pci_dev *p2pd_pin_upstream(struct pci_dev *pdev)
+{
+	struct pci_dev *up = pci_upstream_bridge(pdev);
+	int ret;
+
+	if (!up)
+		return NULL;
+	ret = p2pd_pm_runtime_get_if_active(&up->dev);
+	if (ret > 0)
+		return up;
+	return ret ? NULL : ERR_PTR(-EAGAIN);
+}
+
+static void p2pd_unpin_upstream(struct pci_dev *up)
+{
+	if (!IS_ERR_OR_NULL(up))
+		pm_runtime_put(&up->dev);
+}
+
+/*
+ * Read the config-space values of @pdev into @f.  No lock of the reset
+ * protocol is taken, not even tried: a reset, or VFIO's open (whose reset
+ * is only tried, and fails the open with -EAGAIN when a lock is busy),
+ * must never find one held by a diagnostic.  Each read waits while a
+ * reset blocks config access (the user accessors), so none reads a
+ * function half way through its reset; one after a reset reads the
+ * function as the reset left it.
  */
 static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 					      struct p2pd_function *f)
 {
 	enum p2pd_read_result result = P2PD_READ_DONE;
+	struct pci_dev *up;
 
 	f->link.state = p2pd_has_link(pdev, f->role) ? P2PD_UNKNOWN :
 						       P2PD_ABSENT;
-	if (p2pd_powered_down(pdev)) {
+	up = p2pd_pin_upstream(pdev);
+	if (IS_ERR(up) || p2pd_powered_down(pdev)) {
 		p2pd_mark_unread(pdev, f, P2PD_SUSPENDED);
-		return P2PD_READ_SUSPENDED;
+		result = P2PD_READ_SUSPENDED;
+		goto unpin;
 	}
 	if (pdev->error_state != pci_channel_io_normal ||
-	    !pci_cfg_access_trylock(pdev)) {
-		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
-		return P2PD_READ_RETRY;
-	}
-	if (!p2pd_responds(pdev)) {
+	    !p2pd_responds(pdev)) {
 		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
-		goto unlock;
+		goto unpin;
 	}
 	p2pd_read_acs(pdev, f);
 	p2pd_read_ats_pri_pasid(pdev, f);
@@ -255,11 +343,12 @@ static enum p2pd_read_result p2pd_read_config(struct pci_dev *pdev,
 		p2pd_mark_unread(pdev, f, P2PD_UNKNOWN);
 		result = P2PD_READ_RETRY;
 	} else if (f->acs == P2PD_UNKNOWN || f->ats == P2PD_UNKNOWN ||
+		   f->pri == P2PD_UNKNOWN || f->pasid == P2PD_UNKNOWN ||
 		   f->link.state == P2PD_UNKNOWN) {
 		result = P2PD_READ_RETRY;
 	}
-unlock:
-	pci_cfg_access_unlock(pdev);
+unpin:
+	p2pd_unpin_upstream(up);
 	return result;
 }
 

@@ -8,8 +8,9 @@
  * p2pdiag does below a bridge that is powered down, nor how it notices the
  * bridge coming back (runtime resume sends no bus event).  Bound through
  * driver_override (the ID table is empty, so loading it claims nothing),
- * it offers lab_power_state on the bridge: "D3hot" sets the power state
- * the PCI core records for it, pdev->current_state, and "D0" sets it back.
+ * it offers lab_power_state on the bridge: "D3hot" or "D3cold" sets the
+ * power state the PCI core records for it, pdev->current_state, and "D0"
+ * sets it back.
  * Only what the core records changes: the bridge keeps forwarding config
  * requests, so config space below it still reads as it is.  Unbinding
  * leaves the state the bridge had when it was bound.
@@ -46,12 +47,15 @@ static ssize_t lab_power_state_store(struct device *dev,
 
 	if (sysfs_streq(buf, "D3hot"))
 		WRITE_ONCE(pdev->current_state, PCI_D3hot);
+	else if (sysfs_streq(buf, "D3cold"))
+		WRITE_ONCE(pdev->current_state, PCI_D3cold);
 	else if (sysfs_streq(buf, "D0"))
 		WRITE_ONCE(pdev->current_state, PCI_D0);
 	else
 		return -EINVAL;
 	return count;
 }
+
 /*
  * Made in probe rather than through the driver's dev_groups, which
  * struct pci_driver lacks on 5.10 (and later kernels copy over the device
@@ -92,4 +96,4 @@ static struct pci_driver pm_state_driver = {
 module_pci_driver(pm_state_driver);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("p2pdiag lab: say a bridge is in D3hot or D0");
+MODULE_DESCRIPTION("p2pdiag lab: say a bridge is in D3hot, D3cold or D0");

@@ -75,6 +75,10 @@ void shim_remove_pf(struct pci_dev *pf)
 {
 	struct pci_dev *d;
 
+	if (shim.rescan_locked) {
+		shim.pending_remove = pf;
+		return;
+	}
 	for (d = shim.first; d; d = d->next) {
 		if (!d->is_virtfn || d->physfn != pf || !d->present)
 			continue;
@@ -131,7 +135,28 @@ struct pci_dev *pci_get_device(unsigned int vendor, unsigned int device,
 		d = d->next;
 	pci_dev_get(d);
 	pci_dev_put(from);
+	if (d && shim.on_get)
+		shim.on_get(shim.ctx, d);
 	return d;
+}
+
+void pci_lock_rescan_remove(void)
+{
+	shim.rescan_locked++;
+}
+
+void pci_unlock_rescan_remove(void)
+{
+	struct pci_dev *pf = shim.pending_remove;
+
+	if (!shim.rescan_locked) {
+		shim_violation("pci_unlock_rescan_remove() without the lock");
+		return;
+	}
+	if (--shim.rescan_locked || !pf)
+		return;
+	shim.pending_remove = NULL;
+	shim_remove_pf(pf);
 }
 
 struct pci_dev *pci_physfn(struct pci_dev *pdev)

@@ -12,7 +12,8 @@
  * - iommu_group_get() on a VF wants the PF's device lock held, under
  *   which the kernel removes VFs and drops their groups.
  * Hot removal is played as the PCI core does it: VFs first, each dropping
- * its reference on the PF, then the PF.
+ * its reference on the PF, then the PF, under the PCI rescan/remove lock:
+ * a removal asked for while the lock is held happens when it is let go.
  */
 #ifndef P2PD_TEST_KERNEL_SHIM_H
 #define P2PD_TEST_KERNEL_SHIM_H
@@ -91,7 +92,11 @@ struct shim_bus {
 	char first_violation[256];
 	/* Called from cond_resched(): the test's moment to change the bus. */
 	void (*resched)(void *ctx);
+	/* Called as pci_get_device() returns @d: another such moment. */
+	void (*on_get)(void *ctx, struct pci_dev *d);
 	void *ctx;
+	int rescan_locked;		/* holders of the rescan/remove lock */
+	struct pci_dev *pending_remove;	/* a PF removal waiting for that lock */
 	unsigned int distance_calls;
 	unsigned int iommu_group_gets;
 };
@@ -122,6 +127,8 @@ struct iommu_group *iommu_group_get(struct device *dev);
 void iommu_group_put(struct iommu_group *group);
 int iommu_group_id(struct iommu_group *group);
 void cond_resched(void);
+void pci_lock_rescan_remove(void);
+void pci_unlock_rescan_remove(void);
 
 #define PCI_ANY_ID		(~0U)
 #define for_each_pci_dev(d) \

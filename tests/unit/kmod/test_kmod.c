@@ -76,6 +76,15 @@ static void remove_pf_after_first_call(void *ctx)
 		shim_remove_pf(t->pf);
 }
 
+/* The PF goes away as the walk over the bus reaches its first VF. */
+static void remove_pf_at_first_vf(void *ctx, struct pci_dev *d)
+{
+	struct bench *t = ctx;
+
+	if (d == t->vf[0] && t->pf->present)
+		shim_remove_pf(t->pf);
+}
+
 static char why[512];
 
 static const char *violation(void)
@@ -110,6 +119,33 @@ static void test_pf_removed_meanwhile(struct ktap *k)
 		    t.pf->refs == 0 && !shim.violations, violation(),
 		    "crosscheck: ... and is freed once it lets go (PF refs %d)",
 		    t.pf->refs);
+	bench_free(&t);
+}
+
+/*
+ * A PF hot-removed while the cross-check takes its references: between
+ * the VF's reference and its PF's, the PF's last reference may go (the
+ * VF drops its own on the PF when removed), unless the PCI rescan lock,
+ * under which the PF is removed, is held meanwhile.
+ */
+static void test_pf_removed_while_referencing(struct ktap *k)
+{
+	struct bench t;
+
+	if (bench_build(&t)) {
+		ktap_result(k, 0, "the bench could not be built",
+			    "crosscheck: a PF removed while its VFs are referenced is not used freed");
+		return;
+	}
+	/* A management PF: the cross-check holds no reference of its own. */
+	t.m.fn[t.pf_index].p2p_endpoint = 0;
+	shim.on_get = remove_pf_at_first_vf;
+	shim.ctx = &t;
+	p2pd_crosscheck_p2pdma(&t.m);
+	ktap_result(k, !t.pf->present && t.pf->freed && !shim.rescan_locked &&
+		    !shim.violations, violation(),
+		    "crosscheck: a PF removed while its VFs are referenced is not used freed (%u calls)",
+		    shim.distance_calls);
 	bench_free(&t);
 }
 
@@ -221,6 +257,7 @@ int main(void)
 
 	ktap_start("kmod");
 	test_pf_removed_meanwhile(&k);
+	test_pf_removed_while_referencing(&k);
 	test_references_and_locks(&k);
 	test_p2pdma_state(&k);
 	test_iommu_group(&k);
