@@ -27,7 +27,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE,
+	OPT_EVIDENCE, OPT_DEADLINE,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -53,6 +53,7 @@ static const struct option long_options[] = {
 	{ "expand-pairs", no_argument, NULL, OPT_EXPAND_PAIRS },
 	{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "deadline", required_argument, NULL, OPT_DEADLINE },
 	{ "if-busy", required_argument, NULL, OPT_IF_BUSY },
 	{ "wait-idle", required_argument, NULL, OPT_WAIT_IDLE },
 	{ "curve", no_argument, NULL, OPT_CURVE },
@@ -112,6 +113,10 @@ void options_usage(FILE *out)
 "  --expand-pairs            every pair on its own, not one per group of pairs\n"
 "                            judged alike (a NIC's VFs); at most 1000000\n"
 "  --timeout SECONDS         deadline for the copies (default 60)\n"
+"  --deadline SECONDS        the whole run's deadline: no GPU call or copy\n"
+"                            is waited on past it; one still running is a\n"
+"                            finding that says \"check timed out\" (default\n"
+"                            none; a health check's --deadline 30)\n"
 "  --if-busy=refuse|measure  a GPU that other processes use (or that is\n"
 "                            busy with no process visible): refuse\n"
 "                            (default) does not measure it and says who\n"
@@ -440,6 +445,13 @@ static int measure_option(int c, struct parse *p)
 		    o->timeout_s < 1 || o->timeout_s > 86400)
 			return fail(p->err, p->errlen,
 				    "--timeout: '%s' is not a number of seconds from 1 to 86400",
+				    optarg);
+		return 0;
+	case OPT_DEADLINE:
+		if (parse_double(optarg, &o->deadline_s) ||
+		    o->deadline_s < 1 || o->deadline_s > 86400)
+			return fail(p->err, p->errlen,
+				    "--deadline: '%s' is not a number of seconds from 1 to 86400",
 				    optarg);
 		return 0;
 	case OPT_IF_BUSY:

@@ -38,6 +38,7 @@ struct options {
 	size_t size;			/* bytes per bandwidth copy */
 	unsigned int iterations;
 	double timeout_s, min_ratio, tolerance;
+	double deadline_s;		/* --deadline: the whole run's, 0 none */
 	unsigned long long pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
 	unsigned int nr_pairs;
 	bool expand_pairs;		/* --expand-pairs: every pair, not grouped */

@@ -168,4 +168,11 @@ void gpu_record_step(struct gpu_state *st, const char *what, int pair,
 		     int dev);
 double gpu_now(void);
 
+/*
+ * gpu_kernel_log.c: the last NVIDIA Xid line of the kernel log (/dev/kmsg
+ * under @root) into st->kernel_xid, for a run whose driver stopped
+ * answering; it never blocks and never fails hard.
+ */
+void gpu_read_kernel_xid(struct gpu_state *st, struct fsroot *root);
+
 #endif /* P2PDIAG_GPU_PRIV_H */
