@@ -40,6 +40,7 @@ INSTALL_FILES := \
 	kubernetes/p2pdiag-check-pci.yaml:$(DATADIR)/kubernetes:0644 \
 	kubernetes/p2pdiag-check-module.yaml:$(DATADIR)/kubernetes:0644 \
 	prometheus/p2pdiag.rules.yml:$(DATADIR)/prometheus:0644 \
+	prometheus/p2pdiag-dashboard.json:$(DATADIR)/prometheus:0644 \
 	$(INSTALLED)/p2pdiag.nhc:$(DATADIR)/nhc:0644 \
 	README.md:$(DOCDIR):0644 \
 	SCHEMA.md:$(DOCDIR):0644

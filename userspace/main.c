@@ -601,7 +601,10 @@ static int write_textfiles(const struct check_session *s,
 	char err[1024];
 
 	if (opt->prometheus &&
-	    report_prom_write(opt->prometheus, &s->run, status, err, sizeof(err))) {
+	    report_prom_write(opt->prometheus, &s->run, status,
+			      opt->prometheus_all_pairs ? PROM_PAIRS_ALL :
+							  PROM_PAIRS_NOT_OK,
+			      err, sizeof(err))) {
 		die_usage(err);
 		status = EXIT_USAGE;
 	}

@@ -27,7 +27,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE, OPT_DEADLINE,
+	OPT_EVIDENCE, OPT_DEADLINE, OPT_PROMETHEUS_PAIRS,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "prometheus-pairs", required_argument, NULL, OPT_PROMETHEUS_PAIRS },
 	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -134,6 +135,9 @@ void options_usage(FILE *out)
 "                            fix, and the engine's line for each pair\n"
 "  --json                    JSON report (schema 1, see SCHEMA.md)\n"
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
+"  --prometheus-pairs=not-ok|all\n"
+"                            which pairs get series of their own: those\n"
+"                            redirected, blocked or unknown (default), or all\n"
 "  --nfd-features FILE       Node Feature Discovery feature file (node\n"
 "                            labels p2pdiag.feature.node.kubernetes.io/*),\n"
 "                            written atomically\n"
@@ -532,6 +536,14 @@ static int output_option(int c, struct parse *p)
 		return 0;
 	case OPT_PROMETHEUS:
 		return output_file(&o->prometheus, "--prometheus", p);
+	case OPT_PROMETHEUS_PAIRS:
+		if (!strcmp(optarg, "all"))
+			o->prometheus_all_pairs = true;
+		else if (strcmp(optarg, "not-ok"))
+			return fail(p->err, p->errlen,
+				    "--prometheus-pairs: '%s' is not not-ok or all",
+				    optarg);
+		return 0;
 	case OPT_NFD_FEATURES:
 		return output_file(&o->nfd_features, "--nfd-features", p);
 	case OPT_SUMMARY:

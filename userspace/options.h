@@ -31,6 +31,7 @@ struct options {
 	bool journal;			/* --journal: findings to stderr */
 	bool verbose;			/* --verbose: every finding, every pair line */
 	const char *prometheus;		/* --prometheus FILE */
+	bool prometheus_all_pairs;	/* --prometheus-pairs=all */
 	const char *nfd_features;	/* --nfd-features FILE */
 	bool summary;			/* --summary: one line, not the report */
 	enum baseline_mode baseline;

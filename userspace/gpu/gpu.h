@@ -71,7 +71,7 @@ struct gpu_counters {
  * word: "link", "replay_counter", ...), the call, and NVML's error
  * string.  NOT_SUPPORTED is no failure (the GPU has no such thing).
  */
-#define GPU_NVML_FAILURES	24	/* every reading gpu_nvml*.c names */
+#define GPU_NVML_FAILURES	25	/* every reading gpu_nvml*.c names */
 struct gpu_nvml_failure {
 	char field[24];
 	char call[48];
@@ -82,6 +82,7 @@ struct gpu_device {
 	int ordinal;			/* CUDA device ordinal */
 	unsigned long long pci_addr;	/* P2PD_ADDR() */
 	char name[GPU_NAME_LEN];
+	char uuid[96];			/* NVML's "GPU-...", "" when unknown */
 	int numa_node;
 	struct gpu_link_reading link;
 	struct gpu_counters before, after;

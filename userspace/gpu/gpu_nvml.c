@@ -292,6 +292,11 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 			nv->dev[d] = NULL;
 			continue;
 		}
+		/* the name dcgm-exporter's series carry too (UUID) */
+		if (nv->nvmlDeviceGetUUID &&
+		    !NVML_OK(st, nv, (int)d, "uuid", nvmlDeviceGetUUID, nv->dev[d],
+			     st->dev[d].uuid, sizeof(st->dev[d].uuid)))
+			st->dev[d].uuid[0] = '\0';
 		read_link(st, nv, (int)d);
 		gpu_settings_read(st, nv, (int)d);
 		/* without the set, no GPU's Xid events can be counted */

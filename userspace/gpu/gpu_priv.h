@@ -65,7 +65,7 @@ struct cuda_api {
 	X(nvmlDeviceGetNvLinkRemotePciInfo_v2) X(nvmlDeviceGetPcieReplayCounter) \
 	X(nvmlDeviceGetTotalEccErrors) X(nvmlDeviceSetCpuAffinity) \
 	X(nvmlEventSetCreate) X(nvmlDeviceRegisterEvents) \
-	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) \
+	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) X(nvmlDeviceGetUUID) \
 	NVML_VALIDITY_CALLS(X)
 
 /* gpu_activity.c and gpu_settings.c: each reading stays unknown without its call. */
