@@ -69,25 +69,11 @@ if [ -z "${1:-}" ] && ! make -s -C "$root/userspace" >/dev/null 2>&1; then
 fi
 t=$(mktemp -d /tmp/p2pdiag-slurm-XXXXXX) || exit 1
 mkdir -p "$t/tmp"
-# The GPU doubles, against the first cuda.h this machine has, and the tool
-# with CUDA support: the one given when it has it, else built here against
-# that cuda.h.  Without them the hung-driver cases skip, saying why.
-doubles="" hung_why="" cudabin=$bin
-no_cuda() { LD_LIBRARY_PATH=$t "$1" --quick --no-color 2>&1 | grep -q '^CUDA: not-built'; }
-for home in /usr/local/cuda /var/cache/p2pdiag/cuda/usr; do
-	[ -r "$home/include/cuda.h" ] || continue
-	if ! make -s -C "$root/tests/doubles" OUT="$t/doubles" CUDA_HOME="$home" >"$t/doubles.log" 2>&1; then
-		hung_why="the GPU doubles do not build: $(tail -n 3 "$t/doubles.log")"
-	elif no_cuda "$bin"; then
-		cudabin=$t/p2pdiag-check-cuda
-		make -s -C "$root/userspace" PROG="$cudabin" CUDA_HOME="$home" >"$t/cuda-build.log" 2>&1 ||
-			hung_why="p2pdiag-check does not build against $home/include/cuda.h: $(tail -n 3 "$t/cuda-build.log")"
-	fi
-	doubles=$t/doubles
-	break
-done
-[ -n "$doubles" ] || hung_why="no cuda.h (/usr/local/cuda, or Debian's from .ci/deps): no GPU doubles"
-[ -n "$hung_why" ] || ! no_cuda "$cudabin" || hung_why="$cudabin is built without CUDA support"
+# The GPU doubles and a tool with CUDA support (tests/doubles/doubles_env.sh);
+# without them the hung-driver cases skip, saying why.
+. "$root/tests/doubles/doubles_env.sh"
+doubles_setup "$root" "$t" "$bin"
+hung_why=$doubles_why
 pids=()
 stop() {
 	local p
@@ -263,6 +249,18 @@ health "$t/degraded.topo"
 is_idle && [ "$rc" = 0 ] && [[ $err == *"degraded: acs-redirect (10 pairs: "*", +8 more), +1 more (iommu-translated): boot with pci=disable_acs_redir="* ]] &&
 	result 1 "slurm: warnings only are logged, the node stays idle" ||
 	result 0 "slurm: warnings only are logged, the node stays idle" "exit $rc, $(node_state): $err"
+
+# a warning the site chose to drain on drains the node, naming it
+site 'P2PDIAG_HEALTHCHECK_DRAIN_ON="link-degraded iommu-translated"'
+health "$t/degraded.topo"
+reason=$(node_reason)
+is_drained && [ "$rc" = 1 ] &&
+	[[ $reason == "p2pdiag: iommu-translated (P2PDIAG_HEALTHCHECK_DRAIN_ON) in acs-redirect (10 pairs: "* ]] &&
+	result 1 "slurm: a warning of a code in P2PDIAG_HEALTHCHECK_DRAIN_ON drains the node, naming the code" ||
+	result 0 "slurm: a warning of a code in P2PDIAG_HEALTHCHECK_DRAIN_ON drains the node, naming the code" \
+		"exit $rc, $(node_state), reason '$reason': $err"
+site
+set_idle
 
 health "$t/absent.topo"
 is_idle && [ "$rc" = 0 ] && [[ $err == *"p2pdiag-check failed (exit status 3): "*absent.topo* ]] &&

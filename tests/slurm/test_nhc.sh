@@ -89,19 +89,9 @@ nhc -- check_p2pdiag -d 28
 
 # A driver whose cuInit never returns (the GPU doubles): the check ends
 # within its deadline, well inside the watchdog, and fails saying so.
-doubles="" cudabin=$bin why=""
-for home in /usr/local/cuda /var/cache/p2pdiag/cuda/usr; do
-	[ -r "$home/include/cuda.h" ] || continue
-	make -s -C "$root/tests/doubles" OUT="$t/doubles" CUDA_HOME="$home" >"$t/doubles.log" 2>&1 &&
-		doubles=$t/doubles
-	if LD_LIBRARY_PATH=$t "$bin" --quick --no-color 2>&1 | grep -q '^CUDA: not-built'; then
-		cudabin=$t/p2pdiag-check-cuda
-		make -s -C "$root/userspace" PROG="$cudabin" CUDA_HOME="$home" >"$t/build.log" 2>&1 ||
-			why="p2pdiag-check does not build against $home/include/cuda.h"
-	fi
-	break
-done
-[ -n "$doubles" ] || why=${why:-"no cuda.h (/usr/local/cuda, or Debian's from .ci/deps): no GPU doubles"}
+. "$root/tests/doubles/doubles_env.sh"
+doubles_setup "$root" "$t" "$bin"
+why=$doubles_why
 if [ -n "$why" ]; then
 	n=$((n + 1)) passed=$((passed + 1))
 	echo "ok $n nhc: a hung driver fails the check within its deadline, naming the call # SKIP $why"
