@@ -414,7 +414,8 @@ static void gpu_options_of(const struct options *o, struct gpu_options *g)
 	g->only_pairs = o->nr_pairs ? o->pairs : NULL;
 	g->nr_only_pairs = o->nr_pairs;
 	g->progress = progress;
-	g->busy = o->measure_busy ? GPU_BUSY_MEASURE : GPU_BUSY_REFUSE;
+	g->busy = o->measure_busy ? GPU_BUSY_MEASURE :
+		  o->skip_busy ? GPU_BUSY_SKIP : GPU_BUSY_REFUSE;
 	g->wait_idle_s = o->wait_idle_s;
 	g->curve = o->curve;
 }

@@ -118,11 +118,14 @@ void options_usage(FILE *out)
 "                            is waited on past it; one still running is a\n"
 "                            finding that says \"check timed out\" (default\n"
 "                            none; a health check's --deadline 30)\n"
-"  --if-busy=refuse|measure  a GPU that other processes use (or that is\n"
+"  --if-busy=refuse|measure|skip\n"
+"                            a GPU that other processes use (or that is\n"
 "                            busy with no process visible): refuse\n"
 "                            (default) does not measure it and says who\n"
 "                            holds it; measure measures anyway and says\n"
-"                            the figures are not a verdict on the path\n"
+"                            the figures are not a verdict on the path;\n"
+"                            skip (health checks) measures nothing while\n"
+"                            any GPU is busy and says so as a note\n"
 "  --wait-idle SECONDS       first wait up to SECONDS for busy GPUs to\n"
 "                            become idle (default 0, at most 3600)\n"
 "  --curve                   also time copies from 4 B to --size: fixed\n"
@@ -413,7 +416,7 @@ static int source_option(int c, struct parse *p)
 /* The "Measurements" options of --help. */
 static int measure_option(int c, struct parse *p)
 {
-	static const char *const if_busy[] = { "refuse", "measure" };
+	static const char *const if_busy[] = { "refuse", "measure", "skip" };
 	struct options *o = p->o;
 	unsigned long long u;
 	int i;
@@ -459,12 +462,13 @@ static int measure_option(int c, struct parse *p)
 				    optarg);
 		return 0;
 	case OPT_IF_BUSY:
-		i = one_of(optarg, if_busy, 2);
+		i = one_of(optarg, if_busy, 3);
 		if (i < 0)
 			return fail(p->err, p->errlen,
-				    "--if-busy: '%s' is not refuse or measure",
+				    "--if-busy: '%s' is not refuse, measure or skip",
 				    optarg);
 		o->measure_busy = i == 1;
+		o->skip_busy = i == 2;
 		return 0;
 	case OPT_WAIT_IDLE:
 		if (parse_double(optarg, &o->wait_idle_s) ||

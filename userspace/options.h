@@ -53,6 +53,7 @@ struct options {
 	char graph_pair[2][OPT_NAME_MAX];
 	bool has_graph_pair;
 	bool measure_busy;		/* --if-busy=measure */
+	bool skip_busy;			/* --if-busy=skip */
 	double wait_idle_s;		/* --wait-idle */
 	bool curve;			/* --curve */
 	/* --compare-fleet DIR|FILE...: the operands, in argv */

@@ -202,6 +202,7 @@ struct gpu_state {
 	int stuck_pair, stuck_dev;
 	/* the watchdog fired at the run's deadline, not at timeout_s */
 	bool deadline_hit;
+	enum gpu_busy_policy busy;	/* what --if-busy asked of the measuring */
 	/*
 	 * The kernel log's last NVIDIA Xid line ("NVRM: Xid (PCI:...): 79,
 	 * ..."), read when a call or copy timed out; "" when it has none or

@@ -392,6 +392,7 @@ void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
 	} else {
 		worker_lost(st, true, died, limit, bound);
 	}
+	st->busy = opt->busy;
 	st->measure_s = gpu_now() - start;
 }
 

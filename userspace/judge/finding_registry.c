@@ -55,7 +55,7 @@ static const struct finding_kind kinds[] = {
 	{ "latency-high-explained", I, I, "measurement",
 	  "a high latency explained by other work, held clocks or NUMA placement",
 	  "the cause's fix" },
-	{ "gpu-busy", W, W, "measurement",
+	{ "gpu-busy", I, W, "measurement",
 	  "other processes or utilisation on a GPU: not measured, or measured alongside them",
 	  "stop the named processes, or --wait-idle" },
 	{ "gpu-throttled", W, W, "measurement",

@@ -720,6 +720,13 @@ lacks_re "^  (warning|info) +bw-low"; lacks_re "$BLAME_LINK"
 finish "p2pdiag-check, GPU busy (default): not measured, the process named"
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" \
+	-- --if-busy=skip
+status 0; finding info gpu-busy
+has_re "GPU 0000:03:00.0 is in use: pid 4711 \(copier, 2.5 GiB\); nothing measured \(--if-busy=skip\)"
+lacks_re "^  (warning|info) +bw-low"
+finish "p2pdiag-check --if-busy=skip (health checks), GPU busy: nothing measured, said as a note, exit 0"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" \
 	-- --if-busy=measure
 status 1; finding warning gpu-busy; finding info bw-low-explained
 has_re "host to device: [0-9.]+ GB/s .*explained by other work on the GPU: pid 4711 \(copier"
