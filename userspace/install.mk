@@ -5,7 +5,8 @@
 #   make install PREFIX=/usr DESTDIR=/tmp/root
 #   make uninstall PREFIX=/usr DESTDIR=/tmp/root    removes exactly those files
 #
-# The man pages, the unit, its helper and the Slurm health check get the version and the install
+# The man pages, the unit, its helper, the Slurm health check and the NHC
+# check get the version and the install
 # paths substituted in $(BUILD)/installed/; p2pdiag(4)'s FILES section is
 # generated from include/p2pdiag/ABI.txt.
 
@@ -21,7 +22,7 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 ABI_TXT := ../include/p2pdiag/ABI.txt
 INSTALLED := $(BUILD)/installed
 SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
-	-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g'
+	-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g'
 
 # Every file and the directory it goes to: install and uninstall read
 # this one list.
@@ -39,6 +40,8 @@ INSTALL_FILES := \
 	kubernetes/p2pdiag-check-pci.yaml:$(DATADIR)/kubernetes:0644 \
 	kubernetes/p2pdiag-check-module.yaml:$(DATADIR)/kubernetes:0644 \
 	prometheus/p2pdiag.rules.yml:$(DATADIR)/prometheus:0644 \
+	prometheus/p2pdiag-dashboard.json:$(DATADIR)/prometheus:0644 \
+	$(INSTALLED)/p2pdiag.nhc:$(DATADIR)/nhc:0644 \
 	README.md:$(DOCDIR):0644 \
 	SCHEMA.md:$(DOCDIR):0644
 
@@ -47,7 +50,7 @@ INSTALL_FILES := \
 all: installed-files
 installed-files: $(INSTALLED)/p2pdiag-check.8 $(INSTALLED)/p2pdiag.4 \
 	$(INSTALLED)/p2pdiag-check.service $(INSTALLED)/p2pdiag-check-service \
-	$(INSTALLED)/p2pdiag-healthcheck
+	$(INSTALLED)/p2pdiag-healthcheck $(INSTALLED)/p2pdiag.nhc
 
 $(INSTALLED):
 	mkdir -p $@
@@ -55,7 +58,7 @@ $(INSTALLED):
 # What the substitution puts in: rewritten only when it changes, so the
 # files below are rebuilt for another PREFIX and not otherwise.
 $(INSTALLED)/substituted: FORCE | $(INSTALLED)
-	@echo '$(VERSION) $(BINDIR) $(LIBEXECDIR)' > $@.tmp; \
+	@echo '$(VERSION) $(BINDIR) $(LIBEXECDIR) $(DATADIR)' > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 
@@ -74,6 +77,9 @@ $(INSTALLED)/p2pdiag-check-service: systemd/p2pdiag-check-service $(INSTALLED)/s
 $(INSTALLED)/p2pdiag-healthcheck: slurm/p2pdiag-healthcheck $(INSTALLED)/substituted | $(INSTALLED)
 	$(SUBST) $< > $@ && chmod 0755 $@
 
+$(INSTALLED)/p2pdiag.nhc: slurm/p2pdiag.nhc $(INSTALLED)/substituted | $(INSTALLED)
+	$(SUBST) $< > $@
+
 install: $(PROG) installed-files
 	@set -e; for f in $(INSTALL_FILES); do \
 		src=$${f%%:*}; rest=$${f#*:}; dir=$${rest%%:*}; mode=$${rest#*:}; \
@@ -89,7 +95,8 @@ uninstall:
 		rm -f "$(DESTDIR)$$dir/$${src##*/}"; \
 	done
 	@rmdir "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DATADIR)/kubernetes" \
-		"$(DESTDIR)$(DATADIR)/prometheus" "$(DESTDIR)$(DATADIR)" \
+		"$(DESTDIR)$(DATADIR)/prometheus" "$(DESTDIR)$(DATADIR)/nhc" \
+		"$(DESTDIR)$(DATADIR)" \
 		"$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
 
 .PHONY: install uninstall installed-files FORCE

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report/baseline.h"
@@ -389,6 +390,17 @@ static int print_only(const struct options *o, int *status)
 	return 1;
 }
 
+/* When the run started, on the GPU side's clock: --deadline counts from it. */
+static double run_start;
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* What the GPU side is asked to do, from the command line. */
 static void gpu_options_of(const struct options *o, struct gpu_options *g)
 {
@@ -398,10 +410,12 @@ static void gpu_options_of(const struct options *o, struct gpu_options *g)
 	g->size = o->size;
 	g->iterations = o->iterations;
 	g->timeout_s = o->timeout_s;
+	g->deadline = o->deadline_s > 0 ? run_start + o->deadline_s : 0;
 	g->only_pairs = o->nr_pairs ? o->pairs : NULL;
 	g->nr_only_pairs = o->nr_pairs;
 	g->progress = progress;
-	g->busy = o->measure_busy ? GPU_BUSY_MEASURE : GPU_BUSY_REFUSE;
+	g->busy = o->measure_busy ? GPU_BUSY_MEASURE :
+		  o->skip_busy ? GPU_BUSY_SKIP : GPU_BUSY_REFUSE;
 	g->wait_idle_s = o->wait_idle_s;
 	g->curve = o->curve;
 }
@@ -588,7 +602,10 @@ static int write_textfiles(const struct check_session *s,
 	char err[1024];
 
 	if (opt->prometheus &&
-	    report_prom_write(opt->prometheus, &s->run, status, err, sizeof(err))) {
+	    report_prom_write(opt->prometheus, &s->run, status,
+			      opt->prometheus_all_pairs ? PROM_PAIRS_ALL :
+							  PROM_PAIRS_NOT_OK,
+			      err, sizeof(err))) {
 		die_usage(err);
 		status = EXIT_USAGE;
 	}
@@ -624,6 +641,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int status = EXIT_USAGE;
 
+	run_start = monotonic_now();
 	interrupt_install();
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		die_usage(err);

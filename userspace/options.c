@@ -27,7 +27,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE,
+	OPT_EVIDENCE, OPT_DEADLINE, OPT_PROMETHEUS_PAIRS,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "prometheus-pairs", required_argument, NULL, OPT_PROMETHEUS_PAIRS },
 	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
 	{ "expand-pairs", no_argument, NULL, OPT_EXPAND_PAIRS },
 	{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "deadline", required_argument, NULL, OPT_DEADLINE },
 	{ "if-busy", required_argument, NULL, OPT_IF_BUSY },
 	{ "wait-idle", required_argument, NULL, OPT_WAIT_IDLE },
 	{ "curve", no_argument, NULL, OPT_CURVE },
@@ -112,11 +114,18 @@ void options_usage(FILE *out)
 "  --expand-pairs            every pair on its own, not one per group of pairs\n"
 "                            judged alike (a NIC's VFs); at most 1000000\n"
 "  --timeout SECONDS         deadline for the copies (default 60)\n"
-"  --if-busy=refuse|measure  a GPU that other processes use (or that is\n"
+"  --deadline SECONDS        the whole run's deadline: no GPU call or copy\n"
+"                            is waited on past it; one still running is a\n"
+"                            finding that says \"check timed out\" (default\n"
+"                            none; a health check's --deadline 30)\n"
+"  --if-busy=refuse|measure|skip\n"
+"                            a GPU that other processes use (or that is\n"
 "                            busy with no process visible): refuse\n"
 "                            (default) does not measure it and says who\n"
 "                            holds it; measure measures anyway and says\n"
-"                            the figures are not a verdict on the path\n"
+"                            the figures are not a verdict on the path;\n"
+"                            skip (health checks) measures nothing while\n"
+"                            any GPU is busy and says so as a note\n"
 "  --wait-idle SECONDS       first wait up to SECONDS for busy GPUs to\n"
 "                            become idle (default 0, at most 3600)\n"
 "  --curve                   also time copies from 4 B to --size: fixed\n"
@@ -129,6 +138,9 @@ void options_usage(FILE *out)
 "                            fix, and the engine's line for each pair\n"
 "  --json                    JSON report (schema 1, see SCHEMA.md)\n"
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
+"  --prometheus-pairs=not-ok|all\n"
+"                            which pairs get series of their own: those\n"
+"                            redirected, blocked or unknown (default), or all\n"
 "  --nfd-features FILE       Node Feature Discovery feature file (node\n"
 "                            labels p2pdiag.feature.node.kubernetes.io/*),\n"
 "                            written atomically\n"
@@ -404,7 +416,7 @@ static int source_option(int c, struct parse *p)
 /* The "Measurements" options of --help. */
 static int measure_option(int c, struct parse *p)
 {
-	static const char *const if_busy[] = { "refuse", "measure" };
+	static const char *const if_busy[] = { "refuse", "measure", "skip" };
 	struct options *o = p->o;
 	unsigned long long u;
 	int i;
@@ -442,13 +454,21 @@ static int measure_option(int c, struct parse *p)
 				    "--timeout: '%s' is not a number of seconds from 1 to 86400",
 				    optarg);
 		return 0;
+	case OPT_DEADLINE:
+		if (parse_double(optarg, &o->deadline_s) ||
+		    o->deadline_s < 1 || o->deadline_s > 86400)
+			return fail(p->err, p->errlen,
+				    "--deadline: '%s' is not a number of seconds from 1 to 86400",
+				    optarg);
+		return 0;
 	case OPT_IF_BUSY:
-		i = one_of(optarg, if_busy, 2);
+		i = one_of(optarg, if_busy, 3);
 		if (i < 0)
 			return fail(p->err, p->errlen,
-				    "--if-busy: '%s' is not refuse or measure",
+				    "--if-busy: '%s' is not refuse, measure or skip",
 				    optarg);
 		o->measure_busy = i == 1;
+		o->skip_busy = i == 2;
 		return 0;
 	case OPT_WAIT_IDLE:
 		if (parse_double(optarg, &o->wait_idle_s) ||
@@ -520,6 +540,14 @@ static int output_option(int c, struct parse *p)
 		return 0;
 	case OPT_PROMETHEUS:
 		return output_file(&o->prometheus, "--prometheus", p);
+	case OPT_PROMETHEUS_PAIRS:
+		if (!strcmp(optarg, "all"))
+			o->prometheus_all_pairs = true;
+		else if (strcmp(optarg, "not-ok"))
+			return fail(p->err, p->errlen,
+				    "--prometheus-pairs: '%s' is not not-ok or all",
+				    optarg);
+		return 0;
 	case OPT_NFD_FEATURES:
 		return output_file(&o->nfd_features, "--nfd-features", p);
 	case OPT_SUMMARY:

@@ -31,6 +31,7 @@ struct options {
 	bool journal;			/* --journal: findings to stderr */
 	bool verbose;			/* --verbose: every finding, every pair line */
 	const char *prometheus;		/* --prometheus FILE */
+	bool prometheus_all_pairs;	/* --prometheus-pairs=all */
 	const char *nfd_features;	/* --nfd-features FILE */
 	bool summary;			/* --summary: one line, not the report */
 	enum baseline_mode baseline;
@@ -38,6 +39,7 @@ struct options {
 	size_t size;			/* bytes per bandwidth copy */
 	unsigned int iterations;
 	double timeout_s, min_ratio, tolerance;
+	double deadline_s;		/* --deadline: the whole run's, 0 none */
 	unsigned long long pairs[OPT_MAX_PAIRS];	/* --pairs: P2PD_ADDR()s */
 	unsigned int nr_pairs;
 	bool expand_pairs;		/* --expand-pairs: every pair, not grouped */
@@ -51,6 +53,7 @@ struct options {
 	char graph_pair[2][OPT_NAME_MAX];
 	bool has_graph_pair;
 	bool measure_busy;		/* --if-busy=measure */
+	bool skip_busy;			/* --if-busy=skip */
 	double wait_idle_s;		/* --wait-idle */
 	bool curve;			/* --curve */
 	/* --compare-fleet DIR|FILE...: the operands, in argv */

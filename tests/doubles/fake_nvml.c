@@ -138,6 +138,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 	return NVML_ERROR_NOT_FOUND;
 }
 
+/* A UUID of NVML's form, GPU-8-4-4-4-12 hex digits, from the GPU's index. */
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid,
+				      unsigned int len)
+{
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
+	snprintf(uuid, len, "GPU-00000000-0000-4000-8000-%012d", dev_index(d));
+	return NVML_SUCCESS;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d,
 							unsigned int *v)
 {

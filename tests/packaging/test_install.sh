@@ -24,6 +24,8 @@ usr/share/man/man8/p2pdiag-check.8 644
 usr/share/p2pdiag/kubernetes/p2pdiag-check-module.yaml 644
 usr/share/p2pdiag/kubernetes/p2pdiag-check-pci.yaml 644
 usr/share/p2pdiag/kubernetes/p2pdiag-namespace.yaml 644
+usr/share/p2pdiag/nhc/p2pdiag.nhc 644
+usr/share/p2pdiag/prometheus/p2pdiag-dashboard.json 644
 usr/share/p2pdiag/prometheus/p2pdiag.rules.yml 644
 usr/share/p2pdiag/schema.json 644"
 

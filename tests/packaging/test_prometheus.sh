@@ -6,7 +6,8 @@
 # the lab's switchacs topology, the system fixture machines with AER and
 # GPUDirect series, a failed run, and a measured run on the GPU doubles
 # when built); `promtool check rules` and `promtool test rules`
-# (prometheus/p2pdiag.rules.test.yml) on userspace/prometheus; then
+# (prometheus/p2pdiag.rules.test.yml, and the tests rule_tests.py writes
+# from the textfiles of those runs) on userspace/prometheus; then
 # prometheus-node-exporter's textfile collector, on 127.0.0.1 and a free
 # port, started and stopped here, scraped for a textfile: every sample
 # arrives and node_textfile_scrape_error is 0.
@@ -36,14 +37,15 @@ textfile() {
 	echo "$tmp/$name.prom"
 }
 
-files=()
+files=() nodes=()
 add() {
 	shift
 	files+=("$(textfile "$@")")
+	nodes+=("$1=${files[-1]}")
 }
 fixture_runs "$root" "$tmp" "$tool" add
 mkdir -p "$tmp/empty"
-files+=("$(textfile failed --source=module --sysfs-root "$tmp/empty" --no-cuda)")
+add - failed --source=module --sysfs-root "$tmp/empty" --no-cuda
 measured=
 if [ -n "$gpu" ] && [ -x "$gpu/mksysfs" ] && [ -d "$gpu/doubles/cuda" ] &&
    ! "$bin" --quick 2>/dev/null | grep -q '^CUDA: not-built'; then
@@ -52,7 +54,11 @@ if [ -n "$gpu" ] && [ -x "$gpu/mksysfs" ] && [ -d "$gpu/doubles/cuda" ] &&
 	measured=$(FAKE_GPU_BUSIDS=0000:03:00.0,0000:04:00.0 FAKE_CUDA_LAT_US=0.2 \
 		LD_LIBRARY_PATH=$gpu/doubles/cuda:$gpu/doubles/nvml \
 		textfile measured --source=module --sysfs-root "$tmp/gpu-tree" --size 1M --timeout 10)
-	files+=("$measured")
+	files+=("$measured") nodes+=("measured=$measured")
+	# a driver whose cuInit never returns, cut by the run's deadline
+	FAKE_GPU_BUSIDS=0000:03:00.0,0000:04:00.0 FAKE_CUDA_HANG_CALL=cuInit \
+		LD_LIBRARY_PATH=$gpu/doubles/cuda:$gpu/doubles/nvml \
+		add - hung-driver --source=module --sysfs-root "$tmp/gpu-tree" --quick --deadline 2
 else
 	echo "# prometheus: no GPU doubles or no CUDA support built: the measured textfile is not checked"
 fi
@@ -61,14 +67,25 @@ fi
 # against the conventions cannot hide in a run not made.
 want="p2pdiag_info p2pdiag_exit_status p2pdiag_last_run_timestamp_seconds
 p2pdiag_pair_info p2pdiag_pair_endpoint_pairs p2pdiag_pair_blockers
-p2pdiag_findings p2pdiag_finding p2pdiag_gpudirect_ready p2pdiag_nccl_gdr
-p2pdiag_aer_errors_total"
+p2pdiag_findings p2pdiag_finding_info p2pdiag_pairs p2pdiag_gpudirect_ready
+p2pdiag_nccl_gdr p2pdiag_aer_errors_total"
 [ -n "$measured" ] && want+=" p2pdiag_gpu_pair_bandwidth_bytes_per_second
+p2pdiag_gpu_pair_expected_bandwidth_bytes_per_second
 p2pdiag_gpu_pair_latency_seconds p2pdiag_gpu_bandwidth_bytes_per_second
+p2pdiag_gpu_expected_bandwidth_bytes_per_second
 p2pdiag_gpu_link_gen p2pdiag_gpu_link_width"
 miss=$(for m in $want; do cat "${files[@]}" 2>/dev/null | grep -q "^${m}[{ ]" || echo "$m"; done)
 [ -z "$miss" ] && result 1 "prometheus: the runs write every metric family ($(echo $want | wc -w))" ||
 	result 0 "prometheus: the runs write every metric family ($(echo $want | wc -w))" "no samples of: $miss"
+
+# A GPU is named as dcgm-exporter names it: pci_bus_id 00000000:03:00.0
+# and, NVML giving it, its UUID.
+if [ -n "$measured" ]; then
+	grep -q '^p2pdiag_gpu_link_gen{pci_bus_id="00000000:03:00.0",UUID="GPU-[0-9a-f-]*",state="max"} ' "$measured" &&
+		result 1 "prometheus: a GPU's series carry pci_bus_id in dcgm-exporter's form and NVML's UUID" ||
+		result 0 "prometheus: a GPU's series carry pci_bus_id in dcgm-exporter's form and NVML's UUID" \
+			"$(grep '^p2pdiag_gpu_link_gen' "$measured" | head -3)"
+fi
 
 # Each family has its HELP and TYPE line before its first sample.
 bad=$(awk '/^# HELP / { h[$3] = 1 } /^# TYPE / { t[$3] = 1; next } /^#/ { next }
@@ -100,8 +117,27 @@ else
 		result 0 "prometheus: promtool check metrics is clean on every textfile (${#files[@]})" "$bad"
 	check "prometheus: promtool check rules userspace/prometheus/p2pdiag.rules.yml" \
 		promtool check rules "$rules"
-	check "prometheus: promtool test rules: every alert fires where it should and only there" \
+	check "prometheus: promtool test rules: the stale check's alert, on series of its own" \
 		promtool test rules "$here/prometheus/p2pdiag.rules.test.yml"
+	# The rules fed the tool's own textfiles, one node per run above: each
+	# alert fires exactly where rule_tests.py says it must, with its text.
+	if summary_out=$(python3 "$here/prometheus/rule_tests.py" "$rules" "$tmp/generated.test.yml" \
+		"${nodes[@]}" 2>&1); then
+		printf '%s\n' "$summary_out" | sed 's/^/# /'
+		check "prometheus: promtool test rules on ${#nodes[@]} real textfiles: every alert fires where it should, naming cause and device" \
+			promtool test rules "$tmp/generated.test.yml"
+	else
+		result 0 "prometheus: promtool test rules on ${#nodes[@]} real textfiles: every alert fires where it should, naming cause and device" "$summary_out"
+	fi
+	# every exit status is among the runs, and each but 0 fires its alert
+	why=
+	grep -q '^exit 0: .*: no alert$' <<<"$summary_out" || why+="exit 0 missing or alerting; "
+	grep -q '^exit 1: .*P2PDiagDegraded x' <<<"$summary_out" || why+="exit 1 fires no P2PDiagDegraded; "
+	grep -q '^exit 2: .*P2PDiagBroken x' <<<"$summary_out" || why+="exit 2 fires no P2PDiagBroken; "
+	grep -q '^exit 3: .*P2PDiagCheckFailed x' <<<"$summary_out" || why+="exit 3 fires no P2PDiagCheckFailed; "
+	grep -q 'P2PDiagAERUncorrectable x' <<<"$summary_out" || why+="no flat non-zero AER count fires; "
+	[ -z "$why" ] && result 1 "prometheus: ... the runs cover exit status 0 to 3, and each of 1, 2, 3 alerts" ||
+		result 0 "prometheus: ... the runs cover exit status 0 to 3, and each of 1, 2, 3 alerts" "$why$summary_out"
 fi
 
 # --- the scrape through node_exporter's textfile collector ---------------

@@ -9,8 +9,11 @@
 # the worst cause and its fix, a healthy one leaves it idle, a recovered
 # one is resumed only when the site allows it and only from p2pdiag's own
 # drain, a check that fails is logged and drains only when configured, and
-# slurmd itself runs it as HealthCheckProgram.  Needs root (the daemons
-# run as root).  Usage: test_healthcheck.sh [P2PDIAG_CHECK]
+# slurmd itself runs it as HealthCheckProgram.  With the GPU doubles
+# (tests/doubles) a driver whose cuInit never returns drains the node
+# within the check's deadline, under slurmd too; a signal leaves no
+# temporary file and no process behind, and runs never overlap.  Needs
+# root (the daemons run as root).  Usage: test_healthcheck.sh [P2PDIAG_CHECK]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -65,6 +68,12 @@ if [ -z "${1:-}" ] && ! make -s -C "$root/userspace" >/dev/null 2>&1; then
 	exit 1
 fi
 t=$(mktemp -d /tmp/p2pdiag-slurm-XXXXXX) || exit 1
+mkdir -p "$t/tmp"
+# The GPU doubles and a tool with CUDA support (tests/doubles/doubles_env.sh);
+# without them the hung-driver cases skip, saying why.
+. "$root/tests/doubles/doubles_env.sh"
+doubles_setup "$root" "$t" "$bin"
+hung_why=$doubles_why
 pids=()
 stop() {
 	local p
@@ -104,11 +113,18 @@ for _ in $(seq 50); do [ -s "$t/munge/munged.pid" ] && break; sleep 0.1; done
 
 ctl_port=$(free_port) d_port=$(free_port)
 # The health check slurmd runs: idle until a test names its topology.
+# With slurmd-hung there, this machine's own tree with a driver whose
+# cuInit never returns (the doubles).
 cat >"$t/slurmd-healthcheck" <<EOF
 #!/bin/sh
+export P2PDIAG_CHECK="$bin" P2PDIAG_HEALTHCHECK_CONFIG="$t/site.conf" SLURM_CONF="$t/slurm.conf"
+export TMPDIR="$t/tmp"
+if [ -r "$t/slurmd-hung" ]; then
+	P2PDIAG_CHECK="$cudabin" LD_LIBRARY_PATH="$doubles/cuda:$doubles/nvml" FAKE_GPUS=2 \
+		FAKE_CUDA_HANG_CALL=cuInit exec "$hc" >"$t/slurmd-healthcheck.log" 2>&1
+fi
 [ -r "$t/slurmd-topology" ] || exit 0
 env >"$t/slurmd-healthcheck.env"
-export P2PDIAG_CHECK="$bin" P2PDIAG_HEALTHCHECK_CONFIG="$t/site.conf" SLURM_CONF="$t/slurm.conf"
 exec "$hc" --topology-file "\$(cat "$t/slurmd-topology")" >"$t/slurmd-healthcheck.log" 2>&1
 EOF
 chmod 0755 "$t/slurmd-healthcheck"
@@ -172,14 +188,15 @@ listening=$(ss -Htln | awk '{print $4}' | sort -u | tr '\n' ' ')
 	result 0 "slurm: the daemons run in a network namespace of their own (loopback, one veth pair), the node is idle" \
 		"links: $links; listening: $listening"
 
-# site KEY=VALUE...: the site's configuration for the next runs.
-site() { printf '%s\n' "$@" >"$t/site.conf"; }
+# site KEY=VALUE...: the site's configuration for the next runs (the lock
+# in the test's directory).
+site() { printf '%s\n' "P2PDIAG_HEALTHCHECK_LOCK=$t/lock" "$@" >"$t/site.conf"; }
 # health TOPOLOGY [ARGS...]: one run as slurmd would run it; sets rc, err.
 health() {
 	local topo=$1
 	shift
 	out=$(SLURMD_NODENAME=$host P2PDIAG_CHECK=$bin P2PDIAG_HEALTHCHECK_CONFIG=$t/site.conf \
-		"$hc" "$@" --topology-file "$topo" 2>"$t/err")
+		TMPDIR=$t/tmp "$hc" "$@" --topology-file "$topo" 2>"$t/err")
 	rc=$?
 	err=$(cat "$t/err")
 }
@@ -195,10 +212,10 @@ is_idle && [ "$rc" = 0 ] && result 1 "slurm: a healthy tree leaves the node idle
 
 health "$broken"
 reason=$(node_reason)
-want="p2pdiag: host-bridge-no-p2p (2 pairs): no ACS setting helps this pair: its path crosses a host bridge"
+want="p2pdiag: host-bridge-no-p2p (2 pairs: 0000:01:00.0-0000:04:00.0, 0000:01:00.0-0000:06:00.0), +1 more (acs-redirect): no ACS setting helps this pair: its path crosses a host bridge"
 is_drained && [ "$rc" = 1 ] && [[ $reason == "$want"* ]] && [ "${#reason}" -le 256 ] &&
-	result 1 "slurm: a broken tree drains the node with the worst cause and its fix, at most 256 bytes" ||
-	result 0 "slurm: a broken tree drains the node with the worst cause and its fix, at most 256 bytes" \
+	result 1 "slurm: a broken tree drains the node with the worst cause, its pairs, the other causes and the fix, at most 256 bytes" ||
+	result 0 "slurm: a broken tree drains the node with the worst cause, its pairs, the other causes and the fix, at most 256 bytes" \
 		"exit $rc, $(node_state), reason '$reason' (${#reason} bytes): $err"
 [[ $reason == *... ]] && [[ $err == *"drained $host: p2pdiag: host-bridge-no-p2p"* ]] &&
 	result 1 "slurm: ... the long fix cut and marked, the drain logged" ||
@@ -229,9 +246,21 @@ set_idle
 # an engine fixture without its expectations is a topology file
 grep -v '^expect' "$root/tests/unit/fixtures/03-amd-root-ports-acs.topo" >"$t/degraded.topo"
 health "$t/degraded.topo"
-is_idle && [ "$rc" = 0 ] && [[ $err == *"degraded: acs-redirect (10 pairs): boot with pci=disable_acs_redir="* ]] &&
+is_idle && [ "$rc" = 0 ] && [[ $err == *"degraded: acs-redirect (10 pairs: "*", +8 more), +1 more (iommu-translated): boot with pci=disable_acs_redir="* ]] &&
 	result 1 "slurm: warnings only are logged, the node stays idle" ||
 	result 0 "slurm: warnings only are logged, the node stays idle" "exit $rc, $(node_state): $err"
+
+# a warning the site chose to drain on drains the node, naming it
+site 'P2PDIAG_HEALTHCHECK_DRAIN_ON="link-degraded iommu-translated"'
+health "$t/degraded.topo"
+reason=$(node_reason)
+is_drained && [ "$rc" = 1 ] &&
+	[[ $reason == "p2pdiag: iommu-translated (P2PDIAG_HEALTHCHECK_DRAIN_ON) in acs-redirect (10 pairs: "* ]] &&
+	result 1 "slurm: a warning of a code in P2PDIAG_HEALTHCHECK_DRAIN_ON drains the node, naming the code" ||
+	result 0 "slurm: a warning of a code in P2PDIAG_HEALTHCHECK_DRAIN_ON drains the node, naming the code" \
+		"exit $rc, $(node_state), reason '$reason': $err"
+site
+set_idle
 
 health "$t/absent.topo"
 is_idle && [ "$rc" = 0 ] && [[ $err == *"p2pdiag-check failed (exit status 3): "*absent.topo* ]] &&
@@ -253,7 +282,7 @@ resumed && result 1 "slurm: ... and the node is resumed once the check runs and 
 site
 resumed
 health "$broken" --no-drain
-is_idle && [ "$rc" = 1 ] && [[ $out == "p2pdiag: host-bridge-no-p2p (2 pairs): "* ]] &&
+is_idle && [ "$rc" = 1 ] && [[ $out == "p2pdiag: host-bridge-no-p2p (2 pairs: "* ]] &&
 	result 1 "slurm: --no-drain (NHC) prints the reason, exits 1 and leaves Slurm alone" ||
 	result 0 "slurm: --no-drain (NHC) prints the reason, exits 1 and leaves Slurm alone" \
 		"exit $rc, $(node_state), '$out': $err"
@@ -271,7 +300,7 @@ site
 echo "$broken" >"$t/slurmd-topology"
 if wait_for 30 is_drained; then
 	reason=$(node_reason)
-	[[ $reason == "p2pdiag: host-bridge-no-p2p (2 pairs): "* ]] &&
+	[[ $reason == "p2pdiag: host-bridge-no-p2p (2 pairs: "* ]] &&
 		result 1 "slurm: slurmd runs it as HealthCheckProgram and the broken node drains" ||
 		result 0 "slurm: slurmd runs it as HealthCheckProgram and the broken node drains" "reason '$reason'"
 else
@@ -285,4 +314,90 @@ wait_for 30 is_idle &&
 	result 0 "slurm: ... and, the site allowing it, slurmd's next run resumes it when healthy" \
 		"$(node_state); $(cat "$t/slurmd-healthcheck.log" 2>&1)"
 rm -f "$t/slurmd-topology"
+
+# A wedged driver, as slurmd runs the check: cuInit never returns, the
+# check's deadline (4 s here) ends it, and the node drains saying so,
+# within that deadline and slurmd's next interval, leaving nothing behind.
+leftovers() { ls -A "$t/tmp"; }
+skip_result() {
+	n=$((n + 1)) passed=$((passed + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+if [ -n "$hung_why" ]; then
+	skip_result "slurm: a hung driver (cuInit never returns) drains the node within the deadline, under slurmd" "$hung_why"
+	skip_result "slurm: ... a signal (TERM, INT, HUP) ends the check at once, leaving no file or process" "$hung_why"
+else
+	site P2PDIAG_HEALTHCHECK_DEADLINE=4
+	set_idle
+	start=$SECONDS
+	touch "$t/slurmd-hung"
+	wait_for 20 is_drained
+	took=$((SECONDS - start))
+	reason=$(node_reason)
+	rm -f "$t/slurmd-hung"
+	echo "# hung driver under slurmd: drained $took s after the trigger (deadline 4 s, HealthCheckInterval 2 s)"
+	wait_for 10 sh -c "! pgrep -f 'slurmd-healthcheck|p2pdiag-healthcheck' >/dev/null"
+	is_drained && [ "$took" -le $((4 + 2 + 6)) ] &&
+		[[ $reason == "p2pdiag: check-timed-out: cuInit did not return before the run's deadline"* ]] &&
+		[ -z "$(leftovers)" ] &&
+		result 1 "slurm: a hung driver (cuInit never returns) drains the node within the deadline, under slurmd" ||
+		result 0 "slurm: a hung driver (cuInit never returns) drains the node within the deadline, under slurmd" \
+			"$(node_state) after $took s, reason '$reason', left: $(leftovers); $(cat "$t/slurmd-healthcheck.log" 2>&1); $(tail -n 5 "$t/slurmd.log")"
+
+	# each signal to a run whose check hangs (deadline 60 s): it ends at
+	# once, its status says which signal, its files and processes go
+	site P2PDIAG_HEALTHCHECK_DEADLINE=60
+	why=""
+	for sig in TERM:143 INT:130 HUP:129; do
+		tag="p2pdiag-slurm-$sig-$$"
+		# job control: a background job of a script has SIGINT ignored
+		set -m
+		LD_LIBRARY_PATH="$doubles/cuda:$doubles/nvml" FAKE_GPUS=2 FAKE_CUDA_HANG_CALL=cuInit \
+			P2PDIAG_TEST_RUN=$tag SLURMD_NODENAME=$host P2PDIAG_CHECK=$cudabin \
+			P2PDIAG_HEALTHCHECK_CONFIG=$t/site.conf TMPDIR=$t/tmp "$hc" 2>/dev/null &
+		pid=$!
+		set +m
+		wait_for 10 sh -c "grep -lsz '^P2PDIAG_TEST_RUN=$tag\$' /proc/[0-9]*/environ | grep -qv '/proc/$pid/'" ||
+			why=${why:-"$sig: the check did not start"}
+		sleep 0.5
+		kill -s "${sig%:*}" "$pid"
+		t0=$SECONDS
+		wait "$pid"
+		rc=$?
+		gone() { ! grep -lsz "^P2PDIAG_TEST_RUN=$tag\$" /proc/[0-9]*/environ >/dev/null; }
+		wait_for 5 gone || why=${why:-"$sig: processes of the run left: $(grep -lsz "^P2PDIAG_TEST_RUN=$tag\$" /proc/[0-9]*/environ)"}
+		[ "$rc" = "${sig#*:}" ] || why=${why:-"$sig: exit status $rc, want ${sig#*:}"}
+		[ $((SECONDS - t0)) -le 5 ] || why=${why:-"$sig: took $((SECONDS - t0)) s to end"}
+		[ -z "$(leftovers)" ] || why=${why:-"$sig: left in \$TMPDIR: $(leftovers)"}
+	done
+	[ -z "$why" ] && result 1 "slurm: ... a signal (TERM, INT, HUP) ends the check at once, leaving no file or process" ||
+		result 0 "slurm: ... a signal (TERM, INT, HUP) ends the check at once, leaving no file or process" "$why"
+fi
+
+# A run killed outright (SIGKILL) leaves its directory: the next run, which
+# holds the lock, removes it.  A run that finds the lock held leaves the
+# node alone; one held past any run's bound drains it.
+site
+set_idle
+mkdir "$t/tmp/p2pdiag-healthcheck.killed"
+health "$healthy"
+is_idle && [ "$rc" = 0 ] && [ -z "$(leftovers)" ] &&
+	result 1 "slurm: a killed run's leftovers are removed by the next run" ||
+	result 0 "slurm: a killed run's leftovers are removed by the next run" "exit $rc, $(node_state), left: $(leftovers): $err"
+flock "$t/lock" sleep 30 &
+holder=$!
+wait_for 5 sh -c "! flock -n '$t/lock' true"
+date +%s >"$t/lock"
+health "$broken"
+is_idle && [ "$rc" = 0 ] && [[ $err == *"an earlier check still runs"* ]] &&
+	result 1 "slurm: runs do not overlap: one that finds the lock held leaves the node alone" ||
+	result 0 "slurm: runs do not overlap: one that finds the lock held leaves the node alone" "exit $rc, $(node_state): $err"
+echo $(($(date +%s) - 1000)) >"$t/lock"
+health "$healthy"
+reason=$(node_reason)
+is_drained && [ "$rc" = 1 ] && [[ $reason == "p2pdiag: check timed out: an earlier run has not ended after "* ]] &&
+	result 1 "slurm: ... and a lock held past any run's bound drains the node, saying so" ||
+	result 0 "slurm: ... and a lock held past any run's bound drains the node, saying so" "exit $rc, $(node_state), '$reason': $err"
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 summary

@@ -28,7 +28,7 @@ enum gpu_status {
 	GPU_INIT_FAILED,	/* cuInit / nvmlInit failed */
 	GPU_NO_DEVICE,
 	GPU_FAILED,		/* a call failed: see gpu_state.error */
-	GPU_TIMEOUT,		/* the watchdog ended a stuck copy */
+	GPU_TIMEOUT,		/* the watchdog ended a stuck call or copy */
 	GPU_SKIPPED,		/* not asked for (--quick, --no-cuda) */
 	GPU_BUSY,		/* other work on a GPU: not measured (--if-busy) */
 };
@@ -71,7 +71,7 @@ struct gpu_counters {
  * word: "link", "replay_counter", ...), the call, and NVML's error
  * string.  NOT_SUPPORTED is no failure (the GPU has no such thing).
  */
-#define GPU_NVML_FAILURES	24	/* every reading gpu_nvml*.c names */
+#define GPU_NVML_FAILURES	25	/* every reading gpu_nvml*.c names */
 struct gpu_nvml_failure {
 	char field[24];
 	char call[48];
@@ -82,6 +82,7 @@ struct gpu_device {
 	int ordinal;			/* CUDA device ordinal */
 	unsigned long long pci_addr;	/* P2PD_ADDR() */
 	char name[GPU_NAME_LEN];
+	char uuid[96];			/* NVML's "GPU-...", "" when unknown */
 	int numa_node;
 	struct gpu_link_reading link;
 	struct gpu_counters before, after;
@@ -155,7 +156,12 @@ struct gpu_options {
 	bool no_cuda, quick;
 	size_t size;			/* bytes per bandwidth copy */
 	unsigned int iterations;	/* samples per figure, >= 3 */
-	double timeout_s;		/* per run deadline */
+	double timeout_s;		/* each step's deadline (probe, measuring) */
+	/*
+	 * The whole run's deadline (--deadline), a gpu_now() time, or 0:
+	 * no step's watchdog waits past it, whatever timeout_s says.
+	 */
+	double deadline;
 	const unsigned long long *only_pairs;	/* PCI addresses from --pairs, or NULL */
 	unsigned int nr_only_pairs;
 	void (*progress)(const char *what);	/* stderr line, or NULL */
@@ -194,6 +200,16 @@ struct gpu_state {
 	char teardown_error[256];
 	char stuck_step[96];
 	int stuck_pair, stuck_dev;
+	/* the watchdog fired at the run's deadline, not at timeout_s */
+	bool deadline_hit;
+	enum gpu_busy_policy busy;	/* what --if-busy asked of the measuring */
+	/*
+	 * The kernel log's last NVIDIA Xid line ("NVRM: Xid (PCI:...): 79,
+	 * ..."), read when a call or copy timed out; "" when it has none or
+	 * could not be read (kernel_log_error then says why, when it knows).
+	 */
+	char kernel_xid[192];
+	char kernel_log_error[96];
 	double probe_s, measure_s;	/* wall time of each step */
 };
 
@@ -205,6 +221,7 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
 	       struct fsroot *root);
 /* Run the measurements asked for; a stuck copy ends as GPU_TIMEOUT. */
 void gpu_measure(struct gpu_state *st, const struct gpu_options *opt);
+
 void gpu_release(struct gpu_state *st);
 const char *gpu_status_name(enum gpu_status s);
 const char *gpu_verify_name(enum gpu_verify v);

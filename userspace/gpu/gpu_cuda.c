@@ -223,6 +223,8 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 	st->cuda = cuda_load(st, cu);
 	if (st->cuda != GPU_OK)
 		return;
+	/* each step named, for the watchdog's finding if it never returns */
+	gpu_record_step(st, "cuInit", -1, -1);
 	r = cu->cuInit(0);
 	if (r != CUDA_SUCCESS) {
 		snprintf(st->error, sizeof(st->error), "cuInit: %s",
@@ -231,6 +233,7 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 						       GPU_INIT_FAILED;
 		return;
 	}
+	gpu_record_step(st, "cuDriverGetVersion, cuDeviceGetCount", -1, -1);
 	if (!cuda_call(st, cu, cu->cuDriverGetVersion(&st->driver_version),
 		       "cuDriverGetVersion") ||
 	    !cuda_call(st, cu, cu->cuDeviceGetCount(&count), "cuDeviceGetCount"))
@@ -249,6 +252,9 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 		char bus[32];
 
 		d->ordinal = a;
+		gpu_record_step(st,
+				"cuDeviceGet, cuDeviceGetName, cuDeviceGetPCIBusId",
+				-1, a);
 		if (!cuda_call(st, cu, cu->cuDeviceGet(&handle[a], a),
 			       "cuDeviceGet") ||
 		    !cuda_call(st, cu,
@@ -278,6 +284,10 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 			p = &st->pair[gpu_pair_index(st->nr_dev, a, b)];
 			p->src = a;
 			p->dst = b;
+			gpu_record_step(st,
+					"cuDeviceCanAccessPeer, cuDeviceGetP2PAttribute",
+					(int)gpu_pair_index(st->nr_dev, a, b),
+					-1);
 			probe_pair(st, cu, p, handle[a], handle[b]);
 			if (st->cuda != GPU_OK)
 				return;

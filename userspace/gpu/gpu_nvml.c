@@ -250,6 +250,8 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 	st->nvml = nvml_load(st, nv);
 	if (st->nvml != GPU_OK)
 		return;
+	/* the watchdog's finding names the step that never returned */
+	gpu_record_step(st, "nvmlInit_v2", -1, -1);
 	r = nv->nvmlInit_v2();
 	if (r != NVML_SUCCESS) {
 		char e[64];
@@ -283,12 +285,18 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 		char bus[P2PD_ADDR_STRLEN];
 
 		pciaddr_format(bus, st->dev[d].pci_addr);
+		gpu_record_step(st, "nvmlDevice calls", -1, (int)d);
 		/* no handle: every reading of the GPU is unknown, for this */
 		if (!NVML_OK(st, nv, (int)d, "handle",
 			     nvmlDeviceGetHandleByPciBusId_v2, bus, &nv->dev[d])) {
 			nv->dev[d] = NULL;
 			continue;
 		}
+		/* the name dcgm-exporter's series carry too (UUID) */
+		if (nv->nvmlDeviceGetUUID &&
+		    !NVML_OK(st, nv, (int)d, "uuid", nvmlDeviceGetUUID, nv->dev[d],
+			     st->dev[d].uuid, sizeof(st->dev[d].uuid)))
+			st->dev[d].uuid[0] = '\0';
 		read_link(st, nv, (int)d);
 		gpu_settings_read(st, nv, (int)d);
 		/* without the set, no GPU's Xid events can be counted */

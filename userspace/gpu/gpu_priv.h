@@ -65,7 +65,7 @@ struct cuda_api {
 	X(nvmlDeviceGetNvLinkRemotePciInfo_v2) X(nvmlDeviceGetPcieReplayCounter) \
 	X(nvmlDeviceGetTotalEccErrors) X(nvmlDeviceSetCpuAffinity) \
 	X(nvmlEventSetCreate) X(nvmlDeviceRegisterEvents) \
-	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) \
+	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) X(nvmlDeviceGetUUID) \
 	NVML_VALIDITY_CALLS(X)
 
 /* gpu_activity.c and gpu_settings.c: each reading stays unknown without its call. */
@@ -167,5 +167,12 @@ extern const char gpu_kernels_ptx[];
 void gpu_record_step(struct gpu_state *st, const char *what, int pair,
 		     int dev);
 double gpu_now(void);
+
+/*
+ * gpu_kernel_log.c: the last NVIDIA Xid line of the kernel log (/dev/kmsg
+ * under @root) into st->kernel_xid, for a run whose driver stopped
+ * answering; it never blocks and never fails hard.
+ */
+void gpu_read_kernel_xid(struct gpu_state *st, struct fsroot *root);
 
 #endif /* P2PDIAG_GPU_PRIV_H */

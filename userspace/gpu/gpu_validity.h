@@ -88,6 +88,7 @@ static inline bool gpu_activity_busy(const struct gpu_activity *a)
 enum gpu_busy_policy {
 	GPU_BUSY_REFUSE = 0,		/* do not measure it: the default */
 	GPU_BUSY_MEASURE,		/* measure and say the figures are confounded */
+	GPU_BUSY_SKIP,			/* measure nothing, and say so as information */
 };
 
 #endif /* P2PDIAG_GPU_VALIDITY_H */

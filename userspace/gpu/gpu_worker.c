@@ -54,11 +54,33 @@ static struct {
 	pid_t pid;
 	int fd;			/* socketpair end; MSG_NOSIGNAL, no SIGPIPE */
 	struct shared *sh;
+	struct fsroot *root;	/* the probe's, for the kernel log */
 } worker = { .pid = -1, .fd = -1 };
 
 static double timeout_of(const struct gpu_options *opt)
 {
 	return opt->timeout_s > 0 ? opt->timeout_s : GPU_DEFAULT_TIMEOUT_S;
+}
+
+/*
+ * How long a step may take: @extra plus its --timeout, cut to what the
+ * run's deadline leaves after @start (*@bound then says so).  A step
+ * that starts at or past the deadline still gets a moment, so that it
+ * says where it stood rather than nothing.
+ */
+static double step_limit(const struct gpu_options *opt, double start,
+			 double extra, bool *bound)
+{
+	double limit = extra + timeout_of(opt);
+
+	*bound = false;
+	if (opt->deadline > 0 && opt->deadline - start < limit) {
+		limit = opt->deadline - start;
+		if (limit < 0.1)
+			limit = 0.1;
+		*bound = true;
+	}
+	return limit;
 }
 
 static bool send_cmd(int fd, char c)
@@ -91,11 +113,14 @@ static void worker_main(struct shared *sh, int fd, pid_t parent)
 		_exit(1);
 	while (read(fd, &c, 1) == 1) {
 		if (c == CMD_MEASURE) {
+			double end = gpu_now() + sh->opt.wait_idle_s +
+				     timeout_of(&sh->opt);
+
+			if (sh->opt.deadline > 0 && sh->opt.deadline < end)
+				end = sh->opt.deadline;
 			sh->opt.only_pairs = sh->only_pairs;
-			sh->st.measure = gpu_measure_all(
-				&sh->st, &sh->opt, &cu, &nv,
-				gpu_now() + sh->opt.wait_idle_s +
-					timeout_of(&sh->opt));
+			sh->st.measure = gpu_measure_all(&sh->st, &sh->opt,
+							 &cu, &nv, end);
 			if (!send_cmd(fd, CMD_MEASURE))
 				break;
 		} else {
@@ -189,33 +214,49 @@ static void collect(struct gpu_state *st)
 	st->pair = pairs;
 }
 
-/* The worker missed its deadline or died: say where, then end it. */
+/*
+ * The worker missed its deadline or died: say where, then end it.  In the
+ * probe, a stuck NVML call is NVML's; anything else stuck is CUDA's.
+ * @bound: the run's deadline (--deadline), not --timeout, set @limit.
+ */
 static void worker_lost(struct gpu_state *st, bool measuring, bool died,
-			double limit)
+			double limit, bool bound)
 {
 	struct gpu_state *w = &worker.sh->st;
-	enum gpu_status *which = measuring ? &w->measure : &w->cuda;
+	bool nvml = !measuring && !strncmp(w->stuck_step, "nvml", 4);
+	enum gpu_status *which = measuring ? &w->measure :
+				 nvml ? &w->nvml : &w->cuda;
 	const char *where = w->stuck_step[0] ? w->stuck_step :
 			    measuring ? "measuring" : "cuInit and device probing";
+	const char *verb = measuring ? "complete" : "return";
 
-	if (!measuring && w->nvml == GPU_OK)
+	if (!measuring && !nvml && w->nvml == GPU_OK)
 		w->nvml = GPU_SKIPPED;
 	if (died) {
 		*which = GPU_FAILED;
 		snprintf(w->error, sizeof(w->error),
 			 "the GPU worker process died during %s", where);
+	} else if (bound) {
+		*which = GPU_TIMEOUT;
+		w->deadline_hit = true;
+		snprintf(w->error, sizeof(w->error),
+			 "%s did not %s before the run's deadline (%.0f s left for it): check timed out",
+			 where, verb, limit);
 	} else {
 		*which = GPU_TIMEOUT;
 		snprintf(w->error, sizeof(w->error),
-			 "%s did not complete within %.0f s: the watchdog ended it",
-			 where, limit);
+			 "%s did not %s within %.0f s: the watchdog ended it",
+			 where, verb, limit);
 	}
 	reap(true);
 	collect(st);
-	if (st->stuck_pair >= 0 && (unsigned int)st->stuck_pair < st->nr_pairs &&
-	    st->pair)
+	/* a pair stuck in the probe had no copy running: the probe's finding */
+	if (measuring && st->stuck_pair >= 0 &&
+	    (unsigned int)st->stuck_pair < st->nr_pairs && st->pair)
 		st->pair[st->stuck_pair].status = *which == GPU_TIMEOUT ?
 						  GPU_TIMEOUT : GPU_FAILED;
+	if (*which == GPU_TIMEOUT && worker.root)
+		gpu_read_kernel_xid(st, worker.root);
 }
 
 /* The kernel's view of the GPU's NUMA node: -1 when it has none. */
@@ -251,11 +292,13 @@ static void read_numa_nodes(struct gpu_state *st, struct fsroot *root)
 void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
 	       struct fsroot *root)
 {
-	double start = gpu_now(), limit = timeout_of(opt);
+	double start = gpu_now(), limit;
 	pid_t parent;
 	int sv[2];
-	bool died;
+	bool died, bound;
 
+	limit = step_limit(opt, start, 0, &bound);
+	worker.root = root;
 	memset(st, 0, sizeof(*st));
 	st->stuck_pair = st->stuck_dev = -1;
 	st->measure = GPU_SKIPPED;
@@ -302,7 +345,7 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
 	if (await(CMD_PROBED, start + limit, &died))
 		collect(st);
 	else
-		worker_lost(st, false, died, limit);
+		worker_lost(st, false, died, limit, bound);
 	read_numa_nodes(st, root);
 	st->measure = GPU_SKIPPED;
 	st->probe_s = gpu_now() - start;
@@ -311,9 +354,10 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
 void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
 {
 	/* --wait-idle comes before the copies' own deadline */
-	double start = gpu_now(), limit = opt->wait_idle_s + timeout_of(opt);
-	bool died;
+	double start = gpu_now(), limit;
+	bool died, bound;
 
+	limit = step_limit(opt, start, opt->wait_idle_s, &bound);
 	if (opt->no_cuda || opt->quick || st->cuda != GPU_OK ||
 	    worker.pid < 0) {
 		st->measure = GPU_SKIPPED;
@@ -330,7 +374,7 @@ void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
 		worker.sh->opt.nr_only_pairs = n;
 	}
 	if (!send_cmd(worker.fd, CMD_MEASURE)) {
-		worker_lost(st, true, true, limit);
+		worker_lost(st, true, true, limit, bound);
 	} else if (await(CMD_MEASURE, start + limit + WATCHDOG_GRACE_S,
 			 &died)) {
 		collect(st);
@@ -340,10 +384,15 @@ void gpu_measure(struct gpu_state *st, const struct gpu_options *opt)
 			if (st->stuck_pair >= 0 && st->pair &&
 			    (unsigned int)st->stuck_pair < st->nr_pairs)
 				st->pair[st->stuck_pair].status = GPU_TIMEOUT;
+			/* the worker stopped at the end it was given */
+			st->deadline_hit = bound;
+			if (worker.root)
+				gpu_read_kernel_xid(st, worker.root);
 		}
 	} else {
-		worker_lost(st, true, died, limit);
+		worker_lost(st, true, died, limit, bound);
 	}
+	st->busy = opt->busy;
 	st->measure_s = gpu_now() - start;
 }
 

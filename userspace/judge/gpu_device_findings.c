@@ -16,6 +16,63 @@
 #include "judge/judge_validity.h"
 #include "judge/results.h"
 
+/*
+ * A CUDA or NVML call that never returned: the driver is wedged, and what
+ * the run would have said about the GPUs was never seen.  The finding
+ * names the call, the GPU or pair it was about when known, and the
+ * kernel log's last Xid, which says what wedged it.
+ */
+static void driver_hung(struct check_run *r, const char *lib)
+{
+	const struct gpu_state *st = r->gpu;
+	unsigned long long a = FINDING_NO_ADDR, b = FINDING_NO_ADDR;
+	char log[sizeof(st->kernel_xid) + sizeof(st->kernel_log_error) + 48];
+	char about[2 * P2PD_ADDR_STRLEN + 32] = "";
+
+	if (st->stuck_pair >= 0 && st->pair &&
+	    (unsigned int)st->stuck_pair < st->nr_pairs) {
+		a = judge_gpu_addr(r, st->pair[st->stuck_pair].src);
+		b = judge_gpu_addr(r, st->pair[st->stuck_pair].dst);
+	} else if (st->stuck_dev >= 0) {
+		a = judge_gpu_addr(r, st->stuck_dev);
+	}
+	if (a != FINDING_NO_ADDR && b != FINDING_NO_ADDR)
+		snprintf(about, sizeof(about), " (GPU %s -> %s)",
+			 judge_addr_str(a), judge_addr_str(b));
+	else if (a != FINDING_NO_ADDR)
+		snprintf(about, sizeof(about), " (GPU %s)", judge_addr_str(a));
+	if (st->kernel_xid[0])
+		snprintf(log, sizeof(log), "; the kernel log's last Xid: %s",
+			 st->kernel_xid);
+	else if (st->kernel_log_error[0])
+		snprintf(log, sizeof(log), "; no Xid known (%s)",
+			 st->kernel_log_error);
+	else
+		snprintf(log, sizeof(log), "; the kernel log has no NVIDIA Xid");
+	if (st->deadline_hit) {
+		char fix[FIX_LEN];
+
+		/* a deadline cut it short: slow and hung look the same */
+		snprintf(fix, sizeof(fix),
+			 "%s did not return before the run's deadline: rerun with a longer --deadline to tell a slow driver from a hung one; if it never returns, reset the GPUs (nvidia-smi -r) or reboot",
+			 st->stuck_step[0] ? st->stuck_step : "a driver call");
+		findings_add(&r->findings, SEV_ERROR, "check-timed-out", a, b,
+			     fix, "%s did not answer in time, so nothing about the GPUs is known: %s%s%s",
+			     !strcmp(lib, "cuda") ? "the CUDA driver (libcuda.so.1)" :
+						    "NVML (libnvidia-ml.so.1)",
+			     st->error[0] ? st->error : "a call did not return",
+			     about, log);
+		return;
+	}
+	findings_add(&r->findings, SEV_ERROR, "gpu-driver-hung", a, b,
+		     "the driver is wedged: no GPU job can run here until the GPUs are reset (nvidia-smi -r) or the node reboots; the Xid in dmesg (NVRM: Xid) says why, and lspci shows a GPU fallen off the bus",
+		     "%s did not answer, so nothing about the GPUs is known: %s%s%s",
+		     !strcmp(lib, "cuda") ? "the CUDA driver (libcuda.so.1)" :
+					    "NVML (libnvidia-ml.so.1)",
+		     st->error[0] ? st->error : "a call did not return", about,
+		     log);
+}
+
 static void status_finding(struct check_run *r, const char *lib,
 			   enum gpu_status s)
 {
@@ -26,7 +83,9 @@ static void status_finding(struct check_run *r, const char *lib,
 	case GPU_OK:
 	case GPU_SKIPPED:
 	case GPU_BUSY:		/* reported as gpu-busy, naming the work */
-	case GPU_TIMEOUT:	/* reported with the copy that hung */
+		return;
+	case GPU_TIMEOUT:
+		driver_hung(r, lib);
 		return;
 	case GPU_NOT_BUILT:
 		if (!strcmp(lib, "cuda"))
@@ -91,12 +150,21 @@ static void judge_timeouts(struct check_run *r)
 		} else if (st->stuck_dev >= 0) {
 			a = judge_gpu_addr(r, st->stuck_dev);
 		}
-		findings_add(&r->findings, SEV_ERROR, "copy-timeout", a, b,
-			     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path; the GPU may need a reset (nvidia-smi -r) or a reboot",
-			     "the copy '%s' did not finish within %.0f s and the watchdog ended the run%s%s",
-			     st->stuck_step[0] ? st->stuck_step : "?",
-			     r->params.timeout_s,
-			     hint[0] ? ": " : "", hint);
+		if (st->deadline_hit)
+			findings_add(&r->findings, SEV_ERROR, "check-timed-out", a, b,
+				     "check dmesg for IOMMU faults and Xids; give the run more time (--deadline) to tell a slow copy from a hung one",
+				     "check timed out: the run's deadline came before the copy '%s' finished%s%s%s%s",
+				     st->stuck_step[0] ? st->stuck_step : "(none started)",
+				     st->kernel_xid[0] ? "; the kernel log's last Xid: " : "",
+				     st->kernel_xid, hint[0] ? ": " : "", hint);
+		else
+			findings_add(&r->findings, SEV_ERROR, "copy-timeout", a, b,
+				     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path; the GPU may need a reset (nvidia-smi -r) or a reboot",
+				     "the copy '%s' did not finish within %.0f s and the watchdog ended the run%s%s%s%s",
+				     st->stuck_step[0] ? st->stuck_step : "?",
+				     r->params.timeout_s,
+				     st->kernel_xid[0] ? "; the kernel log's last Xid: " : "",
+				     st->kernel_xid, hint[0] ? ": " : "", hint);
 	} else if (st->measure == GPU_FAILED) {
 		findings_add(&r->findings, SEV_WARNING, "measure-failed",
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,

@@ -155,7 +155,16 @@ void judge_validity(struct check_run *r)
 		if (!r->results->gpu[g].selected)
 			continue;
 		pciaddr_format(a_s, d->pci_addr);
-		if (gpu_activity_busy(a)) {
+		if (gpu_activity_busy(a) && st->measure == GPU_BUSY &&
+		    st->busy == GPU_BUSY_SKIP) {
+			/* a health check's choice: a job's GPU is no fault */
+			busy_words(a, words, sizeof(words));
+			findings_add(&r->findings, SEV_INFO, "gpu-busy",
+				     d->pci_addr, FINDING_NO_ADDR,
+				     "the next run on idle GPUs measures them",
+				     "GPU %s is in use: %s; nothing measured (--if-busy=skip), only the topology and attributes judged",
+				     a_s, words);
+		} else if (gpu_activity_busy(a)) {
 			bool refused = st->measure == GPU_BUSY;
 
 			busy_words(a, words, sizeof(words));

@@ -34,13 +34,20 @@ int report_json_write(FILE *out, const struct check_run *r, int flags);
  */
 int report_json_print(FILE *out, const struct check_run *r);
 
+/* Which pairs get series of their own in the textfile (--prometheus-pairs). */
+enum prom_pairs {
+	PROM_PAIRS_NOT_OK,	/* redirected, blocked or unknown only */
+	PROM_PAIRS_ALL,
+};
+
 /*
  * report_prom_write() - the node_exporter textfile @path, written to
  * "@path.tmp" and renamed over @path, so the collector never reads half.
  * Return: 0, or -1 with the reason in @err.
  */
 int report_prom_write(const char *path, const struct check_run *r,
-		      int exit_status, char *err, size_t errlen);
+		      int exit_status, enum prom_pairs pairs, char *err,
+		      size_t errlen);
 
 /* The run in one word: healthy, degraded (warnings) or broken (errors). */
 const char *report_state_word(const struct check_run *r);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "judge/finding_registry.h"
 #include "judge/results.h"
 #include "platform/atomic_file.h"
 #include "topology/pciaddr.h"
@@ -48,11 +49,21 @@ static void help(FILE *f, const char *name, const char *type, const char *text)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
 }
 
+/* A GPU's UUID as dcgm-exporter labels it, where NVML gave one. */
+static void gpu_uuid_label(FILE *f, const struct gpu_device *d)
+{
+	if (!d->uuid[0])
+		return;
+	fputs("UUID=\"", f);
+	label(f, d->uuid);
+	fputs("\",", f);
+}
+
 /* The GPUs' link generation or width: idle, under load, maximum. */
 static void link_metric(FILE *f, const struct gpu_state *st, const char *name,
 			const char *text, int width)
 {
-	char a[P2PD_ADDR_STRLEN];
+	char a[PCIADDR_NVML_STRLEN];
 	unsigned int i;
 
 	help(f, name, "gauge", text);
@@ -68,18 +79,25 @@ static void link_metric(FILE *f, const struct gpu_state *st, const char *name,
 
 		if (!l->valid)
 			continue;
-		pciaddr_format(a, st->dev[i].pci_addr);
-		for (k = 0; k < 3; k++)
-			fprintf(f, "%s{gpu=\"%s\",state=\"%s\"} %u\n", name, a,
-				state[k], v[k]);
+		pciaddr_format_nvml(a, st->dev[i].pci_addr);
+		for (k = 0; k < 3; k++) {
+			fprintf(f, "%s{pci_bus_id=\"%s\",", name, a);
+			gpu_uuid_label(f, &st->dev[i]);
+			fprintf(f, "state=\"%s\"} %u\n", state[k], v[k]);
+		}
 	}
 }
 
 /* One GPU's copy bandwidth of one kind, measured in GB/s. */
-static void gpu_bandwidth(FILE *f, const char *gpu, const char *kind, double gbs)
+static void gpu_bandwidth(FILE *f, const struct gpu_device *d, const char *kind,
+			  double gbs)
 {
-	fprintf(f, "p2pdiag_gpu_bandwidth_bytes_per_second{gpu=\"%s\",kind=\"%s\"} %.0f\n",
-		gpu, kind, gbs * BYTES_PER_GB);
+	char a[PCIADDR_NVML_STRLEN];
+
+	fprintf(f, "p2pdiag_gpu_bandwidth_bytes_per_second{pci_bus_id=\"%s\",",
+		pciaddr_format_nvml(a, d->pci_addr));
+	gpu_uuid_label(f, d);
+	fprintf(f, "kind=\"%s\"} %.0f\n", kind, gbs * BYTES_PER_GB);
 }
 
 static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pair *p)
@@ -109,16 +127,46 @@ static void run_metrics(FILE *f, const struct check_run *r, int exit_status)
 	fprintf(f, "p2pdiag_exit_status %d\n", exit_status);
 }
 
-/* Every judged pair: its verdict, how many pairs it stands for, its blockers. */
-static void pair_metrics(FILE *f, const struct check_run *r)
+/*
+ * Whether pair @i gets series of its own: every pair, or those whose
+ * verdict says something is wrong (redirected, blocked, unknown).
+ */
+static bool pair_kept(const struct check_run *r, unsigned int i,
+		      enum prom_pairs pairs)
 {
-	unsigned int i;
+	return pairs == PROM_PAIRS_ALL ||
+	       (r->pair[i].verdict != P2PD_VERDICT_OK &&
+		r->pair[i].verdict != P2PD_VERDICT_HOST);
+}
 
+/*
+ * The judged pairs: how many of each verdict, and per pair (every pair
+ * with --prometheus-pairs=all, else those whose verdict says something is
+ * wrong: on a healthy 8-GPU, 8-NIC node that is nothing, where every pair
+ * was 480 constant series) its verdict, how many pairs it stands for and
+ * its blockers.
+ */
+static void pair_metrics(FILE *f, const struct check_run *r,
+			 enum prom_pairs pairs)
+{
+	unsigned long count[P2PD_VERDICT_COUNT] = { 0 };
+	unsigned int i, v;
+
+	for (i = 0; i < r->nr_pairs; i++)
+		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
+			count[r->pair[i].verdict] += run_pair_count(r, i);
+	help(f, "p2pdiag_pairs", "gauge",
+	     "pairs of P2P endpoints judged, by verdict (every pair, whatever --prometheus-pairs says)");
+	for (v = 0; v < P2PD_VERDICT_COUNT; v++)
+		fprintf(f, "p2pdiag_pairs{verdict=\"%s\"} %lu\n",
+			p2pd_verdict_name((enum p2pd_verdict)v), count[v]);
 	help(f, "p2pdiag_pair_info", "gauge",
-	     "1 for each judged pair of P2P endpoints, its class and verdict in labels");
+	     "1 for each judged pair of P2P endpoints, its class and verdict in labels (only pairs redirected, blocked or unknown, unless --prometheus-pairs=all)");
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->pair[i];
 
+		if (!pair_kept(r, i, pairs))
+			continue;
 		fprintf(f, "p2pdiag_pair_info{");
 		pair_labels(f, r, p);
 		fprintf(f, ",class=\"%s\",verdict=\"%s\"} 1\n",
@@ -127,6 +175,8 @@ static void pair_metrics(FILE *f, const struct check_run *r)
 	help(f, "p2pdiag_pair_endpoint_pairs", "gauge",
 	     "pairs of P2P endpoints the pair's series stand for: 1, or grouped, every pair of a member of a's group with a member of b's");
 	for (i = 0; i < r->nr_pairs; i++) {
+		if (!pair_kept(r, i, pairs))
+			continue;
 		fprintf(f, "p2pdiag_pair_endpoint_pairs{");
 		pair_labels(f, r, &r->pair[i]);
 		fprintf(f, "} %lu\n", run_pair_count(r, i));
@@ -134,48 +184,57 @@ static void pair_metrics(FILE *f, const struct check_run *r)
 	help(f, "p2pdiag_pair_blockers", "gauge",
 	     "ports whose ACS redirects the pair's traffic");
 	for (i = 0; i < r->nr_pairs; i++) {
+		if (!pair_kept(r, i, pairs))
+			continue;
 		fprintf(f, "p2pdiag_pair_blockers{");
 		pair_labels(f, r, &r->pair[i]);
 		fprintf(f, "} %u\n", r->pair[i].nr_blockers);
 	}
 }
 
-/* The measured GPU pairs: bandwidth of each kind and latency. */
+/* The measured GPU pairs: bandwidth of each kind, its expectation, latency. */
 static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 {
-	static const char *const kinds[] = { "p2p", "staged", "bidir", "expected" };
+	static const char *const kinds[] = { "p2p", "staged", "bidir" };
 	const struct gpu_state *st = r->gpu;
-	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
+	char a[PCIADDR_NVML_STRLEN], b[PCIADDR_NVML_STRLEN];
 	unsigned int i, k;
 
 	help(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second", "gauge",
-	     "GPU to GPU copy bandwidth (median), by kind");
+	     "GPU to GPU copy bandwidth measured (median), by kind");
 	for (i = 0; i < st->nr_pairs; i++) {
 		const struct gpu_pair *gp = &st->pair[i];
 		const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
-		const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
-		double exp = jp->expected_gbs;
 
-		pciaddr_format(a, st->dev[gp->src].pci_addr);
-		pciaddr_format(b, st->dev[gp->dst].pci_addr);
-		if (!jp->selected)
+		if (!r->results->gpu_pair[i].selected)
 			continue;
-		for (k = 0; k < 4; k++) {
-			double v = k < 3 ? figs[k]->median : exp;
+		pciaddr_format_nvml(a, st->dev[gp->src].pci_addr);
+		pciaddr_format_nvml(b, st->dev[gp->dst].pci_addr);
+		for (k = 0; k < 3; k++)
+			if (figs[k]->valid)
+				fprintf(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.0f\n",
+					a, b, kinds[k], figs[k]->median * BYTES_PER_GB);
+	}
+	help(f, "p2pdiag_gpu_pair_expected_bandwidth_bytes_per_second", "gauge",
+	     "GPU to GPU P2P bandwidth the pair's links allow, by the tool's model");
+	for (i = 0; i < st->nr_pairs; i++) {
+		const struct gpu_pair *gp = &st->pair[i];
+		const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
 
-			if (k < 3 ? !figs[k]->valid : exp <= 0)
-				continue;
-			fprintf(f, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\",kind=\"%s\"} %.0f\n",
-				a, b, kinds[k], v * BYTES_PER_GB);
-		}
+		if (!jp->selected || jp->expected_gbs <= 0)
+			continue;
+		fprintf(f, "p2pdiag_gpu_pair_expected_bandwidth_bytes_per_second{src=\"%s\",dst=\"%s\"} %.0f\n",
+			pciaddr_format_nvml(a, st->dev[gp->src].pci_addr),
+			pciaddr_format_nvml(b, st->dev[gp->dst].pci_addr),
+			jp->expected_gbs * BYTES_PER_GB);
 	}
 	help(f, "p2pdiag_gpu_pair_latency_seconds", "gauge",
 	     "per-copy latency of small copies (median), by kind");
 	for (i = 0; i < st->nr_pairs; i++) {
 		const struct gpu_pair *gp = &st->pair[i];
 
-		pciaddr_format(a, st->dev[gp->src].pci_addr);
-		pciaddr_format(b, st->dev[gp->dst].pci_addr);
+		pciaddr_format_nvml(a, st->dev[gp->src].pci_addr);
+		pciaddr_format_nvml(b, st->dev[gp->dst].pci_addr);
 		if (gp->latency_p2p.valid)
 			fprintf(f, "p2pdiag_gpu_pair_latency_seconds{src=\"%s\",dst=\"%s\",kind=\"p2p\"} %.9g\n",
 				a, b, gp->latency_p2p.median / US_PER_SECOND);
@@ -185,28 +244,36 @@ static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 	}
 }
 
-/* Each GPU: its host and on-GPU bandwidth, and its link. */
+/* Each GPU: its host and on-GPU bandwidth, its expectation, its link. */
 static void gpu_metrics(FILE *f, const struct check_run *r)
 {
 	const struct gpu_state *st = r->gpu;
-	char a[P2PD_ADDR_STRLEN];
+	char a[PCIADDR_NVML_STRLEN];
 	unsigned int i;
 
 	help(f, "p2pdiag_gpu_bandwidth_bytes_per_second", "gauge",
-	     "host to GPU, GPU to host and on-GPU copy bandwidth (median), by kind");
+	     "host to GPU, GPU to host and on-GPU copy bandwidth measured (median), by kind");
 	for (i = 0; i < st->nr_dev; i++) {
 		const struct gpu_device *d = &st->dev[i];
+
+		if (d->h2d.valid)
+			gpu_bandwidth(f, d, "h2d", d->h2d.median);
+		if (d->d2h.valid)
+			gpu_bandwidth(f, d, "d2h", d->d2h.median);
+		if (d->local.valid)
+			gpu_bandwidth(f, d, "local", d->local.median);
+	}
+	help(f, "p2pdiag_gpu_expected_bandwidth_bytes_per_second", "gauge",
+	     "host to GPU bandwidth the GPU's link allows, by the tool's model");
+	for (i = 0; i < st->nr_dev; i++) {
 		double exp = r->results->gpu[i].expected_host_gbs;
 
-		pciaddr_format(a, d->pci_addr);
-		if (d->h2d.valid)
-			gpu_bandwidth(f, a, "h2d", d->h2d.median);
-		if (d->d2h.valid)
-			gpu_bandwidth(f, a, "d2h", d->d2h.median);
-		if (d->local.valid)
-			gpu_bandwidth(f, a, "local", d->local.median);
-		if (exp > 0)
-			gpu_bandwidth(f, a, "expected", exp);
+		if (exp <= 0)
+			continue;
+		fprintf(f, "p2pdiag_gpu_expected_bandwidth_bytes_per_second{pci_bus_id=\"%s\",",
+			pciaddr_format_nvml(a, st->dev[i].pci_addr));
+		gpu_uuid_label(f, &st->dev[i]);
+		fprintf(f, "} %.0f\n", exp * BYTES_PER_GB);
 	}
 	link_metric(f, st, "p2pdiag_gpu_link_gen",
 		    "PCIe generation of the GPU's link: idle, load, max", 0);
@@ -227,36 +294,39 @@ static void finding_metrics(FILE *f, const struct check_run *r)
 	fprintf(f, "p2pdiag_findings{severity=\"error\"} %zu\n", n[SEV_ERROR]);
 	fprintf(f, "p2pdiag_findings{severity=\"warning\"} %zu\n", n[SEV_WARNING]);
 	fprintf(f, "p2pdiag_findings{severity=\"info\"} %zu\n", n[SEV_INFO]);
-	help(f, "p2pdiag_finding", "gauge",
-	     "findings by code, severity and device or pair (one series each, so counted)");
+	help(f, "p2pdiag_finding_info", "gauge",
+	     "1 for each finding: its code, severity, family (the class of cause), and the pair or device it is about");
 	for (i = 0; i < r->findings.nr; i++) {
 		const struct finding *it = &r->findings.item[i];
-		unsigned int j, count = 0;
+		const struct finding_kind *kind = finding_kind_find(it->code);
+		unsigned int j;
 
-		for (j = 0; j < r->findings.nr; j++)
-			if (same_series(it, &r->findings.item[j])) {
-				if (j < i)
-					break;
-				count++;
-			}
-		if (!count)
-			continue;	/* printed with an earlier one */
-		fprintf(f, "p2pdiag_finding{code=\"");
+		for (j = 0; j < i && !same_series(it, &r->findings.item[j]); j++)
+			;
+		if (j < i)
+			continue;	/* the same series as an earlier one */
+		fprintf(f, "p2pdiag_finding_info{code=\"");
 		label(f, it->code);
-		fprintf(f, "\",severity=\"%s\"", finding_severity_name(it->severity));
-		if (it->a != FINDING_NO_ADDR)
-			fprintf(f, ",a=\"%s\"", pciaddr_format(a, it->a));
+		fprintf(f, "\",severity=\"%s\",family=\"", finding_severity_name(it->severity));
+		label(f, kind ? kind->family : "unknown");
+		/* what an alert's text names: the pair, the device or the machine */
 		if (it->has_pair)
-			fprintf(f, ",b=\"%s\"", pciaddr_format(b, it->b));
-		fprintf(f, "} %u\n", count);
+			fprintf(f, "\",subject=\"%s - %s\",a=\"%s\",b=\"%s\"} 1\n",
+				pciaddr_format(a, it->a), pciaddr_format(b, it->b), a, b);
+		else if (it->a != FINDING_NO_ADDR)
+			fprintf(f, "\",subject=\"%s\",a=\"%s\"} 1\n",
+				pciaddr_format(a, it->a), a);
+		else
+			fprintf(f, "\",subject=\"the node\"} 1\n");
 	}
 }
 
 /* The whole textfile, in the order dashboards have always read it. */
-static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
+static void write_metrics(FILE *f, const struct check_run *r, int exit_status,
+			  enum prom_pairs pairs)
 {
 	run_metrics(f, r, exit_status);
-	pair_metrics(f, r);
+	pair_metrics(f, r, pairs);
 	if (r->gpu && r->gpu->pair)
 		gpu_pair_metrics(f, r);
 	if (r->gpu && r->gpu->nr_dev)
@@ -268,20 +338,22 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status)
 struct metrics_job {
 	const struct check_run *r;
 	int exit_status;
+	enum prom_pairs pairs;
 };
 
 static int write_job(FILE *f, const void *ctx)
 {
 	const struct metrics_job *job = ctx;
 
-	write_metrics(f, job->r, job->exit_status);
+	write_metrics(f, job->r, job->exit_status, job->pairs);
 	return 0;
 }
 
 int report_prom_write(const char *path, const struct check_run *r,
-		      int exit_status, char *err, size_t errlen)
+		      int exit_status, enum prom_pairs pairs, char *err,
+		      size_t errlen)
 {
-	const struct metrics_job job = { r, exit_status };
+	const struct metrics_job job = { r, exit_status, pairs };
 
 	return atomic_file_write(path, write_job, &job, err, errlen);
 }

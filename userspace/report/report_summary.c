@@ -11,6 +11,7 @@
 
 #include "judge/judge.h"
 #include "report/report.h"
+#include "topology/pciaddr.h"
 
 const char *report_state_word(const struct check_run *r)
 {
@@ -42,18 +43,94 @@ static void put_one_line(FILE *out, const char *s)
 	}
 }
 
+/* Names given per cause before "+N more", and other causes named. */
+#define SUMMARY_NAMES	2
+#define SUMMARY_CAUSES	3
+
+/*
+ * What @k is about, in parentheses: its pairs ("2 pairs: A-B, C-D, +3
+ * more") or its devices ("0000:1b:00.0, +1 more"); nothing when its
+ * findings name neither.
+ */
+static void put_subjects(FILE *out, const struct check_run *r,
+			 const struct cause *k)
+{
+	const struct findings *f = &r->findings;
+	unsigned long long dev[SUMMARY_NAMES];
+	char x[P2PD_ADDR_STRLEN], y[P2PD_ADDR_STRLEN];
+	unsigned long shown = 0, devices = 0, more;
+	size_t i, j;
+
+	if (k->nr_member_pairs) {
+		fprintf(out, " (%lu pair%s", k->nr_member_pairs,
+			k->nr_member_pairs == 1 ? "" : "s");
+		for (i = 0; i < k->nr && shown < SUMMARY_NAMES; i++) {
+			const struct finding *it = &f->item[k->item[i]];
+
+			if (!it->has_pair)
+				continue;
+			fprintf(out, "%s%s-%s", shown ? ", " : ": ",
+				pciaddr_format(x, it->a), pciaddr_format(y, it->b));
+			shown++;
+		}
+		more = k->nr_member_pairs > shown ? k->nr_member_pairs - shown : 0;
+		if (more && shown)
+			fprintf(out, ", +%lu more", more);
+		fputc(')', out);
+		return;
+	}
+	/* the devices, each once, in the order of the findings */
+	for (i = 0; i < k->nr; i++) {
+		const struct finding *it = &f->item[k->item[i]];
+
+		if (it->a == FINDING_NO_ADDR)
+			continue;
+		for (j = 0; j < shown && dev[j] != it->a; j++)
+			;
+		if (j < shown)
+			continue;
+		devices++;
+		if (shown < SUMMARY_NAMES) {
+			fprintf(out, "%s%s", shown ? ", " : " (",
+				pciaddr_format(x, it->a));
+			dev[shown++] = it->a;
+		}
+	}
+	if (!shown)
+		return;
+	if (devices > shown)
+		fprintf(out, ", +%lu more", devices - shown);
+	fputc(')', out);
+}
+
 int report_summary(FILE *out, const struct check_run *r)
 {
 	const struct causes *k = &r->causes;
 	const struct cause *first = k->nr ? &k->cause[0] : NULL;
 	const char *state = report_state_word(r);
+	size_t i, others = 0;
 
 	fputs(state, out);
 	if (first && first->severity >= SEV_WARNING) {
 		fprintf(out, ": %s", first->code);
-		if (first->nr_member_pairs)
-			fprintf(out, " (%lu pair%s)", first->nr_member_pairs,
-				first->nr_member_pairs == 1 ? "" : "s");
+		put_subjects(out, r, first);
+		/* the other causes that count, worst first, before the fix */
+		for (i = 1; i < k->nr; i++)
+			if (k->cause[i].severity >= SEV_WARNING)
+				others++;
+		if (others) {
+			size_t named = 0;
+
+			fprintf(out, ", +%zu more (", others);
+			for (i = 1; i < k->nr && named < SUMMARY_CAUSES; i++) {
+				if (k->cause[i].severity < SEV_WARNING)
+					continue;
+				fprintf(out, "%s%s", named ? ", " : "",
+					k->cause[i].code);
+				named++;
+			}
+			fprintf(out, "%s)", others > named ? ", ..." : "");
+		}
 		fputs(": ", out);
 		if (first->machine_fix && k->ports.nr && r->model) {
 			char param[JUDGE_TEXT_MAX];

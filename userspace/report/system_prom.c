@@ -10,7 +10,7 @@
 void system_output_prom(FILE *f, const struct check_run *r)
 {
 	const struct system_report *s = r->system;
-	char ga[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN];
+	char ga[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN], gn[PCIADDR_NVML_STRLEN];
 	const struct gpudirect *g;
 	unsigned int i;
 
@@ -37,8 +37,8 @@ void system_output_prom(FILE *f, const struct check_run *r)
 		fprintf(f, "# HELP p2pdiag_gpudirect_ready 1 when the pair's GPUDirect route exists and every precondition holds\n"
 			"# TYPE p2pdiag_gpudirect_ready gauge\n");
 	for (i = 0; i < g->nr_pair; i++)
-		fprintf(f, "p2pdiag_gpudirect_ready{gpu=\"%s\",peer=\"%s\",kind=\"%s\",route=\"%s\"} %d\n",
-			pciaddr_format(ga, g->pair[i].gpu), pciaddr_format(pa, g->pair[i].peer),
+		fprintf(f, "p2pdiag_gpudirect_ready{pci_bus_id=\"%s\",peer=\"%s\",kind=\"%s\",route=\"%s\"} %d\n",
+			pciaddr_format_nvml(gn, g->pair[i].gpu), pciaddr_format(pa, g->pair[i].peer),
 			g->pair[i].storage ? "storage" : "rdma", g->pair[i].route,
 			g->pair[i].ready);
 	for (i = 0; i < g->nr_pair && g->pair[i].storage; i++)
@@ -48,7 +48,7 @@ void system_output_prom(FILE *f, const struct check_run *r)
 			"# TYPE p2pdiag_nccl_gdr gauge\n");
 	for (i = 0; i < g->nr_pair; i++)
 		if (!g->pair[i].storage)
-			fprintf(f, "p2pdiag_nccl_gdr{gpu=\"%s\",nic=\"%s\"} %d\n",
-				pciaddr_format(ga, g->pair[i].gpu),
+			fprintf(f, "p2pdiag_nccl_gdr{pci_bus_id=\"%s\",nic=\"%s\"} %d\n",
+				pciaddr_format_nvml(gn, g->pair[i].gpu),
 				pciaddr_format(pa, g->pair[i].peer), g->pair[i].nccl_gdr);
 }

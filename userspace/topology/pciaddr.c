@@ -74,6 +74,14 @@ char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned long long addr)
 	return buf;
 }
 
+char *pciaddr_format_nvml(char buf[PCIADDR_NVML_STRLEN], unsigned long long addr)
+{
+	snprintf(buf, PCIADDR_NVML_STRLEN, "%08X:%02X:%02X.%X",
+		 P2PD_ADDR_DOMAIN(addr), P2PD_ADDR_BUS(addr),
+		 P2PD_ADDR_DEV(addr), P2PD_ADDR_FN(addr));
+	return buf;
+}
+
 char *pciaddr_format_host_bridge(char buf[P2PD_HOST_BRIDGE_STRLEN],
 				 unsigned long long host_bridge)
 {

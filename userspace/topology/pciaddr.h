@@ -16,6 +16,13 @@ int pciaddr_parse(const char *s, unsigned long long *addr);
 /* @addr as "dddd:bb:dd.f" into @buf; returns @buf. */
 char *pciaddr_format(char buf[P2PD_ADDR_STRLEN], unsigned long long addr);
 
+/*
+ * @addr as NVML and dcgm-exporter spell a GPU's bus id ("00000000:1B:00.0":
+ * eight domain digits, upper case) into @buf; returns @buf.
+ */
+#define PCIADDR_NVML_STRLEN	17
+char *pciaddr_format_nvml(char buf[PCIADDR_NVML_STRLEN], unsigned long long addr);
+
 /* @host_bridge, P2PD_HOST_BRIDGE(), as "dddd:bb" into @buf; returns @buf. */
 char *pciaddr_format_host_bridge(char buf[P2PD_HOST_BRIDGE_STRLEN],
 				 unsigned long long host_bridge);

@@ -217,7 +217,7 @@ finish "driver call that never returns: the watchdog kills the worker"
 
 run_case FAKE_CUDA_HANG_CALL=cuInit -- --timeout 1
 has "cuda=timeout"; has "nvml=skipped"; has "measure=skipped"; status 1
-has_re "^error=cuInit and device probing did not complete within 1 s"
+has_re "^error=cuInit did not return within 1 s: the watchdog ended it$"
 faster_than 5000
 finish "cuInit that never returns: probe ends as timeout"
 
@@ -577,6 +577,48 @@ status 2; finding error copy-timeout
 faster_than 10000
 finish "p2pdiag-check, driver call never returns: watchdog, copy-timeout, exit 2"
 
+# A driver that never answers the probe: no GPU was seen, so nothing about
+# them is known, and the run must say so in every output, never healthy.
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuInit -- --quick --timeout 2 \
+	--prometheus "$EMPTY/hung.prom" --nfd-features "$EMPTY/hung.nfd"
+status 2; finding error gpu-driver-hung
+has_re "cuInit did not return within 2 s"
+grep -qx 'p2pdiag_exit_status 2' "$EMPTY/hung.prom" 2>/dev/null ||
+	why=${why:-"textfile: $(grep exit_status "$EMPTY/hung.prom" 2>&1)"}
+grep -qx 'p2pdiag.feature.node.kubernetes.io/p2p=broken' "$EMPTY/hung.nfd" 2>/dev/null ||
+	why=${why:-"labels: $(grep /p2p= "$EMPTY/hung.nfd" 2>&1)"}
+faster_than 2000
+finish "p2pdiag-check, cuInit never returns: gpu-driver-hung, exit 2, textfile and labels broken"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuInit -- --quick --timeout 2 --summary
+status 2; has_re "^broken: gpu-driver-hung: "
+finish "p2pdiag-check --summary, cuInit never returns: broken, naming gpu-driver-hung"
+
+# The kernel log says what wedged it: the driver's last Xid is quoted, read
+# from /dev/kmsg under the root (records as the live device gives them).
+mkdir -p "$EMPTY/xid/dev" && cp -r "$EMPTY/hermetic/proc" "$EMPTY/xid/" &&
+	printf '%s\n' '6,1001,5000000,-;nvidia-nvlink: Nvlink Core is being initialized' \
+		'4,1002,9000000,-;NVRM: Xid (PCI:0000:03:00): 13, pid=811, Graphics Exception' \
+		'4,1003,9100000,-;NVRM: Xid (PCI:0000:04:00): 79, pid=812, GPU has fallen off the bus.' \
+		' SUBSYSTEM=pci' '6,1004,9200000,-;NVRM: GPU at PCI:0000:04:00: GPU-5d6c0e5c' \
+		>"$EMPTY/xid/dev/kmsg"
+check 02-eight-gpu-four-switches $SW P2PDIAG_FSROOT="$EMPTY/xid" FAKE_CUDA_HANG_CALL=cuInit -- \
+	--quick --timeout 1
+status 2; finding error gpu-driver-hung
+has_re "the kernel log's last Xid: Xid \(PCI:0000:04:00\): 79, pid=812, GPU has fallen off the bus\.$"
+finish "p2pdiag-check, cuInit never returns: the kernel log's last Xid quoted"
+
+# The run's deadline, not --timeout, ends it: "check timed out".
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuDeviceGetP2PAttribute -- \
+	--quick --timeout 60 --deadline 2
+status 2; finding error check-timed-out
+has_re "cuDeviceCanAccessPeer, cuDeviceGetP2PAttribute did not return before the run's deadline .*: check timed out"
+has_re "check timed out \(GPU 0000:03:00\.0 -> 0000:04:00\.0\); "
+faster_than 2000
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_HANG_CALL=cuInit -- --quick --deadline 2 --summary
+status 2; has_re "^broken: check-timed-out( \(.*\))?: cuInit did not return before the run's deadline: "
+finish "p2pdiag-check --deadline 2, a pair's query never returns: check timed out, naming the pair"
+
 for kind in zeros ones stale partial; do
 	check 02-eight-gpu-four-switches $SW FAKE_CUDA_CORRUPT=$kind --
 	status 2; finding error data-corrupt
@@ -676,6 +718,13 @@ status 1; finding warning gpu-busy
 has_re "GPU 0000:03:00.0 is in use: pid 4711 \(copier, 2.5 GiB\); not measured"
 lacks_re "^  (warning|info) +bw-low"; lacks_re "$BLAME_LINK"
 finish "p2pdiag-check, GPU busy (default): not measured, the process named"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" \
+	-- --if-busy=skip
+status 0; finding info gpu-busy
+has_re "GPU 0000:03:00.0 is in use: pid 4711 \(copier, 2.5 GiB\); nothing measured \(--if-busy=skip\)"
+lacks_re "^  (warning|info) +bw-low"
+finish "p2pdiag-check --if-busy=skip (health checks), GPU busy: nothing measured, said as a note, exit 0"
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 "${SLOW[@]}" \
 	-- --if-busy=measure

@@ -344,8 +344,8 @@ v=$(json_get '[(p["gpu"], p["peer"], p["route"], p["ready"], p["nccl_gdr"]) for 
 [ "$v" = "[('0000:02:00.0', '0000:1c:00.0', 'peermem', True, False), ('0000:1b:00.0', '0000:1c:00.0', 'peermem', True, True)]" ] &&
 	result 1 "cli: JSON carries the RDMA route and NCCL's GDR decision per GPU-NIC pair" ||
 	result 0 "cli: JSON carries the RDMA route and NCCL's GDR decision per GPU-NIC pair" "$v $err"
-grep -q '^p2pdiag_gpudirect_ready{gpu="0000:1b:00.0",peer="0000:1d:00.0",kind="storage",route="compat"} 0$' "$tmp/gd.prom" &&
-	grep -q '^p2pdiag_nccl_gdr{gpu="0000:1b:00.0",nic="0000:1c:00.0"} 1$' "$tmp/gd.prom" &&
+grep -q '^p2pdiag_gpudirect_ready{pci_bus_id="00000000:1B:00.0",peer="0000:1d:00.0",kind="storage",route="compat"} 0$' "$tmp/gd.prom" &&
+	grep -q '^p2pdiag_nccl_gdr{pci_bus_id="00000000:1B:00.0",nic="0000:1c:00.0"} 1$' "$tmp/gd.prom" &&
 	result 1 "cli: the textfile carries readiness and NCCL's GDR decision per pair" ||
 	result 0 "cli: the textfile carries readiness and NCCL's GDR decision per pair" "$(grep gpudirect "$tmp/gd.prom")"
 run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/peermem-broken" --no-cuda
@@ -531,12 +531,24 @@ v=$(json_get 'len(d["groups"]), len(d["pairs"]), sum(p["count"] for p in d["pair
 [ "$rc" = 0 ] && [ "$v" = "4 8 1136278" ] && result 1 "cli: ... grouped, the same tree is 8 group pairs" ||
 	result 0 "cli: ... grouped, the same tree is 8 group pairs" "rc $rc: $v $err"
 
-# The textfile counts what each grouped series stands for: 28 pairs in 8.
-expect_rc 0 "cli: --prometheus on the SR-IOV tree" "$bin" --topology-file "$sriov" --no-cuda --prometheus "$tmp/sriov.prom"
+# The textfile counts what each grouped series stands for: 28 pairs in 8
+# (every pair's series: --prometheus-pairs=all).
+expect_rc 0 "cli: --prometheus on the SR-IOV tree" "$bin" --topology-file "$sriov" --no-cuda \
+	--prometheus "$tmp/sriov.prom" --prometheus-pairs=all
 v=$(awk '/^p2pdiag_pair_endpoint_pairs\{/ { n++; s += $2 } /^p2pdiag_pair_endpoint_pairs\{a="0000:03:00.1",b="0000:04:00.1"\}/ { vv = $2 }
 	END { print n, s, vv }' "$tmp/sriov.prom")
 [ "$v" = "8 28 9" ] && result 1 "cli: p2pdiag_pair_endpoint_pairs: one series per group pair, 28 pairs in all, 9 for the two VF groups" ||
 	result 0 "cli: p2pdiag_pair_endpoint_pairs: one series per group pair, 28 pairs in all, 9 for the two VF groups" "$v"
+# By default only pairs that are not ok or host get series of their own;
+# p2pdiag_pairs still counts every pair by verdict.
+expect_rc 0 "cli: --prometheus on the SR-IOV tree, the default pairs" "$bin" --topology-file "$sriov" --no-cuda \
+	--prometheus "$tmp/sriov-default.prom"
+v=$(awk '/^p2pdiag_pair_(info|endpoint_pairs|blockers)\{/ { n++ } /^p2pdiag_pairs\{/ { s += $2 }
+	END { print n + 0, s }' "$tmp/sriov-default.prom")
+[ "$v" = "0 28" ] && result 1 "cli: ... by default a healthy tree writes no per-pair series, p2pdiag_pairs counts all 28" ||
+	result 0 "cli: ... by default a healthy tree writes no per-pair series, p2pdiag_pairs counts all 28" "$v"
+expect_rc 3 "cli: --prometheus-pairs=some is refused" "$bin" --topology-file "$sriov" --no-cuda \
+	--prometheus "$tmp/x.prom" --prometheus-pairs=some
 
 # A grouped baseline stands for every pair of its groups: a VF whose ACS
 # changed is found in each pair it is part of, although the baseline's

@@ -41,14 +41,14 @@ links=$(topo 10-degraded-links)
 
 expect "fleet: --summary of a healthy tree is the one word, exit 0" 0 healthy \
 	"$bin" --topology-file "$healthy" --summary
-expect "fleet: --summary of a broken tree names the worst cause, its pairs and fix" 2 \
-	"broken: host-bridge-no-p2p (2 pairs): no ACS setting helps this pair: its path crosses a host bridge that does not route P2P. Put both devices under one PCIe switch, or use a platform whose root complex routes P2P (the kernel trusts AMD Zen and the Intel root complexes on its P2PDMA list)." \
+expect "fleet: --summary of a broken tree names the worst cause, its pairs, the other causes and the fix" 2 \
+	"broken: host-bridge-no-p2p (2 pairs: 0000:01:00.0-0000:04:00.0, 0000:01:00.0-0000:06:00.0), +1 more (acs-redirect): no ACS setting helps this pair: its path crosses a host bridge that does not route P2P. Put both devices under one PCIe switch, or use a platform whose root complex routes P2P (the kernel trusts AMD Zen and the Intel root complexes on its P2PDMA list)." \
 	"$bin" --topology-file "$broken" --summary
 expect "fleet: --summary of redirected pairs gives the one machine-wide parameter" 1 \
-	"degraded: acs-redirect (10 pairs): boot with pci=disable_acs_redir=0000:00:01.1;0000:00:01.2;0000:00:03.1;0000:04:00.0;0000:04:01.0;0000:40:01.1" \
+	"degraded: acs-redirect (10 pairs: 0000:01:00.0-0000:02:00.0, 0000:01:00.0-0000:05:00.0, +8 more), +1 more (iommu-translated): boot with pci=disable_acs_redir=0000:00:01.1;0000:00:01.2;0000:00:03.1;0000:04:00.0;0000:04:01.0;0000:40:01.1" \
 	"$bin" --topology-file "$degraded" --summary
-expect "fleet: --summary of a cause about a device has no pair count" 1 \
-	"degraded: link-degraded: reseat the card; check the slot, riser or cable and the BIOS bifurcation setting" \
+expect "fleet: --summary of a cause about a device names the device, no pair count" 1 \
+	"degraded: link-degraded (0000:01:00.0): reseat the card; check the slot, riser or cable and the BIOS bifurcation setting" \
 	"$bin" --topology-file "$links" --summary
 run "$bin" --topology-file "$healthy" --summary --json
 [ "$rc" = 3 ] && [[ $err == *"--summary and --json"* ]] &&

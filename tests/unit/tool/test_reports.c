@@ -154,21 +154,21 @@ static void prom_tests(struct ktap *k, struct check_run *r)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	write_file(path, "stale_metric 1\n", 15);
 	stat(path, &before);
-	rc = report_prom_write(path, r, 1, err, sizeof(err));
+	rc = report_prom_write(path, r, 1, PROM_PAIRS_NOT_OK, err, sizeof(err));
 	stat(path, &after);
 	text = read_whole(path, NULL);
 	ktap_result(k, !rc && text && !strstr(text, "stale_metric") &&
 		       strstr(text, "# TYPE p2pdiag_exit_status gauge\np2pdiag_exit_status 1\n") &&
 		       strstr(text, "p2pdiag_pair_info{a=\"0000:03:00.0\",b=\"0000:04:00.0\",class=\"PIX\",verdict=\"redirected\"} 1") &&
-		       strstr(text, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"0000:03:00.0\",dst=\"0000:04:00.0\",kind=\"p2p\"} 26000000000\n") &&
-		       strstr(text, "p2pdiag_gpu_link_gen{gpu=\"0000:03:00.0\",state=\"idle\"} 1\n") &&
-		       strstr(text, "p2pdiag_gpu_link_width{gpu=\"0000:03:00.0\",state=\"load\"} 16\n"),
+		       strstr(text, "p2pdiag_gpu_pair_bandwidth_bytes_per_second{src=\"00000000:03:00.0\",dst=\"00000000:04:00.0\",kind=\"p2p\"} 26000000000\n") &&
+		       strstr(text, "p2pdiag_gpu_link_gen{pci_bus_id=\"00000000:03:00.0\",state=\"idle\"} 1\n") &&
+		       strstr(text, "p2pdiag_gpu_link_width{pci_bus_id=\"00000000:03:00.0\",state=\"load\"} 16\n"),
 		    err, "prometheus: textfile format with verdicts, bandwidth and exit status");
 	CHECK(k, !rc && before.st_ino != after.st_ino && access(tmp, F_OK) != 0,
 	      "prometheus: written beside and renamed over (new inode, no .tmp left)");
 	free(text);
 	snprintf(path, sizeof(path), "%s/no/such/dir/p.prom", dir);
-	rc = report_prom_write(path, r, 0, err, sizeof(err));
+	rc = report_prom_write(path, r, 0, PROM_PAIRS_ALL, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "cannot create"), err,
 		    "prometheus: an unwritable place is a clear error");
 	remove_tree(dir);
