@@ -58,6 +58,38 @@ static void judge_forced(struct check_run *r, const struct p2pd_pair *p,
 		     direct ? "" : topology_cause(p));
 }
 
+/* CUDA grants peer access in one direction of the pair only. */
+static bool one_way(const struct gpu_pair *gp, const struct gpu_pair *rev)
+{
+	return rev && gp->cuda_valid && rev->cuda_valid &&
+	       (gp->can_access == 1) != (rev->can_access == 1) &&
+	       gp->can_access >= 0 && rev->can_access >= 0;
+}
+
+/*
+ * cuDeviceCanAccessPeer(dev, peer) says whether dev may map peer's
+ * memory: a "no" one way only is no path rule (PCIe routes both ways
+ * alike) but where the firmware placed the refused peer's BARs, which
+ * the other GPU's DMA cannot reach or the driver will not map.
+ */
+static void judge_one_way(struct check_run *r, const struct gpu_pair *gp,
+			  const struct gpu_pair *rev)
+{
+	const struct gpu_pair *no = gp->can_access == 1 ? rev : gp;
+	unsigned long long from = judge_gpu_addr(r, no->src);
+	unsigned long long to = judge_gpu_addr(r, no->dst);
+	char fix[FIX_LEN];
+
+	snprintf(fix, sizeof(fix),
+		 "compare where the firmware placed both GPUs' BARs (lspci -vv -s %s and -s %s: Region 1 and 3, BAR1 above 4 GiB or not) and the bridge windows above them; in the BIOS turn on Above 4G Decoding (and Re-Size BAR Support), or move the GPU to a slot whose MMIO window is placed like its peer's; update the BIOS",
+		 judge_addr_str(from), judge_addr_str(to));
+	findings_add(&r->findings, SEV_WARNING, "peer-access-one-way",
+		     from, to, fix,
+		     "GPUs %s -> %s: CUDA refuses GPU %s access to GPU %s's memory, yet grants the other direction: not the PCIe path (it routes both ways alike) but the placement of %s's memory windows (MMIO/BAR assignment by the firmware) or the driver's mapping of them",
+		     judge_addr_str(from), judge_addr_str(to), judge_addr_str(from),
+		     judge_addr_str(to), judge_addr_str(to));
+}
+
 /*
  * CUDA against the topology.  Drivers before GPU_CUDA_ACS_CHECK_VERSION
  * grant peer access without looking at ACS or the IOMMU, so a refusal
@@ -86,6 +118,8 @@ static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 	p = &r->pair[pi];
 	fix = judge_pair_fix_of(r, pi);
 	iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
+	if (one_way(gp, rev) && p->verdict == P2PD_VERDICT_OK)
+		return;		/* judge_one_way() names it */
 	if (can && gpu_peer_access_forced(r->gpu)) {
 		judge_forced(r, p, a, b, fix);
 	} else if (can && p->verdict == P2PD_VERDICT_BLOCKED) {
@@ -209,6 +243,8 @@ void judge_gpu_pair(struct check_run *r, unsigned int k)
 				     "GPUs %s <-> %s: both directions at once move %.1f GB/s in all, no more than one direction alone (%.1f GB/s): the traffic crosses one link twice, the signature of redirection through the root complex",
 				     judge_addr_str(a), judge_addr_str(b), total, gp->p2p.median);
 	}
+	if (gp->src < gp->dst && one_way(gp, rev))
+		judge_one_way(r, gp, rev);
 	if (gp->src < gp->dst || !rev)
 		judge_contradiction(r, gp, rev, a, b);
 }

@@ -630,6 +630,12 @@ check 01-dual-socket-cascaded-switches 0000:04:00.0,0000:83:00.0 -- --quick
 status 2; finding error contradiction-blocked-but-cuda-ok
 finish "p2pdiag-check, blocked path but CUDA allows P2P: contradiction, exit 2"
 
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_NO_PEER=0-1 --
+status 1; finding warning peer-access-one-way
+has_re "CUDA refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory, yet grants the other direction"
+lacks_re "contradiction-ok-but-cuda-refuses"
+finish "p2pdiag-check, peer access one way only: peer-access-one-way naming the direction, exit 1"
+
 # CUDA 13.5's drivers check IOMMU and ACS before granting peer access
 # (FAKE_CUDA_ACS_REFUSES: the pairs that check rejects); older ones grant
 # it, and the documented variable switches the check off.

@@ -232,10 +232,24 @@ void test_judge(struct ktap *k)
 
 	/* topology ok, CUDA refuses */
 	setup(&f, 0, 0x8086);
-	pair(f.st, 1, 2)->can_access = 0;
+	pair(f.st, 1, 2)->can_access = pair(f.st, 2, 1)->can_access = 0;
 	run_all(&f);
 	expect_only(k, &f, "contradiction-ok-but-cuda-refuses", SEV_WARNING, 1,
 		    "direct path, CUDA refuses peer access");
+	teardown(&f);
+
+	/* peer access one way only: its own finding, naming the direction */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 0, 1)->can_access = 0;
+	run_all(&f);
+	it = find(&f, "peer-access-one-way");
+	ktap_result(k, it && it->severity == SEV_WARNING &&
+		       it->a == P2PD_ADDR(0, 3, 0, 0) && it->b == P2PD_ADDR(0, 4, 0, 0) &&
+		       strstr(it->message, "refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory") &&
+		       it->fix && strstr(it->fix, "Above 4G Decoding") &&
+		       !count(&f, "contradiction-ok-but-cuda-refuses"),
+		    it ? it->message : "none",
+		    "judge: CanAccessPeer(0,1)=0, (1,0)=1 -> peer-access-one-way naming 03 -> 04, no contradiction");
 	teardown(&f);
 
 	/* a CUDA 13.5 driver checks ACS itself: its refusal agrees */
@@ -267,7 +281,7 @@ void test_judge(struct ktap *k)
 	/* ... while a direct path it refuses names the driver's check */
 	setup(&f, 0, 0x8086);
 	f.st->driver_version = 13050;
-	pair(f.st, 1, 2)->can_access = 0;
+	pair(f.st, 1, 2)->can_access = pair(f.st, 2, 1)->can_access = 0;
 	run_all(&f);
 	it = find(&f, "contradiction-ok-but-cuda-refuses");
 	ktap_result(k, it && strstr(it->message, "checks IOMMU and ACS itself") &&
