@@ -14,6 +14,7 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system_fixture.h"
+#include "judge/judge.h"
 #include "system/aer.h"
 #include "system/bootline.h"
 #include "system/environ.h"
@@ -274,9 +275,42 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 	      "aer: a counter file's total and non-zero counters; one without a total is refused");
 }
 
+/*
+ * Links held below their speed: by a Target Link Speed, by an active
+ * bwctrl cooling device, and one with nothing holding it (reseat).
+ */
+static void capped_link_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	const char *msg;
+
+	fixture_load(&f, fixtures, "capped-links");
+	if (f.ok)
+		judge_topology(&f.r);
+	msg = fixture_message(&f, "link-capped-target");
+	CHECK(k, fixture_count(&f, "link-capped-target") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0 runs at 8.0 of 16.0 GT/s") &&
+	      strstr(msg, "Target Link Speed in 0000:1a:08.0's Link Control 2 caps it at 8.0 GT/s") &&
+	      strstr(f.r.findings.item[finding_index(&f, "link-capped-target")].fix,
+		     "setpci -s 0000:1a:08.0 CAP_EXP+0x30.w=4:000f") &&
+	      !fixture_count(&f, "link-slow-idle"),
+	      "links: Target Link Speed 8 GT/s on a GPU's port -> link-capped-target with the setpci that lifts it, not link-slow-idle: %s", msg);
+	msg = fixture_message(&f, "link-capped-thermal");
+	CHECK(k, fixture_count(&f, "link-capped-thermal") == 1 &&
+	      strstr(msg, "NIC 0000:1c:00.0") &&
+	      strstr(msg, "thermal cooling device 1 (PCIe_Port_Link_Speed_0000:1a:10.0, state 1 of 3)") &&
+	      !strstr(f.r.findings.item[finding_index(&f, "link-capped-thermal")].fix, "reseat the"),
+	      "links: an active bwctrl cooling device on the NIC's port -> link-capped-thermal naming it: %s", msg);
+	msg = fixture_message(&f, "link-degraded");
+	CHECK(k, fixture_count(&f, "link-degraded") == 1 && strstr(msg, "0000:1d:00.0"),
+	      "links: the NVMe link with nothing capping it (cooling device at state 0) stays link-degraded: %s", msg);
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
 	aer_tests(k, fixtures);
+	capped_link_tests(k, fixtures);
 	group_tests(k, fixtures);
 	bootline_tests(k, fixtures);
 	vm_tests(k, fixtures);
