@@ -16,6 +16,7 @@
 #include "system_fixture.h"
 #include "judge/judge.h"
 #include "system/aer.h"
+#include "system/bars.h"
 #include "system/bootline.h"
 #include "system/environ.h"
 #include "system/virt.h"
@@ -307,8 +308,35 @@ static void capped_link_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 }
 
+/* BARs: one Resizable BAR kept small, one left without an address. */
+static void bar_tests(struct ktap *k, const char *fixtures)
+{
+	struct bar bar[BARS_MAX];
+	struct fixture_run f;
+	const char *msg;
+
+	CHECK(k, bars_parse("0x10 0x1f 0x200\n0x0 0x0 0x0\n", bar) == 2 &&
+	      bar[0].end == 0x1f && bars_parse("0x10 nope\n", bar) == -1,
+	      "bars: a resource file's lines are start, end and flags; a malformed one is refused");
+	fixture_load(&f, fixtures, "bars");
+	msg = fixture_message(&f, "bar-resizable-small");
+	CHECK(k, fixture_count(&f, "bar-resizable-small") == 1 &&
+	      strstr(msg, "GPU 0000:02:00.0: BAR 1 is 256 MiB, while its Resizable BAR capability offers up to 64 GiB") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-resizable-small")].fix,
+		     "echo 16 > /sys/bus/pci/devices/0000:02:00.0/resource1_resize"),
+	      "bars: a 256 MiB BAR1 of a capability offering 64 GiB -> bar-resizable-small with the resize line: %s", msg);
+	msg = fixture_message(&f, "bar-unassigned");
+	CHECK(k, fixture_count(&f, "bar-unassigned") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit) has no address") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
+	      f.r.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
+	      "bars: an unassigned 64-bit BAR1 -> bar-unassigned (error) naming Above 4G Decoding: %s", msg);
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	bar_tests(k, fixtures);
 	aer_tests(k, fixtures);
 	capped_link_tests(k, fixtures);
 	group_tests(k, fixtures);
