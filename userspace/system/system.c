@@ -13,6 +13,7 @@
 #include "system/iommu_groups.h"
 #include "system/system.h"
 #include "system/bars.h"
+#include "system/kernel_verdicts.h"
 
 static bool has_nvme(const struct p2pd_model *m)
 {
@@ -58,6 +59,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	environ_judge(r);
 	aer_judge(r, &s->aer);
 	bars_judge(r);
+	kernel_verdicts_judge(r);
 }
 
 void system_report_free(struct system_report *s)

@@ -334,8 +334,41 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 }
 
+/* The kernel's own P2PDMA lines, each beside p2pdiag's verdict for its pair. */
+static void kernel_verdict_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	size_t i, host = 0, refused_ok = 0, agreed = 0, other = 0;
+
+	fixture_load(&f, fixtures, "kernel-log");
+	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "kernel-p2pdma-verdict"))
+			continue;
+		if (strstr(it->message, "Host bridge not in P2PDMA whitelist: 8086:2020\"; p2pdiag's verdict for the pair: redirected: the kernel's list lacks this host bridge") &&
+		    it->severity == SEV_WARNING)
+			host++;
+		else if (strstr(it->message, "mlx5_core 0000:1c:00.0: cannot be used") &&
+			 strstr(it->message, "p2pdiag's verdict for the pair: ok: the kernel refused") &&
+			 it->a == P2PD_ADDR(0, 0x1b, 0, 0) && it->b == P2PD_ADDR(0, 0x1c, 0, 0))
+			refused_ok++;
+		else if (strstr(it->message, "nvme 0000:1d:00.0: cannot be used") &&
+			 strstr(it->message, "verdict for the pair: redirected") &&
+			 it->severity == SEV_INFO)
+			agreed++;
+		else
+			other++;
+	}
+	CHECK(k, host == 3 && refused_ok == 1 && agreed == 1 && !other,
+	      "kernel log: the host-bridge line beside the 3 pairs through it, a refusal of an ok pair a warning, one of a redirected pair a note, the non-PCI line ignored (%zu %zu %zu %zu)",
+	      host, refused_ok, agreed, other);
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	kernel_verdict_tests(k, fixtures);
 	bar_tests(k, fixtures);
 	aer_tests(k, fixtures);
 	capped_link_tests(k, fixtures);
