@@ -12,6 +12,7 @@
 #include "system/environ.h"
 #include "system/iommu_groups.h"
 #include "system/system.h"
+#include "system/atomics.h"
 #include "system/bars.h"
 #include "system/kernel_verdicts.h"
 
@@ -60,6 +61,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	aer_judge(r, &s->aer);
 	bars_judge(r);
 	kernel_verdicts_judge(r);
+	atomics_judge(r);
 }
 
 void system_report_free(struct system_report *s)

@@ -366,8 +366,36 @@ static void kernel_verdict_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 }
 
+/* Peer atomics: blocked by the port that blocks their egress, else working. */
+static void atomics_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	size_t i, blocked = 0, work = 0, other = 0;
+
+	fixture_load(&f, fixtures, "atomics");
+	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "p2p-atomics"))
+			continue;
+		if (it->severity == SEV_WARNING && it->a == P2PD_ADDR(0, 2, 0, 0) &&
+		    strstr(it->message, "peer atomics blocked by port 0000:00:03.0 (AtomicOp Egress Blocking"))
+			blocked++;
+		else if (it->severity == SEV_INFO && it->a == P2PD_ADDR(0, 0x1b, 0, 0) &&
+			 it->b == P2PD_ADDR(0, 0x1c, 0, 0) && strstr(it->message, "peer atomics work"))
+			work++;
+		else
+			other++;
+	}
+	CHECK(k, blocked == 2 && work == 1 && !other,
+	      "atomics: Egress Blocking on root port 00:03.0 blocks both pairs through it, naming it; the switch pair works (%zu %zu %zu)",
+	      blocked, work, other);
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	atomics_tests(k, fixtures);
 	kernel_verdict_tests(k, fixtures);
 	bar_tests(k, fixtures);
 	aer_tests(k, fixtures);
