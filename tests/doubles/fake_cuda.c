@@ -29,6 +29,14 @@
  *   FAKE_CUDA_CORRUPT=zeros|ones|stale|partial, FAKE_CUDA_CORRUPT_KIND=kind
  *                                    copies of kind (default p2p) land so
  *   FAKE_CUDA_NO_PEER=a-b[,c-d]      cuDeviceCanAccessPeer(a, b) = 0
+ *   FAKE_CUDA_DRIVER_VERSION=n       cuDriverGetVersion (13000); from
+ *                                    13050 (CUDA 13.5) on, the driver
+ *                                    checks IOMMU and ACS itself:
+ *   FAKE_CUDA_ACS_REFUSES=a-b[,c-d]  ... pairs whose topology that check
+ *                                    rejects: refused on such a driver
+ *                                    unless CUDA_DISABLE_IOMMU_ACS_P2P_
+ *                                    CAPABILITY_CHECK=1, granted by older
+ *                                    ones
  *   FAKE_CUDA_BW_{H2D,D2H,D2D,P2P,STAGED}=GB/s (55 55 2000 50 20)
  *   FAKE_CUDA_BW_{P2P,STAGED}_MATRIX=r0;r1;...  per pair: row = source
  *                                    GPU, comma-separated GB/s per
@@ -324,8 +332,24 @@ EXPORT CUresult cuDriverGetVersion(int *v)
 {
 	if (hook("cuDriverGetVersion"))
 		return FAKE_CUDA_FAILURE;
-	*v = 13000;
+	*v = fake_env_int("FAKE_CUDA_DRIVER_VERSION", 13000);
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Whether peer access a -> b is refused: listed outright, or a topology
+ * the driver's own IOMMU and ACS check (CUDA 13.5 on) rejects, which the
+ * documented variable switches off.
+ */
+static int peer_refused(int a, int b)
+{
+	const char *off = getenv("CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK");
+
+	if (fake_pair_listed("FAKE_CUDA_NO_PEER", a, b))
+		return 1;
+	return fake_env_int("FAKE_CUDA_DRIVER_VERSION", 13000) >= 13050 &&
+	       !(off && !strcmp(off, "1")) &&
+	       fake_pair_listed("FAKE_CUDA_ACS_REFUSES", a, b);
 }
 
 EXPORT CUresult cuDeviceGetCount(int *n)
@@ -380,14 +404,14 @@ EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice a, CUdevice b)
 {
 	if (hook("cuDeviceCanAccessPeer"))
 		return FAKE_CUDA_FAILURE;
-	*can = !fake_pair_listed("FAKE_CUDA_NO_PEER", a, b);
+	*can = !peer_refused(a, b);
 	return CUDA_SUCCESS;
 }
 
 EXPORT CUresult cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute attr,
 					CUdevice a, CUdevice b)
 {
-	int can = !fake_pair_listed("FAKE_CUDA_NO_PEER", a, b);
+	int can = !peer_refused(a, b);
 
 	if (hook("cuDeviceGetP2PAttribute"))
 		return FAKE_CUDA_FAILURE;
@@ -443,7 +467,7 @@ EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
 		return FAKE_CUDA_FAILURE;
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	if (fake_pair_listed("FAKE_CUDA_NO_PEER", current->dev, peer->dev))
+	if (peer_refused(current->dev, peer->dev))
 		return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
 	if (peer_on[current->dev][peer->dev])
 		return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;

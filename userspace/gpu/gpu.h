@@ -170,10 +170,21 @@ struct gpu_options {
 	bool curve;			/* --curve: the small-message curve */
 };
 
+/*
+ * From CUDA 13.5 (driver API 13050) on, cuDeviceCanAccessPeer() and
+ * cuCtxEnablePeerAccess() check whether the IOMMU and PCI ACS topology
+ * supports PCIe P2P, unless GPU_CUDA_ACS_CHECK_OVERRIDE is set to 1; older
+ * drivers leave that to the user.
+ */
+#define GPU_CUDA_ACS_CHECK_VERSION	13050
+#define GPU_CUDA_ACS_CHECK_OVERRIDE	"CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK"
+
 struct gpu_state {
 	enum gpu_status cuda, nvml;
 	char error[256];		/* the failing call and its error name */
 	int driver_version;		/* cuDriverGetVersion */
+	/* GPU_CUDA_ACS_CHECK_OVERRIDE was 1 in the environment CUDA read */
+	bool acs_check_overridden;
 	char nvml_driver[64];
 	/* why nvml_driver is empty: "nvmlSystemGetDriverVersion failed: ..." */
 	char nvml_driver_error[112];
@@ -224,6 +235,31 @@ void gpu_measure(struct gpu_state *st, const struct gpu_options *opt);
 
 void gpu_release(struct gpu_state *st);
 const char *gpu_status_name(enum gpu_status s);
+
+/*
+ * Whether @value of GPU_CUDA_ACS_CHECK_OVERRIDE switches the driver's
+ * check off: NVIDIA documents 1; any other set value but 0 is taken as
+ * on too, since the tool cannot tell how the driver parses it.
+ */
+static inline bool gpu_acs_override_on(const char *value)
+{
+	return value && *value && (value[0] != '0' || value[1]);
+}
+
+/* Whether @st's driver checks IOMMU and ACS itself before peer access. */
+static inline bool gpu_driver_checks_acs(const struct gpu_state *st)
+{
+	return st->driver_version >= GPU_CUDA_ACS_CHECK_VERSION;
+}
+
+/*
+ * Whether a "yes" to peer access from @st's driver was forced by
+ * GPU_CUDA_ACS_CHECK_OVERRIDE rather than judged by the driver's check.
+ */
+static inline bool gpu_peer_access_forced(const struct gpu_state *st)
+{
+	return gpu_driver_checks_acs(st) && st->acs_check_overridden;
+}
 const char *gpu_verify_name(enum gpu_verify v);
 
 /*

@@ -238,6 +238,9 @@ void gpu_cuda_probe(struct gpu_state *st, struct cuda_api *cu)
 		       "cuDriverGetVersion") ||
 	    !cuda_call(st, cu, cu->cuDeviceGetCount(&count), "cuDeviceGetCount"))
 		return;
+	/* the driver in this process reads the same environment */
+	st->acs_check_overridden =
+		gpu_acs_override_on(getenv(GPU_CUDA_ACS_CHECK_OVERRIDE));
 	if (count <= 0) {
 		snprintf(st->error, sizeof(st->error),
 			 "cuDeviceGetCount: no CUDA devices");

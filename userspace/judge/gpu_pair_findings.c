@@ -6,6 +6,8 @@
  */
 #include <stdio.h>
 
+#include "gpu/gpu.h"
+
 #include "judge/judge_priv.h"
 #include "judge/judge_expect.h"
 #include "judge/judge_validity.h"
@@ -19,6 +21,82 @@ static int says_peer_ok(const struct gpu_pair *gp)
 		gp->p2p_write == P2P_STATUS_OK);
 }
 
+/* What the topology names as the reason a pair is not direct. */
+static const char *topology_cause(const struct p2pd_pair *p)
+{
+	if (p->verdict == P2PD_VERDICT_BLOCKED && p->host_blocks)
+		return "the host bridge does not route P2P";
+	if (p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B))
+		return "ACS redirects the traffic to the root complex, where the IOMMU translates it";
+	return "ACS redirects the traffic to the root complex";
+}
+
+/*
+ * A "yes" that GPU_CUDA_ACS_CHECK_OVERRIDE forced: no evidence for or
+ * against the path, whatever the verdict.
+ */
+static void judge_forced(struct check_run *r, const struct p2pd_pair *p,
+			 unsigned long long a, unsigned long long b, const char *fix)
+{
+	char fixes[FIX_LEN];
+	bool direct = p->verdict == P2PD_VERDICT_OK ||
+		      p->verdict == P2PD_VERDICT_HOST;
+
+	snprintf(fixes, sizeof(fixes), "unset %s to let the driver judge the path%s%s",
+		 GPU_CUDA_ACS_CHECK_OVERRIDE, direct || !fix ? "" : "; ",
+		 direct || !fix ? "" : fix);
+	bool iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
+
+	findings_add(&r->findings,
+		     p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR :
+		     p->verdict != P2PD_VERDICT_REDIRECTED ? SEV_INFO :
+		     iommu ? SEV_ERROR : SEV_WARNING,
+		     "cuda-peer-forced", a, b, fixes,
+		     "GPUs %s and %s: CUDA allows peer access only because %s=1 switches off its driver's IOMMU and ACS check: a forced yes, no evidence that P2P works; the topology says %s%s%s",
+		     judge_addr_str(a), judge_addr_str(b), GPU_CUDA_ACS_CHECK_OVERRIDE,
+		     p2pd_verdict_name(p->verdict), direct ? "" : ": ",
+		     direct ? "" : topology_cause(p));
+}
+
+/* CUDA grants peer access in one direction of the pair only. */
+static bool one_way(const struct gpu_pair *gp, const struct gpu_pair *rev)
+{
+	return rev && gp->cuda_valid && rev->cuda_valid &&
+	       (gp->can_access == 1) != (rev->can_access == 1) &&
+	       gp->can_access >= 0 && rev->can_access >= 0;
+}
+
+/*
+ * cuDeviceCanAccessPeer(dev, peer) says whether dev may map peer's
+ * memory: a "no" one way only is no path rule (PCIe routes both ways
+ * alike) but where the firmware placed the refused peer's BARs, which
+ * the other GPU's DMA cannot reach or the driver will not map.
+ */
+static void judge_one_way(struct check_run *r, const struct gpu_pair *gp,
+			  const struct gpu_pair *rev)
+{
+	const struct gpu_pair *no = gp->can_access == 1 ? rev : gp;
+	unsigned long long from = judge_gpu_addr(r, no->src);
+	unsigned long long to = judge_gpu_addr(r, no->dst);
+	char fix[FIX_LEN];
+
+	snprintf(fix, sizeof(fix),
+		 "compare where the firmware placed both GPUs' BARs (lspci -vv -s %s and -s %s: Region 1 and 3, BAR1 above 4 GiB or not) and the bridge windows above them; in the BIOS turn on Above 4G Decoding (and Re-Size BAR Support), or move the GPU to a slot whose MMIO window is placed like its peer's; update the BIOS",
+		 judge_addr_str(from), judge_addr_str(to));
+	findings_add(&r->findings, SEV_WARNING, "peer-access-one-way",
+		     from, to, fix,
+		     "GPUs %s -> %s: CUDA refuses GPU %s access to GPU %s's memory, yet grants the other direction: not the PCIe path (it routes both ways alike) but the placement of %s's memory windows (MMIO/BAR assignment by the firmware) or the driver's mapping of them",
+		     judge_addr_str(from), judge_addr_str(to), judge_addr_str(from),
+		     judge_addr_str(to), judge_addr_str(to));
+}
+
+/*
+ * CUDA against the topology.  Drivers before GPU_CUDA_ACS_CHECK_VERSION
+ * grant peer access without looking at ACS or the IOMMU, so a refusal
+ * there has other causes; later ones check both, so a refusal on a path
+ * the topology also rejects is agreement, and one on a direct path is the
+ * driver's check judging differently from the kernel's rules.
+ */
 static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 				const struct gpu_pair *rev, unsigned long long a,
 				unsigned long long b)
@@ -30,27 +108,54 @@ static void judge_contradiction(struct check_run *r, const struct gpu_pair *gp,
 		  (rev && rev->cuda_valid && rev->can_access == 1);
 	int refuses = (gp->cuda_valid && gp->can_access == 0) ||
 		      (rev && rev->cuda_valid && rev->can_access == 0);
+	bool gate = gpu_driver_checks_acs(r->gpu);
+	bool iommu;
 	const char *fix;
+	char fixes[FIX_LEN];
 
 	if (pi < 0 || gp->nvlinks)	/* NVLink pairs are judged on NVLink */
 		return;
 	p = &r->pair[pi];
 	fix = judge_pair_fix_of(r, pi);
-	if (can && p->verdict == P2PD_VERDICT_BLOCKED) {
+	iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
+	if (one_way(gp, rev) && p->verdict == P2PD_VERDICT_OK)
+		return;		/* judge_one_way() names it */
+	if (can && gpu_peer_access_forced(r->gpu)) {
+		judge_forced(r, p, a, b, fix);
+	} else if (can && p->verdict == P2PD_VERDICT_BLOCKED) {
 		findings_add(&r->findings, SEV_ERROR,
 			     "contradiction-blocked-but-cuda-ok", a, b, fix,
-			     "GPUs %s and %s: the topology says blocked (%s), yet CUDA allows peer access: P2P copies risk hangs and corrupt data",
+			     "GPUs %s and %s: the topology says blocked (%s), yet CUDA allows peer access%s: P2P copies risk hangs and corrupt data",
 			     judge_addr_str(a), judge_addr_str(b),
-			     p->host_blocks ? "host bridge does not route P2P" : "ACS redirect");
+			     p->host_blocks ? "host bridge does not route P2P" : "ACS redirect",
+			     gate ? ", its driver's own IOMMU and ACS check judging this path differently from the kernel's rules" : "");
 	} else if (can && p->verdict == P2PD_VERDICT_REDIRECTED) {
-		int iommu = !!(p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B));
-
 		findings_add(&r->findings, iommu ? SEV_ERROR : SEV_WARNING,
 			     "contradiction-redirected-but-cuda-ok", a, b, fix,
-			     "GPUs %s and %s: ACS redirects their traffic to the root complex%s, yet CUDA allows peer access as if it went direct: expect low bandwidth%s",
+			     "GPUs %s and %s: ACS redirects their traffic to the root complex%s, yet CUDA allows peer access as if it went direct%s: expect low bandwidth%s",
 			     judge_addr_str(a), judge_addr_str(b),
 			     iommu ? " and through IOMMU translation" : "",
+			     gate ? " (its driver checks IOMMU and ACS itself, and passed this path)" : "",
 			     iommu ? ", hangs or corrupt data" : "");
+	} else if (refuses && gate && (p->verdict == P2PD_VERDICT_REDIRECTED ||
+					p->verdict == P2PD_VERDICT_BLOCKED)) {
+		findings_add(&r->findings, SEV_INFO, "cuda-refuses-as-topology",
+			     a, b, fix,
+			     "GPUs %s and %s: CUDA refuses peer access, agreeing with the topology: its driver (API %d) checks IOMMU and ACS itself, and the path is %s because %s",
+			     judge_addr_str(a), judge_addr_str(b),
+			     r->gpu->driver_version, p2pd_verdict_name(p->verdict),
+			     topology_cause(p));
+	} else if (refuses && gate && p->verdict == P2PD_VERDICT_OK) {
+		snprintf(fixes, sizeof(fixes),
+			 "to confirm that the driver's check refuses, run once with %s=1 (then CUDA allows the pair); compare the pair's IOMMU groups' mode%s and ACS on its path with what the driver accepts, and update the driver",
+			 GPU_CUDA_ACS_CHECK_OVERRIDE,
+			 iommu ? " (translated here: identity mode, iommu=pt, lets both agree)" : "");
+		findings_add(&r->findings, SEV_WARNING,
+			     "contradiction-ok-but-cuda-refuses", a, b, fixes,
+			     "GPUs %s and %s: the topology allows direct P2P (%s), yet CUDA refuses peer access: its driver (API %d) checks IOMMU and ACS itself and rejects a path the kernel's rules find direct%s",
+			     judge_addr_str(a), judge_addr_str(b), p2pd_class_name(p->cls),
+			     r->gpu->driver_version,
+			     iommu ? " (no ACS redirect on the path, but the IOMMU translates the pair's DMA: the kernel's rules do not count that against a direct path, and it is the likeliest reason for the refusal)" : " (no ACS redirect on the path and no IOMMU translation seen: the driver's rule for this platform is the suspect)");
 	} else if (refuses && p->verdict == P2PD_VERDICT_OK) {
 		findings_add(&r->findings, SEV_WARNING,
 			     "contradiction-ok-but-cuda-refuses", a, b,
@@ -138,6 +243,8 @@ void judge_gpu_pair(struct check_run *r, unsigned int k)
 				     "GPUs %s <-> %s: both directions at once move %.1f GB/s in all, no more than one direction alone (%.1f GB/s): the traffic crosses one link twice, the signature of redirection through the root complex",
 				     judge_addr_str(a), judge_addr_str(b), total, gp->p2p.median);
 	}
+	if (gp->src < gp->dst && one_way(gp, rev))
+		judge_one_way(r, gp, rev);
 	if (gp->src < gp->dst || !rev)
 		judge_contradiction(r, gp, rev, a, b);
 }

@@ -11,6 +11,8 @@
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
+#include "system/link_caps.h"
+#include "system/system.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -184,6 +186,50 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 	}
 }
 
+/*
+ * A link below its maximum speed that something other than the link
+ * holds there: the bwctrl cooling device or a Target Link Speed.  Only
+ * where this machine's (or the root's) files describe the model.
+ */
+static bool judge_capped_link(struct check_run *r, const struct p2pd_function *up,
+			      const struct p2pd_function *f, unsigned int max_speed,
+			      const char *cur, const char *max)
+{
+	struct link_cap cap;
+	char target[16], fix[FIX_LEN];
+	unsigned int code;
+
+	if (!r->root || !r->system || !r->system->read ||
+	    !link_cap_read(r->root, up->addr, f->addr, max_speed, &cap))
+		return false;
+	if (cap.cooling) {
+		snprintf(fix, sizeof(fix),
+			 "nothing to reseat: find the thermal zone bound to /sys/class/thermal/cooling_device%u (its cdev* links) and cool the system or the component past its trip point; the kernel raises the speed again as it cools",
+			 cap.cooling_id);
+		findings_add(&r->findings, SEV_WARNING, "link-capped-thermal",
+			     f->addr, FINDING_NO_ADDR, fix,
+			     "link %s - %s %s runs at %s of %s GT/s (x%u): the kernel's PCIe bandwidth controller holds port %s down as thermal cooling device %u (" LINK_COOLING_PREFIX "%s, state %lu of %lu)",
+			     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
+			     cur, max, f->link.width, judge_addr_str(up->addr),
+			     cap.cooling_id, judge_addr_str(up->addr),
+			     cap.cooling_state, cap.cooling_max);
+		return true;
+	}
+	speed_str(target, sizeof(target), cap.target_tenths);
+	for (code = 1; code < 8 && p2pd_link_speed_tenths(code) != max_speed; code++)
+		;
+	snprintf(fix, sizeof(fix),
+		 "nothing to reseat: set the slot's PCIe speed in the BIOS (\"PCIe Link Speed\", \"Max Link Speed\" or the slot's \"Gen\" setting) to Auto; to test now: setpci -s %s CAP_EXP+0x30.w=%u:000f, then retrain the link with setpci -s %s CAP_EXP+0x10.w=0020:0020 (lost at reboot)",
+		 judge_addr_str(cap.target_at), code < 8 ? code : 0,
+		 judge_addr_str(up->addr));
+	findings_add(&r->findings, SEV_WARNING, "link-capped-target",
+		     f->addr, FINDING_NO_ADDR, fix,
+		     "link %s - %s %s runs at %s of %s GT/s (x%u): Target Link Speed in %s's Link Control 2 caps it at %s GT/s",
+		     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
+		     cur, max, f->link.width, judge_addr_str(cap.target_at), target);
+	return true;
+}
+
 static void judge_links(struct check_run *r)
 {
 	const struct p2pd_model *m = r->model;
@@ -233,7 +279,9 @@ static void judge_links(struct check_run *r)
 				     f->link.width, max_width, cur, max);
 		} else if (max_speed && f->link.speed < max_speed) {
 			/* GPUs lower their link speed when idle */
-			if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
+			if (judge_capped_link(r, up, f, max_speed, cur, max))
+				;
+			else if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
 				findings_add(&r->findings, SEV_INFO, "link-slow-idle",
 					     f->addr, FINDING_NO_ADDR, NULL,
 					     "link %s - GPU %s runs at %s of %s GT/s x%u at idle: GPUs lower their link speed when idle; the copies read it again under load",

@@ -15,14 +15,11 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system/aer.h"
+#include "system/pcie_config.h"
 #include "p2pdiag/verdict.h"
 
-#define CAP_POINTER	0x34
-#define CAP_ID_EXP	0x10
-#define LNKSTA		0x12
 #define LNKSTA_LBMS	0x4000
 #define LNKSTA_LABS	0x8000
-#define MAX_CAPS	48
 #define MAX_PAIRS_NAMED	3
 
 int aer_parse(const char *text, unsigned long long *total, char *detail, size_t len)
@@ -79,33 +76,6 @@ static void read_counts(struct fsroot *root, unsigned long long addr,
 		snprintf(c->detail, sizeof(c->detail), "%.80s%s%.80s%s%.80s", d1,
 			 d1[0] && (d2[0] || d3[0]) ? ", " : "", d2,
 			 d2[0] && d3[0] ? ", " : "", d3);
-}
-
-static bool read_lnksta(struct fsroot *root, unsigned long long addr,
-			unsigned int *lnksta)
-{
-	unsigned char cfg[256];
-	char a[P2PD_ADDR_STRLEN];
-	unsigned int pos, steps;
-	size_t n;
-	FILE *f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
-			       pciaddr_format(a, addr));
-
-	if (!f)
-		return false;
-	n = fread(cfg, 1, sizeof(cfg), f);
-	fclose(f);
-	if (n < sizeof(cfg) || !(cfg[0x06] & 0x10))
-		return false;
-	pos = cfg[CAP_POINTER] & 0xfc;
-	for (steps = 0; pos >= 0x40 && pos + LNKSTA + 2 <= n && steps < MAX_CAPS; steps++) {
-		if (cfg[pos] == CAP_ID_EXP) {
-			*lnksta = cfg[pos + LNKSTA] | (unsigned int)cfg[pos + LNKSTA + 1] << 8;
-			return true;
-		}
-		pos = cfg[pos + 1] & 0xfc;
-	}
-	return false;
 }
 
 /* A function marked in @arg (one byte per function): an end or on a path. */
@@ -236,7 +206,8 @@ void aer_judge(struct check_run *r, struct aer_state *a)
 		struct aer_port *p = &a->port[i];
 
 		read_counts(r->root, p->addr, &p->after);
-		p->have_lnksta = read_lnksta(r->root, p->addr, &p->lnksta);
+		p->have_lnksta = pcie_config_read_word(r->root, p->addr, PCIE_CAP_LNKSTA,
+							&p->lnksta);
 		judge_port(r, p);
 	}
 }

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "check.h"
+#include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "topology/pciaddr.h"
 #include "system/environ.h"
@@ -95,6 +96,30 @@ static void device_order(struct check_run *r, const char *order)
 			     order ? order : "unset", map);
 }
 
+/*
+ * The override of the driver's own IOMMU and ACS check: on a driver that
+ * has the check it turns every refusal the topology explains into a yes;
+ * on an older one it does nothing, and on one this run did not read the
+ * tool cannot say which.
+ */
+static void acs_check_override(struct check_run *r, const char *value)
+{
+	const struct gpu_state *g = r->gpu;
+	bool known = g && g->driver_version > 0;
+
+	if (!gpu_acs_override_on(value))
+		return;
+	findings_add(&r->findings,
+		     known && !gpu_driver_checks_acs(g) ? SEV_INFO : SEV_WARNING,
+		     "env-cuda-acs-check-disabled", FINDING_NO_ADDR, FINDING_NO_ADDR,
+		     "unset " GPU_CUDA_ACS_CHECK_OVERRIDE,
+		     "%s=%s: %s",
+		     GPU_CUDA_ACS_CHECK_OVERRIDE, value,
+		     !known ? "CUDA 13.5 and later drivers then grant peer access without checking the IOMMU and ACS topology (this run did not read the driver's version): a yes to peer access is no evidence" :
+		     gpu_driver_checks_acs(g) ? "this driver then grants peer access without checking the IOMMU and ACS topology: its yes to peer access is forced, no evidence" :
+		     "no effect on this driver, older than CUDA 13.5 (which checks nothing of the topology anyway)");
+}
+
 void environ_judge(struct check_run *r)
 {
 	const char *v;
@@ -128,4 +153,5 @@ void environ_judge(struct check_run *r)
 			     "CUDA_VISIBLE_DEVICES=%s: programs started from this environment (this run's CUDA side too) see only those GPUs, renumbered from 0",
 			     v);
 	device_order(r, getenv("CUDA_DEVICE_ORDER"));
+	acs_check_override(r, getenv(GPU_CUDA_ACS_CHECK_OVERRIDE));
 }

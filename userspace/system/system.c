@@ -12,6 +12,9 @@
 #include "system/environ.h"
 #include "system/iommu_groups.h"
 #include "system/system.h"
+#include "system/atomics.h"
+#include "system/bars.h"
+#include "system/kernel_verdicts.h"
 
 static bool has_nvme(const struct p2pd_model *m)
 {
@@ -56,6 +59,9 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	virt_judge(r, &s->virt);
 	environ_judge(r);
 	aer_judge(r, &s->aer);
+	bars_judge(r);
+	kernel_verdicts_judge(r);
+	atomics_judge(r);
 }
 
 void system_report_free(struct system_report *s)

@@ -38,7 +38,7 @@ run_case() {
 	local t0
 	case_env "$@"
 	t0=$(date +%s%N)
-	out=$(env -u FAKE_GPUS "${case_envs[@]}" LD_LIBRARY_PATH="$case_libs" \
+	out=$(env -u FAKE_GPUS -u CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK "${case_envs[@]}" LD_LIBRARY_PATH="$case_libs" \
 		"${PROG:-$GPU_STATE}" "${case_args[@]}" 2>&1)
 	rc=$?
 	took=$(( ($(date +%s%N) - t0) / 1000000 ))
@@ -671,6 +671,42 @@ finish "p2pdiag-check, ACS redirect but CUDA allows P2P: contradiction, exit 2"
 check 01-dual-socket-cascaded-switches 0000:04:00.0,0000:83:00.0 -- --quick
 status 2; finding error contradiction-blocked-but-cuda-ok
 finish "p2pdiag-check, blocked path but CUDA allows P2P: contradiction, exit 2"
+
+check 02-eight-gpu-four-switches $SW FAKE_CUDA_NO_PEER=0-1 --
+status 1; finding warning peer-access-one-way
+has_re "CUDA refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory, yet grants the other direction"
+lacks_re "contradiction-ok-but-cuda-refuses"
+finish "p2pdiag-check, peer access one way only: peer-access-one-way naming the direction, exit 1"
+
+# CUDA 13.5's drivers check IOMMU and ACS before granting peer access
+# (FAKE_CUDA_ACS_REFUSES: the pairs that check rejects); older ones grant
+# it, and the documented variable switches the check off.
+GATE=(FAKE_CUDA_DRIVER_VERSION=13050 FAKE_CUDA_ACS_REFUSES=0-1,1-0)
+check 09-switch-dsp-redirect 0000:02:00.0,0000:1b:00.0 FAKE_CUDA_DRIVER_VERSION=13000 \
+	FAKE_CUDA_ACS_REFUSES=0-1,1-0 --
+status 2; finding error contradiction-redirected-but-cuda-ok
+lacks_re "cuda-refuses-as-topology"
+finish "p2pdiag-check, ACS redirect, a driver before 13.5 grants P2P: contradiction"
+
+check 09-switch-dsp-redirect 0000:02:00.0,0000:1b:00.0 "${GATE[@]}" --
+finding info cuda-refuses-as-topology
+has_re "agreeing with the topology: its driver \(API 13050\) checks IOMMU and ACS itself, and the path is redirected because ACS redirects"
+lacks_re "contradiction-"
+finish "p2pdiag-check, ACS redirect, a 13.5 driver refuses P2P: agreement naming the redirect"
+
+check 09-switch-dsp-redirect 0000:02:00.0,0000:1b:00.0 "${GATE[@]}" \
+	CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK=1 --
+status 2; finding error cuda-peer-forced; finding warning env-cuda-acs-check-disabled
+has_re "a forced yes, no evidence that P2P works; the topology says redirected"
+lacks_re "contradiction-"
+finish "p2pdiag-check, ACS redirect, 13.5 driver's check switched off: yes reported as forced"
+
+check 02-eight-gpu-four-switches $SW "${GATE[@]}" --
+status 1; finding warning contradiction-ok-but-cuda-refuses
+has_re "its driver \(API 13050\) checks IOMMU and ACS itself and rejects a path the kernel's rules find direct"
+has_re "run once with CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK=1"
+lacks_re "GeForce"
+finish "p2pdiag-check, direct path, a 13.5 driver refuses P2P: CUDA's check named against the kernel's"
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_LOAD_WIDTH=8 --
 status 1; finding warning link-degraded

@@ -232,10 +232,63 @@ void test_judge(struct ktap *k)
 
 	/* topology ok, CUDA refuses */
 	setup(&f, 0, 0x8086);
-	pair(f.st, 1, 2)->can_access = 0;
+	pair(f.st, 1, 2)->can_access = pair(f.st, 2, 1)->can_access = 0;
 	run_all(&f);
 	expect_only(k, &f, "contradiction-ok-but-cuda-refuses", SEV_WARNING, 1,
 		    "direct path, CUDA refuses peer access");
+	teardown(&f);
+
+	/* peer access one way only: its own finding, naming the direction */
+	setup(&f, 0, 0x8086);
+	pair(f.st, 0, 1)->can_access = 0;
+	run_all(&f);
+	it = find(&f, "peer-access-one-way");
+	ktap_result(k, it && it->severity == SEV_WARNING &&
+		       it->a == P2PD_ADDR(0, 3, 0, 0) && it->b == P2PD_ADDR(0, 4, 0, 0) &&
+		       strstr(it->message, "refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory") &&
+		       it->fix && strstr(it->fix, "Above 4G Decoding") &&
+		       !count(&f, "contradiction-ok-but-cuda-refuses"),
+		    it ? it->message : "none",
+		    "judge: CanAccessPeer(0,1)=0, (1,0)=1 -> peer-access-one-way naming 03 -> 04, no contradiction");
+	teardown(&f);
+
+	/* a CUDA 13.5 driver checks ACS itself: its refusal agrees */
+	setup(&f, 0x001d, 0x8086);
+	f.st->driver_version = 13050;
+	pair(f.st, 0, 1)->can_access = pair(f.st, 1, 0)->can_access = 0;
+	run_all(&f);
+	it = find(&f, "cuda-refuses-as-topology");
+	ktap_result(k, it && it->severity == SEV_INFO &&
+		       strstr(it->message, "ACS redirects") &&
+		       count(&f, "contradiction-redirected-but-cuda-ok") == 2,
+		    it ? it->message : "none",
+		    "judge: 13.5 driver refuses a redirected pair -> cuda-refuses-as-topology naming the redirect (the other pairs still contradict)");
+	teardown(&f);
+
+	/* ... and a yes under its override is forced, not a contradiction */
+	setup(&f, 0x001d, 0x8086);
+	f.st->driver_version = 13050;
+	f.st->acs_check_overridden = true;
+	run_all(&f);
+	it = find(&f, "cuda-peer-forced");
+	ktap_result(k, it && it->severity == SEV_WARNING && count(&f, "cuda-peer-forced") == 3 &&
+		       strstr(it->message, "forced yes, no evidence") &&
+		       !count(&f, "contradiction-redirected-but-cuda-ok"),
+		    it ? it->message : "none",
+		    "judge: 13.5 driver, check overridden, redirected pairs -> cuda-peer-forced, no contradiction");
+	teardown(&f);
+
+	/* ... while a direct path it refuses names the driver's check */
+	setup(&f, 0, 0x8086);
+	f.st->driver_version = 13050;
+	pair(f.st, 1, 2)->can_access = pair(f.st, 2, 1)->can_access = 0;
+	run_all(&f);
+	it = find(&f, "contradiction-ok-but-cuda-refuses");
+	ktap_result(k, it && strstr(it->message, "checks IOMMU and ACS itself") &&
+		       it->fix && strstr(it->fix, "CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK=1") &&
+		       !strstr(it->fix, "GeForce"),
+		    it ? it->message : "none",
+		    "judge: 13.5 driver refuses a direct path -> its own check named, not GeForce or VM causes");
 	teardown(&f);
 
 	/* fake P2P: no faster than staging */

@@ -14,7 +14,9 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system_fixture.h"
+#include "judge/judge.h"
 #include "system/aer.h"
+#include "system/bars.h"
 #include "system/bootline.h"
 #include "system/environ.h"
 #include "system/virt.h"
@@ -274,9 +276,130 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 	      "aer: a counter file's total and non-zero counters; one without a total is refused");
 }
 
+/*
+ * Links held below their speed: by a Target Link Speed, by an active
+ * bwctrl cooling device, and one with nothing holding it (reseat).
+ */
+static void capped_link_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	const char *msg;
+
+	fixture_load(&f, fixtures, "capped-links");
+	if (f.ok)
+		judge_topology(&f.r);
+	msg = fixture_message(&f, "link-capped-target");
+	CHECK(k, fixture_count(&f, "link-capped-target") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0 runs at 8.0 of 16.0 GT/s") &&
+	      strstr(msg, "Target Link Speed in 0000:1a:08.0's Link Control 2 caps it at 8.0 GT/s") &&
+	      strstr(f.r.findings.item[finding_index(&f, "link-capped-target")].fix,
+		     "setpci -s 0000:1a:08.0 CAP_EXP+0x30.w=4:000f") &&
+	      !fixture_count(&f, "link-slow-idle"),
+	      "links: Target Link Speed 8 GT/s on a GPU's port -> link-capped-target with the setpci that lifts it, not link-slow-idle: %s", msg);
+	msg = fixture_message(&f, "link-capped-thermal");
+	CHECK(k, fixture_count(&f, "link-capped-thermal") == 1 &&
+	      strstr(msg, "NIC 0000:1c:00.0") &&
+	      strstr(msg, "thermal cooling device 1 (PCIe_Port_Link_Speed_0000:1a:10.0, state 1 of 3)") &&
+	      !strstr(f.r.findings.item[finding_index(&f, "link-capped-thermal")].fix, "reseat the"),
+	      "links: an active bwctrl cooling device on the NIC's port -> link-capped-thermal naming it: %s", msg);
+	msg = fixture_message(&f, "link-degraded");
+	CHECK(k, fixture_count(&f, "link-degraded") == 1 && strstr(msg, "0000:1d:00.0"),
+	      "links: the NVMe link with nothing capping it (cooling device at state 0) stays link-degraded: %s", msg);
+	fixture_unload(&f);
+}
+
+/* BARs: one Resizable BAR kept small, one left without an address. */
+static void bar_tests(struct ktap *k, const char *fixtures)
+{
+	struct bar bar[BARS_MAX];
+	struct fixture_run f;
+	const char *msg;
+
+	CHECK(k, bars_parse("0x10 0x1f 0x200\n0x0 0x0 0x0\n", bar) == 2 &&
+	      bar[0].end == 0x1f && bars_parse("0x10 nope\n", bar) == -1,
+	      "bars: a resource file's lines are start, end and flags; a malformed one is refused");
+	fixture_load(&f, fixtures, "bars");
+	msg = fixture_message(&f, "bar-resizable-small");
+	CHECK(k, fixture_count(&f, "bar-resizable-small") == 1 &&
+	      strstr(msg, "GPU 0000:02:00.0: BAR 1 is 256 MiB, while its Resizable BAR capability offers up to 64 GiB") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-resizable-small")].fix,
+		     "echo 16 > /sys/bus/pci/devices/0000:02:00.0/resource1_resize"),
+	      "bars: a 256 MiB BAR1 of a capability offering 64 GiB -> bar-resizable-small with the resize line: %s", msg);
+	msg = fixture_message(&f, "bar-unassigned");
+	CHECK(k, fixture_count(&f, "bar-unassigned") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit) has no address") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
+	      f.r.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
+	      "bars: an unassigned 64-bit BAR1 -> bar-unassigned (error) naming Above 4G Decoding: %s", msg);
+	fixture_unload(&f);
+}
+
+/* The kernel's own P2PDMA lines, each beside p2pdiag's verdict for its pair. */
+static void kernel_verdict_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	size_t i, host = 0, refused_ok = 0, agreed = 0, other = 0;
+
+	fixture_load(&f, fixtures, "kernel-log");
+	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "kernel-p2pdma-verdict"))
+			continue;
+		if (strstr(it->message, "Host bridge not in P2PDMA whitelist: 8086:2020\"; p2pdiag's verdict for the pair: redirected: the kernel's list lacks this host bridge") &&
+		    it->severity == SEV_WARNING)
+			host++;
+		else if (strstr(it->message, "mlx5_core 0000:1c:00.0: cannot be used") &&
+			 strstr(it->message, "p2pdiag's verdict for the pair: ok: the kernel refused") &&
+			 it->a == P2PD_ADDR(0, 0x1b, 0, 0) && it->b == P2PD_ADDR(0, 0x1c, 0, 0))
+			refused_ok++;
+		else if (strstr(it->message, "nvme 0000:1d:00.0: cannot be used") &&
+			 strstr(it->message, "verdict for the pair: redirected") &&
+			 it->severity == SEV_INFO)
+			agreed++;
+		else
+			other++;
+	}
+	CHECK(k, host == 3 && refused_ok == 1 && agreed == 1 && !other,
+	      "kernel log: the host-bridge line beside the 3 pairs through it, a refusal of an ok pair a warning, one of a redirected pair a note, the non-PCI line ignored (%zu %zu %zu %zu)",
+	      host, refused_ok, agreed, other);
+	fixture_unload(&f);
+}
+
+/* Peer atomics: blocked by the port that blocks their egress, else working. */
+static void atomics_tests(struct ktap *k, const char *fixtures)
+{
+	struct fixture_run f;
+	size_t i, blocked = 0, work = 0, other = 0;
+
+	fixture_load(&f, fixtures, "atomics");
+	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "p2p-atomics"))
+			continue;
+		if (it->severity == SEV_WARNING && it->a == P2PD_ADDR(0, 2, 0, 0) &&
+		    strstr(it->message, "peer atomics blocked by port 0000:00:03.0 (AtomicOp Egress Blocking"))
+			blocked++;
+		else if (it->severity == SEV_INFO && it->a == P2PD_ADDR(0, 0x1b, 0, 0) &&
+			 it->b == P2PD_ADDR(0, 0x1c, 0, 0) && strstr(it->message, "peer atomics work"))
+			work++;
+		else
+			other++;
+	}
+	CHECK(k, blocked == 2 && work == 1 && !other,
+	      "atomics: Egress Blocking on root port 00:03.0 blocks both pairs through it, naming it; the switch pair works (%zu %zu %zu)",
+	      blocked, work, other);
+	fixture_unload(&f);
+}
+
 void test_system(struct ktap *k, const char *fixtures)
 {
+	atomics_tests(k, fixtures);
+	kernel_verdict_tests(k, fixtures);
+	bar_tests(k, fixtures);
 	aer_tests(k, fixtures);
+	capped_link_tests(k, fixtures);
 	group_tests(k, fixtures);
 	bootline_tests(k, fixtures);
 	vm_tests(k, fixtures);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The PCI Express capability's registers from sysfs config files. */
+#include <stdio.h>
+
+#include "platform/fsroot.h"
+#include "topology/pciaddr.h"
+#include "system/pcie_config.h"
+#include "p2pdiag/model.h"
+
+#define CAP_POINTER	0x34
+#define CAP_ID_EXP	0x10
+#define STATUS_CAP_LIST	0x10	/* Status register, low byte */
+#define MAX_CAPS	48
+
+bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
+			   unsigned int off, unsigned int *val)
+{
+	unsigned char cfg[256];
+	char a[P2PD_ADDR_STRLEN];
+	unsigned int pos, steps;
+	size_t n;
+	FILE *f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+			       pciaddr_format(a, addr));
+
+	if (!f)
+		return false;
+	n = fread(cfg, 1, sizeof(cfg), f);
+	fclose(f);
+	if (n < sizeof(cfg) || !(cfg[0x06] & STATUS_CAP_LIST))
+		return false;
+	pos = cfg[CAP_POINTER] & 0xfc;
+	for (steps = 0; pos >= 0x40 && pos + off + 2 <= n && steps < MAX_CAPS; steps++) {
+		if (cfg[pos] == CAP_ID_EXP) {
+			*val = cfg[pos + off] | (unsigned int)cfg[pos + off + 1] << 8;
+			return true;
+		}
+		pos = cfg[pos + 1] & 0xfc;
+	}
+	return false;
+}

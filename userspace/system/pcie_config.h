@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Registers of a function's PCI Express capability, read from its sysfs
+ * config file under the run's root: past the first 64 bytes only root
+ * reads them, so every caller treats "not read" as an unknown fact.
+ */
+#ifndef P2PDIAG_SYSTEM_PCIE_CONFIG_H
+#define P2PDIAG_SYSTEM_PCIE_CONFIG_H
+
+#include <stdbool.h>
+
+struct fsroot;
+
+#define PCIE_CAP_LNKSTA		0x12	/* Link Status */
+#define PCIE_CAP_LNKCTL2	0x30	/* Link Control 2 */
+
+/*
+ * pcie_config_read_word() - the 16-bit register at @off of @addr's PCI
+ * Express capability.
+ * Return: true with *@val set; false when the file, the capability list
+ * or the capability is not there or not readable.
+ */
+bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
+			   unsigned int off, unsigned int *val);
+
+#endif /* P2PDIAG_SYSTEM_PCIE_CONFIG_H */
