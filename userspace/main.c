@@ -30,6 +30,7 @@
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "options.h"
+#include "platform/atomic_file.h"
 #include "platform/bounded_file.h"
 #include "platform/fsroot.h"
 #include "platform/interrupt.h"
@@ -407,10 +408,27 @@ static void gpu_options_of(const struct options *o, struct gpu_options *g)
 }
 
 /*
+ * An output file that could not be written (said on stderr, naming it)
+ * turns an all-good run into EXIT_USAGE, but never hides a verdict: a
+ * broken machine whose textfile directory is gone still exits 2.
+ */
+static int output_failed(int status)
+{
+	return status == EXIT_ALL_GOOD ? EXIT_USAGE : status;
+}
+
+static int write_json(FILE *f, const void *run)
+{
+	return report_json_print(f, run);
+}
+
+/*
  * The report on stdout, then what else was asked for: the journal lines,
- * the picture, the saved baseline.  Returns the exit status: the
- * findings', or EXIT_USAGE when one of them could not be written (each
- * said on stderr).  The textfile is main's, written even after a failure.
+ * the JSON file, the picture, the saved baseline.  Returns the exit
+ * status: the findings', EXIT_USAGE when stdout could not be written
+ * (then the report there is not whole), or output_failed()'s when a file
+ * could not be (each said on stderr).  The textfile is main's, written
+ * even after a failure.
  */
 static int write_outputs(struct check_run *r, const struct options *o,
 			 int graph_pair)
@@ -427,10 +445,15 @@ static int write_outputs(struct check_run *r, const struct options *o,
 	}
 	if (o->journal)
 		report_journal(stderr, r);
+	if (o->json_file &&
+	    atomic_file_write(o->json_file, write_json, r, err, sizeof(err))) {
+		die_usage(err);
+		status = output_failed(status);
+	}
 	if (o->graph) {
 		if (report_graph_write(o->graph, r, graph_pair, err, sizeof(err))) {
 			die_usage(err);
-			status = EXIT_USAGE;
+			status = output_failed(status);
 		} else {
 			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", o->graph);
 		}
@@ -438,7 +461,7 @@ static int write_outputs(struct check_run *r, const struct options *o,
 	if (o->baseline == BASELINE_SAVE &&
 	    baseline_save(o->baseline_file, r, err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	return status;
 }
@@ -590,12 +613,12 @@ static int write_textfiles(const struct check_session *s,
 	if (opt->prometheus &&
 	    report_prom_write(opt->prometheus, &s->run, status, err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	if (opt->nfd_features &&
 	    report_nfd_write(opt->nfd_features, &s->run, status, err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	return status;
 }
