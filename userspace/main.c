@@ -341,6 +341,9 @@ static int choose_source(struct check_run *r, const struct options *o,
 	int want_module, want_pci;
 	struct cpu_source c;
 
+	/* a tree the user named must be one: never this machine instead */
+	if (o->sysfs_root && sysfs_root_check(o->sysfs_root, err, errlen))
+		return -1;
 	if (read_cpu(o, r->root, &c, err, errlen))
 		return -1;
 	if (o->topology_file)

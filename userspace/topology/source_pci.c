@@ -14,6 +14,7 @@
  * file is a clear message and exit status 3, not exit(1) from the library.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -461,6 +462,62 @@ static void mark_root_bus_heads(struct p2pd_model *m)
 }
 
 /*
+ * libpci's sysfs back-end opens the files of a root's PCI tree by name,
+ * following every link: it may walk the tree only where each of them
+ * leads where it leads beneath the root (fsroot_stays_inside()).  The
+ * tree's directory, each device's, and each file in one are looked at.
+ */
+static int pci_tree_stays_inside(const struct fsroot *sys, char *err,
+				 size_t errlen)
+{
+	char bad[PATH_MAX] = "";
+	struct dirent *de, *fe;
+	int why = 0;
+	DIR *d, *dev;
+
+	if (fsroot_stays_inside(sys, PCI_DEVICES_DIR)) {
+		why = errno;
+		snprintf(bad, sizeof(bad), "%s", PCI_DEVICES_DIR);
+		goto refuse;
+	}
+	d = fsroot_opendir(sys, PCI_DEVICES_DIR);
+	if (!d)
+		return 0;	/* libpci says what it misses */
+	while (!bad[0] && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (fsroot_stays_inside(sys, PCI_DEVICES_DIR "/%s", de->d_name)) {
+			why = errno;
+			snprintf(bad, sizeof(bad), PCI_DEVICES_DIR "/%s", de->d_name);
+			break;
+		}
+		dev = fsroot_opendir(sys, PCI_DEVICES_DIR "/%s", de->d_name);
+		while (dev && (fe = readdir(dev)))
+			if (strcmp(fe->d_name, ".") && strcmp(fe->d_name, "..") &&
+			    fsroot_stays_inside(sys, PCI_DEVICES_DIR "/%s/%s",
+						de->d_name, fe->d_name)) {
+				why = errno;
+				snprintf(bad, sizeof(bad), PCI_DEVICES_DIR "/%.64s/%.200s",
+					 de->d_name, fe->d_name);
+				break;
+			}
+		if (dev)
+			closedir(dev);
+	}
+	closedir(d);
+	if (!bad[0])
+		return 0;
+refuse:
+	if (snprintf(err, errlen,
+		     "cannot walk the PCI tree under %s with libpci: %s%s %s; libpci follows links, so it is not read",
+		     fsroot_get(sys), fsroot_get(sys), bad,
+		     why == EXDEV ? "leads out of the root through a symbolic link" :
+		     strerror(why)) >= (int)errlen && errlen >= 4)
+		memcpy(err + errlen - 4, "...", 4);
+	return -1;
+}
+
+/*
  * Everything that may end in a libpci error: run under read_source()'s
  * setjmp.  @sys: the machine's system files to walk, or NULL for a dump,
  * which @dump_file names in messages and libpci reads as @dump_copy.
@@ -484,6 +541,8 @@ static int walk(struct pci_access *pacc, const struct fsroot *sys,
 		char path[PATH_MAX];
 
 		pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+		if (pci_tree_stays_inside(sys, err, errlen))
+			return -1;
 		if (fsroot_path(sys, path, sizeof(path), PCI_SYSFS_DIR) ||
 		    pci_set_param(pacc, "sysfs.path", path)) {
 			snprintf(err, errlen, "libpci cannot read %s%s",
