@@ -237,7 +237,7 @@ static int read_cpu(const struct options *o, const struct fsroot *sys,
 	}
 	if (!c->ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
-			 strerror(errno));
+			 cpuinfo_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -320,7 +320,15 @@ static int source_pci(struct check_run *r, const struct options *o,
 			 "the root's " CPUINFO_PATH);
 	if (c->foreign)
 		cpu_from_host_bridges(r, &s->pci);
-	else
+	else if (!fsroot_is_live(r->root)) {
+		if (snprintf(r->source_detail, sizeof(r->source_detail),
+			     "libpci walk of the PCI tree under %s; %s",
+			     fsroot_get(r->root),
+			     module_loaded ? "--source=pci asked for it" :
+			     "its p2pdiag module's files are not there") >=
+		    (int)sizeof(r->source_detail))
+			mark_cut(r->source_detail, sizeof(r->source_detail));
+	} else
 		snprintf(r->source_detail, sizeof(r->source_detail),
 			 "libpci walk of this machine; %s",
 			 module_loaded ? "--source=pci asked for it" :
@@ -512,7 +520,7 @@ static enum stage_result check_evidence(struct check_session *s,
 	if (opt->cpuinfo &&
 	    cpu_flags_from_cpuinfo(opt->cpuinfo, &s->evidence->cpu_flags)) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s",
-			 opt->cpuinfo, strerror(errno));
+			 opt->cpuinfo, cpuinfo_strerror(errno));
 		return STAGE_FAILED;
 	}
 	s->evidence->cpu_known = opt->cpuinfo != NULL;

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -684,31 +685,44 @@ int pci_source_walk(const struct fsroot *root, struct p2pd_model *m,
 }
 
 /*
- * Where the first processor's block must have ended: a real one is about
- * 30 lines; past this the file is not /proc/cpuinfo (/dev/zero, say).
+ * Whether the key of cpuinfo line @line (the text before @colon, less its
+ * blanks) names the CPU's kind, on any architecture.
  */
-#define CPUINFO_FIRST_BLOCK_LINES	2048
+static bool names_cpu(const char *line, const char *colon)
+{
+	static const char *const keys[] = {
+		"vendor_id", "CPU implementer", "cpu", "isa",
+	};
+	size_t i, n = (size_t)(colon - line);
+
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == n && !strncmp(line, keys[i], n))
+			return true;
+	return false;
+}
 
 int cpu_flags_from_stream(FILE *fp, unsigned int *flags)
 {
 	char line[512];
 	int family = -1, amd = 0, hygon = 0;
 	unsigned int lines = 0;
+	bool named = false;
 
 	*flags = 0;
+	errno = 0;
 	/* The first processor's block is enough: sockets match. */
 	while (fgets(line, sizeof(line), fp)) {
 		char *colon = strchr(line, ':'), *v;
 
-		if (++lines > CPUINFO_FIRST_BLOCK_LINES) {
-			errno = EFBIG;
-			return -1;
-		}
-
-		if (line[0] == '\n' && (amd || hygon || family >= 0))
+		if (++lines > CPUINFO_FIRST_BLOCK_LINES)
+			break;
+		if (line[0] == '\n' && named)
 			break;
 		if (!colon)
 			continue;
+		named = named || names_cpu(line, colon);
 		for (v = colon + 1; isspace((unsigned char)*v); v++)
 			;
 		v[strcspn(v, "\n")] = '\0';
@@ -719,11 +733,28 @@ int cpu_flags_from_stream(FILE *fp, unsigned int *flags)
 			family = atoi(v);
 		}
 	}
+	/* a directory, or a read error: not the end of a file */
+	if (ferror(fp)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	if (!named) {
+		errno = ENODATA;
+		return -1;
+	}
 	*flags = p2pd_cpu_flags(amd ? P2PD_CPU_VENDOR_AMD :
 				hygon ? P2PD_CPU_VENDOR_HYGON :
 				P2PD_CPU_VENDOR_OTHER,
 				family < 0 ? 0 : (unsigned int)family);
 	return 0;
+}
+
+const char *cpuinfo_strerror(int e)
+{
+	if (e == ENODATA)
+		return "no vendor_id line (nor another architecture's CPU line) in its first processor's block: not a /proc/cpuinfo";
+	return strerror(e);
 }
 
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)
