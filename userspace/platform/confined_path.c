@@ -80,7 +80,8 @@ static int walk_up(struct walk *w)
 
 /*
  * @todo (modified) with a link's @target put in front of what was left
- * after the link, @rest.
+ * after the link, @rest (which starts with the slashes that followed it,
+ * so that a trailing one still asks for a directory).
  */
 static int put_in_front(char *todo, size_t cap, const char *target,
 			const char *rest)
@@ -88,7 +89,7 @@ static int put_in_front(char *todo, size_t cap, const char *target,
 	size_t t = strlen(target), r = strlen(rest);
 	char *tmp;
 
-	if (t + 1 + r >= cap) {
+	if (t + r >= cap) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -97,8 +98,7 @@ static int put_in_front(char *todo, size_t cap, const char *target,
 		return -1;
 	memcpy(tmp, rest, r + 1);
 	memcpy(todo, target, t);
-	todo[t] = '/';
-	memcpy(todo + t + 1, tmp, r + 1);
+	memcpy(todo + t, tmp, r + 1);
 	free(tmp);
 	return 0;
 }
@@ -129,7 +129,7 @@ static int walk(const char *root, const char *path, bool follow_last,
 		return -1;
 	for (;;) {
 		size_t n;
-		char *rest;
+		char *rest, *after;
 		bool is_last;
 		struct stat st;
 		ssize_t tl;
@@ -139,7 +139,8 @@ static int walk(const char *root, const char *path, bool follow_last,
 		if (!*p)
 			return 0;		/* the directory itself: w->last "." */
 		n = strcspn(p, "/");
-		rest = p + n + strspn(p + n, "/");
+		after = p + n;		/* the slashes after the name, if any */
+		rest = after + strspn(after, "/");
 		is_last = !*rest;
 		if (n > NAME_MAX) {
 			errno = ENAMETOOLONG;
@@ -183,13 +184,18 @@ static int walk(const char *root, const char *path, bool follow_last,
 				errno = EXDEV;
 				goto fail;
 			}
-			if (put_in_front(todo, sizeof(todo), target, rest))
+			if (put_in_front(todo, sizeof(todo), target, after))
 				goto fail;
 			p = todo;
 			continue;
 		}
 		if (is_last) {
 			close(fd);
+			/* "file/" is no file, as open(2) says */
+			if (*after && !S_ISDIR(st.st_mode)) {
+				errno = ENOTDIR;
+				goto fail;
+			}
 			return 0;
 		}
 		if (!S_ISDIR(st.st_mode)) {

@@ -6,6 +6,7 @@
  * hangs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
+#include "platform/confined_path.h"
 #include "platform/fsroot.h"
 #include "platform/system_file.h"
 #include "topology/source_pci.h"
@@ -145,6 +147,42 @@ void test_fsroot(struct ktap *k)
 	CHECK(k, !fsroot_read(&root, buf, sizeof(buf), "/sys/cmdline-inside") &&
 	      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
 	      "fsroot: a link that stays inside the root is followed");
+	{
+		/* the walk as on kernels without openat2(2): the same answers */
+		static const struct {
+			const char *path;
+			int e;		/* 0: opens */
+		} walked[] = {
+			{ "/proc/cmdline", 0 },
+			{ "/proc/cmdline/", ENOTDIR },	/* a file is no directory */
+			{ "/sys/cmdline-inside", 0 },
+			{ "/sys/cmdline-inside/", ENOTDIR },
+			{ "/sys/bus/pci/devices/0000:01:00.0/", 0 },
+			/* ".." after a link goes up from where it led */
+			{ "/sys/bus/pci/devices/0000:01:00.0/../../../..", 0 },
+			{ "/sys/bus/pci/devices/0000:01:00.0/../../../../..", 0 },
+			{ "/sys/bus/pci/devices/0000:01:00.0/../../../../../..", EXDEV },
+			{ "/proc/devnull", EXDEV },
+			{ "/proc/dotdot", EXDEV },
+			{ "/../proc/cmdline", EXDEV },
+		};
+		unsigned int i;
+
+		for (i = 0; i < sizeof(walked) / sizeof(walked[0]); i++) {
+			int fd = confined_open_walk(dir, walked[i].path, O_RDONLY);
+			int e = fd < 0 ? errno : 0;
+			int kfd = confined_open(dir, walked[i].path, O_RDONLY);
+			int ke = kfd < 0 ? errno : 0;
+
+			CHECK(k, e == walked[i].e && ke == e,
+			      "fsroot: %s under the root: the walk and openat2 agree (%s)",
+			      walked[i].path, e ? strerror(e) : "opens");
+			if (fd >= 0)
+				close(fd);
+			if (kfd >= 0)
+				close(kfd);
+		}
+	}
 	CHECK(k, !fsroot_exists(&root, "/sys/bus/pci/devices/escape/passwd") &&
 	      fsroot_opendir(&root, "/sys/bus/pci/devices/escape") == NULL && errno == EXDEV,
 	      "fsroot: a directory linked out of the root neither exists nor opens");
