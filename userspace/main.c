@@ -31,6 +31,7 @@
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "options.h"
+#include "platform/atomic_file.h"
 #include "platform/bounded_file.h"
 #include "platform/fsroot.h"
 #include "platform/interrupt.h"
@@ -237,7 +238,7 @@ static int read_cpu(const struct options *o, const struct fsroot *sys,
 	}
 	if (!c->ok && o->cpuinfo) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s", o->cpuinfo,
-			 strerror(errno));
+			 cpuinfo_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -320,7 +321,15 @@ static int source_pci(struct check_run *r, const struct options *o,
 			 "the root's " CPUINFO_PATH);
 	if (c->foreign)
 		cpu_from_host_bridges(r, &s->pci);
-	else
+	else if (!fsroot_is_live(r->root)) {
+		if (snprintf(r->source_detail, sizeof(r->source_detail),
+			     "libpci walk of the PCI tree under %s; %s",
+			     fsroot_get(r->root),
+			     module_loaded ? "--source=pci asked for it" :
+			     "its p2pdiag module's files are not there") >=
+		    (int)sizeof(r->source_detail))
+			mark_cut(r->source_detail, sizeof(r->source_detail));
+	} else
 		snprintf(r->source_detail, sizeof(r->source_detail),
 			 "libpci walk of this machine; %s",
 			 module_loaded ? "--source=pci asked for it" :
@@ -341,6 +350,9 @@ static int choose_source(struct check_run *r, const struct options *o,
 	int want_module, want_pci;
 	struct cpu_source c;
 
+	/* a tree the user named must be one: never this machine instead */
+	if (o->sysfs_root && sysfs_root_check(o->sysfs_root, err, errlen))
+		return -1;
 	if (read_cpu(o, r->root, &c, err, errlen))
 		return -1;
 	if (o->topology_file)
@@ -421,10 +433,27 @@ static void gpu_options_of(const struct options *o, struct gpu_options *g)
 }
 
 /*
+ * An output file that could not be written (said on stderr, naming it)
+ * turns an all-good run into EXIT_USAGE, but never hides a verdict: a
+ * broken machine whose textfile directory is gone still exits 2.
+ */
+static int output_failed(int status)
+{
+	return status == EXIT_ALL_GOOD ? EXIT_USAGE : status;
+}
+
+static int write_json(FILE *f, const void *run)
+{
+	return report_json_print(f, run);
+}
+
+/*
  * The report on stdout, then what else was asked for: the journal lines,
- * the picture, the saved baseline.  Returns the exit status: the
- * findings', or EXIT_USAGE when one of them could not be written (each
- * said on stderr).  The textfile is main's, written even after a failure.
+ * the JSON file, the picture, the saved baseline.  Returns the exit
+ * status: the findings', EXIT_USAGE when stdout could not be written
+ * (then the report there is not whole), or output_failed()'s when a file
+ * could not be (each said on stderr).  The textfile is main's, written
+ * even after a failure.
  */
 static int write_outputs(struct check_run *r, const struct options *o,
 			 int graph_pair)
@@ -441,10 +470,15 @@ static int write_outputs(struct check_run *r, const struct options *o,
 	}
 	if (o->journal)
 		report_journal(stderr, r);
+	if (o->json_file &&
+	    atomic_file_write(o->json_file, write_json, r, err, sizeof(err))) {
+		die_usage(err);
+		status = output_failed(status);
+	}
 	if (o->graph) {
 		if (report_graph_write(o->graph, r, graph_pair, err, sizeof(err))) {
 			die_usage(err);
-			status = EXIT_USAGE;
+			status = output_failed(status);
 		} else {
 			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", o->graph);
 		}
@@ -452,7 +486,7 @@ static int write_outputs(struct check_run *r, const struct options *o,
 	if (o->baseline == BASELINE_SAVE &&
 	    baseline_save(o->baseline_file, r, err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	return status;
 }
@@ -500,7 +534,7 @@ static enum stage_result check_evidence(struct check_session *s,
 	if (opt->cpuinfo &&
 	    cpu_flags_from_cpuinfo(opt->cpuinfo, &s->evidence->cpu_flags)) {
 		snprintf(err, errlen, "cannot read --cpuinfo %s: %s",
-			 opt->cpuinfo, strerror(errno));
+			 opt->cpuinfo, cpuinfo_strerror(errno));
 		return STAGE_FAILED;
 	}
 	s->evidence->cpu_known = opt->cpuinfo != NULL;
@@ -607,12 +641,12 @@ static int write_textfiles(const struct check_session *s,
 							  PROM_PAIRS_NOT_OK,
 			      err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	if (opt->nfd_features &&
 	    report_nfd_write(opt->nfd_features, &s->run, status, err, sizeof(err))) {
 		die_usage(err);
-		status = EXIT_USAGE;
+		status = output_failed(status);
 	}
 	return status;
 }

@@ -35,13 +35,13 @@ enum {
 	 * depend on it (--source=auto is the default and conflicts with
 	 * nothing).
 	 */
-	GIVEN_SOURCE_SET = OPT_END, GIVEN_SOURCE_MODULE,
+	GIVEN_SOURCE_SET = OPT_END, GIVEN_SOURCE_MODULE, GIVEN_JSON_FILE,
 };
 
 static const struct option long_options[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
-	{ "json", no_argument, NULL, OPT_JSON },
+	{ "json", optional_argument, NULL, OPT_JSON },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "prometheus-pairs", required_argument, NULL, OPT_PROMETHEUS_PAIRS },
 	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
@@ -137,6 +137,8 @@ void options_usage(FILE *out)
 "  -v, --verbose             also every finding of every pair, with its own\n"
 "                            fix, and the engine's line for each pair\n"
 "  --json                    JSON report (schema 1, see SCHEMA.md)\n"
+"  --json=FILE               the JSON report in FILE, written atomically;\n"
+"                            stdout keeps the text report\n"
 "  --prometheus FILE         node_exporter textfile, written atomically\n"
 "  --prometheus-pairs=not-ok|all\n"
 "                            which pairs get series of their own: those\n"
@@ -325,7 +327,7 @@ void options_defaults(struct options *o)
 
 /* An option's bit in a set of options. */
 #define BIT(c) (1ULL << ((c) - OPT_SOURCE))
-_Static_assert(GIVEN_SOURCE_MODULE - OPT_SOURCE < 64,
+_Static_assert(GIVEN_JSON_FILE - OPT_SOURCE < 64,
 	       "every option and fact has a bit of an unsigned long long");
 
 /* One command line being parsed, and what it has given so far. */
@@ -536,7 +538,10 @@ static int output_option(int c, struct parse *p)
 		o->verbose = true;
 		return 0;
 	case OPT_JSON:
-		o->json = true;
+		if (!optarg)
+			o->json = true;
+		else if (output_file(&o->json_file, "--json", p))
+			return -1;
 		return 0;
 	case OPT_PROMETHEUS:
 		return output_file(&o->prometheus, "--prometheus", p);
@@ -610,6 +615,8 @@ static const struct conflict {
 } conflicts[] = {
 	{ RUN_FLEET, BIT(OPT_EVIDENCE), 0, 0,
 	  "--compare-fleet and --evidence each take the operands: give one", NULL },
+	{ RUN_FLEET, BIT(GIVEN_JSON_FILE), 0, 0,
+	  "--compare-fleet prints its comparison: --json=FILE does not apply (use --json)", NULL },
 	{ RUN_FLEET, 0, 0, EVERY_OPTION & ~FLEET_TAKES,
 	  "--compare-fleet compares saved reports: ",
 	  " does not apply (it takes --json and --tolerance)" },
@@ -649,6 +656,11 @@ static int check_conflicts(const struct parse *p, enum run_mode mode)
 		given |= BIT(GIVEN_SOURCE_SET);
 	if (p->o->source == SOURCE_MODULE)
 		given |= BIT(GIVEN_SOURCE_MODULE);
+	/* --json=FILE leaves stdout to the text report or --summary */
+	if (!p->o->json)
+		given &= ~BIT(OPT_JSON);
+	if (p->o->json_file)
+		given |= BIT(GIVEN_JSON_FILE);
 	for (r = conflicts; r < conflicts + sizeof(conflicts) / sizeof(*r); r++) {
 		if (r->mode != mode || (given & r->with) != r->with ||
 		    (given & r->without) || (r->any && !(given & r->any)))

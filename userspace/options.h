@@ -30,6 +30,7 @@ struct options {
 	bool list_findings;
 	bool journal;			/* --journal: findings to stderr */
 	bool verbose;			/* --verbose: every finding, every pair line */
+	const char *json_file;		/* --json=FILE: the JSON report there */
 	const char *prometheus;		/* --prometheus FILE */
 	bool prometheus_all_pairs;	/* --prometheus-pairs=all */
 	const char *nfd_features;	/* --nfd-features FILE */

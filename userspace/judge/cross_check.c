@@ -95,7 +95,7 @@ void judge_cross_check(struct check_run *r, const char *root,
 			 * the group's type file, which both models were given.
 			 */
 			if (field == P2PD_F_IOMMU_DOMAIN ||
-			    sysfs_read_value(path, have, sizeof(have), NULL)) {
+			    sysfs_read_value(root, path, have, sizeof(have), NULL)) {
 				/* no per-function file: the topology line */
 				p2pd_field_text(have, sizeof(have), &mm->fn[i], field);
 			}

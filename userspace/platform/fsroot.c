@@ -2,22 +2,25 @@
 /*
  * The root directory of system reads.  The root is kept as its resolved
  * absolute path without a trailing slash ("" when live), so a
- * live-machine path appended to it is the file to open, and a resolved
- * path starting with it maps back to a live-machine path.
+ * live-machine path appended to it names the file in messages; the file
+ * itself is opened beneath the root (platform/confined_path.h), never
+ * through a link out of it.
  */
-/* realpath() and readlink(): built also without the tool's _GNU_SOURCE */
-#if !defined(_GNU_SOURCE) && !defined(_XOPEN_SOURCE)
-#define _XOPEN_SOURCE 700
+/* O_PATH and fdopendir(): built also without the tool's _GNU_SOURCE */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "platform/confined_path.h"
 #include "platform/fsroot.h"
 #include "platform/system_file.h"
 
@@ -41,6 +44,10 @@ int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "root directory %s is not a directory", dir);
+		return -1;
+	}
+	if (access(real, R_OK | X_OK)) {
+		snprintf(err, errlen, "root directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	strcpy(root->given, dir);
@@ -100,12 +107,45 @@ int fsroot_path(const struct fsroot *root, char *out, size_t len,
 	return rc;
 }
 
-/* @why for a file system_file_open() refused; "" for any other failure */
-static void say_refusal(char *why, size_t whylen, const char *path, mode_t found)
+/* The root for confined_open(): NULL when live, where nothing is confined. */
+static const char *confine(const struct fsroot *root)
+{
+	return root->dir[0] ? root->dir : NULL;
+}
+
+/* The live-machine path of @path, a root-prefixed path from ROOTED(). */
+static const char *live_path(const struct fsroot *root, const char *path)
+{
+	return path + strlen(root->dir);
+}
+
+/*
+ * Whether a read that failed with @e on what it found (@found, as
+ * system_file_open() gives it) makes the root bad input rather than the
+ * fact unknown: something is there that is no regular file, or, under a
+ * root, a link leads out of it, links loop, or the file is there but may
+ * not be read (a copy the user cannot read is not a machine without it).
+ */
+static bool refused(const struct fsroot *root, int e, mode_t found)
+{
+	return system_file_refused(found) ||
+	       (confine(root) && (e == EXDEV || e == ELOOP || e == EACCES ||
+				  e == EPERM));
+}
+
+/* @why for a refused read (refused()); "" for any other failure */
+static void say_refusal(const struct fsroot *root, char *why, size_t whylen,
+			const char *path, mode_t found)
 {
 	int saved = errno;
 
-	if (system_file_refused(found))
+	if (!refused(root, saved, found))
+		return;
+	if (saved == EXDEV && !system_file_refused(found))
+		snprintf(why, whylen,
+			 "cannot read %s: a symbolic link on its way leads out of %s: not followed",
+			 path, root->given);
+	else
 		snprintf(why, whylen, "cannot read %s: %s", path,
 			 system_file_strerror(saved, found));
 	errno = saved;
@@ -115,7 +155,8 @@ static void say_refusal(char *why, size_t whylen, const char *path, mode_t found
 static void note_refusal(struct fsroot *root, const char *path, mode_t found)
 {
 	if (!root->refusal[0])
-		say_refusal(root->refusal, sizeof(root->refusal), path, found);
+		say_refusal(root, root->refusal, sizeof(root->refusal), path,
+			    found);
 }
 
 const char *fsroot_refusal(const struct fsroot *root)
@@ -132,7 +173,8 @@ int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	rc = system_file_read_value(path, buf, cap, SYSTEM_FILE_TO_END, &found);
+	rc = system_file_read_value(confine(root), live_path(root, path), buf,
+				    cap, SYSTEM_FILE_TO_END, &found);
 	if (rc)
 		note_refusal(root, path, found);
 	return rc;
@@ -149,35 +191,42 @@ int fsroot_read_fact(const struct fsroot *root, char *buf, size_t cap,
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	rc = system_file_read_value(path, buf, cap, SYSTEM_FILE_TO_END, &found);
+	rc = system_file_read_value(confine(root), live_path(root, path), buf,
+				    cap, SYSTEM_FILE_TO_END, &found);
 	if (rc)
-		say_refusal(why, whylen, path, found);
+		say_refusal(root, why, whylen, path, found);
 	return rc;
 }
 
 bool fsroot_exists(const struct fsroot *root, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	int rc;
+	int rc, fd;
 
 	ROOTED(path, fmt, rc);
-	return !rc && access(path, F_OK) == 0;
+	if (rc)
+		return false;
+	fd = confined_open(confine(root), live_path(root, path), O_PATH);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 int fsroot_link_name(const struct fsroot *root, char *out, size_t len,
 		     const char *fmt, ...)
 {
 	char path[PATH_MAX], target[PATH_MAX], *base;
-	ssize_t n;
+	long n;
 	int rc;
 
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return -1;
-	n = readlink(path, target, sizeof(target) - 1);
+	n = confined_readlink(confine(root), live_path(root, path), target,
+			      sizeof(target));
 	if (n < 0)
 		return -1;
-	target[n] = '\0';
 	while (n > 1 && target[n - 1] == '/')
 		target[--n] = '\0';
 	base = strrchr(target, '/');
@@ -193,26 +242,37 @@ int fsroot_link_name(const struct fsroot *root, char *out, size_t len,
 int fsroot_realpath(const struct fsroot *root, char *out, size_t len,
 		    const char *fmt, ...)
 {
-	char path[PATH_MAX], real[PATH_MAX];
-	size_t rlen = strlen(root->dir);
-	const char *rest;
+	char path[PATH_MAX];
 	int rc;
 
 	ROOTED(path, fmt, rc);
-	if (rc || !realpath(path, real))
+	if (rc)
 		return -1;
-	if (rlen && (strncmp(real, root->dir, rlen) ||
-		     (real[rlen] && real[rlen] != '/'))) {
-		errno = EXDEV;
+	return confined_realpath(confine(root), live_path(root, path), out, len);
+}
+
+int fsroot_stays_inside(const struct fsroot *root, const char *fmt, ...)
+{
+	char path[PATH_MAX], inside[PATH_MAX], plain[PATH_MAX];
+	size_t rlen = strlen(root->dir);
+	bool in, out;
+	int rc;
+
+	ROOTED(path, fmt, rc);
+	if (rc || !rlen)
+		return rc;
+	in = !confined_realpath(root->dir, live_path(root, path), inside,
+				sizeof(inside));
+	if (!in && errno != ENOENT)
 		return -1;
-	}
-	rest = real[rlen] ? real + rlen : "/";
-	if (strlen(rest) >= len) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(out, rest);
-	return 0;
+	out = realpath(path, plain) != NULL;
+	if (!in && !out)
+		return 0;
+	if (in && out && !strncmp(plain, root->dir, rlen) &&
+	    !strcmp(plain + rlen, inside))
+		return 0;
+	errno = EXDEV;
+	return -1;
 }
 
 FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
@@ -225,7 +285,7 @@ FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return NULL;
-	f = system_file_fopen(path, &found);
+	f = system_file_fopen(confine(root), live_path(root, path), &found);
 	if (!f)
 		note_refusal(root, path, found);
 	return f;
@@ -243,17 +303,30 @@ FILE *fsroot_fopen_fact(const struct fsroot *root, char *why, size_t whylen,
 	ROOTED(path, fmt, rc);
 	if (rc)
 		return NULL;
-	f = system_file_fopen(path, &found);
+	f = system_file_fopen(confine(root), live_path(root, path), &found);
 	if (!f)
-		say_refusal(why, whylen, path, found);
+		say_refusal(root, why, whylen, path, found);
 	return f;
 }
 
 DIR *fsroot_opendir(const struct fsroot *root, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	int rc;
+	DIR *d;
+	int rc, fd, saved;
 
 	ROOTED(path, fmt, rc);
-	return rc ? NULL : opendir(path);
+	if (rc)
+		return NULL;
+	fd = confined_open(confine(root), live_path(root, path),
+			   O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return d;
 }

@@ -119,6 +119,19 @@ int fsroot_link_name(const struct fsroot *root, char *out, size_t len,
 int fsroot_realpath(const struct fsroot *root, char *out, size_t len,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * fsroot_stays_inside() - whether a path that a library opens by its
+ * name, out of the tool's hands (libpci's sysfs back-end), leads where
+ * it leads beneath the root: the kernel's plain resolution of its links
+ * must end at the same file under the root.  A path that exists neither
+ * way stays inside.  (A tree changed between this look and the
+ * library's open is not caught: the look is for copies, which do not
+ * change.)
+ * Return: 0, or -1 with errno set (EXDEV when it leads out of the root).
+ */
+int fsroot_stays_inside(const struct fsroot *root, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* fsroot_fopen() and fsroot_opendir(): NULL with errno set. */
 FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

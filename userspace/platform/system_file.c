@@ -6,9 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "platform/confined_path.h"
 #include "platform/system_file.h"
 
-int system_file_open(const char *path, mode_t *found)
+int system_file_open(const char *root, const char *path, mode_t *found)
 {
 	mode_t unused;
 	struct stat st;
@@ -22,15 +23,22 @@ int system_file_open(const char *path, mode_t *found)
 	 * act (a watchdog arms, a tty takes a controlling terminal).  The
 	 * fstat() below still catches a file swapped in between.
 	 */
-	if (stat(path, &st))
+	fd = confined_open(root, path, O_PATH);
+	if (fd < 0)
 		return -1;
+	saved = fstat(fd, &st) ? errno : 0;
+	close(fd);
+	if (saved) {
+		errno = saved;
+		return -1;
+	}
 	*found = st.st_mode;
 	if (!S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
 		return -1;
 	}
 	/* O_NONBLOCK: open() of a FIFO returns at once, writer or not */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	fd = confined_open(root, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st)) {

@@ -10,6 +10,11 @@
  *
  * Files a user names (--topology-file, --pci-dump, --baseline, --cpuinfo)
  * may be pipes and are not read through here.
+ *
+ * Each function takes the file as @path under @root: a --root or
+ * --sysfs-root tree's files are resolved beneath it and never outside
+ * (platform/confined_path.h); @root NULL is the live machine, where
+ * @path is opened as it is.
  */
 #ifndef P2PDIAG_PLATFORM_SYSTEM_FILE_H
 #define P2PDIAG_PLATFORM_SYSTEM_FILE_H
@@ -27,20 +32,21 @@
  * taken from the same stat() or fstat() that refused it.
  * Return: the descriptor, or -1 with errno set: EISDIR for a directory,
  * ENXIO for any other file that is not a regular one (the errno open()
- * itself gives for a socket), or the error of open().
+ * itself gives for a socket), EXDEV when it leads out of @root, or the
+ * error of open().
  */
-int system_file_open(const char *path, mode_t *found);
+int system_file_open(const char *root, const char *path, mode_t *found);
 
 /* system_file_open() as a stdio stream; NULL with errno set. */
-FILE *system_file_fopen(const char *path, mode_t *found);
+FILE *system_file_fopen(const char *root, const char *path, mode_t *found);
 
 /*
  * system_file_read_all() - a regular file read to its end, bounded by
  * @max bytes, as bounded_file_read() does; @found as system_file_open().
  * Return: 0, or -1 with errno set as there and as system_file_open().
  */
-int system_file_read_all(const char *path, size_t max, char **out,
-			 size_t *len, mode_t *found);
+int system_file_read_all(const char *root, const char *path, size_t max,
+			 char **out, size_t *len, mode_t *found);
 
 /* How system_file_read_value() reads its file. */
 enum system_file_reads {
@@ -61,8 +67,9 @@ enum system_file_reads {
  * when the value did not fit, EBADMSG when it holds a NUL byte (which
  * would cut it short unseen), or as system_file_open() and read().
  */
-int system_file_read_value(const char *path, char *buf, size_t cap,
-			   enum system_file_reads reads, mode_t *found);
+int system_file_read_value(const char *root, const char *path, char *buf,
+			   size_t cap, enum system_file_reads reads,
+			   mode_t *found);
 
 /*
  * system_file_refused() - whether system_file_open() refused the file

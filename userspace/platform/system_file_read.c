@@ -13,9 +13,9 @@
 #include "platform/bounded_file.h"
 #include "platform/system_file.h"
 
-FILE *system_file_fopen(const char *path, mode_t *found)
+FILE *system_file_fopen(const char *root, const char *path, mode_t *found)
 {
-	int fd = system_file_open(path, found), saved;
+	int fd = system_file_open(root, path, found), saved;
 	FILE *f;
 
 	if (fd < 0)
@@ -29,10 +29,10 @@ FILE *system_file_fopen(const char *path, mode_t *found)
 	return f;
 }
 
-int system_file_read_all(const char *path, size_t max, char **out,
-			 size_t *len, mode_t *found)
+int system_file_read_all(const char *root, const char *path, size_t max,
+			 char **out, size_t *len, mode_t *found)
 {
-	int fd = system_file_open(path, found);
+	int fd = system_file_open(root, path, found);
 
 	*out = NULL;
 	*len = 0;
@@ -59,8 +59,9 @@ static ssize_t read_value_bytes(int fd, char *buf, size_t cap,
 	return (ssize_t)used;
 }
 
-int system_file_read_value(const char *path, char *buf, size_t cap,
-			   enum system_file_reads reads, mode_t *found)
+int system_file_read_value(const char *root, const char *path, char *buf,
+			   size_t cap, enum system_file_reads reads,
+			   mode_t *found)
 {
 	ssize_t n;
 	int fd, saved;
@@ -69,7 +70,7 @@ int system_file_read_value(const char *path, char *buf, size_t cap,
 		errno = EINVAL;
 		return -1;
 	}
-	fd = system_file_open(path, found);
+	fd = system_file_open(root, path, found);
 	if (fd < 0)
 		return -1;
 	n = read_value_bytes(fd, buf, cap, reads);

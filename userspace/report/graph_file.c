@@ -2,8 +2,9 @@
 /*
  * --graph's file: which kind its name asks for, DOT text as written by
  * report_graph.c or SVG/PNG drawn from it by Graphviz's dot(1) fed through
- * a pipe, put in place by atomic_file_write() (FILE.tmp, flushed to disk,
- * renamed over FILE) so that a reader never sees half a picture.
+ * a pipe, put in place by atomic_file_write() (a dot file beside it,
+ * flushed to disk, renamed over FILE) so that a reader never sees half a
+ * picture.
  */
 #include <errno.h>
 #include <signal.h>

@@ -4,7 +4,8 @@
  * source: a feature file in /etc/kubernetes/node-feature-discovery/
  * features.d/, one NAME=VALUE line per label, which nfd-worker turns into
  * labels of its node.  NFD reads every file there but dot files, so the
- * file is written as a hidden temporary one and renamed over its place.
+ * file is written as a dot file and renamed over its place
+ * (platform/atomic_file.h).
  *
  * The namespace is a subdomain of feature.node.kubernetes.io, which NFD
  * publishes without extra configuration.  Every name and value keeps to
@@ -119,5 +120,5 @@ int report_nfd_write(const char *path, const struct check_run *r,
 {
 	const struct nfd_ctx c = { r, exit_status };
 
-	return atomic_file_write_hidden(path, nfd_write, &c, err, errlen);
+	return atomic_file_write(path, nfd_write, &c, err, errlen);
 }

@@ -2,8 +2,8 @@
 /*
  * node_exporter textfile-collector output.  The collector reads every
  * *.prom file in its directory whenever it is scraped, so the file is
- * written beside its final name (FILE.tmp, which it ignores), flushed to
- * disk and renamed over FILE: a scrape sees the old run or the new one.
+ * written beside its final name (a dot file, which it ignores), flushed
+ * to disk and renamed over FILE: a scrape sees the old run or the new one.
  */
 #include <stdio.h>
 #include <stdlib.h>

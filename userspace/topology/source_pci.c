@@ -14,10 +14,12 @@
  * file is a clear message and exit status 3, not exit(1) from the library.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +463,62 @@ static void mark_root_bus_heads(struct p2pd_model *m)
 }
 
 /*
+ * libpci's sysfs back-end opens the files of a root's PCI tree by name,
+ * following every link: it may walk the tree only where each of them
+ * leads where it leads beneath the root (fsroot_stays_inside()).  The
+ * tree's directory, each device's, and each file in one are looked at.
+ */
+static int pci_tree_stays_inside(const struct fsroot *sys, char *err,
+				 size_t errlen)
+{
+	char bad[PATH_MAX] = "";
+	struct dirent *de, *fe;
+	int why = 0;
+	DIR *d, *dev;
+
+	if (fsroot_stays_inside(sys, PCI_DEVICES_DIR)) {
+		why = errno;
+		snprintf(bad, sizeof(bad), "%s", PCI_DEVICES_DIR);
+		goto refuse;
+	}
+	d = fsroot_opendir(sys, PCI_DEVICES_DIR);
+	if (!d)
+		return 0;	/* libpci says what it misses */
+	while (!bad[0] && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (fsroot_stays_inside(sys, PCI_DEVICES_DIR "/%s", de->d_name)) {
+			why = errno;
+			snprintf(bad, sizeof(bad), PCI_DEVICES_DIR "/%s", de->d_name);
+			break;
+		}
+		dev = fsroot_opendir(sys, PCI_DEVICES_DIR "/%s", de->d_name);
+		while (dev && (fe = readdir(dev)))
+			if (strcmp(fe->d_name, ".") && strcmp(fe->d_name, "..") &&
+			    fsroot_stays_inside(sys, PCI_DEVICES_DIR "/%s/%s",
+						de->d_name, fe->d_name)) {
+				why = errno;
+				snprintf(bad, sizeof(bad), PCI_DEVICES_DIR "/%.64s/%.200s",
+					 de->d_name, fe->d_name);
+				break;
+			}
+		if (dev)
+			closedir(dev);
+	}
+	closedir(d);
+	if (!bad[0])
+		return 0;
+refuse:
+	if (snprintf(err, errlen,
+		     "cannot walk the PCI tree under %s with libpci: %s%s %s; libpci follows links, so it is not read",
+		     fsroot_get(sys), fsroot_get(sys), bad,
+		     why == EXDEV ? "leads out of the root through a symbolic link" :
+		     strerror(why)) >= (int)errlen && errlen >= 4)
+		memcpy(err + errlen - 4, "...", 4);
+	return -1;
+}
+
+/*
  * Everything that may end in a libpci error: run under read_source()'s
  * setjmp.  @sys: the machine's system files to walk, or NULL for a dump,
  * which @dump_file names in messages and libpci reads as @dump_copy.
@@ -484,6 +542,8 @@ static int walk(struct pci_access *pacc, const struct fsroot *sys,
 		char path[PATH_MAX];
 
 		pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+		if (pci_tree_stays_inside(sys, err, errlen))
+			return -1;
 		if (fsroot_path(sys, path, sizeof(path), PCI_SYSFS_DIR) ||
 		    pci_set_param(pacc, "sysfs.path", path)) {
 			snprintf(err, errlen, "libpci cannot read %s%s",
@@ -625,31 +685,44 @@ int pci_source_walk(const struct fsroot *root, struct p2pd_model *m,
 }
 
 /*
- * Where the first processor's block must have ended: a real one is about
- * 30 lines; past this the file is not /proc/cpuinfo (/dev/zero, say).
+ * Whether the key of cpuinfo line @line (the text before @colon, less its
+ * blanks) names the CPU's kind, on any architecture.
  */
-#define CPUINFO_FIRST_BLOCK_LINES	2048
+static bool names_cpu(const char *line, const char *colon)
+{
+	static const char *const keys[] = {
+		"vendor_id", "CPU implementer", "cpu", "isa",
+	};
+	size_t i, n = (size_t)(colon - line);
+
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == n && !strncmp(line, keys[i], n))
+			return true;
+	return false;
+}
 
 int cpu_flags_from_stream(FILE *fp, unsigned int *flags)
 {
 	char line[512];
 	int family = -1, amd = 0, hygon = 0;
 	unsigned int lines = 0;
+	bool named = false;
 
 	*flags = 0;
+	errno = 0;
 	/* The first processor's block is enough: sockets match. */
 	while (fgets(line, sizeof(line), fp)) {
 		char *colon = strchr(line, ':'), *v;
 
-		if (++lines > CPUINFO_FIRST_BLOCK_LINES) {
-			errno = EFBIG;
-			return -1;
-		}
-
-		if (line[0] == '\n' && (amd || hygon || family >= 0))
+		if (++lines > CPUINFO_FIRST_BLOCK_LINES)
+			break;
+		if (line[0] == '\n' && named)
 			break;
 		if (!colon)
 			continue;
+		named = named || names_cpu(line, colon);
 		for (v = colon + 1; isspace((unsigned char)*v); v++)
 			;
 		v[strcspn(v, "\n")] = '\0';
@@ -660,11 +733,28 @@ int cpu_flags_from_stream(FILE *fp, unsigned int *flags)
 			family = atoi(v);
 		}
 	}
+	/* a directory, or a read error: not the end of a file */
+	if (ferror(fp)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	if (!named) {
+		errno = ENODATA;
+		return -1;
+	}
 	*flags = p2pd_cpu_flags(amd ? P2PD_CPU_VENDOR_AMD :
 				hygon ? P2PD_CPU_VENDOR_HYGON :
 				P2PD_CPU_VENDOR_OTHER,
 				family < 0 ? 0 : (unsigned int)family);
 	return 0;
+}
+
+const char *cpuinfo_strerror(int e)
+{
+	if (e == ENODATA)
+		return "no vendor_id line (nor another architecture's CPU line) in its first processor's block: not a /proc/cpuinfo";
+	return strerror(e);
 }
 
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags)

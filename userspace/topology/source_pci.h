@@ -44,16 +44,28 @@ void pci_model_host_bridges(struct p2pd_model *m);
  * cpu_flags_from_cpuinfo() - P2PD_CPU_* from a /proc/cpuinfo text file:
  * AMD or Hygon vendor, and whether an AMD CPU is family 0x17 (Zen) or
  * newer, which the kernel trusts to route P2P through any host bridge.
- * Return: 0, or -1 with errno set when @path cannot be read (EFBIG when
- * its first block does not end where a real one does).
+ * Return: 0, or -1 with errno set when @path cannot be read, and ENODATA
+ * when it is no cpuinfo: its first processor's block names no CPU (no
+ * vendor_id, nor another architecture's "CPU implementer", "cpu" or
+ * "isa") within CPUINFO_FIRST_BLOCK_LINES lines; an empty file, or one
+ * of blank lines, is such a file.
  */
 int cpu_flags_from_cpuinfo(const char *path, unsigned int *flags);
 
 /*
+ * Where the first processor's block must have named its CPU: a real one
+ * does within about 30 lines.
+ */
+#define CPUINFO_FIRST_BLOCK_LINES	2048
+
+/*
  * cpu_flags_from_stream() - cpu_flags_from_cpuinfo() of an open stream
  * (the root's /proc/cpuinfo, opened as a system file), left open.
- * Return: 0, or -1 with errno set (EFBIG as above).
+ * Return: 0, or -1 with errno set (ENODATA as above).
  */
 int cpu_flags_from_stream(FILE *fp, unsigned int *flags);
+
+/* Why cpu_flags_from_cpuinfo() failed with @e, for a message. */
+const char *cpuinfo_strerror(int e);
 
 #endif /* P2PDIAG_SOURCE_PCI_H */

@@ -16,23 +16,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "topology/source_sysfs.h"
+#include "platform/confined_path.h"
 #include "platform/system_file.h"
 #include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
 #include "p2pdiag/abi.h"
 
-int sysfs_read_value(const char *path, char *buf, size_t cap, mode_t *found)
+/* @path beneath @root, which it starts with (source_sysfs.h) */
+static const char *in_root(const char *root, const char *path)
 {
-	return system_file_read_value(path, buf, cap, SYSTEM_FILE_ONE_READ,
+	size_t n = root ? strlen(root) : 0;
+
+	if (n && (strncmp(path, root, n) || path[n] != '/'))
+		return NULL;
+	return path + n;
+}
+
+int sysfs_read_value(const char *root, const char *path, char *buf, size_t cap,
+		     mode_t *found)
+{
+	const char *rel = in_root(root, path);
+
+	if (!rel) {
+		errno = EINVAL;
+		return -1;
+	}
+	return system_file_read_value(root, rel, buf, cap, SYSTEM_FILE_ONE_READ,
 				      found);
 }
 
-int sysfs_read_table(const char *path, char **out, size_t *len, mode_t *found)
+int sysfs_read_table(const char *root, const char *path, char **out,
+		     size_t *len, mode_t *found)
 {
-	return system_file_read_all(path, SYSFS_TABLE_MAX, out, len, found);
+	const char *rel = in_root(root, path);
+
+	if (!rel) {
+		errno = EINVAL;
+		return -1;
+	}
+	return system_file_read_all(root, rel, SYSFS_TABLE_MAX, out, len, found);
 }
 
 /* Digits at *@i of @text (up to @len) into *@v; *@i moves past them. */
@@ -115,10 +141,50 @@ int sysfs_strip_trailer(char *text, size_t *len, unsigned long gen)
 
 int sysfs_module_present(const char *root)
 {
-	char path[PATH_MAX];
+	int fd = confined_open(root, "/" P2PD_FILE_ABI_VERSION, O_PATH);
 
-	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
-	return access(path, F_OK) == 0;
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+int sysfs_root_check(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "--sysfs-root %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "--sysfs-root %s is not a directory (it names a copy of %s)",
+			 dir, P2PD_SYSFS_ROOT);
+		return -1;
+	}
+	if (access(dir, R_OK | X_OK)) {
+		snprintf(err, errlen, "--sysfs-root %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fd = confined_open(dir, "/" P2PD_FILE_ABI_VERSION, O_PATH);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == ENOENT)
+		snprintf(err, errlen,
+			 "--sysfs-root %s holds no %s: it is not a copy of %s",
+			 dir, P2PD_FILE_ABI_VERSION, P2PD_SYSFS_ROOT);
+	else if (errno == EXDEV)
+		snprintf(err, errlen,
+			 "--sysfs-root %s: its %s is a symbolic link out of it: not followed",
+			 dir, P2PD_FILE_ABI_VERSION);
+	else
+		snprintf(err, errlen, "--sysfs-root %s: %s: %s", dir,
+			 P2PD_FILE_ABI_VERSION, strerror(errno));
+	return -1;
 }
 
 /* Why a read failed with @e, for a message; @found as system_file_open(). */
@@ -129,6 +195,8 @@ static const char *read_error(int e, mode_t found)
 		return "larger than any file of the module";
 	case EBADMSG:
 		return "it holds a NUL byte, which no file of the module does";
+	case EXDEV:
+		return "a symbolic link on its way leads out of the tree: not followed";
 	default:
 		return system_file_strerror(e, found);
 	}
@@ -158,7 +226,7 @@ static int read_generation(const char *root, unsigned long *gen,
 	mode_t found;
 
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_GENERATION);
-	if (sysfs_read_value(path, val, sizeof(val), &found)) {
+	if (sysfs_read_value(root, path, val, sizeof(val), &found)) {
 		read_failed(root, path, errno, found, err, errlen);
 		return -1;
 	}
@@ -179,7 +247,7 @@ static int read_table(const char *root, const char *name, char **out,
 	mode_t found;
 
 	snprintf(path, sizeof(path), "%s/%s", root, name);
-	if (sysfs_read_table(path, out, len, &found)) {
+	if (sysfs_read_table(root, path, out, len, &found)) {
 		if (errno == EFBIG)
 			snprintf(err, errlen, "cannot read %s: larger than 64 MiB", path);
 		else
@@ -208,7 +276,7 @@ int sysfs_snapshot_read(const struct fsroot *sys, const char *root,
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/%s", root, P2PD_FILE_ABI_VERSION);
-	if (sysfs_read_value(path, val, sizeof(val), &found)) {
+	if (sysfs_read_value(root, path, val, sizeof(val), &found)) {
 		int e = errno;
 
 		snprintf(err, errlen, "cannot read %s: %s%s", path,

@@ -1054,13 +1054,16 @@ start_hung() {
 		sleep 0.05
 	done
 }
-# outputs_kept DIR: both files hold their old content, no NAME.tmp left
+# outputs_kept DIR: both files hold their old content, no temporary file
+# (.NAME.XXXXXXXX, platform/atomic_file.h) left
 outputs_kept() {
 	[ "$(cat "$1/p2pdiag.prom")" = "old textfile" ] ||
 		why=${why:-"the Prometheus file changed: $(head -c 80 "$1/p2pdiag.prom")"}
 	[ "$(cat "$1/baseline.json")" = "old baseline" ] ||
 		why=${why:-"the baseline changed: $(head -c 80 "$1/baseline.json")"}
-	! ls "$1"/*.tmp >/dev/null 2>&1 || why=${why:-"left behind: $(ls "$1"/*.tmp)"}
+	local left
+	left=$(ls -A "$1" | grep -E '^\.(p2pdiag\.prom|baseline\.json)\.|\.tmp$')
+	[ -z "$left" ] || why=${why:-"left behind: $left"}
 }
 
 for sig in INT TERM; do

@@ -17,6 +17,6 @@ typedef void (*open_hook_fn)(const char *path, void *arg);
 void open_hook_set(open_hook_fn fn, void *arg);
 
 /* The wrapper the linker puts in place of system_file_open(). */
-int __wrap_system_file_open(const char *path, mode_t *found);
+int __wrap_system_file_open(const char *root, const char *path, mode_t *found);
 
 #endif /* P2PD_OPEN_HOOK_H */

@@ -3,8 +3,10 @@
  * platform/atomic_file.c: a signal that comes while an output file is
  * being replaced is held until the replacement is whole, so a SIGINT or
  * SIGTERM handler (platform/interrupt.c) that ends the tool never leaves
- * half a Prometheus file or baseline, or a NAME.tmp beside it.
+ * half a Prometheus file or baseline, or a temporary file beside it; and
+ * that temporary file's name.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,41 +41,56 @@ static int write_with_signal(FILE *f, const void *ctx)
 }
 
 /* What a directory reader saw while the file was being written. */
-struct hidden_seen {
+struct temporary_seen {
 	const char *dir;
-	bool dot_tmp, plain_tmp;
+	char name[256];		/* the first other entry */
+	int others;
 };
 
 static int write_and_look(FILE *f, const void *ctx)
 {
-	struct hidden_seen *seen = (struct hidden_seen *)ctx;
-	char p[512];
-	struct stat sb;
+	struct temporary_seen *seen = (struct temporary_seen *)ctx;
+	struct dirent *de;
+	DIR *d = opendir(seen->dir);
 
-	snprintf(p, sizeof(p), "%s/.features.tmp", seen->dir);
-	seen->dot_tmp = stat(p, &sb) == 0;
-	snprintf(p, sizeof(p), "%s/features.tmp", seen->dir);
-	seen->plain_tmp = stat(p, &sb) == 0;
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "features"))
+			continue;
+		if (!seen->others++)
+			snprintf(seen->name, sizeof(seen->name), "%s", de->d_name);
+	}
+	if (d)
+		closedir(d);
 	return fputs("new\n", f) < 0 ? -1 : 0;
 }
 
-/* atomic_file_write_hidden(): the temporary file is a dot file beside it. */
-static void test_hidden(struct ktap *k, const char *dir)
+/*
+ * The temporary file is a dot file (NFD and node_exporter take no dot
+ * file) of a name nobody could plant in advance: .NAME. and 8 random
+ * characters, never .NAME.tmp or NAME.tmp.
+ */
+static void test_temporary(struct ktap *k, const char *dir)
 {
-	struct hidden_seen seen = { dir, false, false };
-	char path[512], err[256] = "", *text;
+	char sub[512], path[800], err[256] = "", *text;
+	struct temporary_seen seen = { sub, "", 0 };
 	size_t len = 0;
-	struct stat sb;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/features", dir);
+	snprintf(sub, sizeof(sub), "%s/features.d", dir);
+	mkdir(sub, 0755);
+	snprintf(path, sizeof(path), "%s/features", sub);
 	write_file(path, "old\n", 4);
-	rc = atomic_file_write_hidden(path, write_and_look, &seen, err, sizeof(err));
+	rc = atomic_file_write(path, write_and_look, &seen, err, sizeof(err));
 	text = read_whole(path, &len);
-	CHECK(k, rc == 0 && seen.dot_tmp && !seen.plain_tmp,
-	      "atomic_file: the hidden variant writes DIR/.NAME.tmp, no NAME.tmp");
-	snprintf(path, sizeof(path), "%s/.features.tmp", dir);
-	CHECK(k, text && !strcmp(text, "new\n") && stat(path, &sb) != 0,
+	CHECK(k, rc == 0 && seen.others == 1 &&
+		 !strncmp(seen.name, ".features.", 10) && strlen(seen.name) == 18 &&
+		 strcmp(seen.name, ".features.tmp"),
+	      "atomic_file: written as DIR/.NAME.XXXXXXXX, a random dot name");
+	if (seen.others != 1)
+		printf("# %d other entries, first '%s'\n", seen.others, seen.name);
+	snprintf(path, sizeof(path), "%s/%s", sub, seen.name);
+	CHECK(k, text && !strcmp(text, "new\n") && access(path, F_OK) != 0,
 	      "atomic_file: ... then the whole new content and no dot file left");
 	free(text);
 }
@@ -107,7 +124,7 @@ void test_atomic_file(struct ktap *k)
 	free(text);
 
 	sigaction(SIGUSR1, &before, NULL);
-	test_hidden(k, dir);
+	test_temporary(k, dir);
 	remove_tree(dir);
 	free(dir);
 }

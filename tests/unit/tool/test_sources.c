@@ -251,7 +251,7 @@ static void sysfs_tests(struct ktap *k)
 
 		memset(big, '1', sizeof(big));
 		write_file(path, big, sizeof(big));
-		rc = sysfs_read_value(path, val, sizeof(val), NULL);
+		rc = sysfs_read_value(NULL, path, val, sizeof(val), NULL);
 		ktap_result(k, rc == -1 && errno == EFBIG, NULL,
 			    "sysfs: a value longer than its buffer is EFBIG, not cut short");
 	}
@@ -560,7 +560,7 @@ static void pci_live_tests(struct ktap *k)
 		seen++;
 		idx = p2pd_model_find(&m, addr);
 		snprintf(path, sizeof(path), "%s/%s/vendor", devices, de->d_name);
-		if (idx < 0 || sysfs_read_value(path, val, sizeof(val), NULL) ||
+		if (idx < 0 || sysfs_read_value(NULL, path, val, sizeof(val), NULL) ||
 		    sscanf(val, "%x", &vendor) != 1 || vendor != m.fn[idx].vendor) {
 			snprintf(why, sizeof(why), "%.16s: missing or vendor %.16s", de->d_name, val);
 			break;

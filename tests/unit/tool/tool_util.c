@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "tool_util.h"
@@ -231,4 +232,9 @@ void judge_run(struct check_run *r, const struct p2pd_model *m,
 		fprintf(stderr, "# judge_pairs: %s\n", err);
 		abort();
 	}
+}
+
+int make_null_device(const char *path)
+{
+	return mknod(path, S_IFCHR | 0600, makedev(1, 3));
 }

@@ -44,6 +44,12 @@ char *make_tmpdir(void);
 /* rm -r @dir (best effort). */
 void remove_tree(const char *dir);
 int write_file(const char *path, const char *text, size_t len);
+/*
+ * A character device (the null device's numbers) at @path, inside the
+ * tree being built: a link to /dev/null would lead out of a root and be
+ * refused for that.  Return: 0, or -1 with errno set (EPERM unless root).
+ */
+int make_null_device(const char *path);
 char *read_whole(const char *path, size_t *len);
 
 /*
