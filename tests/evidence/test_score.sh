@@ -11,7 +11,8 @@
 # does not; a root cause outside the vocabulary (a finding code) is a
 # usage error; a missing --evidence option, a crash, a hang or a report
 # that is no JSON object fail the case, and exit 3 with a JSON report is
-# a verdict; a case marked known-wrong is a TODO: not failed, yet counted
+# a verdict; a case marked known-wrong is a TODO (but a crash or a hang
+# still fails): not failed, yet counted
 # in the figures as what the tool said, and told to drop the mark once
 # right; each case's time is printed.  Usage: test_score.sh
 set -u
@@ -108,6 +109,7 @@ mkcase todo-undecided acs-redirect "no ACS read from a grep of ACSCtl" undecided
 mkcase todo-fixed acs-redirect "once read the ACSCtl list as no format" acs
 mkcase todo-crash healthy "crashes on this file" crash
 mkcase todo-hang healthy "hangs on this file" hang
+mkcase todo-garbage driver "refuses the file and writes no report" garbage
 c=$tmp/cases
 
 run_score "$tmp/fake" "$c/acs" "$c/healthy"
@@ -192,6 +194,13 @@ run_score "$tmp/fake" "$c/todo-crash" "$c/todo-hang"
 expect "a crash fails even when marked known-wrong" '^not ok 1 todo-crash: expected healthy, got a crash \(signal 11\)$'
 expect "a hang fails even when marked known-wrong" '^not ok 2 todo-hang: expected healthy, got a hang [^#]*$'
 expect "both count as failed" '^0 passed, 2 failed$'
+
+run_score "$tmp/fake" "$c/todo-garbage" "$c/garbage"
+expect "no report is a TODO when marked known-wrong" \
+	'^not ok 1 todo-garbage: expected driver, got no report \(exit 3: \) # TODO refuses the file'
+expect "and fails unmarked" '^not ok 2 garbage: expected driver, got no report \(exit 3: \)$'
+expect "both count as no report" 'no report 2$'
+expect "only the unmarked one fails" '^0 passed, 1 failed$'
 
 # usage CASE-TEXT NAME: a CASE with that text is a usage error (exit 2)
 usage() {
