@@ -138,6 +138,8 @@ run_score "$tmp/fake" "$c/nothing-to-decide" "$c/nofield-nothing-to-decide"
 expect "undecided passes where the case holds nothing to decide" '^ok 1 nothing-to-decide$'
 expect "but not a report without the field" \
 	'^not ok 2 nofield-nothing-to-decide: expected undecided, got undecided \(no root_cause'
+expect "nor counts it within the top three" \
+	'^#   right 1 of 2 \(50%\), within the top three 1 of 2 \(50%\)$'
 
 run_score "$tmp/fake" "$c/confident" "$c/warned" "$c/confident-right"
 expect "an error first cause of another root cause fails" '^not ok 1 confident: expected nvlink, got driver$'
