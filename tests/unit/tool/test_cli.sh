@@ -146,6 +146,30 @@ expect_rc 1 "cli: ... and --root at that machine's files names its CPU (AMD Zen:
 	"$bin" --pci-dump "$dump" --root "$tmp/amdroot" --no-cuda
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
 expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
+# The same dump pasted twice is the one dump; two that differ are refused,
+# as is a last line without its newline, each naming the file's line.
+run "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
+once=$out
+{ cat "$dump"; echo '$ sudo lspci -xxxx'; cat "$dump"; } >"$tmp/twice.lspci"
+run "$bin" --pci-dump "$tmp/twice.lspci" --cpuinfo "$tmp/cpu-amd" --json
+[ "$rc" = 1 ] && [ "$out" = "$once" ] &&
+	result 1 "cli: a dump pasted twice reads as the dump once" ||
+	result 0 "cli: a dump pasted twice reads as the dump once" "exit $rc: $err"
+{ cat "$dump"; sed '$ s/00$/01/' "$dump"; } >"$tmp/two.lspci"
+expect_rc 3 "cli: two different dumps in one file exit 3" \
+	"$bin" --pci-dump "$tmp/two.lspci" --cpuinfo "$tmp/cpu-amd"
+lines=$(wc -l <"$dump")
+case $err in *"two.lspci line $((lines + 85)): function 0000:02:00.0 again, and not as at line 85"*)
+	result 1 "cli: ... naming the function, its line and its first line";;
+*) result 0 "cli: ... naming the function, its line and its first line" "$err";;
+esac
+head -c -1 "$dump" >"$tmp/cut.lspci"
+expect_rc 3 "cli: a dump without its final newline exits 3" \
+	"$bin" --pci-dump "$tmp/cut.lspci" --cpuinfo "$tmp/cpu-amd"
+case $err in *"cut.lspci line $lines: the file ends inside this line, without a newline"*)
+	result 1 "cli: ... naming the file, the line and the missing newline";;
+*) result 0 "cli: ... naming the file, the line and the missing newline" "$err";;
+esac
 
 expect_rc 2 "cli: --topology-file judges a saved topology" "$bin" --topology-file "$tmp/blocked/topology"
 case $out in *"source: file"*) result 1 "cli: ... and says so";; *) result 0 "cli: ... and says so";; esac
