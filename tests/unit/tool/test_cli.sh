@@ -227,6 +227,13 @@ v=$(json_get 'sorted({f["code"] for f in d["findings"] if f["code"].startswith("
 [ "$rc" = 2 ] && [ "$v" = "['baseline-device', 'baseline-verdict']" ] &&
 	result 1 "cli: --baseline check of a server gone blocked finds device and verdict changes" ||
 	result 0 "cli: --baseline check of a server gone blocked finds device and verdict changes" "rc $rc $v"
+printf 'null' >"$tmp/null.json"
+expect_rc 3 "cli: --baseline check of a file holding null exits 3" \
+	"$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline check "$tmp/null.json"
+case $err in *"null.json line 1: the document is JSON null, not a report"*)
+	result 1 "cli: ... and says the document is null, not that it ends early";;
+*) result 0 "cli: ... and says the document is null, not that it ends early" "$err";;
+esac
 
 # Files that never end or hold more than a baseline: refused, not read on.
 expect_rc 3 "cli: --baseline check /dev/zero exits 3, not a hang" \
