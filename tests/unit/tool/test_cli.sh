@@ -144,6 +144,22 @@ v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("cpu-")]
 	result 0 "cli: a dump whose host bridge is QEMU's q35 (8086:29c0): CPU unknown, said" "$v"
 expect_rc 1 "cli: ... and --root at that machine's files names its CPU (AMD Zen: redirected)" \
 	"$bin" --pci-dump "$dump" --root "$tmp/amdroot" --no-cuda
+# Another machine's files may hold escape sequences and bytes that are not
+# UTF-8: the text shows them escaped, the JSON stays UTF-8.
+mkdir -p "$tmp/escroot/proc/sys/kernel" "$tmp/escroot/sys/class/dmi/id"
+cp "$tmp/cpu-amd" "$tmp/escroot/proc/cpuinfo"
+printf '6.1.0\033[2J\033[31m FAKE\n' >"$tmp/escroot/proc/sys/kernel/osrelease"
+printf 'Server\351\377 X\n' >"$tmp/escroot/sys/class/dmi/id/product_name"
+printf 'Bios\351 Inc\n' >"$tmp/escroot/sys/class/dmi/id/bios_vendor"
+run "$bin" --pci-dump "$dump" --root "$tmp/escroot" --no-cuda
+case $out in *$'\033'*) result 0 "cli: escape sequences from a --root's files are not sent to the terminal" "raw ESC in the text";;
+*'kernel 6.1.0\x1b[2J\x1b[31m FAKE;'*) result 1 "cli: escape sequences from a --root's files are not sent to the terminal";;
+*) result 0 "cli: escape sequences from a --root's files are not sent to the terminal" "$(grep system: <<<"$out")";;
+esac
+"$bin" --pci-dump "$dump" --root "$tmp/escroot" --no-cuda --json >"$tmp/esc.json" 2>/dev/null
+v=$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); print(ascii(d["system"]["context"]["bios_vendor"]))' "$tmp/esc.json" 2>&1)
+[ "$v" = "'Bios\\ufffd Inc'" ] && result 1 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" ||
+	result 0 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" "$v"
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
 expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
 # The same dump pasted twice is the one dump; two that differ are refused,
