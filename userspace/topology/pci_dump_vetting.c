@@ -176,7 +176,8 @@ static int merge_repeats(const char *dump_file, const char *text,
 {
 	size_t i, first = 0;
 
-	qsort(blk, nr, sizeof(*blk), block_order);
+	if (nr)		/* a dump without functions has no blocks, and no array */
+		qsort(blk, nr, sizeof(*blk), block_order);
 	for (i = 1; i < nr; i++) {
 		char a[P2PD_ADDR_STRLEN];
 
@@ -268,7 +269,8 @@ static int memory_copy(const char *text, size_t len, struct dump_block *blk,
 	int fd = memfd_create("p2pdiag-dump", MFD_CLOEXEC);
 
 	/* back in file order, so the dropped blocks are cut out in turn */
-	qsort(blk, nr, sizeof(*blk), block_start_order);
+	if (nr)
+		qsort(blk, nr, sizeof(*blk), block_start_order);
 	for (i = 0; fd >= 0 && i <= nr; i++) {
 		end = i < nr ? blk[i].start : len;
 		if (i < nr && !blk[i].dropped)
