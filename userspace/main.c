@@ -35,6 +35,7 @@
 #include "platform/bounded_file.h"
 #include "platform/fsroot.h"
 #include "platform/interrupt.h"
+#include "platform/safe_text.h"
 #include "report/report.h"
 #include "topology/pciaddr.h"
 #include "topology/source_pci.h"
@@ -76,9 +77,12 @@ static const char *module_root(const struct options *o, const struct fsroot *sys
  */
 static const char *stderr_err_prefix = "", *stderr_progress_prefix = "";
 
+/* @msg may quote an input file: its control characters are shown, not sent. */
 static void die_usage(const char *msg)
 {
-	fprintf(stderr, "%sp2pdiag-check: %s\n", stderr_err_prefix, msg);
+	fprintf(stderr, "%sp2pdiag-check: ", stderr_err_prefix);
+	safe_fputs(msg, stderr);
+	fputc('\n', stderr);
 }
 
 static void progress(const char *what)

@@ -178,6 +178,12 @@ struct p2pd_model {
 	 */
 	unsigned int kernel_release;
 	unsigned long generation;
+	/*
+	 * Optional, per function: the function that identifies its host
+	 * bridge, as p2pd_host_index_fill() writes it, so that judging a
+	 * pair does not scan fn[] for it; NULL: scanned for each pair.
+	 */
+	const int *host_index;
 };
 
 /**

@@ -193,4 +193,17 @@ const char *p2pd_common_name(enum p2pd_common common);
 const char *p2pd_verdict_name(enum p2pd_verdict verdict);
 const char *p2pd_iommu_domain_name(enum p2pd_iommu_domain domain);
 
+/**
+ * p2pd_host_index_fill() - for each function of @m, the function that
+ * identifies its host bridge (the one the kernel's host-bridge list is
+ * matched against), for p2pd_model.host_index.
+ * @m: the model
+ * @index: @m->nr_fn ints, written
+ *
+ * Each distinct host bridge is looked up once: O(host bridges x
+ * functions), against one lookup per pair without it.  The index holds
+ * only while fn[] does not change.
+ */
+void p2pd_host_index_fill(const struct p2pd_model *m, int *index);
+
 #endif /* P2PDIAG_VERDICT_H */

@@ -258,6 +258,43 @@ static int host_bridge_function(const struct p2pd_model *m,
 	return P2PD_NO_INDEX;
 }
 
+/* host_index values besides a function's index */
+#define HOST_INDEX_EMPTY	(-2)	/* no function on the root bus */
+#define HOST_INDEX_UNSET	(-3)	/* being filled */
+
+void p2pd_host_index_fill(const struct p2pd_model *m, int *index)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < m->nr_fn; i++)
+		index[i] = HOST_INDEX_UNSET;
+	for (i = 0; i < m->nr_fn; i++) {
+		unsigned long long hb = m->fn[i].host_bridge;
+		int empty, host;
+
+		if (index[i] != HOST_INDEX_UNSET)
+			continue;
+		host = host_bridge_function(m, hb, &empty);
+		for (j = i; j < m->nr_fn; j++)
+			if (m->fn[j].host_bridge == hb)
+				index[j] = empty ? HOST_INDEX_EMPTY : host;
+	}
+}
+
+/* host_bridge_function() of function @fn's host bridge, indexed or not. */
+static int host_bridge_function_of(const struct p2pd_model *m, int fn,
+				   int *root_bus_empty)
+{
+	int host;
+
+	if (!m->host_index)
+		return host_bridge_function(m, m->fn[fn].host_bridge,
+					    root_bus_empty);
+	host = m->host_index[fn];
+	*root_bus_empty = host == HOST_INDEX_EMPTY;
+	return host < 0 ? P2PD_NO_INDEX : host;
+}
+
 unsigned int p2pd_whitelist_release(const struct p2pd_model *m)
 {
 	if (!m->kernel_release || m->kernel_release > NEWEST_LIST)
@@ -416,10 +453,9 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 	int same = fa->host_bridge == fb->host_bridge;
 	int empty_a, empty_b = 0, routes;
 
-	p->host_fn = host_bridge_function(m, fa->host_bridge, &empty_a);
+	p->host_fn = host_bridge_function_of(m, p->a, &empty_a);
 	if (!same)
-		p->host_fn_b = host_bridge_function(m, fb->host_bridge,
-						    &empty_b);
+		p->host_fn_b = host_bridge_function_of(m, p->b, &empty_b);
 	if (empty_a || empty_b)
 		p->missing |= P2PD_MISSING_HOST;
 

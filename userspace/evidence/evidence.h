@@ -108,6 +108,7 @@ struct ev_pci_dev {
 	int iommu_group;			/* -1: not shown */
 	int numa_node;				/* "NUMA node: N", -1: not shown */
 	struct ev_ref ref, acs_ref, lnk_ref, numa_ref;
+	unsigned int end_line;			/* its block: ref.line up to this line */
 	char name[96];
 };
 
@@ -280,7 +281,7 @@ bool ev_lspci_model(struct evidence *ev);
 void read_topo(struct evidence *ev, unsigned int fi);
 void read_p2pbw(struct evidence *ev, unsigned int fi);
 void read_nvbandwidth(struct evidence *ev, unsigned int fi);
-void read_lspci(struct evidence *ev, unsigned int fi);
+int read_lspci(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
 void read_nccl(struct evidence *ev, unsigned int fi);
 void read_kernel_log(struct evidence *ev, unsigned int fi);
 

@@ -92,7 +92,8 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 		read_topo(ev, i);
 		read_p2pbw(ev, i);
 		read_nvbandwidth(ev, i);
-		read_lspci(ev, i);
+		if (read_lspci(ev, i, err, errlen))
+			return -1;
 		read_nccl(ev, i);
 		read_kernel_log(ev, i);
 		if (read_lspci_dump(ev, i, err, errlen))

@@ -220,10 +220,74 @@ static void header_ids(struct ev_pci_dev *d, const char *rest)
 		d->class_code |= progif;
 }
 
-static int add_dev(struct evidence *ev, const struct ev_pci_dev *d)
+/* The function at @d's address read before, or NULL. */
+static const struct ev_pci_dev *seen_before(const struct evidence *ev,
+					    const struct ev_pci_dev *d)
 {
+	unsigned int i;
+
+	for (i = 0; !d->anonymous && i < ev->nr_pci; i++) {
+		const struct ev_pci_dev *o = &ev->pci[i];
+
+		if (!o->anonymous && o->domain == d->domain && o->bus == d->bus &&
+		    o->dev == d->dev && o->fn == d->fn)
+			return o;
+	}
+	return NULL;
+}
+
+/* The next line of @d's block from *@at that is not blank, or NULL. */
+static const char *block_line(const struct evidence *ev,
+			      const struct ev_pci_dev *d, unsigned int *at)
+{
+	const struct ev_file *f = &ev->file[d->ref.file];
+
+	while (*at < d->end_line && *at < f->nr_lines) {
+		const char *s = ev_skip_blank(f->line[(*at)++]);
+
+		if (*s)
+			return s;
+	}
+	return NULL;
+}
+
+/* Whether two functions' blocks say the same, blank lines and indent aside. */
+static bool same_block(const struct evidence *ev, const struct ev_pci_dev *x,
+		       const struct ev_pci_dev *y)
+{
+	unsigned int ax = x->ref.line - 1, ay = y->ref.line - 1;
+
+	for (;;) {
+		const char *lx = block_line(ev, x, &ax), *ly = block_line(ev, y, &ay);
+
+		if (!lx || !ly)
+			return lx == ly;
+		if (strcmp(lx, ly))
+			return false;
+	}
+}
+
+/*
+ * Function @d, unless it was read before: the same lspci output pasted
+ * twice gives each function twice, and counting it twice would change
+ * what is judged (a port named once per copy).  A second block that says
+ * something else is another machine's, or another moment's: refused.
+ */
+static int add_dev(struct evidence *ev, const struct ev_pci_dev *d,
+		   char *err, size_t errlen)
+{
+	const struct ev_pci_dev *o = seen_before(ev, d);
 	struct ev_pci_dev *n;
 
+	if (o && same_block(ev, o, d))
+		return 0;
+	if (o) {
+		snprintf(err, errlen,
+			 "--evidence: %s line %u: function %04x:%02x:%02x.%u again, and not as at %s line %u: two machines' or two moments' lspci in one paste? Give them one at a time",
+			 ev_file_name(ev, d->ref.file), d->ref.line, d->domain, d->bus,
+			 d->dev, d->fn, ev_file_name(ev, o->ref.file), o->ref.line);
+		return -1;
+	}
 	if (ev->nr_pci >= EV_DEV_MAX)
 		return -1;
 	n = realloc(ev->pci, (ev->nr_pci + 1) * sizeof(*n));
@@ -244,7 +308,8 @@ static bool hex_line(const char *s)
 	return isxdigit((unsigned char)s[n + 2]) && isxdigit((unsigned char)s[n + 3]);
 }
 
-static void read_verbose(struct evidence *ev, unsigned int fi)
+static int read_verbose(struct evidence *ev, unsigned int fi, char *err,
+			size_t errlen)
 {
 	struct ev_file *f = &ev->file[fi];
 	struct ev_pci_dev cur;
@@ -257,8 +322,9 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 
 		if (function_header(s, &d, &rest)) {
 			cur.whole = true;	/* the next function's header ends it */
-			if (open && verbose)
-				add_dev(ev, &cur);
+			cur.end_line = i;
+			if (open && verbose && add_dev(ev, &cur, err, errlen))
+				return -1;
 			cur = d;
 			cur.ref.file = fi;
 			cur.ref.line = i + 1;
@@ -305,11 +371,13 @@ static void read_verbose(struct evidence *ev, unsigned int fi)
 			verbose = true;
 		detail_line(&cur, s, fi, i + 1);
 	}
-	if (open && verbose)
-		add_dev(ev, &cur);
+	cur.end_line = f->nr_lines;
+	if (open && verbose && add_dev(ev, &cur, err, errlen))
+		return -1;
 	for (i = 0; i < ev->nr_pci; i++)
 		if (ev->pci[i].ref.file == fi)
 			f->formats |= EV_FMT_LSPCI_VERBOSE;
+	return 0;
 }
 
 static void read_tree(struct evidence *ev, unsigned int fi)
@@ -333,10 +401,12 @@ static void read_tree(struct evidence *ev, unsigned int fi)
 	}
 }
 
-void read_lspci(struct evidence *ev, unsigned int fi)
+int read_lspci(struct evidence *ev, unsigned int fi, char *err, size_t errlen)
 {
-	read_verbose(ev, fi);
+	if (read_verbose(ev, fi, err, errlen))
+		return -1;
 	read_tree(ev, fi);
+	return 0;
 }
 
 int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen)

@@ -21,6 +21,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/fleet_priv.h"
+#include "platform/safe_text.h"
 #include "report/report_file.h"
 
 static int bad_add(struct fleet_state *st, FILE *errout, const char *name,
@@ -28,7 +29,9 @@ static int bad_add(struct fleet_state *st, FILE *errout, const char *name,
 {
 	struct fleet_unreadable *b;
 
-	fprintf(errout, "p2pdiag-check: %s\n", why);
+	fprintf(errout, "p2pdiag-check: ");
+	safe_fputs(why, errout);
+	fputc('\n', errout);
 	if (fleet_grow(&st->bad, &st->alloc_bad, st->nr_bad, sizeof(*st->bad), 16))
 		return -1;
 	b = &st->bad[st->nr_bad];

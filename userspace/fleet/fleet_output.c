@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "fleet/fleet_priv.h"
+#include "platform/safe_text.h"
 #include "report/json_stream.h"
 #include "report/report.h"
 #include "topology/pciaddr.h"
@@ -151,7 +152,8 @@ static void key_text(char *buf, size_t len, const struct fleet_state *st,
 
 int fleet_print_text(FILE *out, const struct fleet_state *st, int status)
 {
-	char line[1024];
+	/* names and facts come from the reports: shown with safe_text() */
+	char line[1024], safe[4 * sizeof(line)];
 	uint32_t g, i, j, shown;
 
 	errno = 0;
@@ -165,7 +167,8 @@ int fleet_print_text(FILE *out, const struct fleet_state *st, int status)
 		const struct fleet_group *gr = &st->group[g];
 
 		group_text(line, sizeof(line), st, gr);
-		fprintf(out, "group %u: %s: %u server%s\n", g + 1, line, gr->nr_servers,
+		fprintf(out, "group %u: %s: %u server%s\n", g + 1,
+			safe_text(safe, sizeof(safe), line), gr->nr_servers,
 			gr->nr_servers == 1 ? "" : "s");
 		if (gr->nr_servers == 1)
 			fprintf(out, "    one server: no majority to compare it with\n");
@@ -177,7 +180,7 @@ int fleet_print_text(FILE *out, const struct fleet_state *st, int status)
 			if (!gr->ref[i].split)
 				continue;
 			key_text(line, sizeof(line), st, gr->ref[i].key);
-			fprintf(out, "      %s\n", line);
+			fprintf(out, "      %s\n", safe_text(safe, sizeof(safe), line));
 			shown++;
 		}
 		if (gr->nr_servers > 1 && gr->nr_split > SPLIT_SHOWN)
@@ -191,19 +194,20 @@ int fleet_print_text(FILE *out, const struct fleet_state *st, int status)
 		const struct fleet_group *gr = &st->group[s->group];
 
 		fprintf(out, "  %-7s %s (group %u): %u difference%s\n",
-			finding_severity_name((enum finding_severity)o->worst), s->name,
+			finding_severity_name((enum finding_severity)o->worst),
+			safe_text(safe, sizeof(safe), s->name),
 			s->group + 1, o->nr_diff, o->nr_diff == 1 ? "" : "s");
 		for (j = 0; j < o->nr_diff; j++) {
 			fleet_diff_text(line, sizeof(line), st, gr, &o->diff[j]);
 			fprintf(out, "      %-7s %s\n",
 				finding_severity_name((enum finding_severity)o->diff[j].severity),
-				line);
+				safe_text(safe, sizeof(safe), line));
 		}
 	}
 	if (st->nr_bad)
 		fprintf(out, "\nunreadable inputs (not compared):\n");
 	for (i = 0; i < st->nr_bad; i++)
-		fprintf(out, "  %s\n", st->bad[i].why);
+		fprintf(out, "  %s\n", safe_text(safe, sizeof(safe), st->bad[i].why));
 	fprintf(out, "\nexit status %d\n", status);
 	return ferror(out) ? -1 : 0;
 }

@@ -10,6 +10,7 @@
 
 #include "judge/findings.h"
 #include "judge/finding_registry.h"
+#include "platform/safe_text.h"
 
 static unsigned long violations;
 
@@ -63,6 +64,27 @@ char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
+/*
+ * A finding's text as every output shows it: a value quoted from an input
+ * file keeps its control characters and stray bytes as \xHH, so neither
+ * the text report nor the journal sends them (safe_text.h).  Frees @s
+ * when it makes a new text; NULL when memory ran out.
+ */
+static char *shown(char *s)
+{
+	size_t len;
+	char *out;
+
+	if (!s || !text_needs_escape(s))
+		return s;
+	len = 4 * strlen(s) + 1;
+	out = malloc(len);
+	if (out)
+		safe_text(out, len, s);
+	free(s);
+	return out;
+}
+
 int findings_add(struct findings *f, enum finding_severity sev,
 		 const char *code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
@@ -91,9 +113,9 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it->a = a;
 	it->b = b;
 	va_start(ap, fmt);
-	it->message = vformat(fmt, ap);
+	it->message = shown(vformat(fmt, ap));
 	va_end(ap);
-	it->fix = fix && *fix ? strdup(fix) : NULL;
+	it->fix = fix && *fix ? shown(strdup(fix)) : NULL;
 	if (!it->message || (fix && *fix && !it->fix)) {
 		free(it->message);
 		free(it->fix);

@@ -7,6 +7,7 @@
 #ifndef P2PDIAG_JUDGE_H
 #define P2PDIAG_JUDGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "check.h"
@@ -36,6 +37,13 @@
  * After judge_pairs() (judge/results.h).
  */
 void judge_topology(struct check_run *r);
+/*
+ * judge_pair_matters() - whether judged pair @p must be kept one by one
+ * even where its fine peers are only counted: a verdict other than direct
+ * or through a routing host bridge, a note that judge_topology() makes a
+ * finding of, or a GPU at an end (measured pair by pair).
+ */
+bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p);
 /*
  * All findings from the GPU side, after judge_figures() has written the
  * figures' judgement into r->results (r->gpu may be NULL: only the host's

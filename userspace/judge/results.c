@@ -66,6 +66,96 @@ static int judge_pair_fixes(struct check_run *r)
 	return 0;
 }
 
+/* Count judged pair @p against its ends and the functions on its path. */
+static void note_through(struct run_results *res, const struct p2pd_pair *p)
+{
+	int fn[2 + P2PD_MAX_PATH];
+	unsigned int k, nr = 0;
+
+	fn[nr++] = p->a;
+	fn[nr++] = p->b;
+	for (k = 0; k < p->path_len && k < P2PD_MAX_PATH; k++)
+		if (p->path[k] != p->a && p->path[k] != p->b)
+			fn[nr++] = p->path[k];
+	for (k = 0; k < nr; k++) {
+		struct pairs_through *t;
+
+		if (fn[k] < 0)
+			continue;
+		t = &res->through[fn[k]];
+		if (t->nr < RUN_PAIRS_NAMED) {
+			t->a[t->nr] = p->a;
+			t->b[t->nr] = p->b;
+		}
+		t->nr++;
+	}
+}
+
+/*
+ * Room in r->pair and r->results->pair for one more pair.  Up to @alloc
+ * they were sized before the loop; past it they grow by half, up to
+ * EXPAND_PAIRS_MAX, where the judgement stops with the reason in @err.
+ */
+static int room_for_pair(struct check_run *r, unsigned long *alloc,
+			 char *err, size_t errlen)
+{
+	struct run_results *res = r->results;
+	unsigned long want;
+	struct p2pd_pair *p;
+	struct judged_pair *jp;
+
+	if (r->nr_pairs < *alloc)
+		return 0;
+	if (r->nr_pairs >= EXPAND_PAIRS_MAX) {
+		snprintf(err, errlen,
+			 "more than %lu pairs to keep one by one (about 600 bytes each, with a finding each) among the %lu judged so far: select endpoints with --pairs",
+			 EXPAND_PAIRS_MAX, res->nr_member_pairs);
+		return -1;
+	}
+	want = *alloc + *alloc / 2 + 1024;
+	if (want > EXPAND_PAIRS_MAX)
+		want = EXPAND_PAIRS_MAX;
+	p = realloc(r->pair, want * sizeof(*p));
+	if (p)
+		r->pair = p;
+	jp = realloc(res->pair, want * sizeof(*jp));
+	if (jp)
+		res->pair = jp;
+	if (!p || !jp) {
+		snprintf(err, errlen, "out of memory for %lu pairs", want);
+		return -1;
+	}
+	*alloc = want;
+	return 0;
+}
+
+/*
+ * Judged pair @p in, standing for @jp's count: counted by verdict and
+ * against the functions it passes, and kept in r->pair when @keep_all
+ * or when it matters.  Return: 0, or -1 with the reason in @err.
+ */
+static int add_judged_pair(struct check_run *r, const struct p2pd_pair *p,
+			   const struct judged_pair *jp, bool keep_all,
+			   unsigned long *alloc, char *err, size_t errlen)
+{
+	struct run_results *res = r->results;
+
+	res->nr_member_pairs += jp->count;
+	if ((unsigned int)p->verdict < P2PD_VERDICT_COUNT)
+		res->verdict_pairs[p->verdict] += jp->count;
+	note_through(res, p);
+	if (!keep_all && !judge_pair_matters(r, p)) {
+		res->pairs_not_listed += jp->count;
+		return 0;
+	}
+	if (room_for_pair(r, alloc, err, errlen))
+		return -1;
+	r->pair[r->nr_pairs] = *p;
+	res->pair[r->nr_pairs] = *jp;
+	r->nr_pairs++;
+	return 0;
+}
+
 /* The pairs the selection keeps, one by one (--pairs, --expand-pairs). */
 static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
 {
@@ -73,6 +163,7 @@ static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
 	struct run_results *res = r->results;
 	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
 	unsigned long n = 0;
+	struct p2pd_pair p;
 
 	while (p2pd_next_pair(m, &a, &b))
 		n += run_fn_selected(r, a) && run_fn_selected(r, b);
@@ -90,28 +181,32 @@ static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
 	}
 	a = b = P2PD_NO_INDEX;
 	while (p2pd_next_pair(m, &a, &b)) {
-		struct judged_pair *jp = &res->pair[r->nr_pairs];
+		const struct judged_pair jp = { .gpu_ab = -1, .gpu_ba = -1,
+						.count = 1, .group_a = -1,
+						.group_b = -1 };
 
 		if (!run_fn_selected(r, a) || !run_fn_selected(r, b))
 			continue;
-		if (r->nr_pairs < n && !p2pd_judge(m, a, b, &r->pair[r->nr_pairs])) {
-			*jp = (struct judged_pair){ .gpu_ab = -1, .gpu_ba = -1,
-						    .count = 1, .group_a = -1,
-						    .group_b = -1 };
-			r->nr_pairs++;
-		}
+		if (!p2pd_judge(m, a, b, &p) &&
+		    add_judged_pair(r, &p, &jp, true, &n, err, errlen))
+			return -1;
 	}
-	res->nr_member_pairs = r->nr_pairs;
 	return 0;
 }
 
-/* One judgement per group pair (endpoint_groups.h), each with its count. */
+/*
+ * One judgement per group pair (endpoint_groups.h), each with its count.
+ * Past PAIRS_LISTED_MAX group pairs (endpoints that share no group), only
+ * those that matter are kept: memory follows them, not the pair count.
+ */
 static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
 {
 	const struct p2pd_model *m = r->model;
 	struct run_results *res = r->results;
 	int ga = P2PD_NO_INDEX, gb = P2PD_NO_INDEX;
-	unsigned long n;
+	unsigned long n, alloc;
+	struct p2pd_pair p;
+	bool keep_all;
 
 	res->group_storage = calloc((size_t)P2PD_GROUP_INTS_PER_FN *
 				    (m->nr_fn ? m->nr_fn : 1), sizeof(int));
@@ -127,25 +222,23 @@ static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
 	}
 	res->grouped = true;
 	n = p2pd_count_group_pairs(&res->groups);
-	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
-	res->pair = calloc(n ? n : 1, sizeof(*res->pair));
+	keep_all = n <= PAIRS_LISTED_MAX;
+	alloc = keep_all ? n : 0;
+	r->pair = calloc(alloc ? alloc : 1, sizeof(*r->pair));
+	res->pair = calloc(alloc ? alloc : 1, sizeof(*res->pair));
 	if (!r->pair || !res->pair) {
 		snprintf(err, errlen, "out of memory for %lu group pairs", n);
 		return -1;
 	}
 	while (p2pd_next_group_pair(&res->groups, &ga, &gb)) {
-		struct judged_pair *jp = &res->pair[r->nr_pairs];
+		struct judged_pair jp = { .gpu_ab = -1, .gpu_ba = -1,
+					  .group_a = ga, .group_b = gb };
 
-		if (r->nr_pairs < n &&
-		    !p2pd_judge_group_pair(m, &res->groups, ga, gb,
-					   &r->pair[r->nr_pairs])) {
-			*jp = (struct judged_pair){
-				.gpu_ab = -1, .gpu_ba = -1,
-				.count = p2pd_group_pair_count(&res->groups, ga, gb),
-				.group_a = ga, .group_b = gb };
-			res->nr_member_pairs += jp->count;
-			r->nr_pairs++;
-		}
+		if (p2pd_judge_group_pair(m, &res->groups, ga, gb, &p))
+			continue;
+		jp.count = p2pd_group_pair_count(&res->groups, ga, gb);
+		if (add_judged_pair(r, &p, &jp, keep_all, &alloc, err, errlen))
+			return -1;
 	}
 	return 0;
 }
@@ -161,13 +254,26 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 		return -1;
 	res = calloc(1, sizeof(*res));
 	r->results = res;
+	if (res) {
+		res->host_index = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(int));
+		if (res->host_index) {
+			p2pd_host_index_fill(m, res->host_index);
+			res->model = *m;
+			res->model.host_index = res->host_index;
+			res->source_model = m;
+			r->model = m = &res->model;
+		}
+	}
 	if (res && r->selection.nr) {
 		res->fn_selected = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 		for (i = 0; res->fn_selected && i < m->nr_fn; i++)
 			res->fn_selected[i] = selection_keeps(&r->selection,
 							      m->fn[i].addr);
 	}
-	if (!res || (r->selection.nr && !res->fn_selected)) {
+	if (res)
+		res->through = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(*res->through));
+	if (!res || !res->host_index || !res->through ||
+	    (r->selection.nr && !res->fn_selected)) {
 		snprintf(err, errlen, "out of memory for the results");
 		return -1;
 	}
@@ -309,7 +415,11 @@ void judge_release(struct check_run *r)
 			free(res->pair[i].fix);
 		free(res->pair);
 		free(res->gpu_pair);
+		if (res->source_model)
+			r->model = res->source_model;
+		free(res->host_index);
 		free(res->fn_selected);
+		free(res->through);
 		free(res->group_storage);
 		free(res);
 	}

@@ -60,12 +60,41 @@ struct judged_gpu_pair {
 	struct curve_fit curve;
 };
 
+/*
+ * Per model function, the judged pairs it is an end of or on the path of:
+ * how many, and the ends of the first RUN_PAIRS_NAMED in judgement order
+ * (which a finding about the function names), counted in the one pair
+ * loop, so that no later check walks every pair for every function.
+ */
+#define RUN_PAIRS_NAMED	3
+
+struct pairs_through {
+	unsigned long nr;
+	int a[RUN_PAIRS_NAMED], b[RUN_PAIRS_NAMED];
+};
+
 struct run_results {
+	/*
+	 * The judged model: the source's (@source_model, r->model before
+	 * judgement) with its host-bridge index (p2pd_model.host_index), so
+	 * that no pair scans the functions for its host bridge.
+	 */
+	struct p2pd_model model;
+	const struct p2pd_model *source_model;
+	int *host_index;
 	unsigned char *fn_selected;	/* per model function; NULL: all */
 	bool grouped;			/* r->pair holds group pairs */
 	struct p2pd_groups groups;	/* when grouped */
 	int *group_storage;
-	unsigned long nr_member_pairs;	/* the pairs r->pair stands for */
+	unsigned long nr_member_pairs;	/* the pairs judged, listed or not */
+	/* of them, by verdict (enum p2pd_verdict) */
+	unsigned long verdict_pairs[P2PD_VERDICT_COUNT];
+	/*
+	 * Judged pairs that are not in r->pair: past PAIRS_LISTED_MAX judged
+	 * pairs, only those that matter (judge_pair_matters()) are kept.
+	 */
+	unsigned long pairs_not_listed;
+	struct pairs_through *through;	/* per model function */
 	struct judged_pair *pair;	/* r->nr_pairs of them */
 	struct judged_gpu gpu[GPU_MAX];	/* r->gpu->nr_dev of them */
 	struct judged_gpu_pair *gpu_pair;	/* r->gpu->nr_pairs of them */
@@ -80,6 +109,16 @@ static inline bool run_fn_selected(const struct check_run *r, int fn)
 			   r->results->fn_selected[fn]);
 }
 
+/* Model function @fn's judged pairs (zero before judgement). */
+static inline const struct pairs_through *run_pairs_through(const struct check_run *r,
+							    int fn)
+{
+	static const struct pairs_through none;
+
+	return fn >= 0 && r->results && r->results->through ?
+	       &r->results->through[fn] : &none;
+}
+
 /* How many pairs r->pair[@i] stands for. */
 static inline unsigned long run_pair_count(const struct check_run *r,
 					   unsigned int i)
@@ -88,10 +127,20 @@ static inline unsigned long run_pair_count(const struct check_run *r,
 }
 
 /*
- * The most pairs --expand-pairs judges one by one (about 600 bytes each,
- * and more in a report): past it the tool says so and stops.
+ * The most pairs the judgement keeps one by one (about 600 bytes each, and
+ * more in a report), --expand-pairs or not: past it the tool says so and
+ * stops.
  */
 #define EXPAND_PAIRS_MAX	1000000ul
+
+/*
+ * Up to this many judged pairs (group pairs when grouped) every one is
+ * kept and listed; past it, only those that matter, and the others are
+ * counted by verdict: a fabric whose thousands of endpoints share no
+ * group has millions of pairs that are fine, and listing each helps
+ * nobody.
+ */
+#define PAIRS_LISTED_MAX	65536ul
 
 /*
  * judge_pairs() - apply the selection and judge every pair it keeps into
@@ -109,7 +158,7 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen);
  */
 void judge_figures(struct check_run *r);
 
-/* judge_release() - free r->pair and r->results. */
+/* judge_release() - free r->pair and r->results; r->model is the source's again. */
 void judge_release(struct check_run *r);
 
 #endif /* P2PDIAG_JUDGE_RESULTS_H */

@@ -92,6 +92,30 @@ static const char *paravirtual_pair(const struct p2pd_model *m, const struct p2p
 	return a ? a : p2pd_paravirtual_vendor(m->fn[p->b].vendor);
 }
 
+/* The notes judge_pair_topology() turns into findings whatever the verdict. */
+static bool iommu_note_matters(const struct p2pd_pair *p)
+{
+	return (p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B)) &&
+	       p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_UNKNOWN;
+}
+
+static bool ats_note_matters(const struct p2pd_pair *p)
+{
+	return (p->notes & P2PD_NOTE_DIRECT_TRANS) &&
+	       (p->notes & (P2PD_NOTE_ATS_A | P2PD_NOTE_ATS_B));
+}
+
+bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p)
+{
+	const struct p2pd_model *m = r->model;
+
+	return (p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_HOST) ||
+	       (p->verdict != P2PD_VERDICT_OK && paravirtual_pair(m, p)) ||
+	       iommu_note_matters(p) || ats_note_matters(p) ||
+	       p2pd_device_kind(m->fn[p->a].class_code) == P2PD_KIND_GPU ||
+	       p2pd_device_kind(m->fn[p->b].class_code) == P2PD_KIND_GPU;
+}
+
 static void judge_pair_topology(struct check_run *r, unsigned int pi)
 {
 	const struct p2pd_model *m = r->model;
@@ -160,8 +184,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 		break;
 	}
 
-	if ((p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B)) &&
-	    p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_UNKNOWN) {
+	if (iommu_note_matters(p)) {
 		t.used = 0;
 		msg[0] = '\0';
 		pair_names(m, p, &t);
@@ -175,8 +198,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			     "if the copies below fail or hang: keep the IOMMU (iommu=pt does not clear ACS redirect) and remove the redirect, or put the devices' groups in identity mode",
 			     "%s", msg);
 	}
-	if ((p->notes & P2PD_NOTE_DIRECT_TRANS) &&
-	    (p->notes & (P2PD_NOTE_ATS_A | P2PD_NOTE_ATS_B))) {
+	if (ats_note_matters(p)) {
 		t.used = 0;
 		msg[0] = '\0';
 		pair_names(m, p, &t);

@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "platform/safe_text.h"
 #include "report/json_stream.h"
 
 static bool pretty(const struct json_stream *s)
@@ -62,6 +63,32 @@ static void emit_value(struct json_stream *s, struct json_object *v);
 static void open_bracket(struct json_stream *s, const char *opener,
 			 char closer);
 
+/*
+ * @text with each byte that is not part of a UTF-8 sequence as \ufffd
+ * (json-c passes a string's bytes through, and a DMI string or an
+ * os-release name may hold Latin-1): the document stays UTF-8.  Outside
+ * strings json-c writes ASCII only, so only strings change.
+ */
+static void emit_utf8(struct json_stream *s, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text), at = 0, run = 0;
+
+	while (at + run < n) {
+		size_t k = utf8_sequence(p + at + run, n - at - run);
+
+		if (k) {
+			run += k;
+			continue;
+		}
+		emit(s, text + at, run);
+		emit_str(s, "\\ufffd");
+		at += run + 1;
+		run = 0;
+	}
+	emit(s, text + at, run);
+}
+
 /* A scalar's text is json-c's: its escaping and number formats. */
 static void emit_scalar(struct json_stream *s, struct json_object *v)
 {
@@ -70,7 +97,7 @@ static void emit_scalar(struct json_stream *s, struct json_object *v)
 	if (!text)
 		s->error = ENOMEM;
 	else
-		emit_str(s, text);
+		emit_utf8(s, text);
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -48,6 +49,30 @@ struct json_object *report_get_array(struct json_object *o, const char *key)
 	return v;
 }
 
+/* Whether @text is the JSON value null alone, as a failed save may leave. */
+static bool only_null(const char *text, size_t len)
+{
+	size_t at = 0;
+
+	while (at < len && strchr(" \t\r\n", text[at]) && text[at])
+		at++;
+	if (len - at < 4 || memcmp(text + at, "null", 4))
+		return false;
+	for (at += 4; at < len && strchr(" \t\r\n", text[at]) && text[at]; at++)
+		;
+	return at == len;
+}
+
+/* The line of byte @end of @text, 1 for the first. */
+static size_t line_of(const char *text, size_t len, size_t end)
+{
+	size_t at, line = 1;
+
+	for (at = 0; at < end && at < len; at++)
+		line += text[at] == '\n';
+	return line;
+}
+
 static struct json_object *parse_one_document(const char *path, const char *what,
 					      const char *text, size_t len,
 					      char *err, size_t errlen)
@@ -56,6 +81,11 @@ static struct json_object *parse_one_document(const char *path, const char *what
 	struct json_tokener *tok;
 	size_t end;
 
+	if (only_null(text, len)) {
+		snprintf(err, errlen, "%s %s line 1: the document is JSON null, not a report (an object): not saved by p2pdiag-check, or emptied",
+			 what, path);
+		return NULL;
+	}
 	tok = json_tokener_new();
 	if (tok)
 		root = json_tokener_parse_ex(tok, text, (int)len);
@@ -63,13 +93,14 @@ static struct json_object *parse_one_document(const char *path, const char *what
 	while (root && end < len && strchr(" \t\r\n", text[end]) && text[end])
 		end++;
 	if (!root || end != len) {
-		snprintf(err, errlen, "%s %s is not valid JSON: %s", what, path,
+		snprintf(err, errlen, "%s %s is not valid JSON: %s (line %zu)", what, path,
 			 !tok ? "out of memory" :
 			 !len ? "the file is empty" :
 			 root ? "more after the document" :
 			 json_tokener_get_error(tok) == json_tokener_continue ?
 			 "it ends inside the document" :
-			 json_tokener_error_desc(json_tokener_get_error(tok)));
+			 json_tokener_error_desc(json_tokener_get_error(tok)),
+			 line_of(text, len, end));
 		json_object_put(root);
 		root = NULL;
 	}

@@ -564,6 +564,10 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 	for (i = 0; i < r->nr_pairs && json_stream_ok(&s); i++)
 		json_stream_put(&s, NULL, pair_json(r, i));
 	json_stream_close(&s);
+	/* past PAIRS_LISTED_MAX judgements, the fine pairs are only counted */
+	if (res && res->pairs_not_listed)
+		json_stream_put(&s, "pairs_not_listed",
+				json_object_new_int64((int64_t)res->pairs_not_listed));
 
 	arr = json_object_new_array();
 	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)

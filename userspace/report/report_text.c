@@ -208,31 +208,72 @@ static void verdict_matrix(FILE *out, const struct check_run *r,
 		     "  BLOCK = nothing on the way routes it: expect failure  ? = unknown\n");
 }
 
+/* One pair's line, labelled in the line's own order (a is the lower address). */
+static void pair_line(FILE *out, const struct check_run *r, int pi,
+		      const char *la, const char *lb)
+{
+	char line[JUDGE_TEXT_MAX];
+	struct p2pd_buf b;
+
+	p2pd_buf_init(&b, line, sizeof(line));
+	p2pd_format_pair(&b, r->model, &r->pair[pi]);
+	p2pd_buf_terminate(&b);
+	fprintf(out, "  %-6s %-6s %s", la, lb, line);
+	if (line[0] && line[strlen(line) - 1] != '\n')
+		fputc('\n', out);
+}
+
+/*
+ * The kept pairs of a run that counts the rest (judge/results.h): those
+ * that need a look, in judgement order, without a walk over every pair.
+ */
+static void kept_pair_lines(FILE *out, const struct check_run *r,
+			    const struct endpoint_label *ep, unsigned int n,
+			    const struct look *c)
+{
+	int *label_of = malloc((r->model->nr_fn ? r->model->nr_fn : 1) * sizeof(int));
+	unsigned int i;
+
+	fprintf(out, "\n%sPairs that need a look%s (%u; the other %lu are fine and only counted)\n",
+		c->bold, c->off, r->nr_pairs, r->results->pairs_not_listed);
+	if (!label_of) {
+		fprintf(out, "  (out of memory for the list)\n");
+		return;
+	}
+	for (i = 0; i < r->model->nr_fn; i++)
+		label_of[i] = -1;
+	for (i = 0; i < n; i++)
+		label_of[ep[i].fn] = (int)i;
+	for (i = 0; i < r->nr_pairs; i++) {
+		int la = label_of[r->pair[i].a], lb = label_of[r->pair[i].b];
+
+		pair_line(out, r, (int)i, la < 0 ? "?" : ep[la].label,
+			  lb < 0 ? "?" : ep[lb].label);
+	}
+	free(label_of);
+}
+
 static void pair_lines(FILE *out, const struct check_run *r,
 		       const struct endpoint_label *ep, unsigned int n,
 		       const struct look *c)
 {
 	unsigned int i, j;
 
+	if (r->results && r->results->pairs_not_listed) {
+		kept_pair_lines(out, r, ep, n, c);
+		return;
+	}
 	fprintf(out, "\n%sPairs%s\n", c->bold, c->off);
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
 			int pi = run_pair_index(r, ep[i].fn, ep[j].fn);
-			char line[JUDGE_TEXT_MAX];
-			struct p2pd_buf b;
+			int swap;
 
 			if (pi < 0)
 				continue;
-			p2pd_buf_init(&b, line, sizeof(line));
-			p2pd_format_pair(&b, r->model, &r->pair[pi]);
-			p2pd_buf_terminate(&b);
-			/* labels in the line's own order: a is the lower address */
-			int swap = r->pair[pi].a != ep[i].fn;
-
-			fprintf(out, "  %-6s %-6s %s", ep[swap ? j : i].label,
-				ep[swap ? i : j].label, line);
-			if (line[0] && line[strlen(line) - 1] != '\n')
-				fputc('\n', out);
+			swap = r->pair[pi].a != ep[i].fn;
+			pair_line(out, r, pi, ep[swap ? j : i].label,
+				  ep[swap ? i : j].label);
 		}
 	}
 }
@@ -476,7 +517,13 @@ static void verdict_counts(FILE *out, const struct check_run *r)
 	unsigned int i, shown = 0;
 	int v;
 
-	for (i = 0; i < r->nr_pairs; i++) {
+	if (r->results) {
+		/* every judged pair, kept in r->pair or only counted */
+		for (v = P2PD_VERDICT_OK; v < P2PD_VERDICT_COUNT; v++)
+			count[v] = r->results->verdict_pairs[v];
+		all = r->results->nr_member_pairs;
+	}
+	for (i = 0; !r->results && i < r->nr_pairs; i++) {
 		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
 			count[r->pair[i].verdict] += run_pair_count(r, i);
 		all += run_pair_count(r, i);
@@ -488,7 +535,10 @@ static void verdict_counts(FILE *out, const struct check_run *r)
 			continue;
 		fprintf(out, "%s%lu %s", shown++ ? ", " : ": ", count[v], words[v]);
 	}
-	if (r->results && r->results->grouped && r->nr_pairs != all)
+	if (r->results && r->results->pairs_not_listed)
+		fprintf(out, " (past %lu judgements only the %u that need a look are kept one by one, the rest counted; each pair: --pairs)",
+			PAIRS_LISTED_MAX, r->nr_pairs);
+	else if (r->results && r->results->grouped && r->nr_pairs != all)
 		fprintf(out, " (%u group pairs of %u endpoint groups judged alike; each pair alone: --expand-pairs)",
 			r->nr_pairs, r->results->groups.nr);
 	fputc('\n', out);
@@ -714,7 +764,13 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 
 	header(out, r, c);
 	summary_text(out, r, ep, n, c);
-	if (n) {
+	if (n && r->results && r->results->pairs_not_listed) {
+		/* n x n cells of which all but a few are fine: no matrix */
+		fprintf(out, "\n%s(1) Topology%s: %u endpoints in %u groups, too many pairs for the matrices; the %u pairs that need a look: --verbose; matrices: select endpoints with --pairs\n",
+			c->bold, c->off, n, r->results->groups.nr, r->nr_pairs);
+		if (verbose)
+			pair_lines(out, r, ep, n, c);
+	} else if (n) {
 		struct endpoint_label *rows;
 		unsigned int nrows = matrix_rows(r, ep, n, &rows);
 

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "platform/fsroot.h"
+#include "platform/safe_text.h"
 #include "topology/pciaddr.h"
 #include "report/system_output.h"
 #include "system/system.h"
@@ -71,9 +72,13 @@ void system_output_text(FILE *out, const struct check_run *r)
 		fprintf(out, "\nsystem: not read (a saved topology of another machine; --root DIR gives its files)\n");
 		return;
 	}
-	fprintf(out, "\nsystem: files under %s; kernel %s; %s%s\n", fsroot_get(r->root),
-		s->kernel.have_release ? s->kernel.release : "unknown",
-		s->virt.guest ? "virtual machine, hypervisor " : "not a virtual machine",
-		s->virt.guest ? s->virt.hypervisor : "");
+	/* the release and the hypervisor's name are read from that machine's files */
+	fprintf(out, "\nsystem: files under ");
+	safe_fputs(fsroot_get(r->root), out);
+	fprintf(out, "; kernel ");
+	safe_fputs(s->kernel.have_release ? s->kernel.release : "unknown", out);
+	fprintf(out, "; %s", s->virt.guest ? "virtual machine, hypervisor " : "not a virtual machine");
+	safe_fputs(s->virt.guest ? s->virt.hypervisor : "", out);
+	fputc('\n', out);
 	gpudirect_text(out, r, &s->gd);
 }

@@ -14,13 +14,13 @@
 #include "check.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
+#include "judge/results.h"
 #include "system/aer.h"
 #include "system/pcie_config.h"
 #include "p2pdiag/verdict.h"
 
 #define LNKSTA_LBMS	0x4000
 #define LNKSTA_LABS	0x8000
-#define MAX_PAIRS_NAMED	3
 
 int aer_parse(const char *text, unsigned long long *total, char *detail, size_t len)
 {
@@ -78,37 +78,23 @@ static void read_counts(struct fsroot *root, unsigned long long addr,
 			 d2[0] && d3[0] ? ", " : "", d3);
 }
 
-/* A function marked in @arg (one byte per function): an end or on a path. */
-static bool marked(const struct check_run *r, unsigned int i, const void *arg)
+/* A function that some judged pair ends at or passes. */
+static bool on_a_path(const struct check_run *r, unsigned int i, const void *arg)
 {
-	const unsigned char *on = arg;
-
-	(void)r;
-	return on[i];
+	(void)arg;
+	return run_pairs_through(r, (int)i)->nr > 0;
 }
 
 void aer_before(const struct check_run *r, struct aer_state *a)
 {
 	const struct p2pd_model *m = r->model;
-	unsigned int *fns = NULL, i, k;
-	unsigned char *on;
+	unsigned int *fns = NULL, k;
 	int n;
 
 	memset(a, 0, sizeof(*a));
 	if (!m || !m->nr_fn)
 		return;
-	on = calloc(m->nr_fn, 1);
-	if (!on)
-		return;
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
-
-		on[p->a] = on[p->b] = 1;
-		for (k = 0; k < p->path_len; k++)
-			on[p->path[k]] = 1;
-	}
-	n = run_select(r, m->nr_fn, marked, on, &fns);
-	free(on);
+	n = run_select(r, m->nr_fn, on_a_path, NULL, &fns);
 	if (n > 0)
 		a->port = calloc((size_t)n, sizeof(*a->port));
 	if (n < 0 || (n > 0 && !a->port)) {
@@ -126,36 +112,30 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 	a->taken = true;
 }
 
-/* "GPU 0000:1b:00.0 - NIC 0000:1c:00.0, ..." for the pairs through @fn. */
+/*
+ * "0000:1b:00.0-0000:1c:00.0, ... and N more" for the pairs through @fn,
+ * as the pair loop counted them (judge/results.h): one look per port.
+ */
 static void pairs_through(const struct check_run *r, int fn, char *buf, size_t len)
 {
-	unsigned int i, k, named = 0, more = 0;
+	const struct pairs_through *t = run_pairs_through(r, fn);
+	unsigned long k;
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
-		bool through = p->a == fn || p->b == fn;
+	for (k = 0; k < t->nr && k < RUN_PAIRS_NAMED; k++) {
 		char x[P2PD_ADDR_STRLEN], y[P2PD_ADDR_STRLEN];
 
-		for (k = 0; k < p->path_len && !through; k++)
-			through = p->path[k] == fn;
-		if (!through)
-			continue;
-		if (named++ >= MAX_PAIRS_NAMED) {
-			more++;
-			continue;
-		}
 		if (used < len) {
 			int w = snprintf(buf + used, len - used, "%s%s-%s", used ? ", " : "",
-					 pciaddr_format(x, r->model->fn[p->a].addr),
-					 pciaddr_format(y, r->model->fn[p->b].addr));
+					 pciaddr_format(x, r->model->fn[t->a[k]].addr),
+					 pciaddr_format(y, r->model->fn[t->b[k]].addr));
 
 			used = w < 0 ? used : used + (size_t)w;
 		}
 	}
-	if (more && used < len)
-		snprintf(buf + used, len - used, " and %u more", more);
+	if (t->nr > RUN_PAIRS_NAMED && used < len)
+		snprintf(buf + used, len - used, " and %lu more", t->nr - RUN_PAIRS_NAMED);
 }
 
 static void judge_port(struct check_run *r, const struct aer_port *p)

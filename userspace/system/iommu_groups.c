@@ -13,6 +13,7 @@
  * without one may be isolated by a device quirk the model does not know).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -59,26 +60,19 @@ static unsigned int merges(const struct p2pd_model *m, int port, char *buf, size
 	return n;
 }
 
-/* Whether @port is a blocker of a redirected pair before pair @before. */
-static bool named_before(const struct check_run *r, unsigned int before, int port)
-{
-	unsigned int i, k;
-
-	for (i = 0; i < before; i++)
-		for (k = 0; r->pair[i].verdict == P2PD_VERDICT_REDIRECTED &&
-		     k < r->pair[i].nr_blockers; k++)
-			if (r->pair[i].blocker[k] == port)
-				return true;
-	return false;
-}
-
 /* One finding per port that some pair's fix names. */
 static void fix_cost(struct check_run *r)
 {
 	const struct p2pd_model *m = r->model;
 	char text[TEXT_MAX], a[P2PD_ADDR_STRLEN];
+	/* each port once, at the first pair that names it */
+	unsigned char *named = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 	unsigned int i, k;
 
+	if (!named) {
+		r->findings.oom = true;
+		return;
+	}
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->pair[i];
 
@@ -87,7 +81,10 @@ static void fix_cost(struct check_run *r)
 		for (k = 0; k < p->nr_blockers; k++) {
 			int port = p->blocker[k];
 
-			if (named_before(r, i, port) || !merges(m, port, text, sizeof(text)))
+			if (port < 0 || named[port])
+				continue;
+			named[port] = 1;
+			if (!merges(m, port, text, sizeof(text)))
 				continue;
 			findings_add(&r->findings, SEV_INFO, "fix-merges-groups",
 				     m->fn[port].addr, FINDING_NO_ADDR,
@@ -96,6 +93,7 @@ static void fix_cost(struct check_run *r)
 				     pciaddr_format(a, m->fn[port].addr), text);
 		}
 	}
+	free(named);
 }
 
 static void stale_groups(struct check_run *r)

@@ -406,6 +406,7 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 		P2PD_RELEASE(7, 1, 0), P2PD_RELEASE(7, 2, 3),
 	};
 
+	memset(m, 0, sizeof(*m));
 	for (i = 0; i < nhb; i++) {
 		g.domain = i == 2 && rnd(rs, 2) ? 1 : 0;
 		g.numa = (int)rnd(rs, 2) - (rnd(rs, 8) ? 0 : 1);

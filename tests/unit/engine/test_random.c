@@ -20,14 +20,15 @@ int main(int argc, char **argv)
 	unsigned long trees = argc > 1 ? strtoul(argv[1], NULL, 0) : 300;
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	unsigned long t, pairs = 0, bad_pairs = 0, bad_trips = 0;
-	unsigned long unknown = 0, cut_trees = 0;
-	char first_pair[1024] = "", first_trip[1024] = "";
+	unsigned long unknown = 0, cut_trees = 0, bad_index = 0;
+	char first_pair[1024] = "", first_trip[1024] = "", first_index[256] = "";
 	struct ktap k = { 0 };
 
 	ktap_start("engine-random");
 	for (t = 0; t < trees; t++) {
 		unsigned long long s = seed * 1000003ull + t, rs = s;
-		struct p2pd_model m, back;
+		struct p2pd_model m, back, indexed;
+		int *host_index;
 		int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
 		char why[512], err[256];
 		char *text;
@@ -40,10 +41,25 @@ int main(int argc, char **argv)
 				 "seed %llu: generator made an unsorted model", s);
 			bad_trips++;
 		}
+		/* the host-bridge index gives what the scan for it gives */
+		host_index = calloc(m.nr_fn ? m.nr_fn : 1, sizeof(int));
+		if (!host_index)
+			abort();
+		p2pd_host_index_fill(&m, host_index);
+		indexed = m;
+		indexed.host_index = host_index;
 		while (p2pd_next_pair(&m, &a, &b)) {
-			struct p2pd_pair p;
+			struct p2pd_pair p, q;
 
 			pairs++;
+			if (!p2pd_judge(&m, a, b, &p) && !p2pd_judge(&indexed, a, b, &q) &&
+			    (p.host_fn != q.host_fn || p.host_fn_b != q.host_fn_b ||
+			     p.missing != q.missing || p.verdict != q.verdict ||
+			     p.map != q.map || p.host_blocks != q.host_blocks) &&
+			    !bad_index++)
+				snprintf(first_index, sizeof(first_index),
+					 "tree %lu (replay: test_random %lu %llu): pair %d %d",
+					 t, t + 1, seed, a, b);
 			if (check_pair(&m, a, b, &p, why, sizeof(why))) {
 				if (!bad_pairs++) {
 					char sa[P2PD_ADDR_STRLEN];
@@ -73,6 +89,7 @@ int main(int argc, char **argv)
 			snprintf(first_trip, sizeof(first_trip), "seed %llu: %s",
 				 s, why);
 		free(text);
+		free(host_index);
 		free(m.fn);
 	}
 	printf("# %lu trees (%lu with a missing bridge), %lu pairs, %lu unknown\n",
@@ -83,6 +100,9 @@ int main(int argc, char **argv)
 	ktap_result(&k, !bad_trips, first_trip,
 		    "random trees: format then parse gives the same model (%lu bad)",
 		    bad_trips);
+	ktap_result(&k, !bad_index, first_index,
+		    "random trees: judged with the host-bridge index, every pair as without it (%lu differ)",
+		    bad_index);
 	ktap_result(&k, pairs > trees && unknown > 0, "too few pairs or no unknown pair: the generator is too tame",
 		    "random trees: generator covers pairs and unknown verdicts");
 	return ktap_finish(&k);

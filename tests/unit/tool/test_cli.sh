@@ -146,8 +146,48 @@ v=$(json_get '[f["code"] for f in d["findings"] if f["code"].startswith("cpu-")]
 	result 0 "cli: a dump whose host bridge is QEMU's q35 (8086:29c0): CPU unknown, said" "$v"
 expect_rc 1 "cli: ... and --root at that machine's files names its CPU (AMD Zen: redirected)" \
 	"$bin" --pci-dump "$dump" --root "$tmp/amdroot" --no-cuda
+# Another machine's files may hold escape sequences and bytes that are not
+# UTF-8: the text shows them escaped, the JSON stays UTF-8.
+mkdir -p "$tmp/escroot/proc/sys/kernel" "$tmp/escroot/sys/class/dmi/id"
+cp "$tmp/cpu-amd" "$tmp/escroot/proc/cpuinfo"
+printf '6.1.0\033[2J\033[31m FAKE\n' >"$tmp/escroot/proc/sys/kernel/osrelease"
+printf 'Server\351\377 X\n' >"$tmp/escroot/sys/class/dmi/id/product_name"
+printf 'Bios\351 Inc\n' >"$tmp/escroot/sys/class/dmi/id/bios_vendor"
+run "$bin" --pci-dump "$dump" --root "$tmp/escroot" --no-cuda
+case $out in *$'\033'*) result 0 "cli: escape sequences from a --root's files are not sent to the terminal" "raw ESC in the text";;
+*'kernel 6.1.0\x1b[2J\x1b[31m FAKE;'*) result 1 "cli: escape sequences from a --root's files are not sent to the terminal";;
+*) result 0 "cli: escape sequences from a --root's files are not sent to the terminal" "$(grep system: <<<"$out")";;
+esac
+"$bin" --pci-dump "$dump" --root "$tmp/escroot" --no-cuda --json >"$tmp/esc.json" 2>/dev/null
+v=$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); print(ascii(d["system"]["context"]["bios_vendor"]))' "$tmp/esc.json" 2>&1)
+[ "$v" = "'Bios\\ufffd Inc'" ] && result 1 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" ||
+	result 0 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" "$v"
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
 expect_rc 3 "cli: a missing dump exits 3" "$bin" --pci-dump "$tmp/none.lspci"
+# The same dump pasted twice is the one dump; two that differ are refused,
+# as is a last line without its newline, each naming the file's line.
+run "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
+once=$out
+{ cat "$dump"; echo '$ sudo lspci -xxxx'; cat "$dump"; } >"$tmp/twice.lspci"
+run "$bin" --pci-dump "$tmp/twice.lspci" --cpuinfo "$tmp/cpu-amd" --json
+[ "$rc" = 1 ] && [ "$out" = "$once" ] &&
+	result 1 "cli: a dump pasted twice reads as the dump once" ||
+	result 0 "cli: a dump pasted twice reads as the dump once" "exit $rc: $err"
+{ cat "$dump"; sed '$ s/00$/01/' "$dump"; } >"$tmp/two.lspci"
+expect_rc 3 "cli: two different dumps in one file exit 3" \
+	"$bin" --pci-dump "$tmp/two.lspci" --cpuinfo "$tmp/cpu-amd"
+lines=$(wc -l <"$dump")
+case $err in *"two.lspci line $((lines + 85)): function 0000:02:00.0 again, and not as at line 85"*)
+	result 1 "cli: ... naming the function, its line and its first line";;
+*) result 0 "cli: ... naming the function, its line and its first line" "$err";;
+esac
+head -c -1 "$dump" >"$tmp/cut.lspci"
+expect_rc 3 "cli: a dump without its final newline exits 3" \
+	"$bin" --pci-dump "$tmp/cut.lspci" --cpuinfo "$tmp/cpu-amd"
+case $err in *"cut.lspci line $lines: the file ends inside this line, without a newline"*)
+	result 1 "cli: ... naming the file, the line and the missing newline";;
+*) result 0 "cli: ... naming the file, the line and the missing newline" "$err";;
+esac
 
 expect_rc 2 "cli: --topology-file judges a saved topology" "$bin" --topology-file "$tmp/blocked/topology"
 case $out in *"source: file"*) result 1 "cli: ... and says so";; *) result 0 "cli: ... and says so";; esac
@@ -205,6 +245,13 @@ v=$(json_get 'sorted({f["code"] for f in d["findings"] if f["code"].startswith("
 [ "$rc" = 2 ] && [ "$v" = "['baseline-device', 'baseline-verdict']" ] &&
 	result 1 "cli: --baseline check of a server gone blocked finds device and verdict changes" ||
 	result 0 "cli: --baseline check of a server gone blocked finds device and verdict changes" "rc $rc $v"
+printf 'null' >"$tmp/null.json"
+expect_rc 3 "cli: --baseline check of a file holding null exits 3" \
+	"$bin" --sysfs-root "$tmp/redirect" --no-cuda --baseline check "$tmp/null.json"
+case $err in *"null.json line 1: the document is JSON null, not a report"*)
+	result 1 "cli: ... and says the document is null, not that it ends early";;
+*) result 0 "cli: ... and says the document is null, not that it ends early" "$err";;
+esac
 
 # Files that never end or hold more than a baseline: refused, not read on.
 expect_rc 3 "cli: --baseline check /dev/zero exits 3, not a hang" \

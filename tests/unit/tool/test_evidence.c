@@ -21,10 +21,13 @@ void test_evidence(struct ktap *k, const char *fixtures);
 /* The first file of @ev through the readers of pasted lines. */
 static void read_every_reader(struct evidence *ev)
 {
+	char err[512];
+
 	read_topo(ev, 0);
 	read_p2pbw(ev, 0);
 	read_nvbandwidth(ev, 0);
-	read_lspci(ev, 0);
+	if (read_lspci(ev, 0, err, sizeof(err)))
+		fprintf(stderr, "# read_lspci: %s\n", err);
 	read_nccl(ev, 0);
 	read_kernel_log(ev, 0);
 	ev_match_gpus(ev);

@@ -204,6 +204,23 @@ got=$(first "$tmp/long.txt")
 # + system, the best of three runs, since on a shared machine the wall
 # clock measures the load) is reported for the reader. The sanitizer and
 # valgrind builds are not timed.
+# The same lspci -vvv pasted twice is the one paste: each port once in the
+# fix; two pastes that differ about a function are refused, naming both lines.
+sw=$ev/lspci-vvv-switch-assembled.txt
+cat "$sw" "$sw" >"$tmp/twice.txt"
+out=$("$bin" --evidence "$tmp/twice.txt" 2>&1)
+case $out in *"Do this: pci=disable_acs_redir=0000:02:08.0;0000:02:09.0 on the kernel"*)
+	result 1 "evidence: lspci -vvv pasted twice names each port once in the fix";;
+*) result 0 "evidence: lspci -vvv pasted twice names each port once in the fix" "$(grep 'Do this' <<<"$out")";;
+esac
+lines=$(wc -l <"$sw")
+{ cat "$sw"; sed 's/ReqRedir+ CmpltRedir+/ReqRedir- CmpltRedir-/' "$sw"; } >"$tmp/two.txt"
+out=$("$bin" --evidence "$tmp/two.txt" 2>&1); rc=$?
+case $rc:$out in "3:"*"two.txt line $((lines + 1)): function 0000:02:08.0 again, and not as at "*"two.txt line 1:"*)
+	result 1 "evidence: two lspci -vvv that differ about a function exit 3, naming both lines";;
+*) result 0 "evidence: two lspci -vvv that differ about a function exit 3, naming both lines" "rc $rc: $out";;
+esac
+
 if [ -z "${ASAN_OPTIONS:-}" ] && case $bin in */valgrind/*) false ;; *) true ;; esac; then
 	slowest=0 slowest_file=""
 	for f in "$ev"/*.txt "$ev"/*.json; do

@@ -72,6 +72,21 @@ case $out in *"error   $tmp/fleet/node-00004.json (group 1): 1 difference"*"verd
 	result 1 "fleet: the text lists the outliers in words";;
 	*) result 0 "fleet: the text lists the outliers in words" "$out";; esac
 
+# A group's name comes from the reports: an escape sequence there is shown,
+# not sent to the terminal.
+mkdir -p "$tmp/esc"
+python3 - "$tmp/fleet/node-00001.json" "$tmp/esc/node.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["context"]["bios_version"] = "1.25\u001b[2J\u001b[31m"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$bin" --compare-fleet "$tmp/esc"
+case $out in *$'\033'*) result 0 "fleet: escape sequences in a group's name are not sent" "raw ESC";;
+*'1.25\x1b[2J\x1b[31m'*) result 1 "fleet: escape sequences in a group's name are not sent";;
+*) result 0 "fleet: escape sequences in a group's name are not sent" "$out";;
+esac
+
 # Files named one by one are the same inputs.
 run "$bin" --compare-fleet "$tmp"/fleet/node-0000[0-9].json "$tmp"/fleet/node-0001*.json --json
 v=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["summary"]["reports"], sorted(o["file"][-15:] for o in d["outliers"]))' <<<"$out" 2>&1)

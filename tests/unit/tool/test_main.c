@@ -21,6 +21,7 @@ void test_options(struct ktap *k);
 void test_sources(struct ktap *k, const char *fixtures);
 void test_sysfs_vanish(struct ktap *k);
 void test_judge(struct ktap *k);
+void test_pair_scale(struct ktap *k);
 void test_reports(struct ktap *k);
 void test_fsroot(struct ktap *k);
 void test_gpudirect(struct ktap *k, const char *fixtures);
@@ -150,6 +151,7 @@ int main(int argc, char **argv)
 	test_sources(&k, argv[1]);
 	test_sysfs_vanish(&k);
 	test_judge(&k);
+	test_pair_scale(&k);
 	test_reports(&k);
 	test_json_stream(&k);
 	test_fsroot(&k);

@@ -474,14 +474,21 @@ static void pci_dump_bad(struct ktap *k, const char *fixtures)
 	ktap_result(k, rc == -1 && strstr(err, "cannot read") &&
 		       strstr(err, "No such file"), err,
 		    "pci: a missing dump is an error naming it");
-	/* a line longer than libpci's reader takes: its fatal error */
+	/* a line longer than libpci's reader takes: refused before it, by line */
 	snprintf(path, sizeof(path), "%s/long-line.lspci", dir);
 	{
 		char line[1024];
 
 		memset(line, 'a', sizeof(line));
+		line[sizeof(line) - 1] = '\n';
 		write_file(path, line, sizeof(line));
 	}
+	rc = pci_source_read(path, &m, err, sizeof(err));
+	ktap_result(k, rc == -1 && strstr(err, "long-line.lspci line 1: 1023 characters"), err,
+		    "pci: a line longer than libpci's reader takes is refused, naming its line");
+	/* a config line libpci's reader cannot parse: its fatal error */
+	snprintf(path, sizeof(path), "%s/malformed.lspci", dir);
+	write_file(path, "00:00.0 Host bridge: x\n00: 86 80 zz\n", 36);
 	rc = pci_source_read(path, &m, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "libpci"), err,
 		    "pci: libpci's fatal error on a bad dump is returned instead of exit()");

@@ -50,6 +50,7 @@ void switch_model(struct p2pd_model *m, unsigned int dsp_acs,
 
 	if (!fn)
 		abort();
+	memset(m, 0, sizeof(*m));
 	fn[n] = port(P2PD_ADDR(0, 0, 0, 0), P2PD_ROLE_PCI_DEVICE, 0, 0, 0);
 	fn[n].acs = P2PD_ABSENT;
 	fn[n].link.state = P2PD_ABSENT;
