@@ -637,7 +637,7 @@ int main(int argc, char **argv)
 		return status;
 	if (opt.compare_fleet)
 		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
-				     opt.json, stdout, stderr);
+				     opt.skip_unreadable, opt.json, stdout, stderr);
 	if (fsroot_init(&s.root, opt.root ? opt.root : getenv(FSROOT_ENV), err,
 			sizeof(err))) {
 		die_usage(err);

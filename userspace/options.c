@@ -27,7 +27,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE,
+	OPT_EVIDENCE, OPT_SKIP_UNREADABLE,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -70,6 +70,7 @@ static const struct option long_options[] = {
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
 	{ "compare-fleet", no_argument, NULL, OPT_COMPARE_FLEET },
+	{ "skip-unreadable", no_argument, NULL, OPT_SKIP_UNREADABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "list-findings", no_argument, NULL, OPT_LIST_FINDINGS },
@@ -141,7 +142,11 @@ void options_usage(FILE *out)
 "                            --baseline save; a DIR's *.json files):\n"
 "                            grouped by model, BIOS and kernel, each group's\n"
 "                            majority is its reference; lists the servers\n"
-"                            that differ, worst first (with --json, --tolerance)\n"
+"                            that differ, worst first, and groups that differ\n"
+"                            from their model's others (with --json,\n"
+"                            --tolerance, --skip-unreadable)\n"
+"  --skip-unreadable         with --compare-fleet: inputs that cannot be read\n"
+"                            are listed with a note, not exit status 3\n"
 "  --graph FILE              the PCI tree as a Graphviz picture: SVG or PNG\n"
 "                            when FILE ends in .svg or .png (needs dot),\n"
 "                            else DOT text\n"
@@ -162,8 +167,10 @@ void options_usage(FILE *out)
 "  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
 "  3  usage or environment error (bad option, unreadable source)\n"
 "  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n"
-"With --compare-fleet: 0 no outlier, 1 outliers, 2 an outlier with a pair\n"
-"now blocked, 3 an input that could not be read (the others are compared)\n",
+"With --compare-fleet: 0 no outlier, 1 outliers (a server or a group that\n"
+"differs, facts without a majority, duplicated or stale reports), 2 an\n"
+"outlier with a pair now blocked, 3 an input that could not be read (the\n"
+"others are compared; 2 still wins, and --skip-unreadable leaves it out)\n",
 	      out);
 }
 
@@ -530,6 +537,9 @@ static int output_option(int c, struct parse *p)
 	case OPT_COMPARE_FLEET:
 		o->compare_fleet = true;
 		return 0;
+	case OPT_SKIP_UNREADABLE:
+		o->skip_unreadable = true;
+		return 0;
 	case OPT_GRAPH:
 		return output_file(&o->graph, "--graph", p);
 	case OPT_GRAPH_PAIR:
@@ -562,7 +572,7 @@ enum run_mode {
 
 /* The options --compare-fleet takes along; it refuses every other. */
 #define FLEET_TAKES (BIT(OPT_COMPARE_FLEET) | BIT(OPT_JSON) | \
-		     BIT(OPT_TOLERANCE) | BIT(OPT_NO_COLOR) | BIT(OPT_HELP) | \
+		     BIT(OPT_TOLERANCE) | BIT(OPT_SKIP_UNREADABLE) | BIT(OPT_NO_COLOR) | BIT(OPT_HELP) | \
 		     BIT(OPT_VERSION))
 #define EVERY_OPTION (BIT(OPT_END) - 1)
 /* A row: --evidence judges another machine's files, so not with @c. */
@@ -584,7 +594,10 @@ static const struct conflict {
 	  "--compare-fleet and --evidence each take the operands: give one", NULL },
 	{ RUN_FLEET, 0, 0, EVERY_OPTION & ~FLEET_TAKES,
 	  "--compare-fleet compares saved reports: ",
-	  " does not apply (it takes --json and --tolerance)" },
+	  " does not apply (it takes --json, --tolerance and --skip-unreadable)" },
+	{ RUN_MACHINE, BIT(OPT_SKIP_UNREADABLE), 0, 0,
+	  "--skip-unreadable applies to --compare-fleet's reports only", NULL },
+	NOT_WITH_EVIDENCE(OPT_SKIP_UNREADABLE, "--skip-unreadable"),
 	NOT_WITH_EVIDENCE(OPT_TOPOLOGY_FILE, "--topology-file"),
 	NOT_WITH_EVIDENCE(OPT_PCI_DUMP, "--pci-dump"),
 	NOT_WITH_EVIDENCE(OPT_CROSS_CHECK, "--cross-check"),

@@ -57,6 +57,7 @@ struct options {
 	bool compare_fleet;
 	char *const *fleet_paths;
 	unsigned int nr_fleet_paths;
+	bool skip_unreadable;		/* --skip-unreadable */
 	bool evidence;			/* --evidence: judge pasted outputs */
 	char *const *evidence_files;	/* its FILEs ("-": stdin) */
 	unsigned int nr_evidence;
