@@ -158,6 +158,7 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 		r->selection.addr[i] = o->pairs[i];
 	r->selection.nr = o->nr_pairs;
 	r->expand_pairs = o->expand_pairs;
+	r->nfd_expiry_s = o->nfd_expiry_s;
 	r->params.min_ratio = o->min_ratio;
 	r->params.timeout_s = o->timeout_s;
 }

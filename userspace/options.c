@@ -27,7 +27,7 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE, OPT_SKIP_UNREADABLE,
+	OPT_EVIDENCE, OPT_SKIP_UNREADABLE, OPT_NFD_EXPIRY,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -44,6 +44,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
+	{ "nfd-expiry", required_argument, NULL, OPT_NFD_EXPIRY },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -133,6 +134,9 @@ void options_usage(FILE *out)
 "  --nfd-features FILE       Node Feature Discovery feature file (node\n"
 "                            labels p2pdiag.feature.node.kubernetes.io/*),\n"
 "                            written atomically\n"
+"  --nfd-expiry SECONDS      NFD drops those labels SECONDS after the run\n"
+"                            (default 10800), so a node whose check stopped\n"
+"                            loses them\n"
 "  --summary                 one line instead of the report: healthy,\n"
 "                            degraded or broken, the worst cause and its fix\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
@@ -316,6 +320,7 @@ void options_defaults(struct options *o)
 	o->timeout_s = OPT_DEFAULT_TIMEOUT_S;
 	o->min_ratio = OPT_DEFAULT_MIN_RATIO;
 	o->tolerance = OPT_DEFAULT_TOLERANCE;
+	o->nfd_expiry_s = OPT_DEFAULT_NFD_EXPIRY_S;
 }
 
 /* An option's bit in a set of options. */
@@ -529,6 +534,16 @@ static int output_option(int c, struct parse *p)
 		return output_file(&o->prometheus, "--prometheus", p);
 	case OPT_NFD_FEATURES:
 		return output_file(&o->nfd_features, "--nfd-features", p);
+	case OPT_NFD_EXPIRY: {
+		unsigned long long u;
+
+		if (parse_uint(optarg, OPT_MAX_NFD_EXPIRY_S, &u) || !u)
+			return fail(p->err, p->errlen,
+				    "--nfd-expiry: '%s' is not a number of seconds from 1 to %u",
+				    optarg, OPT_MAX_NFD_EXPIRY_S);
+		o->nfd_expiry_s = (unsigned int)u;
+		return 0;
+	}
 	case OPT_SUMMARY:
 		o->summary = true;
 		return 0;
@@ -608,6 +623,9 @@ static const struct conflict {
 	NOT_WITH_EVIDENCE(OPT_GRAPH, "--graph"),
 	NOT_WITH_EVIDENCE(OPT_GRAPH_PAIR, "--graph-pair"),
 	NOT_WITH_EVIDENCE(OPT_NFD_FEATURES, "--nfd-features"),
+	NOT_WITH_EVIDENCE(OPT_NFD_EXPIRY, "--nfd-expiry"),
+	{ RUN_MACHINE, BIT(OPT_NFD_EXPIRY), BIT(OPT_NFD_FEATURES), 0,
+	  "--nfd-expiry says how long --nfd-features' labels hold: give --nfd-features too", NULL },
 	NOT_WITH_EVIDENCE(OPT_PAIRS, "--pairs"),
 	{ RUN_MACHINE, BIT(OPT_TOPOLOGY_FILE) | BIT(OPT_PCI_DUMP), 0, 0,
 	  "--topology-file and --pci-dump each name the topology: give one", NULL },
