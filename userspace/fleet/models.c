@@ -105,8 +105,10 @@ static int compare_model(struct fleet_state *st, uint32_t m, const uint32_t *gs,
 		struct fleet_diff_list l = { 0 };
 		struct fleet_group_diff *gd;
 
-		if (fleet_facts_diff(st, mg, facts[i], &st->group[gs[i]], &l))
+		if (fleet_facts_diff(st, mg, facts[i], &st->group[gs[i]], &l)) {
+			free(l.d);
 			goto free_facts;
+		}
 		if (!l.nr)
 			continue;
 		qsort(l.d, l.nr, sizeof(*l.d), fleet_cmp_diff);
