@@ -53,7 +53,9 @@ cached_chroot() {
 		flock 9
 		if [ ! -d "$base" ]; then
 			rm -rf "$base.tmp"
-			nice debootstrap --variant="$variant" ${pkgs:+--include="$pkgs"} "$suite" \
+			# one download of each .deb for every chroot of a suite
+			mkdir -p "$cache/debs"
+			nice debootstrap --cache-dir="$cache/debs" --variant="$variant" ${pkgs:+--include="$pkgs"} "$suite" \
 				"$base.tmp" "$m" >"$log" 2>&1 &&
 				{ [ -z "$deps" ] || satisfy "$base.tmp" "$deps" >>"$log" 2>&1; } &&
 				rm -rf "$base.tmp/var/cache/apt/archives/"*.deb &&
