@@ -38,7 +38,10 @@ clean:
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests clean
 
+# The test lab's packages first (.ci/deps: QEMU, Slurm, Prometheus, ...;
+# root, through sudo for a user), which .ci/quickstart leaves out.
 test:
+	.ci/as-root bash .ci/deps
 	$(MAKE) -C tests run
 
 test-unit:

@@ -46,6 +46,7 @@ struct check_run {
 	const struct p2pd_model *model;
 	struct selection selection;
 	bool expand_pairs;		/* every pair alone, not grouped */
+	unsigned int nfd_expiry_s;	/* --nfd-features' labels hold this long */
 	struct judge_params params;
 	/* judged pairs (the selection applied), in p2pd_next_pair() order */
 	struct p2pd_pair *pair;

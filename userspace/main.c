@@ -164,6 +164,7 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 		r->selection.addr[i] = o->pairs[i];
 	r->selection.nr = o->nr_pairs;
 	r->expand_pairs = o->expand_pairs;
+	r->nfd_expiry_s = o->nfd_expiry_s;
 	r->params.min_ratio = o->min_ratio;
 	r->params.timeout_s = o->timeout_s;
 }
@@ -693,7 +694,7 @@ int main(int argc, char **argv)
 		return status;
 	if (opt.compare_fleet)
 		return fleet_compare(opt.fleet_paths, opt.nr_fleet_paths, opt.tolerance,
-				     opt.json, stdout, stderr);
+				     opt.skip_unreadable, opt.json, stdout, stderr);
 	if (fsroot_init(&s.root, opt.root ? opt.root : getenv(FSROOT_ENV), err,
 			sizeof(err))) {
 		die_usage(err);

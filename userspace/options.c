@@ -27,7 +27,8 @@ enum {
 	OPT_NO_COLOR, OPT_JOURNAL, OPT_VERSION, OPT_ROOT, OPT_GRAPH,
 	OPT_GRAPH_PAIR, OPT_IF_BUSY, OPT_WAIT_IDLE, OPT_CURVE,
 	OPT_EXPAND_PAIRS, OPT_NFD_FEATURES, OPT_SUMMARY, OPT_COMPARE_FLEET,
-	OPT_EVIDENCE, OPT_DEADLINE, OPT_PROMETHEUS_PAIRS,
+	OPT_EVIDENCE, OPT_DEADLINE, OPT_PROMETHEUS_PAIRS, OPT_SKIP_UNREADABLE,
+	OPT_NFD_EXPIRY,
 	OPT_LIST_FINDINGS, OPT_VERBOSE, OPT_HELP,
 	OPT_END,
 	/*
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "prometheus-pairs", required_argument, NULL, OPT_PROMETHEUS_PAIRS },
 	{ "nfd-features", required_argument, NULL, OPT_NFD_FEATURES },
+	{ "nfd-expiry", required_argument, NULL, OPT_NFD_EXPIRY },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -72,6 +74,7 @@ static const struct option long_options[] = {
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-pair", required_argument, NULL, OPT_GRAPH_PAIR },
 	{ "compare-fleet", no_argument, NULL, OPT_COMPARE_FLEET },
+	{ "skip-unreadable", no_argument, NULL, OPT_SKIP_UNREADABLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "list-findings", no_argument, NULL, OPT_LIST_FINDINGS },
@@ -146,6 +149,9 @@ void options_usage(FILE *out)
 "  --nfd-features FILE       Node Feature Discovery feature file (node\n"
 "                            labels p2pdiag.feature.node.kubernetes.io/*),\n"
 "                            written atomically\n"
+"  --nfd-expiry SECONDS      NFD drops those labels SECONDS after the run\n"
+"                            (default 10800), so a node whose check stopped\n"
+"                            loses them\n"
 "  --summary                 one line instead of the report: healthy,\n"
 "                            degraded or broken, the worst cause and its fix\n"
 "  --baseline save FILE      save this run as a known-good baseline\n"
@@ -155,7 +161,11 @@ void options_usage(FILE *out)
 "                            --baseline save; a DIR's *.json files):\n"
 "                            grouped by model, BIOS and kernel, each group's\n"
 "                            majority is its reference; lists the servers\n"
-"                            that differ, worst first (with --json, --tolerance)\n"
+"                            that differ, worst first, and groups that differ\n"
+"                            from their model's others (with --json,\n"
+"                            --tolerance, --skip-unreadable)\n"
+"  --skip-unreadable         with --compare-fleet: inputs that cannot be read\n"
+"                            are listed with a note, not exit status 3\n"
 "  --graph FILE              the PCI tree as a Graphviz picture: SVG or PNG\n"
 "                            when FILE ends in .svg or .png (needs dot),\n"
 "                            else DOT text\n"
@@ -176,8 +186,10 @@ void options_usage(FILE *out)
 "  2  P2P broken (blocked, fake, corrupt data, hung copy)\n"
 "  3  usage or environment error (bad option, unreadable source)\n"
 "  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (the GPU worker too)\n"
-"With --compare-fleet: 0 no outlier, 1 outliers, 2 an outlier with a pair\n"
-"now blocked, 3 an input that could not be read (the others are compared)\n",
+"With --compare-fleet: 0 no outlier, 1 outliers (a server or a group that\n"
+"differs, facts without a majority, duplicated or stale reports), 2 an\n"
+"outlier with a pair now blocked, 3 an input that could not be read (the\n"
+"others are compared; 2 still wins, and --skip-unreadable leaves it out)\n",
 	      out);
 }
 
@@ -323,6 +335,7 @@ void options_defaults(struct options *o)
 	o->timeout_s = OPT_DEFAULT_TIMEOUT_S;
 	o->min_ratio = OPT_DEFAULT_MIN_RATIO;
 	o->tolerance = OPT_DEFAULT_TOLERANCE;
+	o->nfd_expiry_s = OPT_DEFAULT_NFD_EXPIRY_S;
 }
 
 /* An option's bit in a set of options. */
@@ -555,6 +568,16 @@ static int output_option(int c, struct parse *p)
 		return 0;
 	case OPT_NFD_FEATURES:
 		return output_file(&o->nfd_features, "--nfd-features", p);
+	case OPT_NFD_EXPIRY: {
+		unsigned long long u;
+
+		if (parse_uint(optarg, OPT_MAX_NFD_EXPIRY_S, &u) || !u)
+			return fail(p->err, p->errlen,
+				    "--nfd-expiry: '%s' is not a number of seconds from 1 to %u",
+				    optarg, OPT_MAX_NFD_EXPIRY_S);
+		o->nfd_expiry_s = (unsigned int)u;
+		return 0;
+	}
 	case OPT_SUMMARY:
 		o->summary = true;
 		return 0;
@@ -562,6 +585,9 @@ static int output_option(int c, struct parse *p)
 		return parse_baseline(p);
 	case OPT_COMPARE_FLEET:
 		o->compare_fleet = true;
+		return 0;
+	case OPT_SKIP_UNREADABLE:
+		o->skip_unreadable = true;
 		return 0;
 	case OPT_GRAPH:
 		return output_file(&o->graph, "--graph", p);
@@ -595,7 +621,7 @@ enum run_mode {
 
 /* The options --compare-fleet takes along; it refuses every other. */
 #define FLEET_TAKES (BIT(OPT_COMPARE_FLEET) | BIT(OPT_JSON) | \
-		     BIT(OPT_TOLERANCE) | BIT(OPT_NO_COLOR) | BIT(OPT_HELP) | \
+		     BIT(OPT_TOLERANCE) | BIT(OPT_SKIP_UNREADABLE) | BIT(OPT_NO_COLOR) | BIT(OPT_HELP) | \
 		     BIT(OPT_VERSION))
 #define EVERY_OPTION (BIT(OPT_END) - 1)
 /* A row: --evidence judges another machine's files, so not with @c. */
@@ -619,7 +645,10 @@ static const struct conflict {
 	  "--compare-fleet prints its comparison: --json=FILE does not apply (use --json)", NULL },
 	{ RUN_FLEET, 0, 0, EVERY_OPTION & ~FLEET_TAKES,
 	  "--compare-fleet compares saved reports: ",
-	  " does not apply (it takes --json and --tolerance)" },
+	  " does not apply (it takes --json, --tolerance and --skip-unreadable)" },
+	{ RUN_MACHINE, BIT(OPT_SKIP_UNREADABLE), 0, 0,
+	  "--skip-unreadable applies to --compare-fleet's reports only", NULL },
+	NOT_WITH_EVIDENCE(OPT_SKIP_UNREADABLE, "--skip-unreadable"),
 	NOT_WITH_EVIDENCE(OPT_TOPOLOGY_FILE, "--topology-file"),
 	NOT_WITH_EVIDENCE(OPT_PCI_DUMP, "--pci-dump"),
 	NOT_WITH_EVIDENCE(OPT_CROSS_CHECK, "--cross-check"),
@@ -630,6 +659,9 @@ static const struct conflict {
 	NOT_WITH_EVIDENCE(OPT_GRAPH, "--graph"),
 	NOT_WITH_EVIDENCE(OPT_GRAPH_PAIR, "--graph-pair"),
 	NOT_WITH_EVIDENCE(OPT_NFD_FEATURES, "--nfd-features"),
+	NOT_WITH_EVIDENCE(OPT_NFD_EXPIRY, "--nfd-expiry"),
+	{ RUN_MACHINE, BIT(OPT_NFD_EXPIRY), BIT(OPT_NFD_FEATURES), 0,
+	  "--nfd-expiry says how long --nfd-features' labels hold: give --nfd-features too", NULL },
 	NOT_WITH_EVIDENCE(OPT_PAIRS, "--pairs"),
 	{ RUN_MACHINE, BIT(OPT_TOPOLOGY_FILE) | BIT(OPT_PCI_DUMP), 0, 0,
 	  "--topology-file and --pci-dump each name the topology: give one", NULL },

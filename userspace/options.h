@@ -34,6 +34,7 @@ struct options {
 	const char *prometheus;		/* --prometheus FILE */
 	bool prometheus_all_pairs;	/* --prometheus-pairs=all */
 	const char *nfd_features;	/* --nfd-features FILE */
+	unsigned int nfd_expiry_s;	/* --nfd-expiry: how long its labels hold */
 	bool summary;			/* --summary: one line, not the report */
 	enum baseline_mode baseline;
 	const char *baseline_file;
@@ -61,6 +62,7 @@ struct options {
 	bool compare_fleet;
 	char *const *fleet_paths;
 	unsigned int nr_fleet_paths;
+	bool skip_unreadable;		/* --skip-unreadable */
 	bool evidence;			/* --evidence: judge pasted outputs */
 	char *const *evidence_files;	/* its FILEs ("-": stdin) */
 	unsigned int nr_evidence;
@@ -72,6 +74,9 @@ struct options {
 #define OPT_DEFAULT_TIMEOUT_S	GPU_DEFAULT_TIMEOUT_S
 #define OPT_DEFAULT_MIN_RATIO	0.85
 #define OPT_DEFAULT_TOLERANCE	0.10
+/* three of the DaemonSets' hourly runs */
+#define OPT_DEFAULT_NFD_EXPIRY_S	(3 * 3600)
+#define OPT_MAX_NFD_EXPIRY_S	(30 * 24 * 3600)
 #define OPT_MAX_WAIT_IDLE_S	3600.0
 
 void options_defaults(struct options *o);

@@ -89,6 +89,25 @@ check_fact p2pdiag-check-module.yaml "no privilege, no escalation, every capabil
 	'not f["privileged"] and f["allowPrivilegeEscalation"] is False and f["capabilitiesDropped"] == ["ALL"] and f["readOnlyRootFilesystem"] and f["token"] is False'
 check_fact p2pdiag-check-module.yaml "reads the module's /sys/kernel/p2pdiag, read-only, and only that" \
 	'mount["/sys/kernel/p2pdiag"]["readOnly"] and "/sys" not in mount and "--source=module" in f["command"]'
+# Where they run: GPU nodes (every term asks for a GPU label), never the
+# control plane; the module's only where the last check read the module,
+# the libpci one everywhere else, so a node runs exactly one.
+gpu_terms='f["terms"] and all(any(e["key"] in ("nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present") and e["operator"] == "In" and e["values"] == ["true"] for e in t) and any(e["key"] == "node-role.kubernetes.io/control-plane" and e["operator"] == "DoesNotExist" for e in t) for t in f["terms"])'
+src_terms() { echo "all(any(e['key'] == 'p2pdiag.feature.node.kubernetes.io/source' and e['operator'] == '$1' and e['values'] == ['module'] for e in t) for t in f['terms'])"; }
+check_fact p2pdiag-check-pci.yaml "GPU nodes only (nvidia.com/gpu.present or NFD's pci-10de.present), no control plane, none whose module the other one reads" \
+	"$gpu_terms and $(src_terms NotIn)"
+check_fact p2pdiag-check-module.yaml "GPU nodes only, no control plane, only where the last check read the module (source=module)" \
+	"$gpu_terms and $(src_terms In)"
+v=$(for m in p2pdiag-check-pci.yaml p2pdiag-check-module.yaml; do
+	line=$(grep "^facts $m " <<<"$out")
+	python3 -c 'import json, sys; f = json.loads(sys.argv[1]); print(f["name"], json.dumps(f["selector"], sort_keys=True))' "${line#facts "$m" }"
+done | sort | uniq -d)
+[ -z "$v" ] && result 1 "kubernetes: the two DaemonSets differ in name and selector, so both can be applied" ||
+	result 0 "kubernetes: the two DaemonSets differ in name and selector, so both can be applied" "$v"
+for m in p2pdiag-check-pci.yaml p2pdiag-check-module.yaml; do
+	check_fact "$m" "each run is bounded (timeout), its labels expire (--nfd-expiry), a liveness probe, CPU and memory limits" \
+		'"timeout -k" in f["command"] and "--nfd-expiry" in f["command"] and f["liveness"] and "cpu" in f["limits"] and "memory" in f["limits"]'
+done
 for m in p2pdiag-check-pci.yaml p2pdiag-check-module.yaml; do
 	check_fact "$m" "the one writable host path is features.d, and --nfd-features writes in it" \
 		"[p['path'] for p in f['mounts'] if p['hostPath'] and not p['readOnly']] == ['$features'] and '--nfd-features $features/' in f['command']"
@@ -99,14 +118,33 @@ cmd = json.loads(sys.argv[1])["command"]
 print(re.search(r"p2pdiag-check ([^\n]*)", cmd).group(1))' "${line#facts "$m" }")
 	args=${args//$features/$tmp}
 	args=${args//--source=module/}
-	# shellcheck disable=SC2086 # the DaemonSet's options, split as its shell splits them
-	P2PDIAG_FSROOT=$tmp "$bin" $args --topology-file "$root/tests/unit/tool/fixtures/switchacs.topo" >/dev/null 2>&1
+	# the DaemonSet's options, expanded and split as its shell does
+	P2PDIAG_INTERVAL=3600 P2PDIAG_FSROOT=$tmp bash -c 'bin=$2 topo=$3; eval "set -- $1"; exec "$bin" "$@" --topology-file "$topo"' \
+		sh "$args" "$bin" "$root/tests/unit/tool/fixtures/switchacs.topo" >/dev/null 2>&1
 	file=$tmp/p2pdiag
-	why=$("$here/nfd-labels-valid" "$file" 68 2>&1)
+	why=$("$here/nfd-labels-valid" "$file" 71 2>&1)
 	[ -z "$why" ] && grep -qx 'p2pdiag.feature.node.kubernetes.io/p2p=broken' "$file" &&
 		result 1 "kubernetes: $m: its command writes labels NFD publishes (p2p=broken on a broken tree)" ||
 		result 0 "kubernetes: $m: its command writes labels NFD publishes (p2p=broken on a broken tree)" \
 			"$args: $why $(cat "$file" 2>&1)"
+	# ... which expire three intervals on, say when, and give a scheduler
+	# one label to select on
+	v=$(python3 -c '
+import calendar, re, sys, time
+text = open(sys.argv[1]).read()
+now = time.time()
+exp = re.search(r"^# \+expiry-time=(\S+)$", text, re.M)
+at = re.search(r"^p2pdiag.feature.node.kubernetes.io/checked-at=(\d+)$", text, re.M)
+ok = re.search(r"^p2pdiag.feature.node.kubernetes.io/gpu-pairs-ok=(\w+)$", text, re.M)
+first = text.split("\n").index(exp.group(0)) if exp else 99
+labels = [i for i, l in enumerate(text.split("\n")) if l.startswith("p2pdiag.")]
+print("expiry in %d h" % round((calendar.timegm(time.strptime(exp.group(1), "%Y-%m-%dT%H:%M:%SZ")) - now) / 3600) if exp else "no expiry",
+      "before every label" if labels and first < min(labels) else "not first",
+      "checked now" if at and abs(int(at.group(1)) - now) < 120 else "no checked-at",
+      "gpu-pairs-ok=" + (ok.group(1) if ok else "none"))' "$file" 2>&1)
+	[ "$v" = "expiry in 3 h before every label checked now gpu-pairs-ok=false" ] &&
+		result 1 "kubernetes: $m: the labels expire (NFD's # +expiry-time, 3 intervals), say when (checked-at), and gpu-pairs-ok=false on a broken tree" ||
+		result 0 "kubernetes: $m: the labels expire (NFD's # +expiry-time, 3 intervals), say when (checked-at), and gpu-pairs-ok=false on a broken tree" "$v"
 	rm -f "$file"
 done
 summary

@@ -97,6 +97,13 @@ function facts(ds) {
 		token: pod.automountServiceAccountToken,
 		mounts,
 		command: [...(c.command || []), ...(c.args || [])].join(" "),
+		name: ds.metadata.name,
+		selector: ds.spec.selector.matchLabels,
+		terms: ((((pod.affinity || {}).nodeAffinity || {})
+			.requiredDuringSchedulingIgnoredDuringExecution || {}).nodeSelectorTerms || [])
+			.map((t) => t.matchExpressions || []),
+		liveness: !!c.livenessProbe,
+		limits: (c.resources || {}).limits || {},
 	};
 }
 

@@ -22,15 +22,15 @@
 # name (tests/lab/host-mirror) and kept in $P2PDIAG_CACHE/chroot/ (default /var/cache/p2pdiag);
 # each run works on an overlay of it, so the cache stays clean.  Last,
 # make dkms-install and make dkms-remove from a source tree in the same
-# chroot.  Then the same source built again in a chroot of this
+# chroot.  Then the same source built twice in a chroot of this
 # machine's release with the buildd essentials and the Build-Depends
-# only: the same files, byte for byte.  Needs root (skipped, and said
-# so, without).
+# only, at two paths, with two environments: the same files, byte for
+# byte.  Needs root (skipped, and said so, without).
 # Usage: test_deb.sh ROOT OUT
 set -u
 root=$1 out=$2
 . "$(dirname "$0")/../tap.sh"
-cache=${P2PDIAG_CACHE:-/var/cache/p2pdiag}/chroot
+. "$(dirname "$0")/chroot.sh"
 suites=${DEB_SUITES:-bookworm trixie}
 # systemd: systemctl enable in the chroot, and deb-systemd-helper's
 # bookkeeping that purge undoes.
@@ -50,14 +50,6 @@ done
 
 rm -rf "$out" && mkdir -p "$out/debs"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-deb-XXXXXX") || exit 1
-mounts=()
-umount_all() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"
-	done
-	mounts=()
-}
 cleanup() {
 	umount_all
 	rm -rf "$tmp"
@@ -113,67 +105,19 @@ sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$up\"/" "$tmp/next/dkms.conf"
 next_built=0
 "$tmp/next/userspace/packaging/build-deb" "$out/next" >"$out/build-next.log" 2>&1 && next_built=1
 
-# --- the chroot, cached ------------------------------------------------
-# satisfy ROOT DEPENDS: apt-get satisfy in the new chroot ROOT, which
-# resolves a Build-Depends field as a buildd does (alternatives, build
-# profiles: none is active), from the mirror debootstrap wrote into it.
-satisfy() {
-	local r=$1 deps=$2 rc
-	cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || :
-	mount --bind /proc "$r/proc" || return 1
-	chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive sh -c \
-		'apt-get update -q && apt-get satisfy -y -q --no-install-recommends "$1" && apt-get clean' \
-		sh "$deps"
-	rc=$?
-	umount "$r/proc" 2>/dev/null || umount -l "$r/proc"
-	return $rc
-}
-
-# cached_chroot NAME VARIANT SUITE PACKAGES LOG [DEPENDS]: the path of a
-# debootstrap'd chroot of SUITE (its VARIANT, PACKAGES included, and
-# DEPENDS satisfied) from the mirror the apt sources name for it (else
-# their first Debian archive: a Debian 13 host names no bookworm), made
-# once in the cache under a name of NAME and a digest of all that; fails,
-# saying why in LOG, when it cannot be made.
-cached_chroot() {
-	local name=$1 variant=$2 suite=$3 pkgs=$4 log=$5 deps=${6:-} m key base
-	if ! m=$("$root/tests/lab/host-mirror" archive "$suite"); then
-		echo "this machine's apt sources name no Debian archive" >"$log"
-		return 1
-	fi
-	key=$(printf '%s\n' "$name" "$pkgs" "$m" "$deps" | sha256sum | cut -c1-12)
-	base=$cache/$name-$key
-	if [ ! -d "$base" ]; then
-		echo "# debootstrap --variant=$variant $suite from $m (cached as $base; minutes, once)" >&2
-		mkdir -p "$cache"
-		exec 9>"$cache/.lock"
-		flock 9
-		if [ ! -d "$base" ]; then
-			rm -rf "$base.tmp"
-			nice debootstrap --variant="$variant" --include="$pkgs" "$suite" \
-				"$base.tmp" "$m" >"$log" 2>&1 &&
-				{ [ -z "$deps" ] || satisfy "$base.tmp" "$deps" >>"$log" 2>&1; } &&
-				rm -rf "$base.tmp/var/cache/apt/archives/"*.deb &&
-				mv "$base.tmp" "$base"
-		fi
-		flock -u 9
-		[ -d "$base" ] || return 1
-	fi
-	echo "$base"
-}
-
 # The Build-Depends field of debian/control, on one line.
 build_depends=$(awk '
 	/^Build-Depends:/ { sub(/^Build-Depends:[ \t]*/, ""); field = 1; printf "%s ", $0; next }
 	field && /^[ \t]/ { printf "%s ", $0; next }
 	{ field = 0 }' "$root/userspace/packaging/debian/control")
 
-# build_in_chroot SUITE SRC DEST LOG: the packages of the build-deb tree
-# SRC built in a chroot of SUITE that has the buildd essentials and the
-# Build-Depends alone, at the same path, copied into DEST.
+# build_in_chroot SUITE SRC DEST LOG [VAR=VALUE...]: the packages of the
+# build-deb tree SRC built in a chroot of SUITE that has the buildd
+# essentials and the Build-Depends alone, at the same path, copied into
+# DEST; the VARs join the build's otherwise empty environment.
 build_in_chroot() {
 	local suite=$1 src=$2 dest=$3 log=$4 base br
+	shift 4
 	base=$(cached_chroot "$suite-build" buildd "$suite" dpkg-dev "$log.debootstrap" "$build_depends") ||
 		{ cat "$log.debootstrap" >"$log"; return 1; }
 	br=$tmp/build-$suite
@@ -181,11 +125,12 @@ build_in_chroot() {
 	overlay "$base" "$br"
 	mkdir -p "$br$src"
 	cp -a "$src/." "$br$src/"
-	chroot "$br" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+	chroot "$br" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@" \
 		sh -c "cd '$src' && dpkg-buildpackage -b -us -uc -j2" >"$log" 2>&1 &&
 		mkdir -p "$dest" && cp "$br${src%/*}"/*.deb "$dest/"
 	local rc=$?
 	umount_all
+	rm -rf "$br" "$br.upper" "$br.work"
 	return $rc
 }
 
@@ -199,20 +144,6 @@ older_than_host() {
 	case $theirs in '' | *[!0-9]*) return 1 ;; esac
 	case $ours in '' | *[!0-9]*) return 0 ;; esac
 	[ "$theirs" -lt "$ours" ]
-}
-
-# overlay BASE ROOT: ROOT a writable view of BASE (the cache stays
-# clean), /proc and /dev inside; umount_all undoes it.
-overlay() {
-	local base=$1 root=$2
-	mkdir -p "$root.upper" "$root.work" "$root"
-	if mount -t overlay overlay -o "lowerdir=$base,upperdir=$root.upper,workdir=$root.work" "$root" 2>/dev/null; then
-		mounts+=("$root")
-	else
-		cp -a "$base/." "$root/"	# no overlayfs here: a copy
-	fi
-	mount --bind /proc "$root/proc" && mounts+=("$root/proc")
-	mount --bind /dev "$root/dev" && mounts+=("$root/dev")
 }
 
 # in_suite SUITE: the whole cycle in a fresh chroot of SUITE.
@@ -381,30 +312,46 @@ for s in $suites; do
 	in_suite "$s"
 done
 
-# --- a build from Build-Depends alone -----------------------------------
-# The source tree make deb built from, built again in a chroot of this
+# --- reproducible: two clean builds ------------------------------------
+# The source tree make deb built from, built twice in a chroot of this
 # machine's release that has only the buildd essentials and
-# debian/control's Build-Depends as that release resolves them, at the
-# same path: the packages must be the same files, byte for byte, as
-# those built here, where /usr/local/cuda may be.
+# debian/control's Build-Depends: once at make deb's path, once at
+# another path with another time zone, locale and umask, minutes apart.
+# The packages must be the same files, byte for byte: what leaks from
+# the build's surroundings into them would make each build its own.
+# This machine's own build is not the reference: what it has installed
+# (a newer toolchain, /usr/local/cuda) is not the source's.  Where they
+# differ, diffoscope (tests' .ci/deps) says where and how.
 host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
-label="deb: a build in a clean ${host_suite:-?} chroot from Build-Depends alone gives the same files as this machine's"
-echo "# ---- a build in a clean ${host_suite:-?} chroot"
+label="deb: two clean ${host_suite:-?} builds from Build-Depends alone (another path, time zone, locale and umask) give the same files, byte for byte"
+echo "# ---- two clean ${host_suite:-?} builds"
+src_a=$out/debs/p2pdiag-$ver
+src_b=$tmp/elsewhere/build-b/p2pdiag-$ver
+mkdir -p "${src_b%/*}" && cp -a "$src_a" "$src_b"
 if [ -z "$host_suite" ]; then
 	result 0 "$label" "/etc/os-release names no VERSION_CODENAME"
-elif build_in_chroot "$host_suite" "$out/debs/p2pdiag-$ver" "$out/debs-chroot" "$out/build-chroot.log"; then
-	bad=
-	for d in "${debs[@]}"; do
-		mine=$out/debs-chroot/${d##*/}
-		for part in md5sums control; do
-			cmp -s <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") ||
-				bad+="${d##*/} $part: $(diff <(dpkg-deb -I "$d" "$part") <(dpkg-deb -I "$mine" "$part") | head -4)"$'\n'
-		done
-		cmp -s <(dpkg-deb -c "$d" | awk '{ print $1, $2, $NF }') <(dpkg-deb -c "$mine" | awk '{ print $1, $2, $NF }') ||
-			bad+="${d##*/}: file list or modes differ"$'\n'
-	done
-	[ -z "$bad" ] && result 1 "$label" || result 0 "$label" "$bad"
+elif ! build_in_chroot "$host_suite" "$src_a" "$out/repro/a" "$out/build-repro-a.log"; then
+	result 0 "$label" "$(tail -15 "$out/build-repro-a.log")"
+elif ! build_in_chroot "$host_suite" "$src_b" "$out/repro/b" "$out/build-repro-b.log" \
+	TZ=XXX-14 LC_ALL=C.UTF-8 LANGUAGE=de sh -c 'umask 0002 && exec "$@"' sh; then
+	result 0 "$label" "$(tail -15 "$out/build-repro-b.log")"
 else
-	result 0 "$label" "$(tail -15 "$out/build-chroot.log")"
+	bad=
+	for d in "$out"/repro/a/*.deb; do
+		other=$out/repro/b/${d##*/}
+		if [ ! -f "$other" ]; then
+			bad+="${d##*/}: only in the first build"$'\n'
+		elif ! cmp -s "$d" "$other"; then
+			bad+="${d##*/} differs"
+			if command -v diffoscope >/dev/null; then
+				bad+=$'\n'"$(timeout 120 diffoscope --no-progress --text - "$d" "$other" 2>&1 | head -40)"
+			else
+				bad+=" (apt-get install diffoscope-minimal says where)"
+			fi
+			bad+=$'\n'
+		fi
+	done
+	nr_debs=$(find "$out/repro/a" -name "*.deb" | wc -l)
+	[ -z "$bad" ] && [ "$nr_debs" -ge 2 ] && result 1 "$label ($nr_debs packages)" || result 0 "$label" "${bad:-no packages}"
 fi
 summary

@@ -56,10 +56,6 @@ const struct fleet_ref *fleet_ref_of(const struct fleet_group *g, uint32_t key)
 	return NULL;
 }
 
-/* A distinct fact array of a group, and how many servers hold it. */
-struct facts_use {
-	uint32_t facts, servers;
-};
 
 /* One (key, value) of a group's distinct arrays, weighted by its servers. */
 struct vote {
@@ -113,11 +109,17 @@ static int group_uses(const struct fleet_state *st, uint32_t g,
 	return 0;
 }
 
-/* Group @g's reference of every key any of its servers has. */
-static int group_reference(struct fleet_state *st, uint32_t g,
-			   const struct facts_use *u, uint32_t nu)
+/*
+ * The severity of a fact without a majority: a pair's verdict split
+ * between ok and blocked is as bad as the worse of its values.
+ */
+static enum finding_severity split_severity(const struct fleet_state *st,
+					    uint32_t key, const struct vote *v,
+					    size_t n);
+
+int fleet_reference(struct fleet_state *st, struct fleet_group *gr,
+		    const struct facts_use *u, uint32_t nu)
 {
-	struct fleet_group *gr = &st->group[g];
 	struct vote *v;
 	size_t nv = 0, i, j, len;
 	uint32_t k;
@@ -164,19 +166,19 @@ static int group_reference(struct fleet_state *st, uint32_t g,
 		r.servers = best;
 		r.split = 2 * (uint64_t)best <= gr->nr_servers;
 		gr->nr_split += r.split;
+		if (r.split) {
+			enum finding_severity sev = split_severity(st, v[i].key, v + i, j - i);
+
+			if (sev > gr->split_worst)
+				gr->split_worst = (uint8_t)sev;
+		}
 		gr->ref[gr->nr_ref++] = r;
 	}
 	free(v);
 	return 0;
 }
 
-struct diff_list {
-	struct fleet_diff *d;
-	uint32_t nr;
-	size_t alloc;
-};
-
-static int diff_add(struct diff_list *l, const struct fleet_diff *d)
+static int diff_add(struct fleet_diff_list *l, const struct fleet_diff *d)
 {
 	if (fleet_grow(&l->d, &l->alloc, l->nr, sizeof(*l->d), 8))
 		return -1;
@@ -232,13 +234,26 @@ static enum finding_severity verdict_severity(const struct fleet_state *st,
 	return v < 0 ? SEV_WARNING : verdict_change_severity((enum p2pd_verdict)v);
 }
 
-/*
- * The differences of fact array @facts from group @g's reference, into
- * @l: functions first (so that what follows from them is left out), then
- * fields and pairs.
- */
-static int facts_diff(struct fleet_state *st, const struct fleet_group *g,
-		      uint32_t facts, struct diff_list *l)
+static enum finding_severity split_severity(const struct fleet_state *st,
+					    uint32_t key, const struct vote *v,
+					    size_t n)
+{
+	enum finding_severity worst = SEV_WARNING, s;
+	size_t i;
+
+	if (fleet_key_of(st, key)->kind != FK_PAIR_VERDICT)
+		return worst;
+	for (i = 0; i < n; i++) {
+		s = verdict_severity(st, v[i].value);
+		if (s > worst)
+			worst = s;
+	}
+	return worst;
+}
+
+int fleet_facts_diff(struct fleet_state *st, const struct fleet_group *g,
+		     uint32_t facts, const struct fleet_group *own,
+		     struct fleet_diff_list *l)
 {
 	size_t n, len;
 	const struct fleet_fact *f = intern_get(&st->facts, facts, &len);
@@ -260,6 +275,12 @@ static int facts_diff(struct fleet_state *st, const struct fleet_group *g,
 			if (r->split || have == r->value ||
 			    (pass == 0) != (k->kind == FK_FUNCTION))
 				continue;
+			if (own) {
+				const struct fleet_ref *o = fleet_ref_of(own, r->key);
+
+				if (o && o->split)
+					continue;
+			}
 			d.key = r->key;
 			d.value = have;
 			d.ref = r->value;
@@ -398,7 +419,7 @@ static int group_figures(struct fleet_state *st, uint32_t g, struct low_list *lo
 /* A distinct fact array's differences, shared by its servers. */
 struct use_diffs {
 	uint32_t facts;
-	struct diff_list l;
+	struct fleet_diff_list l;
 };
 
 static int cmp_use_diffs(const void *x, const void *y)
@@ -408,7 +429,7 @@ static int cmp_use_diffs(const void *x, const void *y)
 	return (a->facts > b->facts) - (a->facts < b->facts);
 }
 
-static int cmp_diff(const void *x, const void *y)
+int fleet_cmp_diff(const void *x, const void *y)
 {
 	const struct fleet_diff *a = x, *b = y;
 
@@ -432,7 +453,7 @@ static int cmp_outlier(const void *x, const void *y, void *arg)
 }
 
 static int outlier_add(struct fleet_state *st, uint32_t server,
-		       const struct diff_list *shared, const struct low_figure *low,
+		       const struct fleet_diff_list *shared, const struct low_figure *low,
 		       uint32_t nr_low)
 {
 	uint32_t n = (shared ? shared->nr : 0) + nr_low, i;
@@ -450,7 +471,7 @@ static int outlier_add(struct fleet_state *st, uint32_t server,
 		o->diff[o->nr_diff++] = shared->d[i];
 	for (i = 0; i < nr_low; i++)
 		o->diff[o->nr_diff++] = low[i].d;
-	qsort(o->diff, o->nr_diff, sizeof(*o->diff), cmp_diff);
+	qsort(o->diff, o->nr_diff, sizeof(*o->diff), fleet_cmp_diff);
 	o->worst = o->diff[0].severity;
 	st->nr_outlier++;
 	return 0;
@@ -489,14 +510,14 @@ static int analyse_group(struct fleet_state *st, uint32_t g)
 	uint32_t nu = 0, k;
 	int rc = -1;
 
-	if (group_uses(st, g, &u, &nu) || group_reference(st, g, u, nu))
+	if (group_uses(st, g, &u, &nu) || fleet_reference(st, &st->group[g], u, nu))
 		goto free_uses;
 	ud = calloc(nu + 1, sizeof(*ud));
 	if (!ud)
 		goto free_uses;
 	for (k = 0; k < nu; k++) {
 		ud[k].facts = u[k].facts;
-		if (facts_diff(st, &st->group[g], u[k].facts, &ud[k].l))
+		if (fleet_facts_diff(st, &st->group[g], u[k].facts, NULL, &ud[k].l))
 			goto free_diffs;
 	}
 	if (group_figures(st, g, &low))
@@ -516,11 +537,14 @@ free_uses:
 
 int fleet_analyse(struct fleet_state *st)
 {
-	uint32_t g;
+	uint32_t g, k;
 
 	st->outlier = calloc(st->nr_server + 1, sizeof(*st->outlier));
 	if (!st->outlier)
 		return -1;
+	for (k = 0; k < st->nr_server; k++)
+		if (st->group[st->server[k].group].nr_servers == 1)
+			st->group[st->server[k].group].lone = k;
 	for (g = 0; g < st->nr_group; g++)
 		if (analyse_group(st, g))
 			return -1;

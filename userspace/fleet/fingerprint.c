@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fleet/fleet_priv.h"
 #include "report/compare_rules.h"
@@ -254,13 +255,75 @@ static int read_gpu(struct fleet_state *st, struct json_scan *js,
 	return 0;
 }
 
-/* What a report names its server's group by. */
+/* What a report names its server's group by, and its identity. */
 struct group_words {
 	char model[WORD_MAX], bios[WORD_MAX], kernel[WORD_MAX], kernel_release[WORD_MAX];
+	char hostname[WORD_MAX], machine_id[WORD_MAX], serial[WORD_MAX], run_time[WORD_MAX];
+	bool has_identity;
+	uint32_t *uuid;		/* GPU UUID words */
+	size_t nr_uuid, alloc_uuid;
 };
 
-/* system.@outer.@inner into @buf, for the three the group is made of. */
-static int read_system(struct json_scan *js, struct group_words *w)
+/* identity.gpu_uuids: each element's "uuid", interned into @w. */
+static int read_uuids(struct fleet_state *st, struct json_scan *js,
+		      struct group_words *w)
+{
+	char key[64], uuid[WORD_MAX];
+	int r, q;
+
+	if ((r = json_scan_array(js)) <= 0)
+		return r;
+	while ((r = json_scan_element(js)) > 0) {
+		if ((q = json_scan_object(js)) < 0)
+			return -1;
+		uuid[0] = '\0';
+		while (q && (q = json_scan_member(js, key, sizeof(key))) > 0)
+			if (!strcmp(key, "uuid") ? json_scan_string(js, uuid, sizeof(uuid)) < 0 :
+			    json_scan_skip(js))
+				return -1;
+		if (q < 0)
+			return -1;
+		if (!uuid[0])
+			continue;
+		if (fleet_grow(&w->uuid, &w->alloc_uuid, w->nr_uuid, sizeof(*w->uuid), 8) ||
+		    !(w->uuid[w->nr_uuid++] = word_id(st, uuid)))
+			return -2;
+	}
+	return r;
+}
+
+/* system.identity's members. */
+static int read_identity(struct fleet_state *st, struct json_scan *js,
+			 struct group_words *w)
+{
+	char key[64];
+	int r;
+
+	if ((r = json_scan_object(js)) <= 0)
+		return r;
+	w->has_identity = true;
+	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		char *into = !strcmp(key, "hostname") ? w->hostname :
+			     !strcmp(key, "machine_id") ? w->machine_id :
+			     !strcmp(key, "dmi_serial") ? w->serial :
+			     !strcmp(key, "run_time") ? w->run_time : NULL;
+		int e;
+
+		if (into)
+			e = json_scan_string(js, into, WORD_MAX) < 0 ? -1 : 0;
+		else if (!strcmp(key, "gpu_uuids"))
+			e = read_uuids(st, js, w) < 0 ? -1 : 0;
+		else
+			e = json_scan_skip(js);
+		if (e)
+			return -1;
+	}
+	return r;
+}
+
+/* system.@outer.@inner into @buf, for the three the group is made of; the identity. */
+static int read_system(struct fleet_state *st, struct json_scan *js,
+		       struct group_words *w)
 {
 	char key[64], inner[64];
 	int r, q;
@@ -268,6 +331,11 @@ static int read_system(struct json_scan *js, struct group_words *w)
 	if ((r = json_scan_object(js)) <= 0)
 		return r;
 	while ((r = json_scan_member(js, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "identity")) {
+			if (read_identity(st, js, w))
+				return -1;
+			continue;
+		}
 		const char *want = !strcmp(key, "virtualization") ? "dmi_product" :
 				   !strcmp(key, "context") ? "bios_version" :
 				   !strcmp(key, "kernel") ? "release" : NULL;
@@ -348,6 +416,49 @@ static int server_group(struct fleet_state *st, const struct group_words *w,
 	return group_of(st, m, b, k, out);
 }
 
+static int cmp_word(const void *x, const void *y)
+{
+	const uint32_t *a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* "2026-12-05T13:50:22Z" in seconds, or 0 when it is not that. */
+static int64_t parse_run_time(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return end && !*end ? (int64_t)timegm(&tm) : 0;
+}
+
+static int server_identity(struct fleet_state *st, struct group_words *w,
+			   struct fleet_identity *id)
+{
+	memset(id, 0, sizeof(*id));
+	if (!w->has_identity)
+		return 0;
+	id->present = true;
+	id->hostname = word_id(st, w->hostname[0] ? w->hostname : NULL);
+	id->machine_id = word_id(st, w->machine_id[0] ? w->machine_id : NULL);
+	id->serial = word_id(st, w->serial[0] ? w->serial : NULL);
+	id->run_time = parse_run_time(w->run_time);
+	if ((w->hostname[0] && !id->hostname) || (w->machine_id[0] && !id->machine_id) ||
+	    (w->serial[0] && !id->serial))
+		return -1;
+	if (w->nr_uuid) {
+		qsort(w->uuid, w->nr_uuid, sizeof(*w->uuid), cmp_word);
+		id->uuids = intern_add(&st->facts, w->uuid, w->nr_uuid * sizeof(*w->uuid));
+		if (!id->uuids)
+			return -1;
+	}
+	if (id->run_time > st->newest)
+		st->newest = id->run_time;
+	return 0;
+}
+
 /* What the top level told: the report's identity and its arrays. */
 struct top_level {
 	char tool[WORD_MAX];
@@ -408,7 +519,7 @@ static int read_top(struct fleet_state *st, struct json_scan *js,
 			r = read_array(st, js, 2, l, fl, d);
 			t->gpus = r > 0;
 		} else if (!strcmp(key, "system")) {
-			r = read_system(js, &t->w);
+			r = read_system(st, js, &t->w);
 		} else {
 			r = json_scan_skip(js);
 		}
@@ -476,10 +587,13 @@ int fleet_fingerprint(struct fleet_state *st, const char *name,
 		free(fl.f);
 	fl.f = NULL;
 	s->nr_fig = (uint32_t)fl.nr;
+	if (server_identity(st, &t->w, &s->id))
+		goto free_lists;
 	st->group[s->group].nr_servers++;
 	st->nr_server++;
 	rc = 0;
 free_lists:
+	free(t->w.uuid);
 	free(t);
 	free(l.f);
 	free(fl.f);

@@ -9,7 +9,10 @@
  * among thousands of reports one bad file should not hide the others'
  * outliers.  It is said on stderr when met, listed in the result, and
  * makes the exit status 3, so that a health check never mistakes a
- * partial comparison for a whole one.
+ * partial comparison for a whole one; but a broken pair found among the
+ * others keeps exit status 2, so that one bad file never hides a node to
+ * drain.  --skip-unreadable leaves unreadable inputs out of the status
+ * (they are still listed and said); no input read at all is still 3.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -171,9 +174,29 @@ void fleet_state_free(struct fleet_state *st)
 		free(st->bad[i].why);
 	}
 	free(st->bad);
+	for (i = 0; i < st->nr_model; i++)
+		free(st->model[i].ref);
+	free(st->model);
+	for (i = 0; i < st->nr_gdiff; i++)
+		free(st->gdiff[i].diff);
+	free(st->gdiff);
+	free(st->inote);
 	intern_free(&st->words);
 	intern_free(&st->keys);
 	intern_free(&st->facts);
+}
+
+/* The exit status a finding of @severity gives. */
+static int severity_status(uint8_t severity)
+{
+	return severity == SEV_ERROR ? EXIT_P2P_BROKEN :
+	       severity == SEV_WARNING ? EXIT_WARNINGS : EXIT_ALL_GOOD;
+}
+
+static void worse(int *status, int s)
+{
+	if (s > *status)
+		*status = s;
 }
 
 int fleet_status(const struct fleet_state *st)
@@ -181,19 +204,28 @@ int fleet_status(const struct fleet_state *st)
 	uint32_t i;
 	int status = EXIT_ALL_GOOD;
 
-	if (st->nr_bad || !st->nr_server)
+	if (!st->nr_server)
 		return EXIT_USAGE;
-	for (i = 0; i < st->nr_outlier; i++) {
-		if (st->outlier[i].worst == SEV_ERROR)
-			status = EXIT_P2P_BROKEN;
-		else if (st->outlier[i].worst == SEV_WARNING && status == EXIT_ALL_GOOD)
-			status = EXIT_WARNINGS;
-	}
+	for (i = 0; i < st->nr_outlier; i++)
+		worse(&status, severity_status(st->outlier[i].worst));
+	for (i = 0; i < st->nr_gdiff; i++)
+		worse(&status, severity_status(st->gdiff[i].worst));
+	for (i = 0; i < st->nr_group; i++)
+		if (st->group[i].nr_servers > 1 && st->group[i].nr_split)
+			worse(&status, severity_status(st->group[i].split_worst));
+	for (i = 0; i < st->nr_model; i++)
+		if (st->model[i].nr_split)
+			worse(&status, severity_status(st->model[i].split_worst));
+	if (st->nr_inote)
+		worse(&status, EXIT_WARNINGS);
+	/* a partial comparison is no verdict, but never hides a broken pair */
+	if (st->nr_bad && !st->skip_unreadable && status != EXIT_P2P_BROKEN)
+		status = EXIT_USAGE;
 	return status;
 }
 
 int fleet_compare(char *const *paths, unsigned int nr_paths, double tolerance,
-		  bool json, FILE *out, FILE *errout)
+		  bool skip_unreadable, bool json, FILE *out, FILE *errout)
 {
 	struct fleet_state st;
 	unsigned int i;
@@ -201,12 +233,13 @@ int fleet_compare(char *const *paths, unsigned int nr_paths, double tolerance,
 
 	memset(&st, 0, sizeof(st));
 	st.tolerance = tolerance;
+	st.skip_unreadable = skip_unreadable;
 	for (i = 0; i < nr_paths; i++)
 		if (read_input(&st, errout, paths[i]))
 			goto oom;
 	if (!st.nr_server)
 		fprintf(errout, "p2pdiag-check: no report could be read: nothing to compare\n");
-	if (fleet_analyse(&st))
+	if (fleet_analyse(&st) || fleet_analyse_models(&st) || fleet_identity_check(&st))
 		goto oom;
 	status = fleet_status(&st);
 	/* a reader that went away is a write error said, not death by SIGPIPE */

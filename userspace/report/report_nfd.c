@@ -12,11 +12,19 @@
  * the label syntax (at most 63 characters, alphanumerics at both ends,
  * '-', '_' and '.' inside), and the pair labels are capped, since every
  * label is part of the node object that each scheduler decision reads.
+ *
+ * Every label follows NFD's "# +expiry-time=" line: nfd-worker drops
+ * them at that time (--nfd-expiry after the run), so a node whose check
+ * hung or stopped loses its verdict instead of keeping a stale one.
+ * checked-at says when the run was; gpu-pairs-ok=true is the one label a
+ * scheduler selects healthy multi-GPU nodes on; source=module tells the
+ * module's DaemonSet that the module is loaded there.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "p2pdiag/decode.h"
 #include "platform/atomic_file.h"
@@ -91,6 +99,40 @@ static void pair_labels(FILE *f, const struct check_run *r,
 	}
 }
 
+/*
+ * "true" when P2P works between every two GPUs as the topology allows it
+ * (verdict ok, or through a host bridge that routes it: none redirected
+ * by ACS, blocked or unknown) and the run found nothing broken; one GPU
+ * has no pair and is "true".  Else "false".
+ */
+static const char *gpu_pairs_ok(const struct check_run *r, int exit_status)
+{
+	unsigned int i;
+
+	if (exit_status >= 2)
+		return "false";
+	for (i = 0; i < r->nr_pairs; i++)
+		if (is_gpu(r, r->pair[i].a) && is_gpu(r, r->pair[i].b) &&
+		    r->pair[i].verdict != P2PD_VERDICT_OK &&
+		    r->pair[i].verdict != P2PD_VERDICT_HOST)
+			return "false";
+	return "true";
+}
+
+/* The expiry line and checked-at, from the run's time @now. */
+static void put_time(FILE *f, const struct check_run *r, time_t now)
+{
+	time_t until = now + (time_t)r->nfd_expiry_s;
+	char when[32], epoch[24];
+	struct tm tm;
+
+	if (r->nfd_expiry_s && gmtime_r(&until, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		fprintf(f, "# +expiry-time=%s\n", when);
+	snprintf(epoch, sizeof(epoch), "%lld", (long long)now);
+	put_label(f, "checked-at", epoch);
+}
+
 static int nfd_write(FILE *f, const void *arg)
 {
 	const struct nfd_ctx *c = arg;
@@ -101,9 +143,11 @@ static int nfd_write(FILE *f, const void *arg)
 
 	fprintf(f, "# p2pdiag-check %s: P2P labels of this node (exit status %d)\n",
 		report_version(), c->exit_status);
+	put_time(f, r, time(NULL));
 	if (c->exit_status > 2 || !r->model) {
 		/* the check itself failed: no verdict, and no stale one */
 		put_label(f, "p2p", "unknown");
+		put_label(f, "gpu-pairs-ok", "unknown");
 		return 0;
 	}
 	put_label(f, "p2p", report_state_word(r));
@@ -112,6 +156,9 @@ static int nfd_write(FILE *f, const void *arg)
 	n = endpoint_labels(r, &ep);
 	pair_labels(f, r, ep, n);
 	free(ep);
+	put_label(f, "gpu-pairs-ok", gpu_pairs_ok(r, c->exit_status));
+	if (r->source)
+		put_label(f, "source", r->source);
 	return 0;
 }
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The "system" object of the JSON report (SCHEMA.md, "system"). */
+#include <stdio.h>
+#include <time.h>
+
 #include <json-c/json.h>
 
 #include "check.h"
@@ -164,6 +167,32 @@ static struct json_object *context_json(const struct fleet_facts *f)
 	return o;
 }
 
+/* The "identity" object (system/identity.h); the time in UTC. */
+static struct json_object *identity_json(const struct identity *id)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	char when[32];
+	struct tm tm;
+	unsigned int i;
+
+	put(o, "hostname", str_or_null(id->hostname));
+	put(o, "machine_id", str_or_null(id->machine_id));
+	put(o, "dmi_serial", str_or_null(id->dmi_serial));
+	if (!gmtime_r(&id->run_time, &tm) ||
+	    !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(when, sizeof(when), "1970-01-01T00:00:00Z");
+	put(o, "run_time", json_object_new_string(when));
+	for (i = 0; i < id->nr_gpus; i++) {
+		struct json_object *g = json_object_new_object();
+
+		put(g, "addr", json_object_new_string(id->gpu[i].addr));
+		put(g, "uuid", json_object_new_string(id->gpu[i].uuid));
+		json_object_array_add(arr, g);
+	}
+	put(o, "gpu_uuids", arr);
+	return o;
+}
+
 
 struct json_object *system_output_json(const struct check_run *r)
 {
@@ -185,6 +214,7 @@ struct json_object *system_output_json(const struct check_run *r)
 	put(k, "dmi_vendor", str_or_null(s->virt.dmi_vendor));
 	put(k, "dmi_product", str_or_null(s->virt.dmi_product));
 	put(o, "virtualization", k);
+	put(o, "identity", identity_json(&s->identity));
 	put(o, "context", context_json(&s->fleet));
 	put(o, "gpudirect", gpudirect_json(&s->gd));
 	put(o, "aer", aer_json(&s->aer));

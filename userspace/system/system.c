@@ -4,6 +4,7 @@
  * own), then the judgements that join them to the judged pairs.
  */
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "platform/fsroot.h"
@@ -52,6 +53,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	gpudirect_facts_read(&s->gd.facts, &s->kernel, r->root,
 			     has_nvme(r->model));
 	fleet_facts_read(&s->fleet, r->root);
+	identity_read(&s->identity, r->root, time(NULL));
 	if (r->model)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)

@@ -15,6 +15,7 @@
 #include "system/aer.h"
 #include "system/fleet.h"
 #include "system/gpudirect.h"
+#include "system/identity.h"
 #include "system/kernel.h"
 #include "system/virt.h"
 
@@ -29,6 +30,7 @@ struct system_report {
 	struct kernel_facts kernel;
 	struct virt_facts virt;
 	struct fleet_facts fleet;
+	struct identity identity;
 	struct aer_state aer;
 	struct gpudirect gd;
 };

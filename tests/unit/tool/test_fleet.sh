@@ -109,6 +109,106 @@ run "$bin" --compare-fleet "$tmp/clean" "$tmp/fleet/node-00005.json" --tolerance
 [ "$r35" = 0 ] && [ "$rc" = 1 ] && result 1 "fleet: --tolerance is the bandwidth margin" ||
 	result 0 "fleet: --tolerance is the bandwidth margin" "35%: $r35, 25%: $rc"
 
+# Groups compared with each other: the second BIOS turned ACS redirect on
+# at a root port in every server that runs it, so that group agrees with
+# itself; against its model's other group it differs, and is reported.
+v=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+bios = {g["group"]: g["bios_version"] for g in d["groups"]}
+for gd in d.get("group_differences", []):
+    acs = [x for x in gd["differences"] if x["a"] == "0000:00:01.1" and x["field"] == "acs_ctrl"]
+    print(bios[gd["group"]], bios[gd["largest_other_group"]], gd["severity"],
+          acs[0]["value"] + " not " + acs[0]["reference"] if acs else "no acs_ctrl")' "$tmp/result.json" 2>&1)
+[ "$v" = "1.27 1.25 warning 0x001d not 0x0000" ] &&
+	result 1 "fleet: a BIOS that turned ACS redirect on in every server running it is reported against the model's other groups" ||
+	result 0 "fleet: a BIOS that turned ACS redirect on in every server running it is reported against the model's other groups" "$v"
+# One server of the second BIOS among agreeing servers of the first: alone
+# in its group, named, and still compared with its model's other group.
+run "$bin" --compare-fleet "$tmp/clean" "$tmp/fleet/node-00009.json"
+[ "$rc" = 1 ] && case $out in *"one server, $tmp/fleet/node-00009.json: no majority in its group"*"groups that differ from their model's other groups"*"warning group 2"*"acs_ctrl is 0x001d, the model's 0x0000"*) true;; *) false;; esac &&
+	result 1 "fleet: a server alone in its group is named and compared with its model's other groups (exit 1)" ||
+	result 0 "fleet: a server alone in its group is named and compared with its model's other groups (exit 1)" "rc $rc: $out"
+# Two servers that disagree: no majority is a finding, not exit 0.
+run "$bin" --compare-fleet "$tmp/fleet/node-00006.json" "$tmp/fleet/node-00003.json"
+[ "$rc" = 1 ] && case $out in *"    warning "*" facts without a majority"*"function 0000:0a:00.0"*) true;; *) false;; esac &&
+	result 1 "fleet: disagreement with no majority is a finding (exit 1), the facts named" ||
+	result 0 "fleet: disagreement with no majority is a finding (exit 1), the facts named" "rc $rc: $out"
+# One unreadable report never hides a broken pair; --skip-unreadable
+# leaves unreadable inputs out of the status, still listing them.
+mkdir -p "$tmp/partial" && cp "$tmp"/clean/*.json "$tmp/partial/"
+head -c 3000 "$tmp/fleet/node-00000.json" >"$tmp/partial/cut.json"
+run "$bin" --compare-fleet "$tmp/partial" "$tmp/fleet/node-00004.json"
+r_broken=$rc
+run "$bin" --compare-fleet "$tmp/partial"
+r_partial=$rc
+run "$bin" --compare-fleet "$tmp/partial" --skip-unreadable
+[ "$r_broken" = 2 ] && [ "$r_partial" = 3 ] && [ "$rc" = 0 ] &&
+	case $out in *"unreadable inputs (not compared; --skip-unreadable: not in the exit status)"*"cut.json"*) true;; *) false;; esac &&
+	result 1 "fleet: an unreadable report keeps a broken pair's exit 2; alone it is 3; --skip-unreadable lists it with a note, exit 0" ||
+	result 0 "fleet: an unreadable report keeps a broken pair's exit 2; alone it is 3; --skip-unreadable lists it with a note, exit 0" \
+		"broken+unreadable $r_broken, unreadable $r_partial, skipped $rc: $out $err"
+run "$bin" --topology-file "$topofix/02-eight-gpu-four-switches.topo" --skip-unreadable
+[ "$rc" = 3 ] && case $err in *"--skip-unreadable applies to --compare-fleet"*) true;; *) false;; esac &&
+	result 1 "fleet: --skip-unreadable without --compare-fleet is refused" ||
+	result 0 "fleet: --skip-unreadable without --compare-fleet is refused" "rc $rc $err"
+
+# Identity: a report of a machine says which one and when.
+id_root=$tmp/id-root
+mkdir -p "$id_root/proc/sys/kernel" "$id_root/etc" "$id_root/sys/class/dmi/id" \
+	"$id_root/proc/driver/nvidia/gpus/0000:04:00.0" "$id_root/proc/driver/nvidia/gpus/0000:03:00.0"
+echo gpu-node-17 >"$id_root/proc/sys/kernel/hostname"
+echo 5c9b0a6e1d2f4a3b8c7d6e5f4a3b2c1d >"$id_root/etc/machine-id"
+echo 1563921000123 >"$id_root/sys/class/dmi/id/product_serial"
+# the driver's information file, as NVIDIA's driver writes it
+printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 180\nGPU UUID: \t GPU-6c1b9bd6-1111-2222-3333-444455556666\nBus Location: \t 0000:04:00.0\n' \
+	>"$id_root/proc/driver/nvidia/gpus/0000:04:00.0/information"
+printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nGPU UUID: \t GPU-0a1b2c3d-7777-8888-9999-aaaabbbbcccc\n' \
+	>"$id_root/proc/driver/nvidia/gpus/0000:03:00.0/information"
+grep -v '^expect ' "$topofix/02-eight-gpu-four-switches.topo" >"$tmp/id.topo"
+before=$(date -u +%s)
+"$bin" --root "$id_root" --topology-file "$tmp/id.topo" --no-cuda --json >"$tmp/id.json" 2>"$tmp/stderr"
+v=$(python3 -c '
+import json, sys, calendar, time
+i = json.load(open(sys.argv[1]))["system"]["identity"]
+t = calendar.timegm(time.strptime(i["run_time"], "%Y-%m-%dT%H:%M:%SZ"))
+print(i["hostname"], i["machine_id"], i["dmi_serial"],
+      " ".join(g["addr"] + "=" + g["uuid"] for g in i["gpu_uuids"]),
+      "now" if abs(t - int(sys.argv[2])) < 120 else "run_time %s" % i["run_time"])' "$tmp/id.json" "$before" 2>&1)
+[ "$v" = "gpu-node-17 5c9b0a6e1d2f4a3b8c7d6e5f4a3b2c1d 1563921000123 0000:03:00.0=GPU-0a1b2c3d-7777-8888-9999-aaaabbbbcccc 0000:04:00.0=GPU-6c1b9bd6-1111-2222-3333-444455556666 now" ] &&
+	result 1 "fleet: a report carries its identity: hostname, machine-id, DMI serial, GPU UUIDs by address, run time" ||
+	result 0 "fleet: a report carries its identity: hostname, machine-id, DMI serial, GPU UUIDs by address, run time" "$v"
+# Duplicated and stale reports, by that identity.
+mkdir -p "$tmp/ids"
+python3 - "$tmp/clean" "$tmp/ids" <<'PY'
+import json, os, sys
+src, dst = sys.argv[1:3]
+for n, f in enumerate(sorted(os.listdir(src))):
+    d = json.load(open(os.path.join(src, f)))
+    ident = {"hostname": "node-%02d" % n, "machine_id": "%032x" % n, "dmi_serial": "SN%04d" % n,
+             "run_time": "2026-12-05T10:%02d:00Z" % n, "gpu_uuids": [{"addr": "0000:03:00.0", "uuid": "GPU-%08d" % n}]}
+    if n == 1:      # a copy of server 0's report, made later
+        ident.update(machine_id="%032x" % 0, hostname="node-00")
+    if n == 2:      # server 0's GPU moved here
+        ident["gpu_uuids"][0]["uuid"] = "GPU-%08d" % 0
+    if n == 3:      # three days old
+        ident["run_time"] = "2026-12-02T09:00:00Z"
+    d["system"]["identity"] = ident
+    json.dump(d, open(os.path.join(dst, f), "w"))
+PY
+run "$bin" --compare-fleet "$tmp/ids" --json
+v=$(python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+for n in d["identity"]:
+    print(n["kind"], n["file"].rsplit("/", 1)[1], (n["newer_file"] or "-").rsplit("/", 1)[-1], n["matched"])' <<<"$out" 2>&1)
+want="duplicate node-00006.json node-00007.json machine-id 00000000000000000000000000000000
+duplicate node-00006.json node-00008.json GPU UUID GPU-00000000
+stale node-00010.json - made 73 hours before the newest report"
+[ "$rc" = 1 ] && [ "$v" = "$want" ] &&
+	result 1 "fleet: duplicated reports (one machine-id, one GPU UUID) and a stale one are named, exit 1" ||
+	result 0 "fleet: duplicated reports (one machine-id, one GPU UUID) and a stale one are named, exit 1" "rc $rc: $v"
+
 # Bad input: each said by name, listed, exit 3; the rest still compared.
 bad=$tmp/bad
 mkdir -p "$bad/empty" "$bad/mixed"

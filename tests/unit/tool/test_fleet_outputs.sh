@@ -60,12 +60,12 @@ run "$bin" --topology-file "$tmp/absent.topo" --summary
 	result 0 "fleet: --summary of a run that fails prints no state, exit 3 with the reason on stderr" "exit $rc, '$out': $err"
 
 # nfd_expect NAME WANT_RC FILE CMD...: exit status, and FILE's labels
-# (comments dropped) are those in $want.
+# (comments and the run's time dropped) are those in $want.
 nfd_expect() {
 	local name=$1 want_rc=$2 file=$3 got
 	shift 3
 	run "$@"
-	got=$(grep -v '^#' "$file" 2>/dev/null)
+	got=$(grep -v -e '^#' -e "^$NS/checked-at=[0-9]*$" "$file" 2>/dev/null)
 	[ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && result 1 "$name" ||
 		result 0 "$name" "exit $rc (want $want_rc), labels '$got', want '$want'; $err"
 }
@@ -75,7 +75,9 @@ nfd=$tmp/features.d/p2pdiag
 want="$NS/p2p=broken
 $NS/cause=host-bridge-no-p2p
 $NS/gpus=2
-$NS/gpu0-gpu1=blocked"
+$NS/gpu0-gpu1=blocked
+$NS/gpu-pairs-ok=false
+$NS/source=file"
 nfd_expect "fleet: --nfd-features of a broken tree: state, cause, GPUs and the GPU pair's verdict" \
 	2 "$nfd" "$bin" --topology-file "$broken" --nfd-features "$nfd"
 leftover=$(find "$tmp/features.d" -mindepth 1 ! -name p2pdiag)
@@ -85,10 +87,13 @@ head -1 "$nfd" | grep -q '^# p2pdiag-check .*exit status 2' &&
 	result 1 "fleet: ... its first line, a comment, names the tool and the exit status" ||
 	result 0 "fleet: ... its first line, a comment, names the tool and the exit status" "$(head -1 "$nfd")"
 want="$NS/p2p=healthy
-$NS/gpus=0"
+$NS/gpus=0
+$NS/gpu-pairs-ok=true
+$NS/source=file"
 nfd_expect "fleet: --nfd-features of a healthy tree replaces the broken one's labels" \
 	0 "$nfd" "$bin" --topology-file "$healthy" --nfd-features "$nfd"
-want="$NS/p2p=unknown"
+want="$NS/p2p=unknown
+$NS/gpu-pairs-ok=unknown"
 nfd_expect "fleet: a run that fails writes p2p=unknown, not the last verdict (exit 3)" \
 	3 "$nfd" "$bin" --topology-file "$tmp/absent.topo" --nfd-features "$nfd"
 run "$bin" --topology-file "$healthy" --nfd-features "$tmp/no/dir/p2pdiag"
@@ -110,10 +115,10 @@ bad=""
 for f in "$fix"/*.topo "$engine_fix"/*.topo "$tmp/16-gpus.topo"; do
 	grep -v '^expect' "$f" >"$tmp/t.topo"
 	"$bin" --topology-file "$tmp/t.topo" --nfd-features "$nfd" >/dev/null 2>&1
-	why=$("$valid" "$nfd" 68) || bad="$bad ${f##*/}: $why;"
+	why=$("$valid" "$nfd" 71) || bad="$bad ${f##*/}: $why;"
 done
-[ -z "$bad" ] && result 1 "fleet: every fixture's feature file keeps to the label syntax, at most 68 labels" ||
-	result 0 "fleet: every fixture's feature file keeps to the label syntax, at most 68 labels" "$bad"
+[ -z "$bad" ] && result 1 "fleet: every fixture's feature file keeps to the label syntax, at most 71 labels (64 pairs and 7 others)" ||
+	result 0 "fleet: every fixture's feature file keeps to the label syntax, at most 71 labels (64 pairs and 7 others)" "$bad"
 # ... and the checker refuses what breaks it
 printf '%s\n' "$NS/gpu0-gpu1=blocked" "$NS/x=a:b" >"$tmp/bad"
 ! "$valid" "$tmp/bad" >/dev/null && result 1 "fleet: the label checker refuses a value with ':'" ||
