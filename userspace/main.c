@@ -647,6 +647,7 @@ int main(int argc, char **argv)
 	case STAGE_DONE:
 		if (causes_build(&s.run, &s.run.causes))
 			s.run.findings.oom = true;
+		diagnose(&s.run);
 		status = write_outputs(&s.run, &opt, s.graph_pair);
 		break;
 	case STAGE_FAILED:

@@ -59,6 +59,7 @@ struct ev_file {
 	bool binary;		/* NUL bytes: not text */
 	char *text;		/* the whole file, for the lspci -xxxx reader */
 	size_t len;
+	char why[192];		/* why it was not read, where a reader said */
 };
 
 /* A measured GPU x GPU matrix; NaN where the file has no figure. */
@@ -219,6 +220,11 @@ struct evidence {
 void evidence_init(struct evidence *ev);
 void evidence_free(struct evidence *ev);
 void ev_matrix_clear(struct ev_matrix *m);
+/*
+ * Why file @f was not read: its reader's reason, else binary data, empty,
+ * or in no format p2pdiag reads.
+ */
+const char *ev_file_why(const struct ev_file *f);
 /* The display name of file @i ("stdin" for "-"). */
 const char *ev_file_name(const struct evidence *ev, unsigned int i);
 /* "name:line" of @ref into @buf. */

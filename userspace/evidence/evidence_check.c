@@ -107,10 +107,8 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 			recognised++;
 			continue;
 		}
-		fprintf(stderr, "p2pdiag-check: --evidence: %s: %s\n", ev_file_name(ev, i),
-			f->binary ? "binary data, not a pasted output: ignored" :
-			!f->len ? "empty: ignored" :
-			"not in a format p2pdiag reads (nvidia-smi topo, p2pBandwidthLatencyTest, nvbandwidth, lspci, NCCL_DEBUG=INFO, nccl-tests, dmesg): ignored");
+		fprintf(stderr, "p2pdiag-check: --evidence: %s: %s: ignored\n",
+			ev_file_name(ev, i), ev_file_why(f));
 	}
 	if (!recognised) {
 		snprintf(err, errlen, "--evidence: no file holds an output p2pdiag reads (see --help)");

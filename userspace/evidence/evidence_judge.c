@@ -39,6 +39,7 @@ struct cand {
 	enum ev_rank rank;
 	unsigned int seq;	/* the order found, which qsort() does not keep */
 	const char *code;
+	enum root_cause root_cause;	/* its code's, unless the rule knows more */
 	char msg[1536];
 	char fix[768];
 	char refs[REFS_LEN];
@@ -63,6 +64,7 @@ static struct cand *cand_add(struct judging *j, enum finding_severity sev,
 	c->sev = sev;
 	c->rank = rank;
 	c->code = code;
+	c->root_cause = root_cause_of_code(code, NULL);
 	c->seq = j->nr;
 	return c;
 }
@@ -183,6 +185,7 @@ static void judge_consumer(struct judging *j)
 		 g, ev->gpu_name[g]);
 	snprintf(c->fix, sizeof(c->fix),
 		 "use GPUs that support P2P (data-centre or workstation parts), or NVLink-bridged pairs where the cards have it; `nvidia-smi topo -p2p r` on that machine confirms (GNS)");
+	c->root_cause = RC_CONSUMER_GPU;
 	cite(j, c, ev->gpu_ref[g]);
 	j->config_known = true;
 }
@@ -296,6 +299,7 @@ static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
 	c = cand_add(j, SEV_INFO, RANK_REFUSED, "p2p-not-supported");
 	if (!c)
 		return c;
+	c->root_cause = RC_CROSS_SOCKET;
 	group_words(group, n, groups, sizeof(groups));
 	snprintf(c->msg, sizeof(c->msg),
 		 "cudaDeviceCanAccessPeer grants peer access inside each group of GPUs (%s) and refuses it only between the groups (%u ordered pairs)%s: CUDA keeps pairs on different CPU sockets on copies through host memory by design, as the sockets' interconnect carries no peer traffic%s",
@@ -413,6 +417,8 @@ static void judge_refusals(struct judging *j)
 			cite(j, c, nc->refused_ref);
 		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
+		if (consumer)
+			c->root_cause = RC_CONSUMER_GPU;
 		snprintf(c->fix, sizeof(c->fix), "%s",
 			 consumer ?
 			 "GeForce GPUs: the driver does not offer PCIe P2P between them; use GPUs that support it (or NVLink where the cards have it); on data-centre GPUs check `nvidia-smi topo -p2p r` on that machine: CNS is the chipset, GNS the GPU, TNS the topology" :
@@ -925,6 +931,32 @@ static void judge_undecided(struct judging *j)
 		cite(j, c, ev->topo_ref[i]);
 }
 
+/*
+ * Health shown: peer copies measured between two GPUs or more, none of
+ * them refused, slow or undecided, and no fault, Xid or AER logged.
+ * Finding nothing wrong in files that measured nothing is no health.
+ */
+static bool health_shown(const struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	const struct ev_kernel *k = &ev->kernel;
+	bool measured = ev->nvbw_d2d.have && ev->nvbw_d2d.n >= 2;
+	unsigned int i, a, b;
+
+	for (i = 0; i < j->nr; i++)
+		if (j->cand[i].sev >= SEV_WARNING ||
+		    !strcmp(j->cand[i].code, "evidence-undecided"))
+			return false;
+	if (k->nr_faults || k->nr_xid || k->nr_aer)
+		return false;
+	for (a = 0; ev->uni_on.have && a < ev->uni_on.n; a++)
+		for (b = 0; b < ev->uni_on.n; b++)
+			if (a != b && finite_pos(ev->uni_on.v[a][b]) &&
+			    ev->can_access[a][b] != 0)
+				measured = true;
+	return measured;
+}
+
 static int cand_order(const void *x, const void *y)
 {
 	const struct cand *a = x, *b = y;
@@ -955,13 +987,16 @@ void evidence_judge(struct check_run *r, const struct evidence *ev)
 	judge_kernel(j, trouble || j->config_known);
 	judge_measured(j, true);
 	judge_undecided(j);
+	r->diagnosis.health_shown = health_shown(j);
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];
 
-		if (!findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
-				  FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg) &&
-		    c->refs[0])
+		if (findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
+				 FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg))
+			continue;
+		findings_set_root_cause(&r->findings, c->root_cause);
+		if (c->refs[0])
 			findings_set_evidence(&r->findings, c->refs);
 	}
 	free(j);

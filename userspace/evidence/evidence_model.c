@@ -80,6 +80,17 @@ void evidence_free(struct evidence *ev)
 	ev->have_dump = false;
 }
 
+const char *ev_file_why(const struct ev_file *f)
+{
+	if (f->why[0])
+		return f->why;
+	if (f->binary)
+		return "binary data, not a pasted output";
+	if (!f->len)
+		return "empty";
+	return "not in a format p2pdiag reads (nvidia-smi topo, p2pBandwidthLatencyTest, nvbandwidth, lspci, NCCL_DEBUG=INFO, nccl-tests, dmesg)";
+}
+
 const char *ev_file_name(const struct evidence *ev, unsigned int i)
 {
 	if (i >= ev->nr_files)

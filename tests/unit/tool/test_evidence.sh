@@ -88,6 +88,39 @@ expect_first "1 acs-redirect" "evidence: ACSCtl lines with ReqRedir+ pasted alon
 expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
 
+# root ROOT NAME FILE...: the report's root_cause, each cause carrying one,
+# and suspects only while it is undecided
+expect_root() {
+	local want=$1 name=$2 got
+	shift 2
+	"$bin" --evidence --json "$@" >"$tmp/root.json" 2>"$tmp/stderr"
+	got=$(python3 - "$tmp/root.json" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    assert all("root_cause" in c for c in d["causes"])
+    assert d["root_cause"] == "undecided" or d["suspects"] == []
+    print(d["root_cause"])
+except Exception as e:
+    print("bad-report", e)
+PY
+)
+	[ "$got" = "$want" ] && result 1 "$name" || result 0 "$name" "got '$got', want '$want': $(cat "$tmp/stderr")"
+}
+expect_root consumer-gpu "evidence: root cause: GeForce GPUs CUDA refuses: consumer-gpu" "$ev/p2pbw-geforce-cannot.txt"
+expect_root iommu-translation "evidence: root cause: AMD-Vi faults from the GPU with slow P2P: iommu-translation" \
+	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
+expect_root acs-redirect "evidence: root cause: switch ports with ReqRedir+: acs-redirect" \
+	"$ev/lspci-vvv-switch-assembled.txt"
+expect_root undecided "evidence: root cause: enabled as fast as disabled, no latency: undecided, not healthy" \
+	"$ev/p2pbw-4090-alike.txt"
+expect_root undecided "evidence: root cause: topo -m alone, every pair NV6: undecided (nothing measured)" \
+	"$ev/topo-nvswitch-16.txt"
+expect_root healthy "evidence: root cause: nvbandwidth on 6 A6000, even peer figures: healthy" \
+	"$ev/nvbandwidth-a6000.txt"
+expect_root undecided "evidence: root cause: the IOMMU fault of a device not known to be a GPU: undecided" \
+	"$ev/dmesg-dmar-igpu.txt"
+
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
 python3 - "$tmp/two.json" "$ev" <<'PY' && result 1 "evidence: JSON source, files, evidence per finding, findings in cause order" || result 0 "evidence: JSON source, files, evidence per finding, findings in cause order"
