@@ -649,6 +649,9 @@ int main(int argc, char **argv)
 			s.run.findings.oom = true;
 		diagnose(&s.run);
 		status = write_outputs(&s.run, &opt, s.graph_pair);
+		/* pasted files of which none could be read: reported, and exit 3 */
+		if (s.evidence && evidence_none_read(s.evidence))
+			status = EXIT_USAGE;
 		break;
 	case STAGE_FAILED:
 		die_usage(err);

@@ -57,6 +57,8 @@ struct ev_file {
 	unsigned int formats;	/* enum ev_format bits the readers found */
 	bool cut;		/* a line was longer than EV_LINE_MAX */
 	bool binary;		/* NUL bytes: not text */
+	bool unreadable;	/* could not be read at all: why says why */
+	bool utf16;		/* was UTF-16, read as UTF-8 */
 	char *text;		/* the whole file, for the lspci -xxxx reader */
 	size_t len;
 	char why[192];		/* why it was not read, where a reader said */
@@ -241,8 +243,9 @@ int ev_gpu_by_bus(const struct evidence *ev, unsigned int bus);
 
 /*
  * evidence_load() - read @path ("-": stdin) as the next file of @ev,
- * cleaned of what pasting adds (evidence_lines.c).
- * Return: 0, or -1 with the reason in @err (unreadable, too large).
+ * cleaned of what pasting adds (evidence_lines.c).  A file that cannot
+ * be read (missing, too large) is kept, unreadable, with why.
+ * Return: 0, or -1 with the reason in @err (too many files, no memory).
  */
 int evidence_load(struct evidence *ev, const char *path, char *err, size_t errlen);
 
@@ -300,11 +303,16 @@ int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errl
 /*
  * evidence_check() - read @paths into @ev and judge them into @r: its
  * source, the engine's pairs of an lspci -xxxx dump, and the findings,
- * each with its evidence, in the order of their causes.
- * Return: 0, or -1 with @err (a file unreadable, or none recognised).
+ * each with its evidence, in the order of their causes.  A file that is
+ * not read is named, with why, in ev->file; when none is read the run
+ * holds only the note that says so (evidence_none_read()).
+ * Return: 0, or -1 with @err (no file named, too many, no memory).
  */
 int evidence_check(struct check_run *r, struct evidence *ev,
 		   char *const *paths, unsigned int nr, char *err, size_t errlen);
+
+/* Whether no file of @ev was read: the run ends with exit status 3. */
+bool evidence_none_read(const struct evidence *ev);
 
 /* The judging alone: evidence_judge.c. */
 void evidence_judge(struct check_run *r, const struct evidence *ev);

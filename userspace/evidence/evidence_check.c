@@ -68,8 +68,18 @@ static void describe_sources(struct check_run *r, const struct evidence *ev)
 		if (used < sizeof(r->source_detail))
 			used += (size_t)snprintf(r->source_detail + used,
 						 sizeof(r->source_detail) - used, "%s)",
-						 first ? "unrecognised" : "");
+						 first ? "not read" : "");
 	}
+}
+
+bool evidence_none_read(const struct evidence *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_files; i++)
+		if (ev->file[i].formats)
+			return false;
+	return true;
 }
 
 int evidence_check(struct check_run *r, struct evidence *ev,
@@ -87,7 +97,7 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 		if (evidence_load(ev, paths[i], err, errlen))
 			return -1;
 		f = &ev->file[ev->nr_files - 1];
-		if (f->binary)
+		if (f->binary || f->unreadable)
 			continue;
 		read_topo(ev, i);
 		read_p2pbw(ev, i);
@@ -95,8 +105,9 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 		read_lspci(ev, i);
 		read_nccl(ev, i);
 		read_kernel_log(ev, i);
-		if (read_lspci_dump(ev, i, err, errlen))
-			return -1;
+		/* a dump libpci refused is that file's reason, not the run's end */
+		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
+			f->why[0] = '\0';
 	}
 	ev_match_gpus(ev);
 	ev_lspci_model(ev);
@@ -107,16 +118,21 @@ int evidence_check(struct check_run *r, struct evidence *ev,
 			recognised++;
 			continue;
 		}
-		fprintf(stderr, "p2pdiag-check: --evidence: %s: %s: ignored\n",
+		fprintf(stderr, "p2pdiag-check: --evidence: %s: %s: not read\n",
 			ev_file_name(ev, i), ev_file_why(f));
-	}
-	if (!recognised) {
-		snprintf(err, errlen, "--evidence: no file holds an output p2pdiag reads (see --help)");
-		return -1;
 	}
 	r->source = "evidence";
 	r->evidence = ev;
 	describe_sources(r, ev);
+	if (!recognised) {
+		/* the report still says which files and why: exit 3 (main.c) */
+		findings_add(&r->findings, SEV_INFO, "evidence-undecided", FINDING_NO_ADDR,
+			     FINDING_NO_ADDR,
+			     "pass the outputs named under --evidence in --help, as printed (nvidia-smi topo -m or -p2p r, p2pBandwidthLatencyTest, nvbandwidth, lspci -vvv, NCCL_DEBUG=INFO, nccl-tests, dmesg)",
+			     "none of the %u file%s could be read as an output p2pdiag knows: nothing was judged",
+			     ev->nr_files, ev->nr_files == 1 ? "" : "s");
+		return 0;
+	}
 	if (ev->have_dump) {
 		r->model = &ev->dump;
 		if (ev->cpu_known)

@@ -906,6 +906,20 @@ static bool peer_answers(const struct evidence *ev)
 	return false;
 }
 
+/* The most GPUs any output in the files lists. */
+static unsigned int gpus_shown(const struct evidence *ev)
+{
+	unsigned int n = pair_count(ev);
+
+	if (ev->topo_gpus > n)
+		n = ev->topo_gpus;
+	if (ev->p2p_gpus > n)
+		n = ev->p2p_gpus;
+	if (ev->nvbw_d2d.n > n)
+		n = ev->nvbw_d2d.n;
+	return n;
+}
+
 static void judge_undecided(struct judging *j)
 {
 	const struct evidence *ev = j->ev;
@@ -920,6 +934,17 @@ static void judge_undecided(struct judging *j)
 	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
 	if (!c)
 		return;
+	if (gpus_shown(ev) == 1) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "these files show one GPU: there is no pair of GPUs to judge P2P between");
+		snprintf(c->fix, sizeof(c->fix),
+			 "pass the outputs of the machine with the GPUs whose P2P is in question (nvidia-smi topo -m lists every GPU CUDA can see)");
+		for (i = 0; i < ev->topo_gpus; i++)
+			cite(j, c, ev->topo_ref[i]);
+		for (i = 0; i < ev->p2p_gpus; i++)
+			cite(j, c, ev->p2p_ref[i]);
+		return;
+	}
 	snprintf(c->msg, sizeof(c->msg),
 		 "these files do not decide whether P2P works between the GPUs%s: they hold no P2P measurement%s and no ACS state",
 		 ev->topo_gpus ? " (nvidia-smi topo -m gives the path, not whether P2P over it is enabled or fast)" : "",

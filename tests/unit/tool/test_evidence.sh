@@ -159,6 +159,34 @@ got=$("$bin" --evidence --json - <"$tmp/mangled.txt" 2>/dev/null | python3 -c 'i
 [ "$got" = "stdin p2p-slower-than-host 12" ] && result 1 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" ||
 	result 0 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" "$got"
 
+# What pasting and newer drivers add: nvidia-smi's escapes in the header
+# (driver 580, into a file), a UTF-8 BOM, UTF-16, a markdown table and a
+# header turned into a heading; a single GPU holds no pair: never healthy
+fmt_root() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"], d["causes"][0]["code"] if d["causes"] else "none")'; }
+expect_fmt() { # expect_fmt WANT NAME FILE
+	local got
+	got=$(fmt_root "$3")
+	[ "$got" = "$1" ] && result 1 "$2" || result 0 "$2" "got '$got', want '$1'"
+}
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
+	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
+expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
+	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+{ printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: a UTF-8 BOM: read" "$tmp/bom.txt"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
+	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16 with its BOM (PowerShell): read" "$tmp/utf16.txt"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16-le"))' \
+	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16le.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16LE without a BOM: read" "$tmp/utf16le.txt"
+printf '|  | GPU0 | GPU1 | CPU Affinity |\n|---|---|---|---|\n| GPU0 | X | NV4 | 0-15 |\n| GPU1 | NV4 | X | 0-15 |\n' >"$tmp/table.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: topo -m as a markdown table: read" "$tmp/table.txt"
+printf '# GPU0\tGPU1\tCPU Affinity\nGPU0\t X \tSYS\t0-7\nGPU1\tSYS\t X \t8-15\n' >"$tmp/heading.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: topo -m whose header became a heading: read" "$tmp/heading.txt"
+sed 's/\x1b//g' "$ev/topo-h100-580-escapes.txt" >"$tmp/noesc.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: the escapes with their ESC lost in the paste: read" "$tmp/noesc.txt"
+
 # An lspci -xxxx dump in a paste is judged as --pci-dump judges it
 codes() { python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["code"], c["pairs"]) for c in d["causes"]])'; }
 for f in "$fix"/*.lspci; do
@@ -213,12 +241,27 @@ check_bad() { # check_bad RC ERR-PATTERN NAME ARGS...
 		result 0 "$name" "exit $rc, want $want: $(cat "$tmp/stderr")"
 	fi
 }
-check_bad 3 "no file holds an output" "evidence: only an empty file: exit 3" --evidence "$tmp/empty.txt"
+check_bad 3 "empty.txt: empty: not read" "evidence: only an empty file: exit 3" --evidence "$tmp/empty.txt"
 check_bad 3 "prose.txt: not in a format" "evidence: prose: exit 3 naming it" --evidence "$tmp/prose.txt"
 check_bad 1 "random.bin: binary data" "evidence: binary data beside a paste: a note, the paste judged" \
 	--evidence "$tmp/random.bin" "$ev/p2pbw-enabled-slower.txt"
 check_bad 3 "larger than 16 MiB" "evidence: /dev/zero: larger than 16 MiB, exit 3" --evidence /dev/zero
-check_bad 3 "cannot read $tmp/absent" "evidence: a missing file: exit 3" --evidence "$tmp/absent"
+check_bad 3 "absent: cannot read it" "evidence: a missing file: exit 3" --evidence "$tmp/absent"
+# files not read are named in the report, which is written even when none is
+"$bin" --evidence --json "$tmp/absent" "$tmp/prose.txt" >"$tmp/none.json" 2>/dev/null
+rc=$?
+python3 - "$tmp/none.json" "$tmp" <<'PY' && [ $rc = 3 ] && result 1 "evidence: no file read: a report naming each and why, exit 3" || result 0 "evidence: no file read: a report naming each and why, exit 3" "exit $rc"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = sys.argv[2]
+assert [(i["file"], i["read"], i["format"]) for i in d["inputs"]] == [(t + "/absent", False, None), (t + "/prose.txt", False, None)], d["inputs"]
+assert "No such file" in d["inputs"][0]["why"] and "not in a format" in d["inputs"][1]["why"]
+assert d["root_cause"] == "undecided" and d["causes"][0]["code"] == "evidence-undecided"
+PY
+"$bin" --evidence --json "$tmp/absent" "$ev/p2pbw-geforce-cannot.txt" >"$tmp/one.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [i["read"] for i in d["inputs"]] == [False, True] and d["inputs"][1]["format"] == "p2pBandwidthLatencyTest"' "$tmp/one.json" &&
+	result 1 "evidence: a missing file beside a paste: named as not read, the paste judged" ||
+	result 0 "evidence: a missing file beside a paste: named as not read, the paste judged"
 check_bad 3 "needs at least one FILE" "evidence: no file: exit 3" --evidence
 check_bad 3 "cannot be combined with --pci-dump" "evidence: with --pci-dump: exit 3" \
 	--evidence --pci-dump "$fix/amd-rootports-acs.lspci" "$ev/nccl-shm.txt"
