@@ -490,8 +490,9 @@ static enum stage_result check_evidence(struct check_session *s,
 		return STAGE_FAILED;
 	}
 	s->evidence->cpu_known = opt->cpuinfo != NULL;
-	if (evidence_check(&s->run, s->evidence, opt->evidence_files,
-			   opt->nr_evidence, err, errlen))
+	if (evidence_read(&s->run, s->evidence, opt->evidence_files,
+			  opt->nr_evidence, err, errlen) ||
+	    judge_evidence(&s->run, s->evidence, err, errlen))
 		return STAGE_FAILED;
 	return STAGE_DONE;
 }

@@ -5,8 +5,8 @@
  * into one partial model of a machine that is not this one.  Each fact
  * keeps the file and line it was read from, so that every finding can
  * name what it rests on.  Readers (read_*.c) fill the model, the model
- * (evidence_model.c) holds it, the judging (evidence_judge.c) turns it
- * into findings.
+ * (evidence_model.c) holds it, and the judge (judge/evidence_findings.c)
+ * turns it into findings.
  */
 #ifndef P2PDIAG_EVIDENCE_H
 #define P2PDIAG_EVIDENCE_H
@@ -301,20 +301,15 @@ void read_kernel_log(struct evidence *ev, unsigned int fi);
 int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
 
 /*
- * evidence_check() - read @paths into @ev and judge them into @r: its
- * source, the engine's pairs of an lspci -xxxx dump, and the findings,
- * each with its evidence, in the order of their causes.  A file that is
- * not read is named, with why, in ev->file; when none is read the run
- * holds only the note that says so (evidence_none_read()).
+ * evidence_read() - read @paths into @ev, and tell @r where its facts
+ * come from (its source and ev).  A file that is not read is named, with
+ * why, in ev->file; judge_evidence() (judge/judge.h) judges the rest.
  * Return: 0, or -1 with @err (no file named, too many, no memory).
  */
-int evidence_check(struct check_run *r, struct evidence *ev,
-		   char *const *paths, unsigned int nr, char *err, size_t errlen);
+int evidence_read(struct check_run *r, struct evidence *ev,
+		  char *const *paths, unsigned int nr, char *err, size_t errlen);
 
 /* Whether no file of @ev was read: the run ends with exit status 3. */
 bool evidence_none_read(const struct evidence *ev);
-
-/* The judging alone: evidence_judge.c. */
-void evidence_judge(struct check_run *r, const struct evidence *ev);
 
 #endif /* P2PDIAG_EVIDENCE_H */

@@ -38,7 +38,7 @@ static const struct finding_kind kinds[] = {
 	  NULL },
 	{ "link-degraded", W, W, "link",
 	  "a link trained below the lanes or speed both ends support",
-	  "reseat the card; check the slot, riser and retimers, and the BIOS PCIe speed" },
+	  "reseat the card; check the slot, riser or cable, retimers and the BIOS bifurcation and PCIe speed settings" },
 	{ "link-slow-idle", I, I, "link",
 	  "a GPU link below its speed at idle (power saving)",
 	  NULL },
@@ -340,6 +340,13 @@ const struct finding_kind *finding_kind_find(const char *code)
 		if (!strcmp(kinds[i].code, code))
 			return &kinds[i];
 	return NULL;
+}
+
+const char *finding_default_fix(const char *code)
+{
+	const struct finding_kind *k = finding_kind_find(code);
+
+	return k ? k->fix : NULL;
 }
 
 int finding_kinds_print(FILE *out)

@@ -84,6 +84,13 @@ expect_first "2 p2p-not-supported" "evidence: nccl-tests on GeForce RTX 4090, no
 	"$ev/nccl-tests-4090.txt"
 expect_first "1 acs-redirect" "evidence: ACSCtl lines with ReqRedir+ pasted alone: acs-redirect, the ports to be named" \
 	"$ev/lspci-acsctl-inline.txt"
+# EgressCtrl redirects as the engine's mask says, in a tree and pasted alone
+sed 's/ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl-/ReqRedir- CmpltRedir- UpstreamFwd+ EgressCtrl+/' \
+	"$ev/lspci-vvv-switch-assembled.txt" >"$tmp/egress.txt"
+expect_first "1 acs-redirect" "evidence: switch ports with only EgressCtrl+: acs-redirect, as the engine's mask" "$tmp/egress.txt"
+sed 's/ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl-/ReqRedir- CmpltRedir- UpstreamFwd+ EgressCtrl+/' \
+	"$ev/lspci-acsctl-inline.txt" >"$tmp/egress-inline.txt"
+expect_first "1 acs-redirect" "evidence: ACSCtl lines with only EgressCtrl+ pasted alone: acs-redirect" "$tmp/egress-inline.txt"
 # several files: the cause before the symptom
 expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Judging the evidence: findings from what the files show, each with the
- * lines it rests on and its fix, none from a file that does not show it.
+ * Judging pasted evidence (evidence/ reads it): findings from what the
+ * files show, each with the lines it rests on and its fix, none from a
+ * file that does not show it; an lspci -xxxx dump or a tree of lspci -vvv
+ * is judged by the engine as --pci-dump is.
  *
  * Causes come before their symptoms: a configuration that the files show
  * (ACS redirect, a root complex that does not route P2P, IOMMU faults or
@@ -19,7 +21,13 @@
 
 #include "check.h"
 #include "evidence/evidence.h"
+#include "judge/causes.h"
+#include "judge/cpu_inference.h"
 #include "judge/findings.h"
+#include "judge/finding_registry.h"
+#include "judge/judge.h"
+#include "judge/results.h"
+#include "p2pdiag/abi.h"
 
 /* Ranks within a severity: the order the report gives them in. */
 enum ev_rank {
@@ -473,16 +481,20 @@ static void judge_lspci(struct judging *j)
 		 */
 		if (!gpu_below || nr_gpus < 2)
 			continue;
-		if (br->req_redir || br->cmplt_redir) {
+		/* the engine's redirect bits, EgressCtrl with them */
+		if (br->acs_ctl_bits & P2PD_ACS_REDIRECT_MASK) {
 			if (!redir)
 				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect");
 			if (redir) {
-				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s)",
+				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s%s%s)",
 				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests upstream: ",
 				    br->bus, br->dev, br->fn,
-				    br->req_redir ? "ReqRedir+" : "",
-				    br->req_redir && br->cmplt_redir ? " " : "",
-				    br->cmplt_redir ? "CmpltRedir+" : "",
+				    br->acs_ctl_bits & P2PD_ACS_RR ? "ReqRedir+" : "",
+				    (br->acs_ctl_bits & P2PD_ACS_RR) &&
+				    (br->acs_ctl_bits & (P2PD_ACS_CR | P2PD_ACS_EC)) ? " " : "",
+				    br->acs_ctl_bits & P2PD_ACS_CR ? "CmpltRedir+" : "",
+				    (br->acs_ctl_bits & P2PD_ACS_CR) && (br->acs_ctl_bits & P2PD_ACS_EC) ? " " : "",
+				    br->acs_ctl_bits & P2PD_ACS_EC ? "EgressCtrl+" : "",
 				    peer_elsewhere && br->downstream_port ?
 				    ", a switch port: peer traffic goes up to the root complex instead of across the switch" :
 				    ", into the root complex's IOMMU, which translates it where it is on");
@@ -511,7 +523,7 @@ static void judge_lspci(struct judging *j)
 	if (!redir && ev->nr_acs_redirect &&
 	    (redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect"))) {
 		snprintf(redir->msg, sizeof(redir->msg),
-			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+ or CmpltRedir+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
+			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+, CmpltRedir+ or EgressCtrl+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
 			 ev->nr_acs_redirect, ev->nr_acs_lines);
 		snprintf(redir->fix, sizeof(redir->fix),
 			 "name the ports: `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl'` on that machine; then pci=disable_acs_redir=PORT[;PORT...] for the switch ports above the GPUs");
@@ -549,8 +561,8 @@ static void judge_lspci(struct judging *j)
 			else
 				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u, which lspci marks downgraded: lanes are missing",
 				    degraded->msg[0] ? "; " : "", who, d->sta_width);
-			snprintf(degraded->fix, sizeof(degraded->fix),
-				 "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting");
+			snprintf(degraded->fix, sizeof(degraded->fix), "%s",
+				 finding_default_fix("link-degraded"));
 			cite(j, degraded, d->lnk_ref);
 		} else if ((d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) ||
 			   d->speed_downgraded) {
@@ -740,6 +752,16 @@ static void list_end(struct pair_list *l)
 }
 
 /*
+ * A P2P figure no faster than the host-staged one, nor far slower: the
+ * live judge's fake-P2P margin, both ways.
+ */
+static bool p2p_like_staged(double p2p, double staged)
+{
+	return p2p <= JUDGE_FAKE_P2P_MARGIN * staged &&
+	       p2p * JUDGE_FAKE_P2P_MARGIN >= staged;
+}
+
+/*
  * P2P enabled as fast as disabled, with no latency table to tell a
  * working peer path from copies staged through the host.
  */
@@ -757,7 +779,7 @@ static void alike_without_latency(struct judging *j)
 			    ev->can_access[a][b] == 0)
 				continue;
 			pairs++;
-			alike += fabs(x - off) <= 0.15 * off;
+			alike += p2p_like_staged(x, off);
 		}
 	if (!alike || alike * 2 < pairs)
 		return;
@@ -794,24 +816,26 @@ static bool judge_measured(struct judging *j, bool emit)
 
 			if (a == b || !finite_pos(x) || refused)
 				continue;
-			if (ev->uni_on.have && finite_pos(off) && x < 0.8 * off) {
+			if (ev->uni_on.have && finite_pos(off) && x < JUDGE_P2P_SLOWER_MARGIN * off) {
 				list_pair(&slower, a, b, x, off, " GB/s");
 				is_slower = true;
 			} else if (ev->uni_on.have && finite_pos(off) && finite_pos(lon) &&
 				   finite_pos(loff) && ev->can_access[a][b] == 1 &&
-				   fabs(x - off) <= 0.15 * off && lon >= 0.7 * loff && loff > 5) {
+				   p2p_like_staged(x, off) && lon >= JUDGE_STAGED_LATENCY_MARGIN * loff &&
+				   loff > JUDGE_STAGED_LATENCY_MIN_US) {
 				list_pair(&staged, a, b, lon, loff, " us");
 				is_staged = true;
 			}
-			if (a < b && finite_pos(y) && (x < 0.6 * y || y < 0.6 * x))
+			if (a < b && finite_pos(y) &&
+			    (x < JUDGE_ASYMMETRY_MARGIN * y || y < JUDGE_ASYMMETRY_MARGIN * x))
 				list_pair(&asym, x < y ? a : b, x < y ? b : a,
 					  x < y ? x : y, x < y ? y : x, " GB/s");
 			if (a < b && ev->bidi_on.have && !is_slower && !is_staged &&
 			    finite_pos(ev->bidi_on.v[a][b]) && finite_pos(y) &&
-			    ev->bidi_on.v[a][b] < 1.15 * (x > y ? x : y))
+			    ev->bidi_on.v[a][b] < JUDGE_HAIRPIN_MARGIN * (x > y ? x : y))
 				list_pair(&bidi, a, b, ev->bidi_on.v[a][b], x > y ? x : y, " GB/s");
 			if (!is_staged && finite_pos(lon) && finite_pos(lat_med) &&
-			    lon > 2.5 * lat_med && lon > 3)
+			    lon > JUDGE_LATENCY_DETOUR_MARGIN * lat_med && lon > JUDGE_LATENCY_DETOUR_MIN_US)
 				list_pair(&detour, a, b, lon, lat_med, " us");
 		}
 	trouble = slower.nr || staged.nr || asym.nr || bidi.nr || detour.nr;
@@ -993,7 +1017,7 @@ static int cand_order(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-void evidence_judge(struct check_run *r, const struct evidence *ev)
+void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 {
 	struct judging *j = calloc(1, sizeof(*j));
 	unsigned int i;
@@ -1025,4 +1049,57 @@ void evidence_judge(struct check_run *r, const struct evidence *ev)
 			findings_set_evidence(&r->findings, c->refs);
 	}
 	free(j);
+}
+
+/* The findings in the order of their causes, each cause's worst first. */
+static void order_by_cause(struct check_run *r)
+{
+	struct findings *f = &r->findings;
+	struct causes c = { 0 };
+	struct finding *sorted;
+	size_t i, k, n = 0;
+
+	if (f->nr < 2 || causes_build(r, &c) || c.nr == 0) {
+		causes_free(&c);
+		return;
+	}
+	sorted = malloc(f->nr * sizeof(*sorted));
+	if (!sorted) {
+		causes_free(&c);
+		return;
+	}
+	for (i = 0; i < c.nr; i++)
+		for (k = 0; k < c.cause[i].nr; k++)
+			sorted[n++] = f->item[c.cause[i].item[k]];
+	if (n == f->nr) {
+		memcpy(f->item, sorted, n * sizeof(*sorted));
+	}
+	free(sorted);
+	causes_free(&c);
+}
+
+int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t errlen)
+{
+	if (evidence_none_read(ev)) {
+		/* the report still says which files and why: exit 3 (main.c) */
+		findings_add(&r->findings, SEV_INFO, "evidence-undecided", FINDING_NO_ADDR,
+			     FINDING_NO_ADDR,
+			     "pass the outputs named under --evidence in --help, as printed (nvidia-smi topo -m or -p2p r, p2pBandwidthLatencyTest, nvbandwidth, lspci -vvv, NCCL_DEBUG=INFO, nccl-tests, dmesg)",
+			     "none of the %u file%s could be read as an output p2pdiag knows: nothing was judged",
+			     ev->nr_files, ev->nr_files == 1 ? "" : "s");
+		return 0;
+	}
+	if (ev->have_dump) {
+		r->model = &ev->dump;
+		if (ev->cpu_known)
+			ev->dump.cpu_flags = ev->cpu_flags;
+		else
+			cpu_from_host_bridges(r, &ev->dump);
+		if (judge_pairs(r, err, errlen))
+			return -1;
+		judge_topology(r);
+	}
+	judge_evidence_facts(r, ev);
+	order_by_cause(r);
+	return 0;
 }
