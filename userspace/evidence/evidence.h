@@ -44,7 +44,9 @@ enum ev_format {
 	EV_FMT_NCCL		= 1u << 8,	/* NCCL_DEBUG=INFO */
 	EV_FMT_NCCL_TESTS	= 1u << 9,	/* nccl-tests' table */
 	EV_FMT_KERNEL_LOG	= 1u << 10,	/* dmesg, journalctl -k */
-	EV_FMT_COUNT		= 11,
+	EV_FMT_CUDA_ERROR	= 1u << 11,	/* CUDA, PyTorch peer-access errors */
+	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
+	EV_FMT_COUNT		= 13,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -131,6 +133,10 @@ struct ev_kernel {
 	char aer_dev[24];
 	bool acs_override;
 	struct ev_ref acs_override_ref;
+	/* a BAR the kernel found no space for (a GPU's large BAR1 missing) */
+	unsigned int nr_bar_unassigned;
+	struct ev_ref bar_ref;
+	char bar_dev[24];
 };
 
 /* What NCCL's log says it chose. */
@@ -149,6 +155,19 @@ struct ev_nccl {
 	struct ev_ref level_ref;
 	double busbw_max;			/* nccl-tests, GB/s; 0: none */
 	struct ev_ref busbw_ref;
+	/* a failure of NCCL itself, not of a peer path ("ncclMaxSharedMem ... exceeds") */
+	bool lib_error;
+	struct ev_ref lib_error_ref;
+	char lib_error_text[160];
+};
+
+/* CUDA's and the frameworks' own words for a refused peer access. */
+struct ev_cuda_errors {
+	unsigned int nr_peer_unsupported;	/* cudaErrorPeerAccessUnsupported, ... */
+	struct ev_ref peer_ref;
+	unsigned int nr_other;			/* another CUDA_ERROR_* or cudaError* */
+	struct ev_ref other_ref;
+	char other[64];				/* the first one's name */
 };
 
 /* The whole partial model. */
@@ -205,6 +224,7 @@ struct evidence {
 
 	struct ev_kernel kernel;
 	struct ev_nccl nccl;
+	struct ev_cuda_errors cuda;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -227,6 +247,8 @@ void ev_matrix_clear(struct ev_matrix *m);
  * or in no format p2pdiag reads.
  */
 const char *ev_file_why(const struct ev_file *f);
+/* @r as file @fi, line @line, unless it names a line already: the first wins. */
+void ev_note(struct ev_ref *r, unsigned int fi, unsigned int line);
 /* The display name of file @i ("stdin" for "-"). */
 const char *ev_file_name(const struct evidence *ev, unsigned int i);
 /* "name:line" of @ref into @buf. */
@@ -292,6 +314,8 @@ void read_nvbandwidth(struct evidence *ev, unsigned int fi);
 void read_lspci(struct evidence *ev, unsigned int fi);
 void read_nccl(struct evidence *ev, unsigned int fi);
 void read_kernel_log(struct evidence *ev, unsigned int fi);
+void read_cuda_errors(struct evidence *ev, unsigned int fi);
+void read_setpci(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

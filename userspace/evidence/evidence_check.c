@@ -73,6 +73,8 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		read_lspci(ev, i);
 		read_nccl(ev, i);
 		read_kernel_log(ev, i);
+		read_cuda_errors(ev, i);
+		read_setpci(ev, i);
 		/* a dump libpci refused is that file's reason, not the run's end */
 		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
 			f->why[0] = '\0';

@@ -179,13 +179,15 @@ static void judge_consumer(struct judging *j)
 	unsigned int a, b;
 
 	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
-	    ev->nccl.nr_refused)
+	    ev->nccl.nr_refused || ev->cuda.nr_peer_unsupported)
 		return;	/* shown working, or judged as refused already */
 	for (a = 0; a < EV_GPU_MAX; a++)
 		for (b = 0; b < EV_GPU_MAX; b++)
 			if (ev->can_access[a][b] == 0 || ev->p2p_status[a][b] > EV_P2P_OK)
 				return;	/* judged as refused already */
-	c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
+	/* where NCCL itself failed, the missing P2P is not what broke the run */
+	c = cand_add(j, ev->nccl.lib_error ? SEV_INFO : SEV_ERROR, RANK_REFUSED,
+		     "p2p-not-supported");
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
@@ -369,10 +371,11 @@ static void judge_refusals(struct judging *j)
 		}
 	}
 	if (cannot && !gns && !ev->nvbw_waived && !ev->nccl.p2p_disabled_msg &&
-	    !ev->nccl.nr_refused && refusals_across_sockets(j, n))
+	    !ev->nccl.nr_refused && !ev->cuda.nr_peer_unsupported &&
+	    refusals_across_sockets(j, n))
 		return;
 	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
-	    ev->nccl.nr_refused) {
+	    ev->nccl.nr_refused || ev->cuda.nr_peer_unsupported) {
 		bool consumer = false;
 		struct ev_ref first = { 0, 0 };
 
@@ -423,6 +426,12 @@ static void judge_refusals(struct judging *j)
 			put(c->msg, sizeof(c->msg), " (%u line%s: CUDA refused them peer access)",
 			    nc->nr_refused, nc->nr_refused == 1 ? "" : "s");
 			cite(j, c, nc->refused_ref);
+		}
+		if (ev->cuda.nr_peer_unsupported) {
+			put(c->msg, sizeof(c->msg), "%sCUDA refused to enable peer access: peer access is not supported between these two devices (%u line%s)",
+			    c->msg[0] ? "; " : "", ev->cuda.nr_peer_unsupported,
+			    ev->cuda.nr_peer_unsupported == 1 ? "" : "s");
+			cite(j, c, ev->cuda.peer_ref);
 		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
 		if (consumer)
@@ -653,6 +662,17 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 				j->config_known = true;
 		}
 	}
+	if (k->nr_bar_unassigned &&
+	    (c = cand_add(j, p2p_trouble ? SEV_ERROR : SEV_WARNING, RANK_CONFIG, "bar-unassigned"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the kernel found no space for %u BAR%s, the first of %s: a GPU whose large BAR1 (or the bridge window above it) is not assigned cannot map its memory for peers%s",
+			 k->nr_bar_unassigned, k->nr_bar_unassigned == 1 ? "" : "s",
+			 k->bar_dev[0] ? k->bar_dev : "a device",
+			 p2p_trouble ? ", which is what slows or breaks P2P here" : "");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("bar-unassigned"));
+		cite(j, c, k->bar_ref);
+		j->config_known = true;
+	}
 	if (k->nr_xid && (c = cand_add(j, k->xid_code == 79 ? SEV_ERROR : SEV_WARNING,
 				       RANK_FAULT, "xid"))) {
 		snprintf(c->msg, sizeof(c->msg), "the NVIDIA driver logged %u Xid error%s, the first Xid %u on %s%s",
@@ -677,6 +697,14 @@ static void judge_nccl(struct judging *j)
 	const struct evidence *ev = j->ev;
 	const struct ev_nccl *n = &ev->nccl;
 	struct cand *c;
+
+	if (n->lib_error && (c = cand_add(j, SEV_WARNING, RANK_FAULT, "cuda-failed"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "NCCL itself failed, which no peer path explains: %s", n->lib_error_text);
+		snprintf(c->fix, sizeof(c->fix),
+			 "update NCCL (and the driver) to a release that supports these GPUs; NCCL_DEBUG=INFO shows the failing call");
+		cite(j, c, n->lib_error_ref);
+	}
 
 	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-disable"))) {
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
@@ -1037,6 +1065,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_measured(j, true);
 	judge_undecided(j);
 	r->diagnosis.health_shown = health_shown(j);
+	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];

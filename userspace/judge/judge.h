@@ -65,6 +65,14 @@ struct evidence;
  * Return: 0, or -1 with @err when the engine's judgement failed.
  */
 int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t errlen);
+struct diagnosis;
+/*
+ * evidence_suspects() - at most three suspects for @ev's trouble into @d,
+ * best first, each with the facts for and against it: kept only where
+ * the causes leave the root cause undecided (diagnose()).  @slow: the
+ * measurements show P2P slower than it should be.
+ */
+void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow);
 /* The rules over the evidence's facts alone (the unit tests call it). */
 void judge_evidence_facts(struct check_run *r, const struct evidence *ev);
 

@@ -130,6 +130,7 @@ static const struct code_root table[] = {
 	{ "pair-asymmetric",			RC_UNDECIDED },
 	{ "bidir-collapse",			RC_UNDECIDED },
 	{ "p2p-latency-detour",			RC_UNDECIDED },
+	{ "bar-unassigned",			RC_BAR_SIZE },
 	{ "evidence-undecided",			RC_UNDECIDED },
 };
 

@@ -128,6 +128,46 @@ expect_root healthy "evidence: root cause: nvbandwidth on 6 A6000, even peer fig
 expect_root undecided "evidence: root cause: the IOMMU fault of a device not known to be a GPU: undecided" \
 	"$ev/dmesg-dmar-igpu.txt"
 
+# The rules over the other formats' facts, each from its thread
+expect_first "1 acs-redirect" "evidence: setpci reads of ACS Control over PLX ports, 0x001d: acs-redirect" \
+	"$ev/setpci-plx-acs-loop.txt"
+expect_root acs-redirect "evidence: root cause: setpci's 0x001d (ReqRedir CmpltRedir by the engine's words): acs-redirect" \
+	"$ev/setpci-plx-acs-loop.txt"
+expect_first "1 bar-unassigned" "evidence: a BAR the kernel found no space for: bar-unassigned" "$ev/dmesg-bar-no-space.txt"
+expect_root bar-size "evidence: root cause: no space for a BAR: bar-size" "$ev/dmesg-bar-no-space.txt"
+expect_first "2 bar-unassigned" "evidence: no space for a BAR, and P2P slower than host: an error, first" \
+	"$ev/dmesg-bar-no-space.txt" "$ev/p2pbw-enabled-slower.txt"
+expect_root driver "evidence: root cause: NCCL's own failure on GeForce cards: driver, not consumer-gpu" \
+	"$ev/nccl-5090-maxsharedmem.txt"
+expect_first "2 p2p-not-supported" "evidence: PyTorch's peer access is not supported: p2p-not-supported" \
+	"$ev/torch-peer-unsupported.txt"
+# suspects: where the facts do not decide, ranked, with facts and the command
+suspects() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["suspects"]
+assert d["root_cause"] == "undecided" and 1 <= len(s) <= 3, d["root_cause"]
+order = {"likely": 0, "possible": 1, "unlikely": 2}
+assert [order[x["likelihood"]] for x in s] == sorted(order[x["likelihood"]] for x in s)
+assert all(x["for"] and x["confirm"] for x in s)
+print(" ".join(x["root_cause"] + ":" + x["likelihood"] for x in s))'; }
+expect_suspects() { # expect_suspects WANT NAME FILE...
+	local want=$1 name=$2 got
+	shift 2
+	got=$(suspects "$@")
+	[ "$got" = "$want" ] && result 1 "$name" || result 0 "$name" "got '$got', want '$want'"
+}
+expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikely" \
+	"evidence: suspects: peer access not supported, no GPU named: the GPU's class, the sockets, the platform" \
+	"$ev/torch-peer-unsupported.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
+	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
+	"$ev/p2pbw-enabled-slower.txt"
+expect_suspects "healthy:possible nvlink:unlikely" \
+	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
+expect_suspects "iommu-translation:possible" \
+	"evidence: suspects: an IOMMU fault of a device not known to be a GPU" "$ev/dmesg-dmar-igpu.txt"
+
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
 python3 - "$tmp/two.json" "$ev" <<'PY' && result 1 "evidence: JSON source, files, evidence per finding, findings in cause order" || result 0 "evidence: JSON source, files, evidence per finding, findings in cause order"
