@@ -137,6 +137,9 @@ struct ev_kernel {
 	unsigned int nr_bar_unassigned;
 	struct ev_ref bar_ref;
 	char bar_dev[24];
+	/* the NVIDIA driver's assertions in its BAR1 P2P mailbox (kern_bus) */
+	unsigned int nr_bus_assert;
+	struct ev_ref bus_assert_ref;
 };
 
 /* What NCCL's log says it chose. */

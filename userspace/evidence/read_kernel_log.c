@@ -99,6 +99,11 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 				if (d)
 					sscanf(d, "%23[0-9a-f:.]", k->bar_dev);
 			}
+		} else if (strstr(s, "NVRM:") && strstr(s, "Assertion failed") &&
+			   (strstr(s, "kern_bus") || strstr(s, "remoteWMBox"))) {
+			/* the driver setting up peer mappings through BAR1 */
+			if (!k->nr_bus_assert++)
+				ev_note(&k->bus_assert_ref, fi, i + 1);
 		} else if (strstr(s, "ACS overrides") || strstr(s, "pcie_acs_override")) {
 			k->acs_override = true;
 			ev_note(&k->acs_override_ref, fi, i + 1);

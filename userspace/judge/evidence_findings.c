@@ -186,8 +186,13 @@ static void judge_consumer(struct judging *j)
 			if (ev->can_access[a][b] == 0 || ev->p2p_status[a][b] > EV_P2P_OK)
 				return;	/* judged as refused already */
 	/* where NCCL itself failed, the missing P2P is not what broke the run */
-	c = cand_add(j, ev->nccl.lib_error ? SEV_INFO : SEV_ERROR, RANK_REFUSED,
-		     "p2p-not-supported");
+	/*
+	 * where NCCL itself failed, or the driver's BAR1 peer mailbox
+	 * asserted (a driver that does offer P2P tried it), the missing
+	 * P2P is not what broke the run
+	 */
+	c = cand_add(j, ev->nccl.lib_error || ev->kernel.nr_bus_assert ? SEV_INFO : SEV_ERROR,
+		     RANK_REFUSED, "p2p-not-supported");
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),

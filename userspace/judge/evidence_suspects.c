@@ -151,11 +151,17 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
 	struct suspect *s;
 
-	if (g >= 0 && granted(ev)) {
-		/* a P2P-enabled driver on GeForce cards needs their large BAR1 */
+	if (g >= 0) {
+		/*
+		 * GeForce P2P slower than staged: a P2P-enabled driver tried it
+		 * (refused, "enabled" copies are staged and as fast), and it
+		 * maps peers through BAR1, which must span the GPU's memory
+		 */
 		s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
-		suspect_for(s, "GPU%d is a %s with peer access granted: a P2P-enabled driver maps peers through BAR1, which must span the GPU's memory%s",
+		suspect_for(s, "GPU%d is a %s copying peer to peer: only a P2P-enabled driver does, through a BAR1 that must span the GPU's memory%s",
 			    g, ev->gpu_name[g], at(f, ev->gpu_ref[g]));
+		if (granted(ev))
+			suspect_for(s, "peer access granted between GeForce cards");
 	}
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
 			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);
@@ -216,7 +222,14 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	struct facts f = { .ev = ev };
 	unsigned int row;
 
-	if (refused(ev) || ev->nccl.nr_shm)
+	if (ev->kernel.nr_bus_assert) {
+		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
+
+		suspect_for(s, "the NVIDIA driver's BAR1 peer mailbox asserted%s: BAR1 too small or unassigned for peer mappings",
+			    at(&f, ev->kernel.bus_assert_ref));
+		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
+		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
+	} else if (refused(ev) || ev->nccl.nr_shm)
 		refusal_suspects(&f, d);
 	else if (slow)
 		slow_suspects(&f, d);

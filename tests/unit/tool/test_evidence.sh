@@ -165,6 +165,9 @@ expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:poss
 	"$ev/p2pbw-enabled-slower.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
+expect_suspects "bar-size:likely driver:possible" \
+	"evidence: suspects: GeForce cards whose driver's BAR1 peer mailbox asserted: bar-size, not consumer-gpu" \
+	"$ev/p2pbw-5090-devices-cut.txt" "$ev/dmesg-nvrm-bar1-mailbox.txt"
 expect_suspects "iommu-translation:possible" \
 	"evidence: suspects: an IOMMU fault of a device not known to be a GPU" "$ev/dmesg-dmar-igpu.txt"
 
