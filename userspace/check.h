@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "judge/causes.h"
+#include "judge/diagnosis.h"
 #include "judge/findings.h"
 #include "gpu/gpu.h"
 #include "p2pdiag/model.h"
@@ -56,6 +57,7 @@ struct check_run {
 	struct run_results *results;	/* judge/results.h; NULL until judge_pairs() */
 	struct findings findings;
 	struct causes causes;		/* the findings by cause, once judged */
+	struct diagnosis diagnosis;	/* the root cause, once the causes are built */
 	struct system_report *system;	/* facts under the root, or NULL */
 	const struct evidence *evidence; /* --evidence: the files read, or NULL */
 };

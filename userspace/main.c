@@ -543,8 +543,9 @@ static enum stage_result check_evidence(struct check_session *s,
 		return STAGE_FAILED;
 	}
 	s->evidence->cpu_known = opt->cpuinfo != NULL;
-	if (evidence_check(&s->run, s->evidence, opt->evidence_files,
-			   opt->nr_evidence, err, errlen))
+	if (evidence_read(&s->run, s->evidence, opt->evidence_files,
+			  opt->nr_evidence, err, errlen) ||
+	    judge_evidence(&s->run, s->evidence, err, errlen))
 		return STAGE_FAILED;
 	return STAGE_DONE;
 }
@@ -704,7 +705,11 @@ int main(int argc, char **argv)
 	case STAGE_DONE:
 		if (causes_build(&s.run, &s.run.causes))
 			s.run.findings.oom = true;
+		diagnose(&s.run);
 		status = write_outputs(&s.run, &opt, s.graph_pair);
+		/* pasted files of which none could be read: reported, and exit 3 */
+		if (s.evidence && evidence_none_read(s.evidence))
+			status = EXIT_USAGE;
 		break;
 	case STAGE_FAILED:
 		die_usage(err);

@@ -5,8 +5,8 @@
  * into one partial model of a machine that is not this one.  Each fact
  * keeps the file and line it was read from, so that every finding can
  * name what it rests on.  Readers (read_*.c) fill the model, the model
- * (evidence_model.c) holds it, the judging (evidence_judge.c) turns it
- * into findings.
+ * (evidence_model.c) holds it, and the judge (judge/evidence_findings.c)
+ * turns it into findings.
  */
 #ifndef P2PDIAG_EVIDENCE_H
 #define P2PDIAG_EVIDENCE_H
@@ -44,7 +44,9 @@ enum ev_format {
 	EV_FMT_NCCL		= 1u << 8,	/* NCCL_DEBUG=INFO */
 	EV_FMT_NCCL_TESTS	= 1u << 9,	/* nccl-tests' table */
 	EV_FMT_KERNEL_LOG	= 1u << 10,	/* dmesg, journalctl -k */
-	EV_FMT_COUNT		= 11,
+	EV_FMT_CUDA_ERROR	= 1u << 11,	/* CUDA, PyTorch peer-access errors */
+	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
+	EV_FMT_COUNT		= 13,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -57,8 +59,11 @@ struct ev_file {
 	unsigned int formats;	/* enum ev_format bits the readers found */
 	bool cut;		/* a line was longer than EV_LINE_MAX */
 	bool binary;		/* NUL bytes: not text */
+	bool unreadable;	/* could not be read at all: why says why */
+	bool utf16;		/* was UTF-16, read as UTF-8 */
 	char *text;		/* the whole file, for the lspci -xxxx reader */
 	size_t len;
+	char why[192];		/* why it was not read, where a reader said */
 };
 
 /* A measured GPU x GPU matrix; NaN where the file has no figure. */
@@ -129,6 +134,13 @@ struct ev_kernel {
 	char aer_dev[24];
 	bool acs_override;
 	struct ev_ref acs_override_ref;
+	/* a BAR the kernel found no space for (a GPU's large BAR1 missing) */
+	unsigned int nr_bar_unassigned;
+	struct ev_ref bar_ref;
+	char bar_dev[24];
+	/* the NVIDIA driver's assertions in its BAR1 P2P mailbox (kern_bus) */
+	unsigned int nr_bus_assert;
+	struct ev_ref bus_assert_ref;
 };
 
 /* What NCCL's log says it chose. */
@@ -147,6 +159,19 @@ struct ev_nccl {
 	struct ev_ref level_ref;
 	double busbw_max;			/* nccl-tests, GB/s; 0: none */
 	struct ev_ref busbw_ref;
+	/* a failure of NCCL itself, not of a peer path ("ncclMaxSharedMem ... exceeds") */
+	bool lib_error;
+	struct ev_ref lib_error_ref;
+	char lib_error_text[160];
+};
+
+/* CUDA's and the frameworks' own words for a refused peer access. */
+struct ev_cuda_errors {
+	unsigned int nr_peer_unsupported;	/* cudaErrorPeerAccessUnsupported, ... */
+	struct ev_ref peer_ref;
+	unsigned int nr_other;			/* another CUDA_ERROR_* or cudaError* */
+	struct ev_ref other_ref;
+	char other[64];				/* the first one's name */
 };
 
 /* The whole partial model. */
@@ -203,6 +228,7 @@ struct evidence {
 
 	struct ev_kernel kernel;
 	struct ev_nccl nccl;
+	struct ev_cuda_errors cuda;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -220,6 +246,13 @@ struct evidence {
 void evidence_init(struct evidence *ev);
 void evidence_free(struct evidence *ev);
 void ev_matrix_clear(struct ev_matrix *m);
+/*
+ * Why file @f was not read: its reader's reason, else binary data, empty,
+ * or in no format p2pdiag reads.
+ */
+const char *ev_file_why(const struct ev_file *f);
+/* @r as file @fi, line @line, unless it names a line already: the first wins. */
+void ev_note(struct ev_ref *r, unsigned int fi, unsigned int line);
 /* The display name of file @i ("stdin" for "-"). */
 const char *ev_file_name(const struct evidence *ev, unsigned int i);
 /* "name:line" of @ref into @buf. */
@@ -236,8 +269,9 @@ int ev_gpu_by_bus(const struct evidence *ev, unsigned int bus);
 
 /*
  * evidence_load() - read @path ("-": stdin) as the next file of @ev,
- * cleaned of what pasting adds (evidence_lines.c).
- * Return: 0, or -1 with the reason in @err (unreadable, too large).
+ * cleaned of what pasting adds (evidence_lines.c).  A file that cannot
+ * be read (missing, too large) is kept, unreadable, with why.
+ * Return: 0, or -1 with the reason in @err (too many files, no memory).
  */
 int evidence_load(struct evidence *ev, const char *path, char *err, size_t errlen);
 
@@ -284,6 +318,8 @@ void read_nvbandwidth(struct evidence *ev, unsigned int fi);
 int read_lspci(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
 void read_nccl(struct evidence *ev, unsigned int fi);
 void read_kernel_log(struct evidence *ev, unsigned int fi);
+void read_cuda_errors(struct evidence *ev, unsigned int fi);
+void read_setpci(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci
@@ -293,15 +329,15 @@ void read_kernel_log(struct evidence *ev, unsigned int fi);
 int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
 
 /*
- * evidence_check() - read @paths into @ev and judge them into @r: its
- * source, the engine's pairs of an lspci -xxxx dump, and the findings,
- * each with its evidence, in the order of their causes.
- * Return: 0, or -1 with @err (a file unreadable, or none recognised).
+ * evidence_read() - read @paths into @ev, and tell @r where its facts
+ * come from (its source and ev).  A file that is not read is named, with
+ * why, in ev->file; judge_evidence() (judge/judge.h) judges the rest.
+ * Return: 0, or -1 with @err (no file named, too many, no memory).
  */
-int evidence_check(struct check_run *r, struct evidence *ev,
-		   char *const *paths, unsigned int nr, char *err, size_t errlen);
+int evidence_read(struct check_run *r, struct evidence *ev,
+		  char *const *paths, unsigned int nr, char *err, size_t errlen);
 
-/* The judging alone: evidence_judge.c. */
-void evidence_judge(struct check_run *r, const struct evidence *ev);
+/* Whether no file of @ev was read: the run ends with exit status 3. */
+bool evidence_none_read(const struct evidence *ev);
 
 #endif /* P2PDIAG_EVIDENCE_H */

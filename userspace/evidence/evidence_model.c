@@ -15,7 +15,7 @@
 static const char *const format_names[EV_FMT_COUNT] = {
 	"nvidia-smi-topo-matrix", "nvidia-smi-topo-p2p", "p2pBandwidthLatencyTest",
 	"nvbandwidth", "nvbandwidth-json", "lspci-tree", "lspci-verbose",
-	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log",
+	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log", "cuda-error", "setpci",
 };
 
 const char *ev_format_name(unsigned int bit)
@@ -78,6 +78,25 @@ void evidence_free(struct evidence *ev)
 	ev->nr_files = 0;
 	ev->pci = NULL;
 	ev->have_dump = false;
+}
+
+void ev_note(struct ev_ref *r, unsigned int fi, unsigned int line)
+{
+	if (!r->line) {
+		r->file = fi;
+		r->line = line;
+	}
+}
+
+const char *ev_file_why(const struct ev_file *f)
+{
+	if (f->why[0])
+		return f->why;
+	if (f->binary)
+		return "binary data, not a pasted output";
+	if (!f->len)
+		return "empty";
+	return "not in a format p2pdiag reads (nvidia-smi topo, p2pBandwidthLatencyTest, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg)";
 }
 
 const char *ev_file_name(const struct evidence *ev, unsigned int i)

@@ -14,14 +14,6 @@
 
 #include "evidence/evidence.h"
 
-static void note(struct ev_ref *r, unsigned int fi, unsigned int line)
-{
-	if (!r->line) {
-		r->file = fi;
-		r->line = line;
-	}
-}
-
 /* The bb:dd.f a fault line names into @dev. */
 static void fault_device(const char *s, char *dev, size_t len)
 {
@@ -63,19 +55,19 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 		    strstr(s, "AMD-Vi: Interrupt remapping enabled") ||
 		    strstr(s, "Intel(R) Virtualization Technology for Directed I/O")) {
 			k->iommu_on = true;
-			note(&k->iommu_ref, fi, i + 1);
+			ev_note(&k->iommu_ref, fi, i + 1);
 		} else if ((p = strstr(s, "Default domain type: "))) {
 			if (ev_starts(p + 21, "Translated"))
 				k->translated = true;
 			else if (ev_starts(p + 21, "Passthrough"))
 				k->passthrough = true;
 			k->iommu_on = true;
-			note(&k->mode_ref, fi, i + 1);
+			ev_note(&k->mode_ref, fi, i + 1);
 		} else if ((strstr(s, "DMAR:") && strstr(s, "fault") &&
 			    strstr(s, "Request device")) ||
 			   strstr(s, "IO_PAGE_FAULT")) {
 			if (!k->nr_faults++) {
-				note(&k->fault_ref, fi, i + 1);
+				ev_note(&k->fault_ref, fi, i + 1);
 				fault_device(s, k->fault_dev, sizeof(k->fault_dev));
 				k->fault_nvidia = strstr(s, "nvidia 0000:") != NULL;
 			}
@@ -83,7 +75,7 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 			if (!k->nr_xid++) {
 				const char *c = strstr(p, "): ");
 
-				note(&k->xid_ref, fi, i + 1);
+				ev_note(&k->xid_ref, fi, i + 1);
 				sscanf(p + 11, "%23[^)]", k->xid_dev);
 				if (c)
 					k->xid_code = (unsigned int)strtoul(c + 3, NULL, 10);
@@ -93,13 +85,28 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 			if (!k->nr_aer++) {
 				const char *d = strstr(s, "0000:");
 
-				note(&k->aer_ref, fi, i + 1);
+				ev_note(&k->aer_ref, fi, i + 1);
 				if (d)
 					sscanf(d, "%23[0-9a-f:.]", k->aer_dev);
 			}
+		} else if ((p = strstr(s, ": BAR ")) &&
+			   (strstr(p, "no space for") || strstr(p, "can't assign; no space") ||
+			    strstr(p, "failed to assign"))) {
+			if (!k->nr_bar_unassigned++) {
+				const char *d = strstr(s, "0000:");
+
+				ev_note(&k->bar_ref, fi, i + 1);
+				if (d)
+					sscanf(d, "%23[0-9a-f:.]", k->bar_dev);
+			}
+		} else if (strstr(s, "NVRM:") && strstr(s, "Assertion failed") &&
+			   (strstr(s, "kern_bus") || strstr(s, "remoteWMBox"))) {
+			/* the driver setting up peer mappings through BAR1 */
+			if (!k->nr_bus_assert++)
+				ev_note(&k->bus_assert_ref, fi, i + 1);
 		} else if (strstr(s, "ACS overrides") || strstr(s, "pcie_acs_override")) {
 			k->acs_override = true;
-			note(&k->acs_override_ref, fi, i + 1);
+			ev_note(&k->acs_override_ref, fi, i + 1);
 		} else {
 			seen = false;
 		}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "evidence/evidence.h"
+#include "p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "topology/source_pci.h"
 
@@ -341,7 +342,7 @@ static int read_verbose(struct evidence *ev, unsigned int fi, char *err,
 		}
 		if (!open && ev_starts(s, "ACSCtl:")) {
 			ev->nr_acs_lines++;
-			if (strstr(s, "ReqRedir+") || strstr(s, "CmpltRedir+")) {
+			if (acs_bits(s) & P2PD_ACS_REDIRECT_MASK) {
 				if (!ev->nr_acs_redirect++) {
 					ev->acs_redirect_ref.file = fi;
 					ev->acs_redirect_ref.line = i + 1;

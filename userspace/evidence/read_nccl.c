@@ -16,14 +16,6 @@
 
 #include "evidence/evidence.h"
 
-static void note(struct ev_ref *r, unsigned int fi, unsigned int line)
-{
-	if (!r->line) {
-		r->file = fi;
-		r->line = line;
-	}
-}
-
 static void channel_line(struct ev_nccl *n, const char *s, unsigned int fi,
 			 unsigned int line)
 {
@@ -34,13 +26,13 @@ static void channel_line(struct ev_nccl *n, const char *s, unsigned int fi,
 	via += 5;
 	if (ev_starts(via, "P2P")) {
 		n->nr_p2p++;
-		note(&n->p2p_ref, fi, line);
+		ev_note(&n->p2p_ref, fi, line);
 	} else if (ev_starts(via, "SHM")) {
 		n->nr_shm++;
-		note(&n->shm_ref, fi, line);
+		ev_note(&n->shm_ref, fi, line);
 	} else if (ev_starts(via, "NET") || ev_starts(via, "COLLNET")) {
 		n->nr_net++;
-		note(&n->net_ref, fi, line);
+		ev_note(&n->net_ref, fi, line);
 	}
 }
 
@@ -135,7 +127,7 @@ static void refused_line(struct evidence *ev, const char *s, unsigned int fi,
 	if (!p)
 		return;
 	if (!n->nr_refused++) {
-		note(&n->refused_ref, fi, line);
+		ev_note(&n->refused_ref, fi, line);
 		n->refused_bus[0] = n->refused_bus[1] = -1;
 		if (sscanf(p + 33, "%u(=%lx) and dev %u(=%lx)", &a, &ida, &b, &idb) == 4) {
 			n->refused_dev[0] = a;
@@ -181,16 +173,24 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 		if ((p = strstr(s, "NCCL_P2P_DISABLE set by environment to ")) &&
 		    atoi(p + 40) != 0) {
 			n->env_p2p_disable = true;
-			note(&n->env_ref, fi, i + 1);
+			ev_note(&n->env_ref, fi, i + 1);
 		}
 		if ((p = strstr(s, "NCCL_P2P_LEVEL set by environment to "))) {
 			sscanf(p + 37, "%15s", n->p2p_level);
-			note(&n->level_ref, fi, i + 1);
+			ev_note(&n->level_ref, fi, i + 1);
 		}
 		refused_line(ev, s, fi, i + 1);
+		/* NCCL's own failures, which no peer path explains */
+		if (!n->lib_error && ((p = strstr(s, "ncclMaxSharedMem")) ||
+				      (p = strstr(s, "Cuda failure")) ||
+				      (p = strstr(s, "unhandled cuda error")))) {
+			n->lib_error = true;
+			ev_note(&n->lib_error_ref, fi, i + 1);
+			snprintf(n->lib_error_text, sizeof(n->lib_error_text), "%s", p);
+		}
 		if (strstr(s, "P2P is disabled between")) {
 			n->p2p_disabled_msg = true;
-			note(&n->disabled_ref, fi, i + 1);
+			ev_note(&n->disabled_ref, fi, i + 1);
 		}
 		if ((p = strstr(s, " nNodes ")))
 			n->nr_nodes = atoi(p + 8);

@@ -110,7 +110,11 @@ static bool header_line(const char *s, struct topo_header *h)
 	return true;
 }
 
-/* Whether the rows after a header hold -p2p's words. */
+/*
+ * Whether the rows after a header hold -p2p's words, or, where a single
+ * GPU's row holds only X, its legend follows ("CNS  = Chipset not
+ * supported"), which topo -m's does not have.
+ */
 static bool p2p_table(const struct ev_file *f, unsigned int i)
 {
 	unsigned int k;
@@ -123,6 +127,14 @@ static bool p2p_table(const struct ev_file *f, unsigned int i)
 		while (ev_word(&s, w, sizeof(w)))
 			if (p2p_only_word(w))
 				return true;
+	}
+	for (k = i + 1; k < f->nr_lines && k < i + EV_GPU_MAX + 12; k++) {
+		const char *s = ev_skip_blank(f->line[k]);
+
+		if (ev_starts(s, "CNS") && strstr(s, "= Chipset not supported"))
+			return true;
+		if (ev_starts(s, "SYS") && strstr(s, "= Connection traversing"))
+			return false;
 	}
 	return false;
 }

@@ -162,6 +162,7 @@ int causes_build(const struct check_run *r, struct causes *c)
 	for (i = 0; i < c->nr; i++) {
 		sort_items(&c->cause[i], f);
 		settle_fix(&c->cause[i], r);
+		c->cause[i].root_cause = f->item[c->cause[i].item[0]].root_cause;
 	}
 	sort_causes(c);
 	return 0;

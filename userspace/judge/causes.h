@@ -34,6 +34,8 @@ struct cause {
 	const char *fix;
 	/* each one's fix is its pair's ACS fix: the machine-wide one holds it */
 	bool machine_fix;
+	/* what it is about: its worst finding's root cause */
+	enum root_cause root_cause;
 };
 
 struct causes {

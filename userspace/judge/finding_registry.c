@@ -41,16 +41,16 @@ static const struct finding_kind kinds[] = {
 	  NULL },
 	{ "link-degraded", W, W, "link",
 	  "a link trained below the lanes or speed both ends support",
-	  "reseat the card; check the slot, riser and retimers, and the BIOS PCIe speed" },
+	  "reseat the card; check the slot, riser or cable, retimers and the BIOS bifurcation and PCIe speed settings" },
 	{ "link-capped-thermal", W, W, "link",
 	  "a link below its speed because the kernel's bandwidth controller, as a thermal cooling device, holds its port down (6.13+)",
 	  "cool the system; the kernel raises the speed again" },
 	{ "link-capped-target", W, W, "link",
 	  "a link below its speed because Target Link Speed in Link Control 2 caps it",
 	  "set the slot's PCIe speed in the BIOS to Auto" },
-	{ "bar-unassigned", E, E, "link",
-	  "a GPU's or NIC's BAR has no address: the firmware or the kernel found no room for it",
-	  "Above 4G Decoding in the BIOS, or pci=realloc" },
+	{ "bar-unassigned", W, E, "link",
+	  "a GPU's or NIC's BAR has no address (its sysfs resource, or the kernel log's no-space line): the firmware or the kernel found no room for it, so peers cannot map its memory",
+	  "enable Above 4G Decoding and Resizable BAR in the firmware setup, or boot with pci=realloc" },
 	{ "bar-resizable-small", W, W, "link",
 	  "a GPU's or NIC's Resizable BAR is below the largest size its capability offers",
 	  "Resizable BAR (Re-Size BAR Support) in the BIOS, or resourceN_resize" },
@@ -376,6 +376,13 @@ const struct finding_kind *finding_kind_find(const char *code)
 		if (!strcmp(kinds[i].code, code))
 			return &kinds[i];
 	return NULL;
+}
+
+const char *finding_default_fix(const char *code)
+{
+	const struct finding_kind *k = finding_kind_find(code);
+
+	return k ? k->fix : NULL;
 }
 
 int finding_kinds_print(FILE *out)

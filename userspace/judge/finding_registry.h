@@ -30,6 +30,12 @@ struct finding_kind {
 /* The entry for @code, or NULL when no finding has that code. */
 const struct finding_kind *finding_kind_find(const char *code);
 
+/*
+ * The fix @code's producers give when nothing more specific is known:
+ * the table's, so that it is written once; NULL when none.
+ */
+const char *finding_default_fix(const char *code);
+
 /* The table, in documentation order; *@nr gets its length. */
 const struct finding_kind *finding_kinds(size_t *nr);
 

@@ -112,6 +112,7 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it->has_pair = a != FINDING_NO_ADDR && b != FINDING_NO_ADDR;
 	it->a = a;
 	it->b = b;
+	it->root_cause = root_cause_of_code(code, NULL);
 	va_start(ap, fmt);
 	it->message = shown(vformat(fmt, ap));
 	va_end(ap);
@@ -140,6 +141,12 @@ int findings_set_evidence(struct findings *f, const char *refs)
 		return -1;
 	}
 	return 0;
+}
+
+void findings_set_root_cause(struct findings *f, enum root_cause rc)
+{
+	if (f->nr)
+		f->item[f->nr - 1].root_cause = rc;
 }
 
 void findings_free(struct findings *f)

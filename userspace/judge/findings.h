@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "judge/finding_severity.h"
+#include "judge/root_cause.h"
 
 #define FINDING_CODE_LEN 48
 
@@ -23,6 +24,8 @@ struct finding {
 	unsigned long long a, b;	/* P2PD_ADDR() of the pair, when has_pair */
 	/* --evidence: "file:line[; file:line...]" it rests on, or NULL */
 	char *evidence;
+	/* what it is about: its code's default (root_cause.c), or its rule's */
+	enum root_cause root_cause;
 };
 
 struct findings {
@@ -51,6 +54,12 @@ int findings_add(struct findings *f, enum finding_severity sev,
  * memory ran out (f->oom).
  */
 int findings_set_evidence(struct findings *f, const char *refs);
+
+/*
+ * findings_set_root_cause() - the last finding's root cause, where the
+ * rule that made it knows more than its code's default.
+ */
+void findings_set_root_cause(struct findings *f, enum root_cause rc);
 
 void findings_free(struct findings *f);
 /* How many findings carry @code (tests and the baseline use it). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/finding_registry.h"
 #include "judge/judge_priv.h"
 #include "judge/judge_expect.h"
 #include "judge/judge_settings.h"
@@ -256,8 +257,7 @@ static void judge_device(struct check_run *r, unsigned int g)
 	    ((d->link.max_gen && d->link.gen_load < d->link.max_gen) ||
 	     (d->link.max_width && d->link.width_load < d->link.max_width)))
 		findings_add(&r->findings, SEV_WARNING, "link-degraded", a,
-			     FINDING_NO_ADDR,
-			     "reseat the GPU; check the slot, riser and retimers, and the BIOS PCIe speed setting",
+			     FINDING_NO_ADDR, finding_default_fix("link-degraded"),
 			     "GPU %s link under load: Gen%u x%u, capable of Gen%u x%u",
 			     judge_addr_str(a), d->link.gen_load, d->link.width_load,
 			     d->link.max_gen, d->link.max_width);

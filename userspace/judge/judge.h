@@ -29,6 +29,18 @@
 #define JUDGE_FAKE_P2P_MARGIN		1.10
 /* Both directions at once, in all, no faster than this times one: a hairpin. */
 #define JUDGE_HAIRPIN_MARGIN		1.15
+/* P2P enabled below this share of P2P disabled (host-staged) is slower. */
+#define JUDGE_P2P_SLOWER_MARGIN		0.80
+/* A P2P latency at least this share of the staged one: staged too ... */
+#define JUDGE_STAGED_LATENCY_MARGIN	0.70
+/* ... where the staged latency is above this, in microseconds. */
+#define JUDGE_STAGED_LATENCY_MIN_US	5.0
+/* One direction of a pair below this share of the other is asymmetric. */
+#define JUDGE_ASYMMETRY_MARGIN		0.60
+/* A pair's P2P latency this many times the median is a detour ... */
+#define JUDGE_LATENCY_DETOUR_MARGIN	2.5
+/* ... when above this, in microseconds (NVLink's are near 2). */
+#define JUDGE_LATENCY_DETOUR_MIN_US	3.0
 /* A GPU this far below the median of identical GPUs is an outlier. */
 #define JUDGE_SIBLING_MARGIN		0.90
 
@@ -50,6 +62,27 @@ bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p);
  * settings).
  */
 void judge_gpus(struct check_run *r);
+
+struct evidence;
+
+/*
+ * judge_evidence() - the findings of pasted evidence read into @ev
+ * (evidence/evidence.h), each with the file and line it rests on, in the
+ * order of their causes; an lspci -xxxx dump or -vvv tree judged by the
+ * engine first.  Where no file was read, the note that says so.
+ * Return: 0, or -1 with @err when the engine's judgement failed.
+ */
+int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t errlen);
+struct diagnosis;
+/*
+ * evidence_suspects() - at most three suspects for @ev's trouble into @d,
+ * best first, each with the facts for and against it: kept only where
+ * the causes leave the root cause undecided (diagnose()).  @slow: the
+ * measurements show P2P slower than it should be.
+ */
+void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow);
+/* The rules over the evidence's facts alone (the unit tests call it). */
+void judge_evidence_facts(struct check_run *r, const struct evidence *ev);
 
 /* GB/s per direction of a PCIe link; 0 when unknown. */
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);

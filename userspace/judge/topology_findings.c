@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "judge/finding_registry.h"
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
@@ -295,7 +296,7 @@ static void judge_links(struct check_run *r)
 		if (max_width && f->link.width < max_width) {
 			findings_add(&r->findings, SEV_WARNING, "link-degraded",
 				     f->addr, FINDING_NO_ADDR,
-				     "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting",
+				     finding_default_fix("link-degraded"),
 				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
 				     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
 				     f->link.width, max_width, cur, max);
@@ -312,7 +313,7 @@ static void judge_links(struct check_run *r)
 			else
 				findings_add(&r->findings, SEV_WARNING, "link-degraded",
 					     f->addr, FINDING_NO_ADDR,
-					     "check the slot, riser, retimers and the BIOS PCIe speed setting",
+					     finding_default_fix("link-degraded"),
 					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
 					     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
 					     cur, max, f->link.width);

@@ -388,6 +388,64 @@ static struct json_object *evidence_files_json(const struct check_run *r)
 	return arr;
 }
 
+/*
+ * One entry per file named: whether it was read, in which format (the
+ * formats joined by '+' where it holds several), and why not.
+ */
+static struct json_object *inputs_json(const struct check_run *r)
+{
+	struct json_object *arr = json_object_new_array();
+	const struct evidence *ev = r->evidence;
+	unsigned int i, b;
+
+	for (i = 0; ev && i < ev->nr_files; i++) {
+		const struct ev_file *f = &ev->file[i];
+		struct json_object *o = json_object_new_object();
+		char fmt[256] = "";
+		size_t used = 0;
+
+		for (b = 0; b < EV_FMT_COUNT && used < sizeof(fmt); b++)
+			if (f->formats & (1u << b))
+				used += (size_t)snprintf(fmt + used, sizeof(fmt) - used, "%s%s",
+							 used ? "+" : "", ev_format_name(1u << b));
+		put(o, "file", json_object_new_string(ev_file_name(ev, i)));
+		put(o, "read", json_object_new_boolean(f->formats != 0));
+		put(o, "format", f->formats ? json_object_new_string(fmt) : NULL);
+		if (!f->formats)
+			put(o, "why", json_object_new_string(ev_file_why(f)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *suspect_json(const struct suspect *sp)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pro = json_object_new_array(), *con = json_object_new_array();
+	unsigned int i;
+
+	put(o, "root_cause", json_object_new_string(root_cause_name(sp->root_cause)));
+	put(o, "likelihood", json_object_new_string(likelihood_name(sp->likelihood)));
+	for (i = 0; i < sp->nr_for; i++)
+		json_object_array_add(pro, json_object_new_string(sp->fact_for[i]));
+	for (i = 0; i < sp->nr_against; i++)
+		json_object_array_add(con, json_object_new_string(sp->fact_against[i]));
+	put(o, "for", pro);
+	put(o, "against", con);
+	put(o, "confirm", json_object_new_string(sp->confirm));
+	return o;
+}
+
+static struct json_object *suspects_json(const struct check_run *r)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < r->diagnosis.nr_suspects; i++)
+		json_object_array_add(arr, suspect_json(&r->diagnosis.suspect[i]));
+	return arr;
+}
+
 static struct json_object *finding_json(const struct finding *it)
 {
 	struct json_object *o = json_object_new_object();
@@ -416,6 +474,8 @@ static void causes_stream(struct json_stream *s, const struct check_run *r)
 		json_stream_put(s, "code", json_object_new_string(k->code));
 		json_stream_put(s, "severity",
 				json_object_new_string(finding_severity_name(k->severity)));
+		json_stream_put(s, "root_cause",
+				json_object_new_string(root_cause_name(k->root_cause)));
 		json_stream_put(s, "findings", json_object_new_int64((int64_t)k->nr));
 		json_stream_open_array(s, "pairs");
 		for (j = 0; j < k->nr && json_stream_ok(s); j++) {
@@ -584,6 +644,10 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 		json_stream_put(&s, NULL, finding_json(&r->findings.item[i]));
 	json_stream_close(&s);
 	causes_stream(&s, r);
+	json_stream_put(&s, "root_cause",
+			json_object_new_string(root_cause_name(r->diagnosis.root_cause)));
+	json_stream_put(&s, "suspects", suspects_json(r));
+	json_stream_put(&s, "inputs", inputs_json(r));
 	json_stream_put(&s, "summary", summary_json(r));
 	json_stream_close(&s);
 	return json_stream_end(&s);

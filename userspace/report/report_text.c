@@ -495,6 +495,7 @@ static void cause_text(FILE *out, const struct check_run *r,
 	fprintf(out, "\n    %s%s\n", k->nr < 2 ? "" :
 		f->item[k->item[k->nr - 1]].severity < k->severity ? "worst: " : "e.g. ",
 		worst->message);
+	fprintf(out, "    root cause: %s\n", root_cause_name(k->root_cause));
 	if (worst->evidence)
 		fprintf(out, "    evidence: %s\n", worst->evidence);
 	if (k->machine_fix)
@@ -616,6 +617,33 @@ static void machine_fix_text(FILE *out, const struct check_run *r,
 }
 
 /*
+ * The run's root cause; while it is undecided, the suspects, best first,
+ * each with its facts and the command that decides.
+ */
+static void root_cause_text(FILE *out, const struct check_run *r,
+			    const struct look *c)
+{
+	const struct diagnosis *d = &r->diagnosis;
+	unsigned int i, k;
+
+	fprintf(out, "%sRoot cause:%s %s\n", c->bold, c->off, root_cause_name(d->root_cause));
+	if (!d->nr_suspects)
+		return;
+	fprintf(out, "Suspects (the facts do not decide; best first):\n");
+	for (i = 0; i < d->nr_suspects; i++) {
+		const struct suspect *sp = &d->suspect[i];
+
+		fprintf(out, "  %u. %s (%s)\n", i + 1, root_cause_name(sp->root_cause),
+			likelihood_name(sp->likelihood));
+		for (k = 0; k < sp->nr_for; k++)
+			fprintf(out, "     for: %s\n", sp->fact_for[k]);
+		for (k = 0; k < sp->nr_against; k++)
+			fprintf(out, "     against: %s\n", sp->fact_against[k]);
+		fprintf(out, "     decide: %s\n", sp->confirm);
+	}
+}
+
+/*
  * The first screen: is P2P healthy here, and if not, the one thing to do;
  * then one line per cause, worst first.
  */
@@ -631,8 +659,8 @@ static void summary_text(FILE *out, const struct check_run *r,
 	const char *where = r->evidence ? "there" : "here";
 
 	fputc('\n', out);
-	if (r->evidence && worst <= SEV_INFO &&
-	    findings_count_code(&r->findings, "evidence-undecided"))
+	/* pasted files are healthy only where they show health */
+	if (r->evidence && worst <= SEV_INFO && r->diagnosis.root_cause != RC_HEALTHY)
 		fprintf(out, "P2P there: undecided from these files. ");
 	else if (!r->findings.nr || worst == SEV_INFO)
 		fprintf(out, "%sP2P %s: healthy.%s ", c->green, where, c->off);
@@ -661,6 +689,7 @@ static void summary_text(FILE *out, const struct check_run *r,
 	} else {
 		fprintf(out, "Nothing to change.\n");
 	}
+	root_cause_text(out, r, c);
 	if (!k->nr)
 		return;
 	fprintf(out, "\n%sCauses%s (one line per kind of finding, worst first; each pair's own: --verbose)\n",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for --evidence (evidence_check(): every reader, the
+ * libFuzzer target for --evidence (evidence_read(), judge_evidence(): every reader, the
  * lspci -xxxx path and the judging, then the causes and both reports):
  * any input is either refused with a message or judged, and every line a
  * finding cites lies inside the file.  Anything else aborts.
@@ -14,6 +14,7 @@
 #include "evidence/evidence.h"
 #include "fuzz_file.h"
 #include "judge/causes.h"
+#include "judge/judge.h"
 #include "judge/results.h"
 #include "report/report.h"
 
@@ -57,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	evidence_init(ev);
 	r.source = "none";
-	if (!evidence_check(&r, ev, paths, 1, err, sizeof(err))) {
+	if (!evidence_read(&r, ev, paths, 1, err, sizeof(err)) &&
+	    !judge_evidence(&r, ev, err, sizeof(err))) {
 		for (i = 0; i < r.findings.nr; i++)
 			if (r.findings.item[i].evidence)
 				check_refs(ev, r.findings.item[i].evidence);

@@ -14,6 +14,7 @@
 #include "tool_util.h"
 #include "check.h"
 #include "evidence/evidence.h"
+#include "judge/judge.h"
 #include "p2pdiag/abi.h"
 
 void test_evidence(struct ktap *k, const char *fixtures);
@@ -239,7 +240,7 @@ static void two_groups(struct evidence *ev, const int numa[4])
 static void judged(struct check_run *r, const struct evidence *ev)
 {
 	memset(r, 0, sizeof(*r));
-	evidence_judge(r, ev);
+	judge_evidence_facts(r, ev);
 }
 
 /* The severity @ev's p2p-not-supported is judged with, or -1 without one. */

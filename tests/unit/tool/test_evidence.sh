@@ -84,9 +84,92 @@ expect_first "2 p2p-not-supported" "evidence: nccl-tests on GeForce RTX 4090, no
 	"$ev/nccl-tests-4090.txt"
 expect_first "1 acs-redirect" "evidence: ACSCtl lines with ReqRedir+ pasted alone: acs-redirect, the ports to be named" \
 	"$ev/lspci-acsctl-inline.txt"
+# EgressCtrl redirects as the engine's mask says, in a tree and pasted alone
+sed 's/ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl-/ReqRedir- CmpltRedir- UpstreamFwd+ EgressCtrl+/' \
+	"$ev/lspci-vvv-switch-assembled.txt" >"$tmp/egress.txt"
+expect_first "1 acs-redirect" "evidence: switch ports with only EgressCtrl+: acs-redirect, as the engine's mask" "$tmp/egress.txt"
+sed 's/ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl-/ReqRedir- CmpltRedir- UpstreamFwd+ EgressCtrl+/' \
+	"$ev/lspci-acsctl-inline.txt" >"$tmp/egress-inline.txt"
+expect_first "1 acs-redirect" "evidence: ACSCtl lines with only EgressCtrl+ pasted alone: acs-redirect" "$tmp/egress-inline.txt"
 # several files: the cause before the symptom
 expect_first "2 iommu-fault-during-p2p" "evidence: faults and slow P2P together: the faults first" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
+
+# root ROOT NAME FILE...: the report's root_cause, each cause carrying one,
+# and suspects only while it is undecided
+expect_root() {
+	local want=$1 name=$2 got
+	shift 2
+	"$bin" --evidence --json "$@" >"$tmp/root.json" 2>"$tmp/stderr"
+	got=$(python3 - "$tmp/root.json" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    assert all("root_cause" in c for c in d["causes"])
+    assert d["root_cause"] == "undecided" or d["suspects"] == []
+    print(d["root_cause"])
+except Exception as e:
+    print("bad-report", e)
+PY
+)
+	[ "$got" = "$want" ] && result 1 "$name" || result 0 "$name" "got '$got', want '$want': $(cat "$tmp/stderr")"
+}
+expect_root consumer-gpu "evidence: root cause: GeForce GPUs CUDA refuses: consumer-gpu" "$ev/p2pbw-geforce-cannot.txt"
+expect_root iommu-translation "evidence: root cause: AMD-Vi faults from the GPU with slow P2P: iommu-translation" \
+	"$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt"
+expect_root acs-redirect "evidence: root cause: switch ports with ReqRedir+: acs-redirect" \
+	"$ev/lspci-vvv-switch-assembled.txt"
+expect_root undecided "evidence: root cause: enabled as fast as disabled, no latency: undecided, not healthy" \
+	"$ev/p2pbw-4090-alike.txt"
+expect_root undecided "evidence: root cause: topo -m alone, every pair NV6: undecided (nothing measured)" \
+	"$ev/topo-nvswitch-16.txt"
+expect_root healthy "evidence: root cause: nvbandwidth on 6 A6000, even peer figures: healthy" \
+	"$ev/nvbandwidth-a6000.txt"
+expect_root undecided "evidence: root cause: the IOMMU fault of a device not known to be a GPU: undecided" \
+	"$ev/dmesg-dmar-igpu.txt"
+
+# The rules over the other formats' facts, each from its thread
+expect_first "1 acs-redirect" "evidence: setpci reads of ACS Control over PLX ports, 0x001d: acs-redirect" \
+	"$ev/setpci-plx-acs-loop.txt"
+expect_root acs-redirect "evidence: root cause: setpci's 0x001d (ReqRedir CmpltRedir by the engine's words): acs-redirect" \
+	"$ev/setpci-plx-acs-loop.txt"
+expect_first "1 bar-unassigned" "evidence: a BAR the kernel found no space for: bar-unassigned" "$ev/dmesg-bar-no-space.txt"
+expect_root bar-size "evidence: root cause: no space for a BAR: bar-size" "$ev/dmesg-bar-no-space.txt"
+expect_first "2 bar-unassigned" "evidence: no space for a BAR, and P2P slower than host: an error, first" \
+	"$ev/dmesg-bar-no-space.txt" "$ev/p2pbw-enabled-slower.txt"
+expect_root driver "evidence: root cause: NCCL's own failure on GeForce cards: driver, not consumer-gpu" \
+	"$ev/nccl-5090-maxsharedmem.txt"
+expect_first "2 p2p-not-supported" "evidence: PyTorch's peer access is not supported: p2p-not-supported" \
+	"$ev/torch-peer-unsupported.txt"
+# suspects: where the facts do not decide, ranked, with facts and the command
+suspects() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["suspects"]
+assert d["root_cause"] == "undecided" and 1 <= len(s) <= 3, d["root_cause"]
+order = {"likely": 0, "possible": 1, "unlikely": 2}
+assert [order[x["likelihood"]] for x in s] == sorted(order[x["likelihood"]] for x in s)
+assert all(x["for"] and x["confirm"] for x in s)
+print(" ".join(x["root_cause"] + ":" + x["likelihood"] for x in s))'; }
+expect_suspects() { # expect_suspects WANT NAME FILE...
+	local want=$1 name=$2 got
+	shift 2
+	got=$(suspects "$@")
+	[ "$got" = "$want" ] && result 1 "$name" || result 0 "$name" "got '$got', want '$want'"
+}
+expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikely" \
+	"evidence: suspects: peer access not supported, no GPU named: the GPU's class, the sockets, the platform" \
+	"$ev/torch-peer-unsupported.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
+	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
+	"$ev/p2pbw-enabled-slower.txt"
+expect_suspects "healthy:possible nvlink:unlikely" \
+	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
+expect_suspects "bar-size:likely driver:possible" \
+	"evidence: suspects: GeForce cards whose driver's BAR1 peer mailbox asserted: bar-size, not consumer-gpu" \
+	"$ev/p2pbw-5090-devices-cut.txt" "$ev/dmesg-nvrm-bar1-mailbox.txt"
+expect_suspects "iommu-translation:possible" \
+	"evidence: suspects: an IOMMU fault of a device not known to be a GPU" "$ev/dmesg-dmar-igpu.txt"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
@@ -125,6 +208,34 @@ sed 's/$/\r/; s/^/> /' "$ev/p2pbw-enabled-slower.txt" | { echo '$ ./p2pBandwidth
 got=$("$bin" --evidence --json - <"$tmp/mangled.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["evidence_files"][0]["file"], d["causes"][0]["code"], d["findings"][0]["evidence"][0]["line"])')
 [ "$got" = "stdin p2p-slower-than-host 12" ] && result 1 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" ||
 	result 0 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" "$got"
+
+# What pasting and newer drivers add: nvidia-smi's escapes in the header
+# (driver 580, into a file), a UTF-8 BOM, UTF-16, a markdown table and a
+# header turned into a heading; a single GPU holds no pair: never healthy
+fmt_root() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"], d["causes"][0]["code"] if d["causes"] else "none")'; }
+expect_fmt() { # expect_fmt WANT NAME FILE
+	local got
+	got=$(fmt_root "$3")
+	[ "$got" = "$1" ] && result 1 "$2" || result 0 "$2" "got '$got', want '$1'"
+}
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
+	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
+expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
+	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+{ printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: a UTF-8 BOM: read" "$tmp/bom.txt"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
+	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16 with its BOM (PowerShell): read" "$tmp/utf16.txt"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16-le"))' \
+	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16le.txt"
+expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16LE without a BOM: read" "$tmp/utf16le.txt"
+printf '|  | GPU0 | GPU1 | CPU Affinity |\n|---|---|---|---|\n| GPU0 | X | NV4 | 0-15 |\n| GPU1 | NV4 | X | 0-15 |\n' >"$tmp/table.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: topo -m as a markdown table: read" "$tmp/table.txt"
+printf '# GPU0\tGPU1\tCPU Affinity\nGPU0\t X \tSYS\t0-7\nGPU1\tSYS\t X \t8-15\n' >"$tmp/heading.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: topo -m whose header became a heading: read" "$tmp/heading.txt"
+sed 's/\x1b//g' "$ev/topo-h100-580-escapes.txt" >"$tmp/noesc.txt"
+expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: the escapes with their ESC lost in the paste: read" "$tmp/noesc.txt"
 
 # An lspci -xxxx dump in a paste is judged as --pci-dump judges it
 codes() { python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["code"], c["pairs"]) for c in d["causes"]])'; }
@@ -180,12 +291,27 @@ check_bad() { # check_bad RC ERR-PATTERN NAME ARGS...
 		result 0 "$name" "exit $rc, want $want: $(cat "$tmp/stderr")"
 	fi
 }
-check_bad 3 "no file holds an output" "evidence: only an empty file: exit 3" --evidence "$tmp/empty.txt"
+check_bad 3 "empty.txt: empty: not read" "evidence: only an empty file: exit 3" --evidence "$tmp/empty.txt"
 check_bad 3 "prose.txt: not in a format" "evidence: prose: exit 3 naming it" --evidence "$tmp/prose.txt"
 check_bad 1 "random.bin: binary data" "evidence: binary data beside a paste: a note, the paste judged" \
 	--evidence "$tmp/random.bin" "$ev/p2pbw-enabled-slower.txt"
 check_bad 3 "larger than 16 MiB" "evidence: /dev/zero: larger than 16 MiB, exit 3" --evidence /dev/zero
-check_bad 3 "cannot read $tmp/absent" "evidence: a missing file: exit 3" --evidence "$tmp/absent"
+check_bad 3 "absent: cannot read it" "evidence: a missing file: exit 3" --evidence "$tmp/absent"
+# files not read are named in the report, which is written even when none is
+"$bin" --evidence --json "$tmp/absent" "$tmp/prose.txt" >"$tmp/none.json" 2>/dev/null
+rc=$?
+python3 - "$tmp/none.json" "$tmp" <<'PY' && [ $rc = 3 ] && result 1 "evidence: no file read: a report naming each and why, exit 3" || result 0 "evidence: no file read: a report naming each and why, exit 3" "exit $rc"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = sys.argv[2]
+assert [(i["file"], i["read"], i["format"]) for i in d["inputs"]] == [(t + "/absent", False, None), (t + "/prose.txt", False, None)], d["inputs"]
+assert "No such file" in d["inputs"][0]["why"] and "not in a format" in d["inputs"][1]["why"]
+assert d["root_cause"] == "undecided" and d["causes"][0]["code"] == "evidence-undecided"
+PY
+"$bin" --evidence --json "$tmp/absent" "$ev/p2pbw-geforce-cannot.txt" >"$tmp/one.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [i["read"] for i in d["inputs"]] == [False, True] and d["inputs"][1]["format"] == "p2pBandwidthLatencyTest"' "$tmp/one.json" &&
+	result 1 "evidence: a missing file beside a paste: named as not read, the paste judged" ||
+	result 0 "evidence: a missing file beside a paste: named as not read, the paste judged"
 check_bad 3 "needs at least one FILE" "evidence: no file: exit 3" --evidence
 check_bad 3 "cannot be combined with --pci-dump" "evidence: with --pci-dump: exit 3" \
 	--evidence --pci-dump "$fix/amd-rootports-acs.lspci" "$ev/nccl-shm.txt"

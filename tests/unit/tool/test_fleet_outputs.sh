@@ -48,7 +48,7 @@ expect "fleet: --summary of redirected pairs gives the one machine-wide paramete
 	"degraded: acs-redirect (10 pairs: 0000:01:00.0-0000:02:00.0, 0000:01:00.0-0000:05:00.0, +8 more), +1 more (iommu-translated): boot with pci=disable_acs_redir=0000:00:01.1;0000:00:01.2;0000:00:03.1;0000:04:00.0;0000:04:01.0;0000:40:01.1" \
 	"$bin" --topology-file "$degraded" --summary
 expect "fleet: --summary of a cause about a device names the device, no pair count" 1 \
-	"degraded: link-degraded (0000:01:00.0): reseat the card; check the slot, riser or cable and the BIOS bifurcation setting" \
+	"degraded: link-degraded (0000:01:00.0): reseat the card; check the slot, riser or cable, retimers and the BIOS bifurcation and PCIe speed settings" \
 	"$bin" --topology-file "$links" --summary
 run "$bin" --topology-file "$healthy" --summary --json
 [ "$rc" = 3 ] && [[ $err == *"--summary and --json"* ]] &&

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Judging the evidence: findings from what the files show, each with the
- * lines it rests on and its fix, none from a file that does not show it.
+ * Judging pasted evidence (evidence/ reads it): findings from what the
+ * files show, each with the lines it rests on and its fix, none from a
+ * file that does not show it; an lspci -xxxx dump or a tree of lspci -vvv
+ * is judged by the engine as --pci-dump is.
  *
  * Causes come before their symptoms: a configuration that the files show
  * (ACS redirect, a root complex that does not route P2P, IOMMU faults or
@@ -19,7 +21,13 @@
 
 #include "check.h"
 #include "evidence/evidence.h"
+#include "judge/causes.h"
+#include "judge/cpu_inference.h"
 #include "judge/findings.h"
+#include "judge/finding_registry.h"
+#include "judge/judge.h"
+#include "judge/results.h"
+#include "p2pdiag/abi.h"
 
 /* Ranks within a severity: the order the report gives them in. */
 enum ev_rank {
@@ -39,6 +47,7 @@ struct cand {
 	enum ev_rank rank;
 	unsigned int seq;	/* the order found, which qsort() does not keep */
 	const char *code;
+	enum root_cause root_cause;	/* its code's, unless the rule knows more */
 	char msg[1536];
 	char fix[768];
 	char refs[REFS_LEN];
@@ -63,6 +72,7 @@ static struct cand *cand_add(struct judging *j, enum finding_severity sev,
 	c->sev = sev;
 	c->rank = rank;
 	c->code = code;
+	c->root_cause = root_cause_of_code(code, NULL);
 	c->seq = j->nr;
 	return c;
 }
@@ -169,13 +179,20 @@ static void judge_consumer(struct judging *j)
 	unsigned int a, b;
 
 	if (g < 0 || peer_access_shown(ev) || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
-	    ev->nccl.nr_refused)
+	    ev->nccl.nr_refused || ev->cuda.nr_peer_unsupported)
 		return;	/* shown working, or judged as refused already */
 	for (a = 0; a < EV_GPU_MAX; a++)
 		for (b = 0; b < EV_GPU_MAX; b++)
 			if (ev->can_access[a][b] == 0 || ev->p2p_status[a][b] > EV_P2P_OK)
 				return;	/* judged as refused already */
-	c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
+	/* where NCCL itself failed, the missing P2P is not what broke the run */
+	/*
+	 * where NCCL itself failed, or the driver's BAR1 peer mailbox
+	 * asserted (a driver that does offer P2P tried it), the missing
+	 * P2P is not what broke the run
+	 */
+	c = cand_add(j, ev->nccl.lib_error || ev->kernel.nr_bus_assert ? SEV_INFO : SEV_ERROR,
+		     RANK_REFUSED, "p2p-not-supported");
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
@@ -183,6 +200,7 @@ static void judge_consumer(struct judging *j)
 		 g, ev->gpu_name[g]);
 	snprintf(c->fix, sizeof(c->fix),
 		 "use GPUs that support P2P (data-centre or workstation parts), or NVLink-bridged pairs where the cards have it; `nvidia-smi topo -p2p r` on that machine confirms (GNS)");
+	c->root_cause = RC_CONSUMER_GPU;
 	cite(j, c, ev->gpu_ref[g]);
 	j->config_known = true;
 }
@@ -296,6 +314,7 @@ static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
 	c = cand_add(j, SEV_INFO, RANK_REFUSED, "p2p-not-supported");
 	if (!c)
 		return c;
+	c->root_cause = RC_CROSS_SOCKET;
 	group_words(group, n, groups, sizeof(groups));
 	snprintf(c->msg, sizeof(c->msg),
 		 "cudaDeviceCanAccessPeer grants peer access inside each group of GPUs (%s) and refuses it only between the groups (%u ordered pairs)%s: CUDA keeps pairs on different CPU sockets on copies through host memory by design, as the sockets' interconnect carries no peer traffic%s",
@@ -357,10 +376,11 @@ static void judge_refusals(struct judging *j)
 		}
 	}
 	if (cannot && !gns && !ev->nvbw_waived && !ev->nccl.p2p_disabled_msg &&
-	    !ev->nccl.nr_refused && refusals_across_sockets(j, n))
+	    !ev->nccl.nr_refused && !ev->cuda.nr_peer_unsupported &&
+	    refusals_across_sockets(j, n))
 		return;
 	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
-	    ev->nccl.nr_refused) {
+	    ev->nccl.nr_refused || ev->cuda.nr_peer_unsupported) {
 		bool consumer = false;
 		struct ev_ref first = { 0, 0 };
 
@@ -412,7 +432,15 @@ static void judge_refusals(struct judging *j)
 			    nc->nr_refused, nc->nr_refused == 1 ? "" : "s");
 			cite(j, c, nc->refused_ref);
 		}
+		if (ev->cuda.nr_peer_unsupported) {
+			put(c->msg, sizeof(c->msg), "%sCUDA refused to enable peer access: peer access is not supported between these two devices (%u line%s)",
+			    c->msg[0] ? "; " : "", ev->cuda.nr_peer_unsupported,
+			    ev->cuda.nr_peer_unsupported == 1 ? "" : "s");
+			cite(j, c, ev->cuda.peer_ref);
+		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
+		if (consumer)
+			c->root_cause = RC_CONSUMER_GPU;
 		snprintf(c->fix, sizeof(c->fix), "%s",
 			 consumer ?
 			 "GeForce GPUs: the driver does not offer PCIe P2P between them; use GPUs that support it (or NVLink where the cards have it); on data-centre GPUs check `nvidia-smi topo -p2p r` on that machine: CNS is the chipset, GNS the GPU, TNS the topology" :
@@ -467,16 +495,20 @@ static void judge_lspci(struct judging *j)
 		 */
 		if (!gpu_below || nr_gpus < 2)
 			continue;
-		if (br->req_redir || br->cmplt_redir) {
+		/* the engine's redirect bits, EgressCtrl with them */
+		if (br->acs_ctl_bits & P2PD_ACS_REDIRECT_MASK) {
 			if (!redir)
 				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect");
 			if (redir) {
-				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s)",
+				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s%s%s)",
 				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests upstream: ",
 				    br->bus, br->dev, br->fn,
-				    br->req_redir ? "ReqRedir+" : "",
-				    br->req_redir && br->cmplt_redir ? " " : "",
-				    br->cmplt_redir ? "CmpltRedir+" : "",
+				    br->acs_ctl_bits & P2PD_ACS_RR ? "ReqRedir+" : "",
+				    (br->acs_ctl_bits & P2PD_ACS_RR) &&
+				    (br->acs_ctl_bits & (P2PD_ACS_CR | P2PD_ACS_EC)) ? " " : "",
+				    br->acs_ctl_bits & P2PD_ACS_CR ? "CmpltRedir+" : "",
+				    (br->acs_ctl_bits & P2PD_ACS_CR) && (br->acs_ctl_bits & P2PD_ACS_EC) ? " " : "",
+				    br->acs_ctl_bits & P2PD_ACS_EC ? "EgressCtrl+" : "",
 				    peer_elsewhere && br->downstream_port ?
 				    ", a switch port: peer traffic goes up to the root complex instead of across the switch" :
 				    ", into the root complex's IOMMU, which translates it where it is on");
@@ -505,7 +537,7 @@ static void judge_lspci(struct judging *j)
 	if (!redir && ev->nr_acs_redirect &&
 	    (redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect"))) {
 		snprintf(redir->msg, sizeof(redir->msg),
-			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+ or CmpltRedir+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
+			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+, CmpltRedir+ or EgressCtrl+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
 			 ev->nr_acs_redirect, ev->nr_acs_lines);
 		snprintf(redir->fix, sizeof(redir->fix),
 			 "name the ports: `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl'` on that machine; then pci=disable_acs_redir=PORT[;PORT...] for the switch ports above the GPUs");
@@ -543,8 +575,8 @@ static void judge_lspci(struct judging *j)
 			else
 				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u, which lspci marks downgraded: lanes are missing",
 				    degraded->msg[0] ? "; " : "", who, d->sta_width);
-			snprintf(degraded->fix, sizeof(degraded->fix),
-				 "reseat the card; check the slot, riser or cable and the BIOS bifurcation setting");
+			snprintf(degraded->fix, sizeof(degraded->fix), "%s",
+				 finding_default_fix("link-degraded"));
 			cite(j, degraded, d->lnk_ref);
 		} else if ((d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) ||
 			   d->speed_downgraded) {
@@ -635,6 +667,17 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 				j->config_known = true;
 		}
 	}
+	if (k->nr_bar_unassigned &&
+	    (c = cand_add(j, p2p_trouble ? SEV_ERROR : SEV_WARNING, RANK_CONFIG, "bar-unassigned"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the kernel found no space for %u BAR%s, the first of %s: a GPU whose large BAR1 (or the bridge window above it) is not assigned cannot map its memory for peers%s",
+			 k->nr_bar_unassigned, k->nr_bar_unassigned == 1 ? "" : "s",
+			 k->bar_dev[0] ? k->bar_dev : "a device",
+			 p2p_trouble ? ", which is what slows or breaks P2P here" : "");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("bar-unassigned"));
+		cite(j, c, k->bar_ref);
+		j->config_known = true;
+	}
 	if (k->nr_xid && (c = cand_add(j, k->xid_code == 79 ? SEV_ERROR : SEV_WARNING,
 				       RANK_FAULT, "xid"))) {
 		snprintf(c->msg, sizeof(c->msg), "the NVIDIA driver logged %u Xid error%s, the first Xid %u on %s%s",
@@ -659,6 +702,14 @@ static void judge_nccl(struct judging *j)
 	const struct evidence *ev = j->ev;
 	const struct ev_nccl *n = &ev->nccl;
 	struct cand *c;
+
+	if (n->lib_error && (c = cand_add(j, SEV_WARNING, RANK_FAULT, "cuda-failed"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "NCCL itself failed, which no peer path explains: %s", n->lib_error_text);
+		snprintf(c->fix, sizeof(c->fix),
+			 "update NCCL (and the driver) to a release that supports these GPUs; NCCL_DEBUG=INFO shows the failing call");
+		cite(j, c, n->lib_error_ref);
+	}
 
 	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-disable"))) {
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
@@ -734,6 +785,16 @@ static void list_end(struct pair_list *l)
 }
 
 /*
+ * A P2P figure no faster than the host-staged one, nor far slower: the
+ * live judge's fake-P2P margin, both ways.
+ */
+static bool p2p_like_staged(double p2p, double staged)
+{
+	return p2p <= JUDGE_FAKE_P2P_MARGIN * staged &&
+	       p2p * JUDGE_FAKE_P2P_MARGIN >= staged;
+}
+
+/*
  * P2P enabled as fast as disabled, with no latency table to tell a
  * working peer path from copies staged through the host.
  */
@@ -751,7 +812,7 @@ static void alike_without_latency(struct judging *j)
 			    ev->can_access[a][b] == 0)
 				continue;
 			pairs++;
-			alike += fabs(x - off) <= 0.15 * off;
+			alike += p2p_like_staged(x, off);
 		}
 	if (!alike || alike * 2 < pairs)
 		return;
@@ -788,24 +849,26 @@ static bool judge_measured(struct judging *j, bool emit)
 
 			if (a == b || !finite_pos(x) || refused)
 				continue;
-			if (ev->uni_on.have && finite_pos(off) && x < 0.8 * off) {
+			if (ev->uni_on.have && finite_pos(off) && x < JUDGE_P2P_SLOWER_MARGIN * off) {
 				list_pair(&slower, a, b, x, off, " GB/s");
 				is_slower = true;
 			} else if (ev->uni_on.have && finite_pos(off) && finite_pos(lon) &&
 				   finite_pos(loff) && ev->can_access[a][b] == 1 &&
-				   fabs(x - off) <= 0.15 * off && lon >= 0.7 * loff && loff > 5) {
+				   p2p_like_staged(x, off) && lon >= JUDGE_STAGED_LATENCY_MARGIN * loff &&
+				   loff > JUDGE_STAGED_LATENCY_MIN_US) {
 				list_pair(&staged, a, b, lon, loff, " us");
 				is_staged = true;
 			}
-			if (a < b && finite_pos(y) && (x < 0.6 * y || y < 0.6 * x))
+			if (a < b && finite_pos(y) &&
+			    (x < JUDGE_ASYMMETRY_MARGIN * y || y < JUDGE_ASYMMETRY_MARGIN * x))
 				list_pair(&asym, x < y ? a : b, x < y ? b : a,
 					  x < y ? x : y, x < y ? y : x, " GB/s");
 			if (a < b && ev->bidi_on.have && !is_slower && !is_staged &&
 			    finite_pos(ev->bidi_on.v[a][b]) && finite_pos(y) &&
-			    ev->bidi_on.v[a][b] < 1.15 * (x > y ? x : y))
+			    ev->bidi_on.v[a][b] < JUDGE_HAIRPIN_MARGIN * (x > y ? x : y))
 				list_pair(&bidi, a, b, ev->bidi_on.v[a][b], x > y ? x : y, " GB/s");
 			if (!is_staged && finite_pos(lon) && finite_pos(lat_med) &&
-			    lon > 2.5 * lat_med && lon > 3)
+			    lon > JUDGE_LATENCY_DETOUR_MARGIN * lat_med && lon > JUDGE_LATENCY_DETOUR_MIN_US)
 				list_pair(&detour, a, b, lon, lat_med, " us");
 		}
 	trouble = slower.nr || staged.nr || asym.nr || bidi.nr || detour.nr;
@@ -900,6 +963,20 @@ static bool peer_answers(const struct evidence *ev)
 	return false;
 }
 
+/* The most GPUs any output in the files lists. */
+static unsigned int gpus_shown(const struct evidence *ev)
+{
+	unsigned int n = pair_count(ev);
+
+	if (ev->topo_gpus > n)
+		n = ev->topo_gpus;
+	if (ev->p2p_gpus > n)
+		n = ev->p2p_gpus;
+	if (ev->nvbw_d2d.n > n)
+		n = ev->nvbw_d2d.n;
+	return n;
+}
+
 static void judge_undecided(struct judging *j)
 {
 	const struct evidence *ev = j->ev;
@@ -914,6 +991,17 @@ static void judge_undecided(struct judging *j)
 	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
 	if (!c)
 		return;
+	if (gpus_shown(ev) == 1) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "these files show one GPU: there is no pair of GPUs to judge P2P between");
+		snprintf(c->fix, sizeof(c->fix),
+			 "pass the outputs of the machine with the GPUs whose P2P is in question (nvidia-smi topo -m lists every GPU CUDA can see)");
+		for (i = 0; i < ev->topo_gpus; i++)
+			cite(j, c, ev->topo_ref[i]);
+		for (i = 0; i < ev->p2p_gpus; i++)
+			cite(j, c, ev->p2p_ref[i]);
+		return;
+	}
 	snprintf(c->msg, sizeof(c->msg),
 		 "these files do not decide whether P2P works between the GPUs%s: they hold no P2P measurement%s and no ACS state",
 		 ev->topo_gpus ? " (nvidia-smi topo -m gives the path, not whether P2P over it is enabled or fast)" : "",
@@ -923,6 +1011,32 @@ static void judge_undecided(struct judging *j)
 		 "on that machine run `nvidia-smi topo -p2p r`, CUDA's p2pBandwidthLatencyTest and `sudo lspci -vvv`, or p2pdiag-check, and pass their output");
 	for (i = 0; i < ev->topo_gpus; i++)
 		cite(j, c, ev->topo_ref[i]);
+}
+
+/*
+ * Health shown: peer copies measured between two GPUs or more, none of
+ * them refused, slow or undecided, and no fault, Xid or AER logged.
+ * Finding nothing wrong in files that measured nothing is no health.
+ */
+static bool health_shown(const struct judging *j)
+{
+	const struct evidence *ev = j->ev;
+	const struct ev_kernel *k = &ev->kernel;
+	bool measured = ev->nvbw_d2d.have && ev->nvbw_d2d.n >= 2;
+	unsigned int i, a, b;
+
+	for (i = 0; i < j->nr; i++)
+		if (j->cand[i].sev >= SEV_WARNING ||
+		    !strcmp(j->cand[i].code, "evidence-undecided"))
+			return false;
+	if (k->nr_faults || k->nr_xid || k->nr_aer)
+		return false;
+	for (a = 0; ev->uni_on.have && a < ev->uni_on.n; a++)
+		for (b = 0; b < ev->uni_on.n; b++)
+			if (a != b && finite_pos(ev->uni_on.v[a][b]) &&
+			    ev->can_access[a][b] != 0)
+				measured = true;
+	return measured;
 }
 
 static int cand_order(const void *x, const void *y)
@@ -936,7 +1050,7 @@ static int cand_order(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-void evidence_judge(struct check_run *r, const struct evidence *ev)
+void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 {
 	struct judging *j = calloc(1, sizeof(*j));
 	unsigned int i;
@@ -955,14 +1069,71 @@ void evidence_judge(struct check_run *r, const struct evidence *ev)
 	judge_kernel(j, trouble || j->config_known);
 	judge_measured(j, true);
 	judge_undecided(j);
+	r->diagnosis.health_shown = health_shown(j);
+	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];
 
-		if (!findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
-				  FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg) &&
-		    c->refs[0])
+		if (findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
+				 FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg))
+			continue;
+		findings_set_root_cause(&r->findings, c->root_cause);
+		if (c->refs[0])
 			findings_set_evidence(&r->findings, c->refs);
 	}
 	free(j);
+}
+
+/* The findings in the order of their causes, each cause's worst first. */
+static void order_by_cause(struct check_run *r)
+{
+	struct findings *f = &r->findings;
+	struct causes c = { 0 };
+	struct finding *sorted;
+	size_t i, k, n = 0;
+
+	if (f->nr < 2 || causes_build(r, &c) || c.nr == 0) {
+		causes_free(&c);
+		return;
+	}
+	sorted = malloc(f->nr * sizeof(*sorted));
+	if (!sorted) {
+		causes_free(&c);
+		return;
+	}
+	for (i = 0; i < c.nr; i++)
+		for (k = 0; k < c.cause[i].nr; k++)
+			sorted[n++] = f->item[c.cause[i].item[k]];
+	if (n == f->nr) {
+		memcpy(f->item, sorted, n * sizeof(*sorted));
+	}
+	free(sorted);
+	causes_free(&c);
+}
+
+int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t errlen)
+{
+	if (evidence_none_read(ev)) {
+		/* the report still says which files and why: exit 3 (main.c) */
+		findings_add(&r->findings, SEV_INFO, "evidence-undecided", FINDING_NO_ADDR,
+			     FINDING_NO_ADDR,
+			     "pass the outputs named under --evidence in --help, as printed (nvidia-smi topo -m or -p2p r, p2pBandwidthLatencyTest, nvbandwidth, lspci -vvv, NCCL_DEBUG=INFO, nccl-tests, dmesg)",
+			     "none of the %u file%s could be read as an output p2pdiag knows: nothing was judged",
+			     ev->nr_files, ev->nr_files == 1 ? "" : "s");
+		return 0;
+	}
+	if (ev->have_dump) {
+		r->model = &ev->dump;
+		if (ev->cpu_known)
+			ev->dump.cpu_flags = ev->cpu_flags;
+		else
+			cpu_from_host_bridges(r, &ev->dump);
+		if (judge_pairs(r, err, errlen))
+			return -1;
+		judge_topology(r);
+	}
+	judge_evidence_facts(r, ev);
+	order_by_cause(r);
+	return 0;
 }

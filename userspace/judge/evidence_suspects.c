@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Suspects where pasted evidence shows trouble but not its cause: the
+ * reasoning a maintainer applies to a thread, as rules over the facts the
+ * readers filled.  Each suspect names the facts for and against it, with
+ * the file and line, and the one command on that machine that settles
+ * it.  The symptoms weighed: P2P refused (by the GPU's class, the sockets
+ * or the platform), P2P slower than staged copies (the IOMMU, ACS
+ * redirect, a large BAR missing on GeForce cards a patched driver lets
+ * peer), IOMMU faults of a device not known to be a GPU, and topology
+ * alone (NVLink everywhere, or PCIe switches where hangs are reported).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "evidence/evidence.h"
+#include "judge/diagnosis.h"
+#include "judge/judge.h"
+
+#define CMD_GNS	"nvidia-smi topo -p2p r (GNS: the GPU offers no P2P; CNS: the chipset; OK: granted)"
+#define CMD_IOMMU "sudo dmesg | grep -i -e DMAR -e AMD-Vi -e 'iommu:'; cat /proc/cmdline (translated, or iommu=pt / off)"
+#define CMD_ACS	"sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl' (ReqRedir+, CmpltRedir+ or EgressCtrl+ on a port above the GPUs)"
+#define CMD_BAR	"sudo dmesg | grep -i -e 'BAR 1' -e 'no space'; nvidia-smi -q | grep -A3 BAR1 (BAR1 total as large as the GPU's memory)"
+#define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
+#define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
+
+struct facts {
+	const struct evidence *ev;
+	char ref[200];
+};
+
+/* "file:line" of @r, or "" when it has none. */
+static const char *at(struct facts *f, struct ev_ref r)
+{
+	char one[180];
+
+	if (!r.line) {
+		f->ref[0] = '\0';
+		return f->ref;
+	}
+	snprintf(f->ref, sizeof(f->ref), " (%s)", ev_ref_str(f->ev, r, one, sizeof(one)));
+	return f->ref;
+}
+
+/* The first GeForce or TITAN the files name, or -1. */
+static int geforce(const struct evidence *ev)
+{
+	unsigned int g;
+
+	for (g = 0; g < ev->nr_gpus; g++)
+		if (strstr(ev->gpu_name[g], "GeForce") || strstr(ev->gpu_name[g], "TITAN") ||
+		    strstr(ev->gpu_name[g], "RTX 30") || strstr(ev->gpu_name[g], "RTX 40") ||
+		    strstr(ev->gpu_name[g], "RTX 50"))
+			return (int)g;
+	return -1;
+}
+
+/* Whether CUDA, nvbandwidth, NCCL or topo -p2p refused P2P anywhere. */
+static bool refused(const struct evidence *ev)
+{
+	unsigned int a, b;
+
+	if (ev->cuda.nr_peer_unsupported || ev->nccl.nr_refused || ev->nccl.p2p_disabled_msg ||
+	    ev->nvbw_waived)
+		return true;
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] == 0 || ev->p2p_status[a][b] > EV_P2P_OK)
+				return true;
+	return false;
+}
+
+static bool granted(const struct evidence *ev)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->can_access[a][b] == 1 || ev->p2p_status[a][b] == EV_P2P_OK)
+				return true;
+	return ev->nccl.nr_p2p > 0;
+}
+
+/* The first pair of topo -m joined by @link, or false. */
+static bool topo_has(const struct evidence *ev, enum ev_link link, unsigned int *row)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < ev->topo_gpus; a++)
+		for (b = 0; b < ev->topo_gpus; b++)
+			if (a != b && ev->topo_link[a][b] == link) {
+				*row = a;
+				return true;
+			}
+	return false;
+}
+
+static bool topo_all_nvlink(const struct evidence *ev)
+{
+	unsigned int a, b, nv = 0, pairs = 0;
+
+	for (a = 0; a < ev->topo_gpus; a++)
+		for (b = 0; b < ev->topo_gpus; b++)
+			if (a != b) {
+				pairs++;
+				nv += ev->topo_link[a][b] == EV_LINK_NV;
+			}
+	return pairs && nv == pairs;
+}
+
+/* A refusal: the GPU's class, the sockets, the platform. */
+static void refusal_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	int g = geforce(ev);
+	unsigned int row;
+	struct suspect *s;
+
+	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : POSSIBLE, CMD_GNS);
+	if (g >= 0)
+		suspect_for(s, "GPU%d is a %s: GeForce cards have no PCIe P2P%s", g,
+			    ev->gpu_name[g], at(f, ev->gpu_ref[g]));
+	else
+		suspect_for(s, "a refusal of every pair is what a GPU without P2P (GeForce) gives; the files do not name the GPUs");
+	if (ev->cuda.nr_peer_unsupported)
+		suspect_for(s, "CUDA: peer access is not supported between these two devices%s",
+			    at(f, ev->cuda.peer_ref));
+	if (topo_has(ev, EV_LINK_NV, &row))
+		suspect_against(s, "NVLink joins GPUs%s: a consumer card's bridge is a peer path",
+				at(f, ev->topo_ref[row]));
+	/* CUDA keeps pairs on different sockets off P2P by design */
+	if (topo_has(ev, EV_LINK_SYS, &row)) {
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		suspect_for(s, "GPUs on different sockets (SYS)%s", at(f, ev->topo_ref[row]));
+	} else if (!ev->topo_gpus) {
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		suspect_for(s, "CUDA refuses P2P between GPUs on different sockets, and these files do not show where the GPUs sit");
+	}
+	s = diagnosis_suspect(d, RC_HOST_BRIDGE, UNLIKELY, CMD_GNS);
+	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
+}
+
+/* P2P slower than the host path, or like it: what sits on the peer path. */
+static void slow_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	const struct ev_kernel *k = &ev->kernel;
+	int g = geforce(ev);
+	unsigned int row;
+	bool pix = topo_has(ev, EV_LINK_PIX, &row) || topo_has(ev, EV_LINK_PXB, &row);
+	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
+	struct suspect *s;
+
+	if (g >= 0) {
+		/*
+		 * GeForce P2P slower than staged: a P2P-enabled driver tried it
+		 * (refused, "enabled" copies are staged and as fast), and it
+		 * maps peers through BAR1, which must span the GPU's memory
+		 */
+		s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
+		suspect_for(s, "GPU%d is a %s copying peer to peer: only a P2P-enabled driver does, through a BAR1 that must span the GPU's memory%s",
+			    g, ev->gpu_name[g], at(f, ev->gpu_ref[g]));
+		if (granted(ev))
+			suspect_for(s, "peer access granted between GeForce cards");
+	}
+	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
+			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);
+	suspect_for(s, "P2P enabled is slower than copies staged through the host%s, as peer DMA translated by the IOMMU is",
+		    at(f, ev->uni_on.ref));
+	if (k->translated)
+		suspect_for(s, "the IOMMU's default domain is translated%s", at(f, k->mode_ref));
+	if (amd)
+		suspect_for(s, "an AMD host, whose root ports redirect peer traffic into the IOMMU where it is on");
+	if (k->passthrough)
+		suspect_against(s, "the IOMMU is in passthrough%s", at(f, k->mode_ref));
+	s = diagnosis_suspect(d, RC_ACS_REDIRECT, pix ? LIKELY : POSSIBLE, CMD_ACS);
+	if (pix)
+		suspect_for(s, "GPUs behind one PCIe switch (PIX/PXB)%s: ACS redirect there sends their traffic up to the root complex",
+			    at(f, ev->topo_ref[row]));
+	else
+		suspect_for(s, "ACS redirect on the ports above the GPUs slows P2P the same way");
+	if (ev->nr_acs_lines && !ev->nr_acs_redirect)
+		suspect_against(s, "the ACSCtl words pasted have no redirect bit");
+	if (g < 0 && !pix) {
+		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
+		suspect_for(s, "peer traffic that crosses the root complex is only as fast as it routes it");
+	}
+}
+
+/* Topology alone, or a hang over it: nothing measured. */
+static void topology_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	unsigned int row;
+	struct suspect *s;
+
+	if (topo_all_nvlink(ev)) {
+		s = diagnosis_suspect(d, RC_HEALTHY, POSSIBLE, CMD_MEASURE);
+		suspect_for(s, "every GPU pair is joined by NVLink%s", at(f, ev->topo_ref[0]));
+		suspect_against(s, "nothing in these files measures P2P");
+		s = diagnosis_suspect(d, RC_NVLINK, UNLIKELY, "nvidia-smi nvlink -s (every link up at its rate); nvidia-smi nvlink -e (error counters)");
+		suspect_for(s, "P2P between these GPUs rests on their NVLinks%s", at(f, ev->topo_ref[0]));
+		return;
+	}
+	if (topo_has(ev, EV_LINK_PIX, &row) || topo_has(ev, EV_LINK_PXB, &row) ||
+	    topo_has(ev, EV_LINK_NODE, &row) || topo_has(ev, EV_LINK_PHB, &row)) {
+		s = diagnosis_suspect(d, RC_ACS_REDIRECT, POSSIBLE, CMD_ACS);
+		suspect_for(s, "GPUs joined over PCIe bridges%s: where ACS redirects there, peer traffic detours through the root complex, and NCCL can hang",
+			    at(f, ev->topo_ref[row]));
+		suspect_against(s, "nothing in these files measures P2P or shows ACS");
+		s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, POSSIBLE, CMD_IOMMU);
+		suspect_for(s, "peer DMA over PCIe is translated where the IOMMU is on");
+	}
+	if (topo_has(ev, EV_LINK_SYS, &row)) {
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		suspect_for(s, "GPUs on different sockets (SYS)%s", at(f, ev->topo_ref[row]));
+	}
+}
+
+void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow)
+{
+	struct facts f = { .ev = ev };
+	unsigned int row;
+
+	if (ev->kernel.nr_bus_assert) {
+		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
+
+		suspect_for(s, "the NVIDIA driver's BAR1 peer mailbox asserted%s: BAR1 too small or unassigned for peer mappings",
+			    at(&f, ev->kernel.bus_assert_ref));
+		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
+		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
+	} else if (refused(ev) || ev->nccl.nr_shm)
+		refusal_suspects(&f, d);
+	else if (slow)
+		slow_suspects(&f, d);
+	else if (ev->kernel.nr_faults) {
+		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, POSSIBLE,
+						      "lspci -nn -s BUS:DEV.FN of the faulting device (a GPU: peer DMA through the IOMMU)");
+
+		suspect_for(s, "the IOMMU logged faults%s", at(&f, ev->kernel.fault_ref));
+		suspect_against(s, "the faulting device is not known to be a GPU");
+	} else if (ev->topo_gpus > 1 && !ev->uni_on.have && !ev->nvbw_d2d.have)
+		topology_suspects(&f, d);
+	else if (ev->nccl.busbw_max > 0 && topo_has(ev, EV_LINK_NV, &row))
+		topology_suspects(&f, d);
+}

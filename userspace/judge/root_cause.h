@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Root causes: the one vocabulary every cause is put in, live runs and
+ * --evidence runs alike, so that a report, a script and a corpus of
+ * published cases can compare what the tool concluded with what a
+ * maintainer concluded.  Each finding code has a default root cause in
+ * one table (root_cause.c); a rule that knows better (GeForce cards that
+ * CUDA refuses are consumer-gpu, not just "refused") sets the finding's
+ * own with findings_set_root_cause().
+ */
+#ifndef P2PDIAG_ROOT_CAUSE_H
+#define P2PDIAG_ROOT_CAUSE_H
+
+#include <stdbool.h>
+
+enum root_cause {
+	RC_UNDECIDED,		/* the facts do not decide: also every default */
+	RC_ACS_REDIRECT,
+	RC_IOMMU_TRANSLATION,
+	RC_HOST_BRIDGE,
+	RC_CONSUMER_GPU,
+	RC_CROSS_SOCKET,
+	RC_LINK_DEGRADED,
+	RC_NVLINK,
+	RC_BAR_SIZE,
+	RC_DRIVER,
+	RC_BIOS_SETTING,
+	RC_VIRTUALIZATION,
+	RC_HEALTHY,
+	RC_COUNT,
+};
+
+/* "acs-redirect", ...; "undecided" for anything out of range. */
+const char *root_cause_name(enum root_cause rc);
+
+/* The root cause whose name is @name, or RC_COUNT when none is. */
+enum root_cause root_cause_from_name(const char *name);
+
+/*
+ * root_cause_of_code() - the default root cause of finding code @code:
+ * what a finding of that code is about when its producer says no more.
+ * *@known (may be NULL) says whether the table holds @code at all; the
+ * unit tests check that every registered code is in it.
+ */
+enum root_cause root_cause_of_code(const char *code, bool *known);
+
+#endif /* P2PDIAG_ROOT_CAUSE_H */
