@@ -46,6 +46,7 @@ vg() {
 		$VALGRIND --log-file="$dir/%p.log" "${case_args[@]}" 2>&1)
 	rc=$?
 	find "$dir" -name '*.log' -empty -delete
+	"$(dirname "$0")/../valgrind-known-gaps" "$dir"
 	if [ -n "$(ls -A "$dir")" ]; then
 		why="valgrind reported in $(ls "$dir" | wc -l) process(es): $(ls -d "$dir"/*.log | head -1)"
 	elif [ "$rc" != "$want" ]; then
