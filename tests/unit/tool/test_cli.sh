@@ -170,7 +170,8 @@ run "$bin" --pci-dump "$dump" --cpuinfo "$tmp/cpu-amd" --json
 once=$out
 { cat "$dump"; echo '$ sudo lspci -xxxx'; cat "$dump"; } >"$tmp/twice.lspci"
 run "$bin" --pci-dump "$tmp/twice.lspci" --cpuinfo "$tmp/cpu-amd" --json
-[ "$rc" = 1 ] && [ "$out" = "$once" ] &&
+# the identity's run_time is when each run read it: not compared
+[ "$rc" = 1 ] && [ "$(grep -v '"run_time":' <<<"$out")" = "$(grep -v '"run_time":' <<<"$once")" ] &&
 	result 1 "cli: a dump pasted twice reads as the dump once" ||
 	result 0 "cli: a dump pasted twice reads as the dump once" "exit $rc: $err"
 { cat "$dump"; sed '$ s/00$/01/' "$dump"; } >"$tmp/two.lspci"
