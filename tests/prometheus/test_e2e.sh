@@ -18,6 +18,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$root/tests/tap.sh"
+. "$root/tests/wait_for.sh"
 rules=$root/userspace/prometheus/p2pdiag.rules.yml
 dashboard=$root/userspace/prometheus/p2pdiag-dashboard.json
 fix=$root/tests/unit/tool/fixtures
@@ -70,16 +71,6 @@ try:
 except Exception as e:
     print("error: %s" % e)
 PY
-}
-
-# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS.
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.5
-	done
 }
 
 # The nodes: NAME, the run's arguments.  The healthy one is measured on

@@ -18,6 +18,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$root/tests/tap.sh"
+. "$root/tests/wait_for.sh"
 hc=$root/userspace/slurm/p2pdiag-healthcheck
 fix=$root/tests/unit/tool/fixtures
 healthy=$fix/sriov-switch.topo broken=$fix/switchacs.topo
@@ -85,16 +86,6 @@ stop() {
 	rm -rf "$t"
 }
 trap stop EXIT
-
-# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS.
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.5
-	done
-}
 
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
