@@ -141,6 +141,14 @@ struct ev_kernel {
 	/* the NVIDIA driver's assertions in its BAR1 P2P mailbox (kern_bus) */
 	unsigned int nr_bus_assert;
 	struct ev_ref bus_assert_ref;
+	/*
+	 * The kernel's P2PDMA refusing a pair through the root complex ("cannot
+	 * be used for peer-to-peer DMA as the client and provider ... do not
+	 * share an upstream bridge or whitelisted host bridge"), or a host
+	 * bridge said to be off its list
+	 */
+	unsigned int nr_p2pdma_refused;
+	struct ev_ref p2pdma_ref;
 };
 
 /* What NCCL's log says it chose. */
@@ -163,6 +171,13 @@ struct ev_nccl {
 	bool lib_error;
 	struct ev_ref lib_error_ref;
 	char lib_error_text[160];
+	/* "P2P is disabled between NVLINK connected GPUs a and b" */
+	bool nvlink_p2p_disabled;
+	struct ev_ref nvlink_disabled_ref;
+	/* nccl-tests' (or NCCL 1.x all_reduce_test's) table: its header, its rows */
+	bool tests_header;
+	struct ev_ref tests_header_ref;
+	unsigned int tests_rows;
 };
 
 /* CUDA's and the frameworks' own words for a refused peer access. */
@@ -172,6 +187,12 @@ struct ev_cuda_errors {
 	unsigned int nr_other;			/* another CUDA_ERROR_* or cudaError* */
 	struct ev_ref other_ref;
 	char other[64];				/* the first one's name */
+	/*
+	 * "system not yet initialized" (cudaErrorSystemNotReady): CUDA waits
+	 * on a system daemon, on NVSwitch machines the NVLink fabric manager
+	 */
+	unsigned int nr_not_ready;
+	struct ev_ref not_ready_ref;
 };
 
 /* The whole partial model. */

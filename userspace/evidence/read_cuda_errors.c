@@ -3,8 +3,11 @@
  * CUDA's and the frameworks' errors as pasted from a traceback or a log:
  * the runtime's "peer access is not supported between these two devices"
  * (cudaErrorPeerAccessUnsupported), the driver API's
- * CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, and any other cudaError* or
- * CUDA_ERROR_* name, which says a call failed for another reason.
+ * CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "system not yet initialized"
+ * (cudaErrorSystemNotReady, CUDA_ERROR_SYSTEM_NOT_READY: CUDA waits on a
+ * system daemon, on NVSwitch machines the fabric manager), and any other
+ * cudaError* or CUDA_ERROR_* name, which says a call failed for another
+ * reason.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -37,6 +40,12 @@ void read_cuda_errors(struct evidence *ev, unsigned int fi)
 		    strstr(s, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED")) {
 			c->nr_peer_unsupported++;
 			ev_note(&c->peer_ref, fi, i + 1);
+			f->formats |= EV_FMT_CUDA_ERROR;
+		} else if (strstr(s, "system not yet initialized") ||
+			   strstr(s, "cudaErrorSystemNotReady") ||
+			   strstr(s, "CUDA_ERROR_SYSTEM_NOT_READY")) {
+			c->nr_not_ready++;
+			ev_note(&c->not_ready_ref, fi, i + 1);
 			f->formats |= EV_FMT_CUDA_ERROR;
 		} else if ((p = strstr(s, "CUDA_ERROR_")) || (p = strstr(s, "cudaError"))) {
 			if (!c->nr_other++)

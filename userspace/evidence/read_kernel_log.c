@@ -104,6 +104,12 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 			/* the driver setting up peer mappings through BAR1 */
 			if (!k->nr_bus_assert++)
 				ev_note(&k->bus_assert_ref, fi, i + 1);
+		} else if (strstr(s, "cannot be used for peer-to-peer DMA") ||
+			   (strcasestr(s, "host bridge") && strcasestr(s, "not whitelisted")) ||
+			   strstr(s, "not in P2PDMA whitelist")) {
+			/* the kernel's P2PDMA: no shared switch, no listed root complex */
+			if (!k->nr_p2pdma_refused++)
+				ev_note(&k->p2pdma_ref, fi, i + 1);
 		} else if (strstr(s, "ACS overrides") || strstr(s, "pcie_acs_override")) {
 			k->acs_override = true;
 			ev_note(&k->acs_override_ref, fi, i + 1);

@@ -7,8 +7,11 @@
  * (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL), NCCL's own "P2P is disabled
  * between connected GPUs", and its "Could not enable P2P between dev
  * A(=busid) and dev B(=busid)", which it logs where CUDA refuses peer
- * access between the two; and nccl-tests' table, whose best busbw is
- * kept for the message.
+ * access between the two, and its warning that P2P is disabled between
+ * NVLink-connected GPUs; and nccl-tests' table (NCCL 1.x's
+ * all_reduce_test's too), whose best busbw is kept for the message and
+ * whose rows are counted: a header with no row is a run that stopped
+ * before its first size, or a paste cut there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +50,10 @@ static int busbw_column(const char *s)
 	int col = -1, k = 0;
 
 	s = ev_skip_blank(s);
-	if (*s != '#' || !strstr(s, "size") || !strstr(s, "algbw"))
-		return -1;
-	s++;
+	if (*s == '#' && strstr(s, "size") && strstr(s, "algbw"))
+		s++;
+	else if (!ev_starts(s, "bytes ") || !strstr(s, "algbw"))
+		return -1;	/* NCCL 1.x's all_reduce_test: "bytes N type op time algbw busbw" */
 	while (ev_word(&s, w, sizeof(w))) {
 		if (!strcmp(w, "busbw")) {
 			col = k;
@@ -97,6 +101,12 @@ static bool devices_line(struct evidence *ev, const char *s, unsigned int fi,
 	unsigned int dev, bus;
 	int n = 0;
 
+	if (ev_starts(p, "Rank ") && (d = strstr(p, " uses device "))) {
+		/* NCCL 1.x's all_reduce_test: "Rank  0 uses device  0 [0x05] Tesla M40" */
+		if (sscanf(d, " uses device %u [0x%x] %n", &dev, &bus, &n) == 2 && n)
+			ev_gpu_named(ev, dev, (int)bus, d + n, ref);
+		return true;
+	}
 	if (*p != '#')
 		return false;
 	p = ev_skip_blank(p + 1);
@@ -157,12 +167,35 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 		if (c > 0) {
 			col = c;
 			f->formats |= EV_FMT_NCCL_TESTS;
+			n->tests_header = true;
+			ev_note(&n->tests_header_ref, fi, i + 1);
 			continue;
 		}
-		if (col > 0 && *ev_skip_blank(s) != '#' && busbw_row(n, s, col, fi, i + 1))
+		if (col > 0 && *ev_skip_blank(s) != '#' && busbw_row(n, s, col, fi, i + 1)) {
+			n->tests_rows++;
 			continue;
+		}
+		/* NCCL's warning, pasted without its prefix as often as with it */
+		if (strstr(s, "P2P is disabled between NVLINK connected GPUs")) {
+			n->nvlink_p2p_disabled = true;
+			ev_note(&n->nvlink_disabled_ref, fi, i + 1);
+			f->formats |= EV_FMT_NCCL;
+			continue;
+		}
 		if (devices_line(ev, s, fi, i + 1)) {
 			f->formats |= EV_FMT_NCCL_TESTS;
+			continue;
+		}
+		/* NCCL's failure as a framework's traceback quotes it */
+		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN") &&
+		    ((p = strstr(s, "ncclUnhandledCudaError")) ||
+		     (strstr(s, "NCCL error") && (p = strstr(s, "unhandled cuda error"))))) {
+			if (!n->lib_error) {
+				n->lib_error = true;
+				ev_note(&n->lib_error_ref, fi, i + 1);
+				snprintf(n->lib_error_text, sizeof(n->lib_error_text), "%s", p);
+			}
+			f->formats |= EV_FMT_NCCL;
 			continue;
 		}
 		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))

@@ -678,6 +678,28 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 		cite(j, c, k->bar_ref);
 		j->config_known = true;
 	}
+	/*
+	 * The driver's assertions in its BAR1 peer-mapping code: the peer
+	 * mailbox could not be placed in BAR1, which a BAR1 left small (not
+	 * resized by the platform) or unassigned gives
+	 */
+	if (k->nr_bus_assert && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "bar-resizable-small"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the NVIDIA driver asserted %u time%s in its BAR1 peer-mapping code (kern_bus): it could not place the peer mailbox in a GPU's BAR1, as where BAR1 is left small or unassigned",
+			 k->nr_bus_assert, k->nr_bus_assert == 1 ? "" : "s");
+		snprintf(c->fix, sizeof(c->fix),
+			 "enable Resizable BAR and Above 4G Decoding in the firmware setup so that BAR1 spans the GPU's memory; `nvidia-smi -q | grep -A3 BAR1` on that machine shows its size");
+		cite(j, c, k->bus_assert_ref);
+		j->config_known = true;
+	}
+	/* the kernel's P2PDMA lists the root complexes known to route P2P */
+	if (k->nr_p2pdma_refused && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "host-bridge-no-p2p"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the kernel's P2PDMA refused peer DMA through the root complex: the devices share no PCIe switch and their host bridge is not on the kernel's list of root complexes known to route P2P");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("host-bridge-no-p2p"));
+		cite(j, c, k->p2pdma_ref);
+		j->config_known = true;
+	}
 	if (k->nr_xid && (c = cand_add(j, k->xid_code == 79 ? SEV_ERROR : SEV_WARNING,
 				       RANK_FAULT, "xid"))) {
 		snprintf(c->msg, sizeof(c->msg), "the NVIDIA driver logged %u Xid error%s, the first Xid %u on %s%s",
@@ -711,6 +733,14 @@ static void judge_nccl(struct judging *j)
 		cite(j, c, n->lib_error_ref);
 	}
 
+	/* NVLink that the driver detects but whose peer path does not work */
+	if (n->nvlink_p2p_disabled && (c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down"))) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "NCCL found P2P disabled between GPUs that NVLink connects: the link is detected but peer access over it is not granted, as on a degraded or failed NVLink");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+		cite(j, c, n->nvlink_disabled_ref);
+		j->config_known = true;
+	}
 	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-disable"))) {
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
 		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_DISABLE once P2P works on that machine (p2pdiag-check there says whether it does)");
@@ -826,6 +856,25 @@ static void alike_without_latency(struct judging *j)
 		 "pass the whole p2pBandwidthLatencyTest output: its latency tables tell (P2P=Enabled latency near P2P=Disabled latency: staged copies); and `nvidia-smi topo -p2p r` from that machine");
 	cite(j, c, ev->uni_on.ref);
 	cite(j, c, ev->uni_off.ref);
+}
+
+/*
+ * CUDA refusing to start until the system is ready (cudaErrorSystemNotReady):
+ * on NVSwitch machines, the fabric manager that trains the NVLink fabric
+ * is not running or not of the driver's version.
+ */
+static void judge_cuda_not_ready(struct judging *j)
+{
+	const struct ev_cuda_errors *e = &j->ev->cuda;
+	struct cand *c;
+
+	if (!e->nr_not_ready || !(c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down")))
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady), which on NVSwitch machines means the NVLink fabric manager is not running or not of the driver's version");
+	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+	cite(j, c, e->not_ready_ref);
+	j->config_known = true;
 }
 
 /* What the bandwidth and latency tables show. */
@@ -1065,6 +1114,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_consumer(j);
 	judge_lspci(j);
 	judge_nccl(j);
+	judge_cuda_not_ready(j);
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
 	judge_kernel(j, trouble || j->config_known);
 	judge_measured(j, true);

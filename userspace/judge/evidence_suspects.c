@@ -23,6 +23,7 @@
 #define CMD_BAR	"sudo dmesg | grep -i -e 'BAR 1' -e 'no space'; nvidia-smi -q | grep -A3 BAR1 (BAR1 total as large as the GPU's memory)"
 #define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
+#define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
 struct facts {
 	const struct evidence *ev;
@@ -108,15 +109,45 @@ static bool topo_all_nvlink(const struct evidence *ev)
 	return pairs && nv == pairs;
 }
 
+/* Whether every refused pair of topo -p2p says @st, one at least; its row. */
+static bool p2p_status_only(const struct evidence *ev, enum ev_p2p_status st, unsigned int *row)
+{
+	unsigned int a, b, seen = 0;
+
+	for (a = 0; a < ev->p2p_gpus; a++)
+		for (b = 0; b < ev->p2p_gpus; b++) {
+			enum ev_p2p_status x = ev->p2p_status[a][b];
+
+			if (x <= EV_P2P_OK)
+				continue;
+			if (x != st)
+				return false;
+			if (!seen++)
+				*row = a;
+		}
+	return seen > 0;
+}
+
 /* A refusal: the GPU's class, the sockets, the platform. */
 static void refusal_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
 	int g = geforce(ev);
-	unsigned int row;
+	unsigned int row = 0;
 	struct suspect *s;
 
 	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : POSSIBLE, CMD_GNS);
+	/*
+	 * topo -p2p's plain NS gives no reason (CNS: the chipset, GNS: the
+	 * GPU, TNS: the topology): what a guest whose hypervisor passes the
+	 * GPUs through without NVIDIA's GPUDirect clique capability sees
+	 */
+	if (g < 0 && p2p_status_only(ev, EV_P2P_NS, &row)) {
+		struct suspect *v = diagnosis_suspect(d, RC_VIRTUALIZATION, POSSIBLE, CMD_VIRT);
+
+		suspect_for(v, "topo -p2p refuses every pair as NS, with no reason (CNS, GNS, TNS)%s, as inside a VM without the GPUDirect clique capability",
+			    at(f, ev->p2p_ref[row]));
+	}
 	if (g >= 0)
 		suspect_for(s, "GPU%d is a %s: GeForce cards have no PCIe P2P%s", g,
 			    ev->gpu_name[g], at(f, ev->gpu_ref[g]));
@@ -217,6 +248,41 @@ static void topology_suspects(struct facts *f, struct diagnosis *d)
 	}
 }
 
+/*
+ * A collective that stopped before its first size (nccl-tests' header and
+ * no row): on PCIe peers, peer traffic that never completes, as ACS
+ * redirect or a translating IOMMU gives; nothing here tells which.
+ */
+static void stopped_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	const struct ev_ref hdr = ev->nccl.tests_header_ref;
+	struct suspect *s;
+
+	s = diagnosis_suspect(d, RC_ACS_REDIRECT, LIKELY, CMD_ACS);
+	suspect_for(s, "the collective stopped before its first size%s: peer writes that ACS redirects and the root complex drops never arrive", at(f, hdr));
+	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+	suspect_for(s, "the collective stopped before its first size%s: peer writes the IOMMU does not map are dropped", at(f, hdr));
+	suspect_against(s, "no IOMMU fault in these files (they hold no kernel log)");
+	s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
+	suspect_for(s, "a root complex that does not route peer writes between its ports stalls them the same way");
+}
+
+/*
+ * Whether the files show any symptom at all: a refusal, a slow pair, a
+ * fault, an error of CUDA, NCCL or the driver, a run that stopped.
+ */
+static bool symptom_shown(const struct evidence *ev, bool slow)
+{
+	const struct ev_kernel *k = &ev->kernel;
+
+	return slow || refused(ev) || ev->nccl.nr_shm || ev->nccl.lib_error ||
+	       ev->nccl.nvlink_p2p_disabled || ev->cuda.nr_other || ev->cuda.nr_not_ready ||
+	       k->nr_faults || k->nr_xid || k->nr_aer || k->nr_bus_assert ||
+	       k->nr_bar_unassigned || k->nr_p2pdma_refused ||
+	       (ev->nccl.tests_header && !ev->nccl.tests_rows);
+}
+
 void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow)
 {
 	struct facts f = { .ev = ev };
@@ -243,4 +309,20 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 		topology_suspects(&f, d);
 	else if (ev->nccl.busbw_max > 0 && topo_has(ev, EV_LINK_NV, &row))
 		topology_suspects(&f, d);
+	else if (ev->nccl.tests_header && !ev->nccl.tests_rows && !ev->nccl.nr_p2p &&
+		 !topo_has(ev, EV_LINK_NV, &row))
+		stopped_suspects(&f, d);
+	/*
+	 * Files with GPUs in them and no symptom at all: a working machine is
+	 * a suspect like the others, never the verdict, for nothing here
+	 * measures its peer path
+	 */
+	if (!symptom_shown(ev, slow) && (ev->nr_gpus > 1 || ev->topo_gpus > 1)) {
+		struct suspect *s = diagnosis_suspect(d, RC_HEALTHY, POSSIBLE, CMD_MEASURE);
+
+		suspect_for(s, "no refusal, slow pair, fault or error in these files");
+		if (granted(ev))
+			suspect_for(s, "peer access granted between the GPUs");
+		suspect_against(s, "nothing in these files measures P2P between the GPUs");
+	}
 }

@@ -142,6 +142,7 @@ static const struct code_root table[] = {
 	{ "bidir-collapse",			RC_UNDECIDED },
 	{ "p2p-latency-detour",			RC_UNDECIDED },
 	{ "bar-unassigned",			RC_BAR_SIZE },
+	{ "nvlink-down",			RC_NVLINK },
 	{ "evidence-undecided",			RC_UNDECIDED },
 };
 

@@ -165,11 +165,45 @@ expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:poss
 	"$ev/p2pbw-enabled-slower.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
-expect_suspects "bar-size:likely driver:possible" \
-	"evidence: suspects: GeForce cards whose driver's BAR1 peer mailbox asserted: bar-size, not consumer-gpu" \
+expect_root bar-size \
+	"evidence: root cause: GeForce cards whose driver's BAR1 peer mailbox asserted: bar-size, not consumer-gpu" \
 	"$ev/p2pbw-5090-devices-cut.txt" "$ev/dmesg-nvrm-bar1-mailbox.txt"
 expect_suspects "iommu-translation:possible" \
 	"evidence: suspects: an IOMMU fault of a device not known to be a GPU" "$ev/dmesg-dmar-igpu.txt"
+
+# Rules over the facts of NCCL's, CUDA's and the kernel's own messages
+printf '%s\n' 'P2P is disabled between NVLINK connected GPUs 1 and 0. This should not be the case given their connectivity, and is probably due to a hardware issue.' >"$tmp/nvlink.txt"
+expect_first "2 nvlink-down" "evidence: NCCL's P2P disabled over NVLink, without its prefix: nvlink-down" "$tmp/nvlink.txt"
+expect_root nvlink "evidence: root cause: P2P disabled between NVLink-connected GPUs: nvlink" "$tmp/nvlink.txt"
+printf '%s\n' 'ggml_cuda_init: failed to initialize CUDA: system not yet initialized' >"$tmp/notready.txt"
+expect_root nvlink "evidence: root cause: CUDA's system not yet initialized (the fabric manager): nvlink" "$tmp/notready.txt"
+printf '%s\n' '[   12.345678] pci 0000:03:00.0: cannot be used for peer-to-peer DMA as the client and provider (0000:04:00.0) do not share an upstream bridge or whitelisted host bridge' >"$tmp/p2pdma.txt"
+expect_first "1 host-bridge-no-p2p" "evidence: the kernel's P2PDMA refusing a pair through the host bridge: host-bridge-no-p2p" "$tmp/p2pdma.txt"
+expect_root host-bridge "evidence: root cause: P2PDMA's unlisted host bridge: host-bridge" "$tmp/p2pdma.txt"
+printf '%s\n' 'ERROR torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1333, unhandled cuda error (run with NCCL_DEBUG=INFO for details)' \
+	'ncclUnhandledCudaError: Call to CUDA function failed.' >"$tmp/traceback.txt"
+expect_root driver "evidence: root cause: NCCL's own failure quoted by a framework's traceback: driver" "$tmp/traceback.txt"
+# a collective that stopped before its first size: the suspects of a hang
+{ printf '   Rank  %s uses device  %s [0x%s] Tesla M40 24GB\n' 0 0 05 1 1 08
+  printf '      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n'; } >"$tmp/stopped.txt"
+expect_suspects "acs-redirect:likely iommu-translation:likely host-bridge:possible" \
+	"evidence: suspects: NCCL 1.x's all_reduce_test stopped before its first row: ACS, the IOMMU, the root complex" "$tmp/stopped.txt"
+printf '%s\n' '           8             2   float     sum    0.021   0.00   0.00    0e+00    0.020   0.00   0.00    0e+00' >>"$tmp/stopped.txt"
+got=$(suspects "$tmp/stopped.txt" 2>/dev/null)
+case $got in *acs-redirect:likely*) result 0 "evidence: suspects: a table with a row did not stop" "$got" ;;
+	*) result 1 "evidence: suspects: a table with a row did not stop" ;; esac
+printf 'GPU0 GPU1 GPU2\nGPU0 X NS NS\nGPU1 NS X NS\nGPU2 NS NS X\n' >"$tmp/ns.txt"
+expect_suspects "consumer-gpu:possible virtualization:possible cross-socket:possible" \
+	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM among them" "$tmp/ns.txt"
+printf 'GPU0 GPU1\nGPU0 X CNS\nGPU1 CNS X\n' >"$tmp/cns.txt"
+got=$(suspects "$tmp/cns.txt" 2>/dev/null)
+case $got in *virtualization*) result 0 "evidence: suspects: topo -p2p CNS names its reason: no VM suspect" "$got" ;;
+	*) result 1 "evidence: suspects: topo -p2p CNS names its reason: no VM suspect" ;; esac
+# peer access granted and nothing else: healthy a suspect, never the verdict
+{ printf '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\n'
+  printf 'Device: %s, Tesla V100-SXM2-16GB, pciBusID: %s, pciDeviceID: 0, pciDomainID:0\n' 0 5d 1 5e
+  printf 'Device=0 CAN Access Peer Device=1\nDevice=1 CAN Access Peer Device=0\n'; } >"$tmp/granted.txt"
+expect_suspects "healthy:possible" "evidence: suspects: peer access granted, nothing measured: healthy only as a suspect" "$tmp/granted.txt"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
