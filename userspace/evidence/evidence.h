@@ -46,7 +46,8 @@ enum ev_format {
 	EV_FMT_KERNEL_LOG	= 1u << 10,	/* dmesg, journalctl -k */
 	EV_FMT_CUDA_ERROR	= 1u << 11,	/* CUDA, PyTorch peer-access errors */
 	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
-	EV_FMT_COUNT		= 13,
+	EV_FMT_SMI_QUERY	= 1u << 13,	/* nvidia-smi -q, whole or grepped */
+	EV_FMT_COUNT		= 14,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -195,6 +196,15 @@ struct ev_cuda_errors {
 	struct ev_ref not_ready_ref;
 };
 
+/* nvidia-smi -q: each GPU's BAR1 and memory, in nvidia-smi's order. */
+struct ev_smi_query {
+	unsigned int nr_gpus;
+	long bar1_mib[EV_GPU_MAX];		/* 0: not shown */
+	long fb_mib[EV_GPU_MAX];		/* 0: not shown */
+	char name[EV_GPU_MAX][64];
+	struct ev_ref bar1_ref[EV_GPU_MAX];
+};
+
 /* The whole partial model. */
 struct evidence {
 	struct ev_file file[EV_FILES_MAX];
@@ -250,6 +260,7 @@ struct evidence {
 	struct ev_kernel kernel;
 	struct ev_nccl nccl;
 	struct ev_cuda_errors cuda;
+	struct ev_smi_query smi;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -341,6 +352,7 @@ void read_nccl(struct evidence *ev, unsigned int fi);
 void read_kernel_log(struct evidence *ev, unsigned int fi);
 void read_cuda_errors(struct evidence *ev, unsigned int fi);
 void read_setpci(struct evidence *ev, unsigned int fi);
+void read_smi_query(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

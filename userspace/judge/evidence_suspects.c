@@ -269,6 +269,34 @@ static void stopped_suspects(struct facts *f, struct diagnosis *d)
 }
 
 /*
+ * nvidia-smi -q's BAR1 against the GPU's memory: a peer that maps the
+ * GPU's memory through BAR1 (the P2P-enabled drivers of GeForce cards)
+ * needs BAR1 to span it; where the memory is not shown, BAR1's size
+ * alone is worth the command that shows both.
+ */
+static void bar1_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct ev_smi_query *q = &f->ev->smi;
+	unsigned int g;
+	struct suspect *s;
+
+	for (g = 0; g < q->nr_gpus; g++) {
+		if (!q->bar1_mib[g])
+			continue;
+		if (q->fb_mib[g] && q->bar1_mib[g] >= q->fb_mib[g])
+			continue;
+		s = diagnosis_suspect(d, RC_BAR_SIZE, q->fb_mib[g] ? LIKELY : POSSIBLE, CMD_BAR);
+		if (q->fb_mib[g])
+			suspect_for(s, "GPU%u's BAR1 is %ld MiB, less than its %ld MiB of memory%s: a peer mapping through BAR1 cannot span it",
+				    g, q->bar1_mib[g], q->fb_mib[g], at(f, q->bar1_ref[g]));
+		else
+			suspect_for(s, "GPU%u's BAR1 is %ld MiB%s; the GPU's memory, which it must span for peers mapping through it, is not shown",
+				    g, q->bar1_mib[g], at(f, q->bar1_ref[g]));
+		return;
+	}
+}
+
+/*
  * Whether the files show any symptom at all: a refusal, a slow pair, a
  * fault, an error of CUDA, NCCL or the driver, a run that stopped.
  */
@@ -312,6 +340,7 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	else if (ev->nccl.tests_header && !ev->nccl.tests_rows && !ev->nccl.nr_p2p &&
 		 !topo_has(ev, EV_LINK_NV, &row))
 		stopped_suspects(&f, d);
+	bar1_suspects(&f, d);
 	/*
 	 * Files with GPUs in them and no symptom at all: a working machine is
 	 * a suspect like the others, never the verdict, for nothing here

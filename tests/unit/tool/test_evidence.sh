@@ -204,6 +204,18 @@ case $got in *virtualization*) result 0 "evidence: suspects: topo -p2p CNS names
   printf 'Device: %s, Tesla V100-SXM2-16GB, pciBusID: %s, pciDeviceID: 0, pciDomainID:0\n' 0 5d 1 5e
   printf 'Device=0 CAN Access Peer Device=1\nDevice=1 CAN Access Peer Device=0\n'; } >"$tmp/granted.txt"
 expect_suspects "healthy:possible" "evidence: suspects: peer access granted, nothing measured: healthy only as a suspect" "$tmp/granted.txt"
+# nvidia-smi -q: BAR1 against the GPU's memory, a suspect where it is smaller
+{ printf '    Product Name                          : NVIDIA GeForce RTX 4090\n'
+  printf '    FB Memory Usage\n        Total                             : 49140 MiB\n'
+  printf '    BAR1 Memory Usage\n        Total                             : 32768 MiB\n'; } >"$tmp/smi-q.txt"
+expect_suspects "bar-size:likely" "evidence: suspects: nvidia-smi -q's BAR1 below the GPU's memory: bar-size" "$tmp/smi-q.txt"
+sed 's/32768 MiB/65536 MiB/' "$tmp/smi-q.txt" >"$tmp/smi-q-big.txt"
+got=$(suspects "$tmp/smi-q-big.txt" 2>/dev/null)
+case $got in *bar-size*) result 0 "evidence: suspects: a BAR1 that spans the memory: no bar-size suspect" "$got" ;;
+	*) result 1 "evidence: suspects: a BAR1 that spans the memory: no bar-size suspect" ;; esac
+got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
+[ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
+	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
