@@ -47,7 +47,8 @@ enum ev_format {
 	EV_FMT_CUDA_ERROR	= 1u << 11,	/* CUDA, PyTorch peer-access errors */
 	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
 	EV_FMT_SMI_QUERY	= 1u << 13,	/* nvidia-smi -q, whole or grepped */
-	EV_FMT_COUNT		= 14,
+	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
+	EV_FMT_COUNT		= 15,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -179,6 +180,10 @@ struct ev_nccl {
 	bool tests_header;
 	struct ev_ref tests_header_ref;
 	unsigned int tests_rows;
+	/* nccl-tests' preamble ("# nThread"), and NCCL log lines after it */
+	bool tests_preamble;
+	unsigned int nr_log_after_preamble;
+	struct ev_ref last_log_ref;
 };
 
 /* CUDA's and the frameworks' own words for a refused peer access. */
@@ -203,6 +208,14 @@ struct ev_smi_query {
 	long fb_mib[EV_GPU_MAX];		/* 0: not shown */
 	char name[EV_GPU_MAX][64];
 	struct ev_ref bar1_ref[EV_GPU_MAX];
+};
+
+/* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
+struct ev_rocm {
+	unsigned int nr_gpus;
+	unsigned long gpu_id[EV_GPU_MAX];
+	unsigned int nr_refused;		/* "peers:false" between two GPUs */
+	struct ev_ref refused_ref;
 };
 
 /* The whole partial model. */
@@ -261,6 +274,7 @@ struct evidence {
 	struct ev_nccl nccl;
 	struct ev_cuda_errors cuda;
 	struct ev_smi_query smi;
+	struct ev_rocm rocm;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -353,6 +367,7 @@ void read_kernel_log(struct evidence *ev, unsigned int fi);
 void read_cuda_errors(struct evidence *ev, unsigned int fi);
 void read_setpci(struct evidence *ev, unsigned int fi);
 void read_smi_query(struct evidence *ev, unsigned int fi);
+void read_rocm(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

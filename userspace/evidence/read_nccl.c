@@ -184,6 +184,8 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 		}
 		if (devices_line(ev, s, fi, i + 1)) {
 			f->formats |= EV_FMT_NCCL_TESTS;
+			if (strstr(s, "nThread "))
+				n->tests_preamble = true;
 			continue;
 		}
 		/* NCCL's failure as a framework's traceback quotes it */
@@ -201,6 +203,11 @@ void read_nccl(struct evidence *ev, unsigned int fi)
 		if (!strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))
 			continue;
 		f->formats |= EV_FMT_NCCL;
+		if (n->tests_preamble) {
+			n->nr_log_after_preamble++;
+			n->last_log_ref.file = fi;
+			n->last_log_ref.line = i + 1;
+		}
 		if (strstr(s, " Channel "))
 			channel_line(n, s, fi, i + 1);
 		if ((p = strstr(s, "NCCL_P2P_DISABLE set by environment to ")) &&

@@ -396,7 +396,8 @@ static void judge_refusals(struct judging *j)
 					if (a != b && ev->can_access[a][b] == 0) {
 						first = ev->can_ref[a][b];
 						put(c->msg, sizeof(c->msg),
-						    "cudaDeviceCanAccessPeer says no for %u of %u ordered GPU pairs (first: %s cannot access %s)",
+						    "%s says no for %u of %u ordered GPU pairs (first: %s cannot access %s)",
+						    ev->rocm.nr_refused ? "ROCm's peer query (RVS)" : "cudaDeviceCanAccessPeer",
 						    cannot, pairs, gpu_label(ev, a, la, sizeof(la)),
 						    gpu_label(ev, b, lb, sizeof(lb)));
 						break;

@@ -23,6 +23,8 @@
 #define CMD_BAR	"sudo dmesg | grep -i -e 'BAR 1' -e 'no space'; nvidia-smi -q | grep -A3 BAR1 (BAR1 total as large as the GPU's memory)"
 #define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
+#define CMD_ROCM_TOPO "rocm-smi --showtopo (the GPUs' NUMA nodes, and link type and weight between them)"
+#define CMD_ROCM_BAR "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0' (a large BAR: its size is the GPU's memory)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
 struct facts {
@@ -126,6 +128,26 @@ static bool p2p_status_only(const struct evidence *ev, enum ev_p2p_status st, un
 				*row = a;
 		}
 	return seen > 0;
+}
+
+/*
+ * ROCm refusing peers: it peers PCIe GPUs only under one root complex
+ * that routes peer traffic (not across sockets on hosts whose
+ * interconnect carries none), and only where a large BAR exposes the
+ * whole VRAM; GeForce has nothing to do with it.
+ */
+static void rocm_refusal_suspects(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	struct suspect *s;
+
+	s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_ROCM_TOPO);
+	suspect_for(s, "ROCm found the GPUs no peers%s, as GPUs under two CPU sockets are where the socket interconnect carries no peer traffic",
+		    at(f, ev->rocm.refused_ref));
+	s = diagnosis_suspect(d, RC_BAR_SIZE, POSSIBLE, CMD_ROCM_BAR);
+	suspect_for(s, "ROCm peers only GPUs whose whole memory a large BAR exposes%s", at(f, ev->rocm.refused_ref));
+	s = diagnosis_suspect(d, RC_HOST_BRIDGE, UNLIKELY, CMD_ROCM_TOPO);
+	suspect_for(s, "a root complex that does not route peer traffic between its ports makes GPUs no peers too");
 }
 
 /* A refusal: the GPU's class, the sockets, the platform. */
@@ -249,18 +271,30 @@ static void topology_suspects(struct facts *f, struct diagnosis *d)
 }
 
 /*
- * A collective that stopped before its first size (nccl-tests' header and
- * no row): on PCIe peers, peer traffic that never completes, as ACS
- * redirect or a translating IOMMU gives; nothing here tells which.
+ * Whether nccl-tests stopped before its first size: its table's header
+ * with no row, or its preamble and NCCL's log after it with no table
+ * (or the paste ends there, which the files cannot tell apart).
+ */
+static bool run_stopped(const struct ev_nccl *n)
+{
+	return !n->tests_rows &&
+	       (n->tests_header || (n->tests_preamble && n->nr_log_after_preamble));
+}
+
+/*
+ * A collective that stopped before its first size: on PCIe peers, peer
+ * traffic that never completes, as ACS redirect or a translating IOMMU
+ * gives; nothing here tells which.
  */
 static void stopped_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
-	const struct ev_ref hdr = ev->nccl.tests_header_ref;
+	const struct ev_ref hdr = ev->nccl.tests_header ? ev->nccl.tests_header_ref :
+							  ev->nccl.last_log_ref;
 	struct suspect *s;
 
 	s = diagnosis_suspect(d, RC_ACS_REDIRECT, LIKELY, CMD_ACS);
-	suspect_for(s, "the collective stopped before its first size%s: peer writes that ACS redirects and the root complex drops never arrive", at(f, hdr));
+	suspect_for(s, "the collective stopped before its first size (or the paste ends there)%s: peer writes that ACS redirects and the root complex drops never arrive", at(f, hdr));
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
 	suspect_for(s, "the collective stopped before its first size%s: peer writes the IOMMU does not map are dropped", at(f, hdr));
 	suspect_against(s, "no IOMMU fault in these files (they hold no kernel log)");
@@ -308,7 +342,7 @@ static bool symptom_shown(const struct evidence *ev, bool slow)
 	       ev->nccl.nvlink_p2p_disabled || ev->cuda.nr_other || ev->cuda.nr_not_ready ||
 	       k->nr_faults || k->nr_xid || k->nr_aer || k->nr_bus_assert ||
 	       k->nr_bar_unassigned || k->nr_p2pdma_refused ||
-	       (ev->nccl.tests_header && !ev->nccl.tests_rows);
+	       run_stopped(&ev->nccl);
 }
 
 void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow)
@@ -323,7 +357,9 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 			    at(&f, ev->kernel.bus_assert_ref));
 		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
 		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
-	} else if (refused(ev) || ev->nccl.nr_shm)
+	} else if (ev->rocm.nr_refused)
+		rocm_refusal_suspects(&f, d);
+	else if (refused(ev) || ev->nccl.nr_shm)
 		refusal_suspects(&f, d);
 	else if (slow)
 		slow_suspects(&f, d);
@@ -337,7 +373,7 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 		topology_suspects(&f, d);
 	else if (ev->nccl.busbw_max > 0 && topo_has(ev, EV_LINK_NV, &row))
 		topology_suspects(&f, d);
-	else if (ev->nccl.tests_header && !ev->nccl.tests_rows && !ev->nccl.nr_p2p &&
+	else if (run_stopped(&ev->nccl) && !ev->nccl.nr_p2p &&
 		 !topo_has(ev, EV_LINK_NV, &row))
 		stopped_suspects(&f, d);
 	bar1_suspects(&f, d);

@@ -192,6 +192,13 @@ printf '%s\n' '           8             2   float     sum    0.021   0.00   0.00
 got=$(suspects "$tmp/stopped.txt" 2>/dev/null)
 case $got in *acs-redirect:likely*) result 0 "evidence: suspects: a table with a row did not stop" "$got" ;;
 	*) result 1 "evidence: suspects: a table with a row did not stop" ;; esac
+{ printf '# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20\n#\n# Using devices\n'
+  printf '#   Rank  %s Pid  2832%s on   host device  %s [0x%s] NVIDIA RTX A6000\n' 0 9 0 01 1 8 1 41
+  printf 'host:28329:28341 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n'; } >"$tmp/init-stopped.txt"
+expect_suspects "acs-redirect:likely iommu-translation:likely host-bridge:possible" \
+	"evidence: suspects: nccl-tests' preamble and NCCL's init log, no table: the suspects of a hang" "$tmp/init-stopped.txt"
+head -5 "$tmp/init-stopped.txt" >"$tmp/preamble-only.txt"
+expect_suspects "healthy:possible" "evidence: suspects: a preamble cut in its device list is no hang" "$tmp/preamble-only.txt"
 printf 'GPU0 GPU1 GPU2\nGPU0 X NS NS\nGPU1 NS X NS\nGPU2 NS NS X\n' >"$tmp/ns.txt"
 expect_suspects "consumer-gpu:possible virtualization:possible cross-socket:possible" \
 	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM among them" "$tmp/ns.txt"
@@ -216,6 +223,13 @@ case $got in *bar-size*) result 0 "evidence: suspects: a BAR1 that spans the mem
 got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
 [ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
+# ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
+{ printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
+	'51576 7707' false '51576 51576' false
+  printf '[ERROR ] [    94.48] [action_4] p2p-bandwidth No peers found\n'; } >"$tmp/rvs.txt"
+expect_first "2 p2p-not-supported" "evidence: RVS's peers:false between two GPUs: p2p-not-supported" "$tmp/rvs.txt"
+expect_suspects "cross-socket:possible bar-size:possible host-bridge:unlikely" \
+	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the root complex" "$tmp/rvs.txt"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
