@@ -48,7 +48,8 @@ enum ev_format {
 	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
 	EV_FMT_SMI_QUERY	= 1u << 13,	/* nvidia-smi -q, whole or grepped */
 	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
-	EV_FMT_COUNT		= 15,
+	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
+	EV_FMT_COUNT		= 16,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -218,6 +219,13 @@ struct ev_rocm {
 	struct ev_ref refused_ref;
 };
 
+/* A PyTorch session: tensors whose GPU-to-GPU copy printed other values. */
+struct ev_torch {
+	unsigned int nr_corrupt;
+	struct ev_ref corrupt_ref;		/* the peer copy's printed line */
+	char tensor[32];			/* its name in the session */
+};
+
 /* The whole partial model. */
 struct evidence {
 	struct ev_file file[EV_FILES_MAX];
@@ -275,6 +283,7 @@ struct evidence {
 	struct ev_cuda_errors cuda;
 	struct ev_smi_query smi;
 	struct ev_rocm rocm;
+	struct ev_torch torch;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -368,6 +377,7 @@ void read_cuda_errors(struct evidence *ev, unsigned int fi);
 void read_setpci(struct evidence *ev, unsigned int fi);
 void read_smi_query(struct evidence *ev, unsigned int fi);
 void read_rocm(struct evidence *ev, unsigned int fi);
+void read_torch_session(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

@@ -16,7 +16,7 @@ static const char *const format_names[EV_FMT_COUNT] = {
 	"nvidia-smi-topo-matrix", "nvidia-smi-topo-p2p", "p2pBandwidthLatencyTest",
 	"nvbandwidth", "nvbandwidth-json", "lspci-tree", "lspci-verbose",
 	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log", "cuda-error", "setpci",
-	"nvidia-smi-q", "rocm-rvs",
+	"nvidia-smi-q", "rocm-rvs", "torch-session",
 };
 
 const char *ev_format_name(unsigned int bit)
@@ -97,7 +97,7 @@ const char *ev_file_why(const struct ev_file *f)
 		return "binary data, not a pasted output";
 	if (!f->len)
 		return "empty";
-	return "not in a format p2pdiag reads (nvidia-smi topo and -q, p2pBandwidthLatencyTest, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs)";
+	return "not in a format p2pdiag reads (nvidia-smi topo and -q, p2pBandwidthLatencyTest, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, PyTorch sessions)";
 }
 
 const char *ev_file_name(const struct evidence *ev, unsigned int i)

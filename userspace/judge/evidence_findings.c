@@ -878,6 +878,22 @@ static void judge_cuda_not_ready(struct judging *j)
 	j->config_known = true;
 }
 
+/* A tensor that a peer copy corrupted, as a PyTorch session printed it. */
+static void judge_corrupt_copy(struct judging *j)
+{
+	const struct ev_torch *t = &j->ev->torch;
+	struct cand *c;
+
+	if (!t->nr_corrupt || !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "tensor %s copied GPU to GPU printed other values than the same data where it was made or staged through the host: the peer copy corrupted it",
+		 t->tensor);
+	snprintf(c->fix, sizeof(c->fix),
+		 "copy through the host until the peer path is fixed; find why: " CMD_WHY_SLOW);
+	cite(j, c, t->corrupt_ref);
+}
+
 /* What the bandwidth and latency tables show. */
 static bool judge_measured(struct judging *j, bool emit)
 {
@@ -1116,6 +1132,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_lspci(j);
 	judge_nccl(j);
 	judge_cuda_not_ready(j);
+	judge_corrupt_copy(j);
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
 	judge_kernel(j, trouble || j->config_known);
 	judge_measured(j, true);

@@ -342,7 +342,7 @@ static bool symptom_shown(const struct evidence *ev, bool slow)
 	       ev->nccl.nvlink_p2p_disabled || ev->cuda.nr_other || ev->cuda.nr_not_ready ||
 	       k->nr_faults || k->nr_xid || k->nr_aer || k->nr_bus_assert ||
 	       k->nr_bar_unassigned || k->nr_p2pdma_refused ||
-	       run_stopped(&ev->nccl);
+	       run_stopped(&ev->nccl) || ev->torch.nr_corrupt;
 }
 
 void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow)
@@ -357,6 +357,15 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 			    at(&f, ev->kernel.bus_assert_ref));
 		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
 		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
+	} else if (ev->torch.nr_corrupt) {
+		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+
+		suspect_for(s, "a GPU-to-GPU copy arrived with other values than the same data where it was made or staged through the host%s: peer writes the IOMMU does not translate land elsewhere, and the copy reads zeros",
+			    at(&f, ev->torch.corrupt_ref));
+		s = diagnosis_suspect(d, RC_ACS_REDIRECT, POSSIBLE, CMD_ACS);
+		suspect_for(s, "peer writes that ACS redirects into the IOMMU are translated the same way");
+		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
+		suspect_for(s, "a root complex that does not route peer writes correctly corrupts them");
 	} else if (ev->rocm.nr_refused)
 		rocm_refusal_suspects(&f, d);
 	else if (refused(ev) || ev->nccl.nr_shm)

@@ -230,6 +230,16 @@ got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import
 expect_first "2 p2p-not-supported" "evidence: RVS's peers:false between two GPUs: p2p-not-supported" "$tmp/rvs.txt"
 expect_suspects "cross-socket:possible bar-size:possible host-bridge:unlikely" \
 	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the root complex" "$tmp/rvs.txt"
+# A PyTorch session whose peer copy printed other values than the host-staged one
+printf '%s\n' '>>> x = torch.tensor([1.0, 2.0], device=0)' '>>> x.to(1)' "tensor([1.4013e-45, 0.0000e+00], device='cuda:1')" \
+	">>> x.to('cpu').to(1)" "tensor([1., 2.], device='cuda:1')" >"$tmp/torch-corrupt.txt"
+expect_first "2 data-corrupt" "evidence: a tensor copied GPU to GPU that differs from its staged copy: data-corrupt" "$tmp/torch-corrupt.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
+	"evidence: suspects: a corrupt peer copy: the IOMMU first" "$tmp/torch-corrupt.txt"
+sed 's/1.4013e-45, 0.0000e+00/1.0000, 2.0000/' "$tmp/torch-corrupt.txt" >"$tmp/torch-same.txt"
+got=$(first "$tmp/torch-same.txt")
+[ "$got" = "0 evidence-undecided" ] && result 1 "evidence: a peer copy that prints the same values (other format): no data-corrupt" ||
+	result 0 "evidence: a peer copy that prints the same values (other format): no data-corrupt" "$got"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
