@@ -49,7 +49,8 @@ enum ev_format {
 	EV_FMT_SMI_QUERY	= 1u << 13,	/* nvidia-smi -q, whole or grepped */
 	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
 	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
-	EV_FMT_COUNT		= 16,
+	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
+	EV_FMT_COUNT		= 17,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -378,6 +379,7 @@ void read_setpci(struct evidence *ev, unsigned int fi);
 void read_smi_query(struct evidence *ev, unsigned int fi);
 void read_rocm(struct evidence *ev, unsigned int fi);
 void read_torch_session(struct evidence *ev, unsigned int fi);
+void read_collect_env(struct evidence *ev, unsigned int fi);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

@@ -240,6 +240,19 @@ sed 's/1.4013e-45, 0.0000e+00/1.0000, 2.0000/' "$tmp/torch-corrupt.txt" >"$tmp/t
 got=$(first "$tmp/torch-same.txt")
 [ "$got" = "0 evidence-undecided" ] && result 1 "evidence: a peer copy that prints the same values (other format): no data-corrupt" ||
 	result 0 "evidence: a peer copy that prints the same values (other format): no data-corrupt" "$got"
+# collect_env and nvidia-smi -L: the GPUs' models and the CPU's vendor as facts
+printf '%s\n' 'GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-0b5c6a8e-0000-0000-0000-000000000000)' \
+	'GPU 1: NVIDIA GeForce RTX 3090 (UUID: GPU-1c6d7b9f-0000-0000-0000-000000000000)' >"$tmp/smi-L.txt"
+expect_root consumer-gpu "evidence: root cause: nvidia-smi -L naming GeForce cards, nothing granted: consumer-gpu" "$tmp/smi-L.txt"
+printf '%s\n' 'Collecting environment information...' 'PyTorch version: 2.1.0' 'GPU models and configuration:' \
+	'GPU 0: NVIDIA RTX A6000' 'GPU 1: NVIDIA RTX A6000' 'Vendor ID:                       AuthenticAMD' >"$tmp/collect_env.txt"
+got=$("$bin" --evidence --json "$tmp/collect_env.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["suspects"][0]
+print(d["inputs"][0]["format"], s["root_cause"], any("AMD host" in x for x in s["for"]))')
+[ "$got" = "collect-env iommu-translation True" ] && result 1 "evidence: collect_env's AMD vendor weighs for the IOMMU when P2P is slow" ||
+	result 0 "evidence: collect_env's AMD vendor weighs for the IOMMU when P2P is slow" "$got"
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
