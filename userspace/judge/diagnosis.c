@@ -102,6 +102,23 @@ static bool live_health_shown(const struct check_run *r)
 	return false;
 }
 
+/*
+ * A live run that judged the paths but measured nothing: health is the
+ * likely answer, and a measuring run is what decides it.
+ */
+static void live_unmeasured_suspect(struct check_run *r)
+{
+	struct suspect *s;
+
+	if (r->evidence || !r->nr_pairs || r->gpu_measured)
+		return;
+	s = diagnosis_suspect(&r->diagnosis, RC_HEALTHY, LIKELY,
+			      "p2pdiag-check without --quick or --no-cuda on this machine (measures and verifies every GPU pair)");
+	suspect_for(s, "the topology allows P2P on every path judged (%u pair%s)",
+		    r->nr_pairs, r->nr_pairs == 1 ? "" : "s");
+	suspect_against(s, "no copy was measured, so nothing shows P2P working");
+}
+
 /* Likelier first; a stable insertion sort keeps the rules' order. */
 static void rank_suspects(struct diagnosis *d)
 {
@@ -129,6 +146,8 @@ void diagnose(struct check_run *r)
 		}
 	if (i == r->causes.nr && (d->health_shown || live_health_shown(r)))
 		d->root_cause = RC_HEALTHY;
+	if (d->root_cause == RC_UNDECIDED && i == r->causes.nr)
+		live_unmeasured_suspect(r);
 	if (d->root_cause != RC_UNDECIDED)
 		d->nr_suspects = 0;
 	rank_suspects(d);
