@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the shell tests: "ok N name" / "not ok N name" lines, a
 # reason under each failure (its first 20 lines, each after "# "), and a
-# last line "N passed, N failed".
-n=0 passed=0 failed=0
+# last line "N passed, N failed, N skipped", counted as tests/tap-totals
+# counts: a name with "# SKIP" ran nothing that could fail.
+n=0 passed=0 failed=0 skipped=0
 
 # result 1|0 NAME [WHY]
 result() {
 	n=$((n + 1))
 	if [ "$1" = 1 ]; then
-		passed=$((passed + 1))
+		case $2 in
+		*"# SKIP"*)	skipped=$((skipped + 1)) ;;
+		*)		passed=$((passed + 1)) ;;
+		esac
 		echo "ok $n $2"
 	else
 		failed=$((failed + 1))
@@ -30,13 +34,14 @@ check() {
 }
 
 # summary [LABEL]: the last line; with a label it is a comment line
-# ("# LABEL: N passed, N failed"), for a script whose "ok" lines a caller
-# counts together with other scripts'.  Succeeds when nothing failed.
+# ("# LABEL: N passed, N failed, N skipped"), for a script whose "ok"
+# lines a caller counts together with other scripts'.  Succeeds when
+# nothing failed.
 summary() {
 	if [ $# -gt 0 ]; then
-		echo "# $1: $passed passed, $failed failed"
+		echo "# $1: $passed passed, $failed failed, $skipped skipped"
 	else
-		echo "$passed passed, $failed failed"
+		echo "$passed passed, $failed failed, $skipped skipped"
 	fi
 	[ "$failed" = 0 ]
 }
