@@ -188,6 +188,13 @@ struct gpu_state {
 	char nvml_driver[64];
 	/* why nvml_driver is empty: "nvmlSystemGetDriverVersion failed: ..." */
 	char nvml_driver_error[112];
+	/*
+	 * ncclGetVersion() of the libnccl.so.2 this machine's loader finds
+	 * (major * 10000 + minor * 100 + patch from NCCL 2.9 on); 0 when
+	 * none loaded, nccl_error then says why.
+	 */
+	int nccl_version;
+	char nccl_error[112];
 	unsigned int nr_dev;
 	struct gpu_device dev[GPU_MAX];
 	unsigned int nr_pairs;
