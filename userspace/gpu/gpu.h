@@ -119,6 +119,12 @@ struct gpu_pair {
 	int src, dst;			/* indices into gpu_state.dev[] */
 	bool cuda_valid;
 	int can_access, perf_rank, access_supported, native_atomics, array_access;
+	/*
+	 * CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED (5):
+	 * 1 when only some atomics work over the link; -1 when the driver
+	 * does not know the attribute (before CUDA 13).
+	 */
+	int partial_atomics;
 	bool nvml_valid;
 	int topo_level;			/* nvmlGpuTopologyLevel_t */
 	enum gpu_p2p_status p2p_read, p2p_write, p2p_nvlink, p2p_atomics;

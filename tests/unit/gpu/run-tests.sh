@@ -284,6 +284,18 @@ lacks_re "^pair0-1\.p2p="; has_re "^pair0-1\.staged=.* verify=ok$"
 has "measure=ok"; status 0
 finish "CUDA refuses peer access: staged measured, no P2P attempted"
 
+# CUDA 13's attribute 5 (ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED) beside 3;
+# a driver that does not know it leaves it unknown, not the pair.
+run_case FAKE_CUDA_P2P_ATOMICS=partial -- "${SMALL[@]}" --quick
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
+has "pair0-1.cuda_partial_atomics=1"
+finish "CUDA says only some atomics work over the link: attribute 5 read"
+
+run_case FAKE_CUDA_P2P_ATOMICS=none FAKE_CUDA_P2P_ATTR5=refused -- "${SMALL[@]}" --quick
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
+has "pair0-1.cuda_partial_atomics=-1"; has "cuda=ok"
+finish "a driver before CUDA 13 refuses attribute 5: unknown, the pair still read"
+
 run_case FAKE_CUDA_NO_PEER=0-1 -- "${SMALL[@]}"
 has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
 lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
