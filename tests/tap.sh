@@ -46,6 +46,20 @@ summary() {
 	[ "$failed" = 0 ]
 }
 
+# tool_under_test LABEL [BIN]: sets bin to BIN, or to this tree's
+# p2pdiag-check, built now; a build that fails is the suite's one result,
+# and the suite ends there (exit 1).
+tool_under_test() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	bin=${2:-$top/userspace/p2pdiag-check}
+	[ -n "${2:-}" ] && return 0
+	make -s -C "$top/userspace" >/dev/null 2>&1 && return 0
+	result 0 "$1: p2pdiag-check builds" "$(make -s -C "$top/userspace" 2>&1 | tail -5)"
+	summary
+	exit 1
+}
+
 # The options p2pdiag-check --help lists, one per line.
 help_options() {
 	"$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u
