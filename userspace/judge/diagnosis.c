@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "judge/diagnosis.h"
+#include "judge/run_state.h"
 
 const char *likelihood_name(enum likelihood l)
 {
@@ -108,14 +109,15 @@ static bool live_health_shown(const struct check_run *r)
  */
 static void live_unmeasured_suspect(struct check_run *r)
 {
+	unsigned int n = run_pairs_to_judge(r);
 	struct suspect *s;
 
-	if (r->evidence || !r->nr_pairs || r->gpu_measured)
+	if (r->evidence || !n || r->gpu_measured)
 		return;
 	s = diagnosis_suspect(&r->diagnosis, RC_HEALTHY, LIKELY,
 			      "p2pdiag-check without --quick or --no-cuda on this machine (measures and verifies every GPU pair)");
 	suspect_for(s, "the topology allows P2P on every path judged (%u pair%s)",
-		    r->nr_pairs, r->nr_pairs == 1 ? "" : "s");
+		    n, n == 1 ? "" : "s");
 	suspect_against(s, "no copy was measured, so nothing shows P2P working");
 }
 

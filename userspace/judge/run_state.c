@@ -3,6 +3,16 @@
 
 #include "check.h"
 #include "judge/findings.h"
+#include "judge/judge_priv.h"
+
+unsigned int run_pairs_to_judge(const struct check_run *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nr_pairs; i++)
+		n += !r->model || !judge_paravirtual_pair(r->model, &r->pair[i]);
+	return n;
+}
 
 enum run_state run_state(const struct check_run *r, enum run_grounds *grounds)
 {
@@ -23,7 +33,7 @@ enum run_state run_state(const struct check_run *r, enum run_grounds *grounds)
 		} else if (r->evidence) {
 			s = RUN_UNDECIDED;
 			g = GROUNDS_NOT_SHOWN;
-		} else if (!r->nr_pairs) {
+		} else if (!run_pairs_to_judge(r)) {
 			s = RUN_UNDECIDED;
 			g = GROUNDS_NO_PAIR;
 		} else {

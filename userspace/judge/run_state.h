@@ -27,6 +27,13 @@ enum run_grounds {
 	GROUNDS_NOT_SHOWN,	/* pasted files that do not show health */
 };
 
+/*
+ * run_pairs_to_judge() - @r's judged pairs that can carry P2P at all: a
+ * pair with a paravirtual end has no P2P data path (a VM's virtio NIC
+ * beside its one GPU), so it is no ground for health either way.
+ */
+unsigned int run_pairs_to_judge(const struct check_run *r);
+
 /* run_state() - @r's state, once diagnose() has run; @grounds may be NULL. */
 enum run_state run_state(const struct check_run *r, enum run_grounds *grounds);
 
