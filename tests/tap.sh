@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the shell tests: "ok N name" / "not ok N name" lines, a
 # reason under each failure (its first 20 lines, each after "# "), and a
-# last line "N passed, N failed".
-n=0 passed=0 failed=0
+# last line "N passed, N failed, N skipped", counted as tests/tap-totals
+# counts: a name with "# SKIP" ran nothing that could fail.
+n=0 passed=0 failed=0 skipped=0
 
 # result 1|0 NAME [WHY]
 result() {
 	n=$((n + 1))
 	if [ "$1" = 1 ]; then
-		passed=$((passed + 1))
+		case $2 in
+		*"# SKIP"*)	skipped=$((skipped + 1)) ;;
+		*)		passed=$((passed + 1)) ;;
+		esac
 		echo "ok $n $2"
 	else
 		failed=$((failed + 1))
@@ -30,15 +34,30 @@ check() {
 }
 
 # summary [LABEL]: the last line; with a label it is a comment line
-# ("# LABEL: N passed, N failed"), for a script whose "ok" lines a caller
-# counts together with other scripts'.  Succeeds when nothing failed.
+# ("# LABEL: N passed, N failed, N skipped"), for a script whose "ok"
+# lines a caller counts together with other scripts'.  Succeeds when
+# nothing failed.
 summary() {
 	if [ $# -gt 0 ]; then
-		echo "# $1: $passed passed, $failed failed"
+		echo "# $1: $passed passed, $failed failed, $skipped skipped"
 	else
-		echo "$passed passed, $failed failed"
+		echo "$passed passed, $failed failed, $skipped skipped"
 	fi
 	[ "$failed" = 0 ]
+}
+
+# tool_under_test LABEL [BIN]: sets bin to BIN, or to this tree's
+# p2pdiag-check, built now; a build that fails is the suite's one result,
+# and the suite ends there (exit 1).
+tool_under_test() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	bin=${2:-$top/userspace/p2pdiag-check}
+	[ -n "${2:-}" ] && return 0
+	make -s -C "$top/userspace" >/dev/null 2>&1 && return 0
+	result 0 "$1: p2pdiag-check builds" "$(make -s -C "$top/userspace" 2>&1 | tail -5)"
+	summary
+	exit 1
 }
 
 # The options p2pdiag-check --help lists, one per line.

@@ -56,14 +56,27 @@
  *         devfn 00.0; before, pci_get_slot() found 00.0 wherever it was
  *   5.18  Ice Lake-SP's 09a2, which every Xeon since shows first
  *   5.19  a root port heading the list is taken at any devfn
- *   7.1   Intel's DSA, IAA and QAT root buses; Google's devices, any id
- *   7.2   NVIDIA's and Zhaoxin's CPUs (queued in the PCI tree after 7.1)
+ *   7.1   Google's devices, any id
+ *   7.2   Intel's DSA, IAA and QAT root buses, also taken into 7.1.3 (the
+ *         one stable series that has them)
+ *   7.3   NVIDIA's CPUs
+ *   7.4   the batch queued after 7.3-rc1: Zhaoxin's CPUs, and Intel's
+ *         Haswell client (8086:0c08) and Xeon E3/E5/E7 v4 (8086:6f00) host
+ *         bridges, both on one host bridge only; also Alibaba's T-HEAD
+ *         Yitian 710, left out here because its root-bus device id is not
+ *         known: a guessed id would be a verdict without grounds, so a
+ *         Yitian root bus is judged as one on no list
+ *
+ * Each release is the one whose merge window took the change into
+ * p2pdma.c, not the one its patch was first posted for; the 7.4 batch is
+ * what the PCI tree queued for that merge window.
  *
  * p2pdiag supports kernels from 5.10 (the oldest the module is built and
  * tested on), so an older release is judged as 5.10 judges, and one newer
- * than the last list known as that list.  Stable series that picked a
- * change up early (the 7.1 ids are marked for stable, and the 5.14 lookup
- * was offered to older series) are judged by their mainline release.
+ * than the last list known as that list.  A stable series that took an
+ * entry early is judged from the point release that took it (backport);
+ * others (the 5.14 lookup was offered to older series) by their mainline
+ * release.
  */
 #define SINCE_5_4		P2PD_RELEASE(5, 4, 0)
 #define SINCE_5_6		P2PD_RELEASE(5, 6, 0)
@@ -71,10 +84,13 @@
 #define SINCE_5_18		P2PD_RELEASE(5, 18, 0)
 #define SINCE_7_1		P2PD_RELEASE(7, 1, 0)
 #define SINCE_7_2		P2PD_RELEASE(7, 2, 0)
+#define SINCE_7_3		P2PD_RELEASE(7, 3, 0)
+#define SINCE_7_4		P2PD_RELEASE(7, 4, 0)
+#define STABLE_7_1_3		P2PD_RELEASE(7, 1, 3)
 #define HEAD_OF_LIST_SINCE	P2PD_RELEASE(5, 14, 0)
 #define ROOT_PORT_HEAD_SINCE	P2PD_RELEASE(5, 19, 0)
 #define OLDEST_SUPPORTED	P2PD_RELEASE(5, 10, 0)
-#define NEWEST_LIST		SINCE_7_2
+#define NEWEST_LIST		SINCE_7_4
 
 /* The kernel's pci_p2pdma_whitelist, each entry with its first release. */
 static const struct host_bridge_entry {
@@ -82,45 +98,51 @@ static const struct host_bridge_entry {
 	unsigned int device;
 	int same_host_bridge;	/* REQ_SAME_HOST_BRIDGE */
 	unsigned int since;	/* P2PD_RELEASE() that added it */
+	unsigned int backport;	/* its stable series' first point release, or 0 */
 } host_bridge_whitelist[] = {
 	/* Intel Xeon E5 / Core i7 (Sandy Bridge-EP) */
-	{ P2PD_VENDOR_INTEL, 0x3c00, 1, SINCE_5_4 },
-	{ P2PD_VENDOR_INTEL, 0x3c01, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x3c00, 1, SINCE_5_4, 0 },
+	{ P2PD_VENDOR_INTEL, 0x3c01, 1, SINCE_5_4, 0 },
 	/* Intel Xeon E7 v3 / E5 v3 (Haswell-EP) */
-	{ P2PD_VENDOR_INTEL, 0x2f00, 1, SINCE_5_4 },
-	{ P2PD_VENDOR_INTEL, 0x2f01, 1, SINCE_5_4 },
+	{ P2PD_VENDOR_INTEL, 0x2f00, 1, SINCE_5_4, 0 },
+	{ P2PD_VENDOR_INTEL, 0x2f01, 1, SINCE_5_4, 0 },
 	/* Intel Skylake-E: the host bridge and root ports A to D */
-	{ P2PD_VENDOR_INTEL, 0x2030, 0, SINCE_5_6 },
-	{ P2PD_VENDOR_INTEL, 0x2031, 0, SINCE_5_7 },
-	{ P2PD_VENDOR_INTEL, 0x2032, 0, SINCE_5_7 },
-	{ P2PD_VENDOR_INTEL, 0x2033, 0, SINCE_5_7 },
-	{ P2PD_VENDOR_INTEL, 0x2020, 0, SINCE_5_6 },
+	{ P2PD_VENDOR_INTEL, 0x2030, 0, SINCE_5_6, 0 },
+	{ P2PD_VENDOR_INTEL, 0x2031, 0, SINCE_5_7, 0 },
+	{ P2PD_VENDOR_INTEL, 0x2032, 0, SINCE_5_7, 0 },
+	{ P2PD_VENDOR_INTEL, 0x2033, 0, SINCE_5_7, 0 },
+	{ P2PD_VENDOR_INTEL, 0x2020, 0, SINCE_5_6, 0 },
 	/* Intel Ice Lake-SP, and every Xeon since */
-	{ P2PD_VENDOR_INTEL, 0x09a2, 0, SINCE_5_18 },
+	{ P2PD_VENDOR_INTEL, 0x09a2, 0, SINCE_5_18, 0 },
 	/* Intel DSA, IAA and QAT accelerators on their own root buses */
-	{ P2PD_VENDOR_INTEL, 0x0b25, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x0cfe, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x11fb, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x1212, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x1216, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x4940, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x4942, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x4944, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x4946, 0, SINCE_7_1 },
-	{ P2PD_VENDOR_INTEL, 0x4948, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_INTEL, 0x0b25, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x0cfe, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x11fb, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x1212, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x1216, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x4940, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x4942, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x4944, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x4946, 0, SINCE_7_2, STABLE_7_1_3 },
+	{ P2PD_VENDOR_INTEL, 0x4948, 0, SINCE_7_2, STABLE_7_1_3 },
 	/* Google SoCs: the host-bridge meaning of 0x1ae0 (vendor_ids.h) */
-	{ P2PD_VENDOR_GOOGLE, ANY_DEVICE, 0, SINCE_7_1 },
+	{ P2PD_VENDOR_GOOGLE, ANY_DEVICE, 0, SINCE_7_1, 0 },
 	/* NVIDIA CPUs */
-	{ P2PD_VENDOR_NVIDIA, 0x2f95, 0, SINCE_7_2 },
-	{ P2PD_VENDOR_NVIDIA, 0x2f96, 0, SINCE_7_2 },
-	{ P2PD_VENDOR_NVIDIA, 0x2f97, 0, SINCE_7_2 },
-	{ P2PD_VENDOR_NVIDIA, 0x2f98, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f95, 0, SINCE_7_3, 0 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f96, 0, SINCE_7_3, 0 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f97, 0, SINCE_7_3, 0 },
+	{ P2PD_VENDOR_NVIDIA, 0x2f98, 0, SINCE_7_3, 0 },
 	/* Zhaoxin KX-6000, KH-40000, KX-6000G, KX-7000, KH-50000 */
-	{ P2PD_VENDOR_ZHAOXIN, 0x1003, 1, SINCE_7_2 },
-	{ P2PD_VENDOR_ZHAOXIN, 0x1005, 1, SINCE_7_2 },
-	{ P2PD_VENDOR_ZHAOXIN, 0x1006, 1, SINCE_7_2 },
-	{ P2PD_VENDOR_ZHAOXIN, 0x1007, 1, SINCE_7_2 },
-	{ P2PD_VENDOR_ZHAOXIN, 0x1008, 0, SINCE_7_2 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1003, 1, SINCE_7_4, 0 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1005, 1, SINCE_7_4, 0 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1006, 1, SINCE_7_4, 0 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1007, 1, SINCE_7_4, 0 },
+	{ P2PD_VENDOR_ZHAOXIN, 0x1008, 0, SINCE_7_4, 0 },
+	/* Intel Haswell client (Xeon E3-1200 v3 / Core) */
+	{ P2PD_VENDOR_INTEL, 0x0c08, 1, SINCE_7_4, 0 },
+	/* Intel Xeon E3 v4 / E5 v4 / E7 v4 (Broadwell) */
+	{ P2PD_VENDOR_INTEL, 0x6f00, 1, SINCE_7_4, 0 },
+	/* Alibaba T-HEAD Yitian 710: id not known here (see above) */
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -304,6 +326,20 @@ unsigned int p2pd_whitelist_release(const struct p2pd_model *m)
 	return m->kernel_release;
 }
 
+/*
+ * Whether kernel @release's list has @e: from its mainline release, or
+ * from its backport's point release within that stable series.
+ */
+static int entry_in_release(const struct host_bridge_entry *e,
+			    unsigned int release)
+{
+	if (e->since <= release)
+		return 1;
+	return e->backport && release >= e->backport &&
+	       P2PD_RELEASE_MAJOR(release) == P2PD_RELEASE_MAJOR(e->backport) &&
+	       P2PD_RELEASE_MINOR(release) == P2PD_RELEASE_MINOR(e->backport);
+}
+
 static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
 			      int same_host_bridge)
 {
@@ -317,7 +353,7 @@ static int host_bridge_listed(const struct p2pd_model *m, int host_fn,
 	for (i = 0; i < ARRAY_LEN(host_bridge_whitelist); i++) {
 		const struct host_bridge_entry *e = &host_bridge_whitelist[i];
 
-		if (e->since > release || f->vendor != e->vendor)
+		if (!entry_in_release(e, release) || f->vendor != e->vendor)
 			continue;
 		if (e->device != ANY_DEVICE && f->device != e->device)
 			continue;

@@ -37,6 +37,9 @@
  *                                    unless CUDA_DISABLE_IOMMU_ACS_P2P_
  *                                    CAPABILITY_CHECK=1, granted by older
  *                                    ones
+ *   FAKE_CUDA_P2P_ATOMICS=all|partial|none  P2P attributes 3 and 5 (all)
+ *   FAKE_CUDA_P2P_ATTR5=refused      attribute 5 unknown (a driver
+ *                                    before CUDA 13)
  *   FAKE_CUDA_BW_{H2D,D2H,D2D,P2P,STAGED}=GB/s (55 55 2000 50 20)
  *   FAKE_CUDA_BW_{P2P,STAGED}_MATRIX=r0;r1;...  per pair: row = source
  *                                    GPU, comma-separated GB/s per
@@ -408,14 +411,33 @@ EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice a, CUdevice b)
 	return CUDA_SUCCESS;
 }
 
+/* Attributes 3 and 5 by FAKE_CUDA_P2P_ATOMICS and _ATTR5 (above). */
 EXPORT CUresult cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute attr,
 					CUdevice a, CUdevice b)
 {
 	int can = !peer_refused(a, b);
+	const char *atomics = getenv("FAKE_CUDA_P2P_ATOMICS");
+	const char *attr5 = getenv("FAKE_CUDA_P2P_ATTR5");
 
 	if (hook("cuDeviceGetP2PAttribute"))
 		return FAKE_CUDA_FAILURE;
-	*v = attr == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ? 0 : can;
+	if (!atomics)
+		atomics = "all";
+	switch ((int)attr) {
+	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+		*v = 0;
+		break;
+	case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+		*v = can && !strcmp(atomics, "all");
+		break;
+	case 0x05:	/* ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED, CUDA 13 */
+		if (attr5 && !strcmp(attr5, "refused"))
+			return CUDA_ERROR_INVALID_VALUE;
+		*v = can && !strcmp(atomics, "partial");
+		break;
+	default:
+		*v = can;
+	}
 	return CUDA_SUCCESS;
 }
 

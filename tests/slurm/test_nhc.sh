@@ -17,12 +17,7 @@ root=$(cd "$here/../.." && pwd)
 nhc_check=$root/userspace/slurm/p2pdiag.nhc
 fix=$root/tests/unit/tool/fixtures
 echo "KTAP version 1"
-bin=${1:-$root/userspace/p2pdiag-check}
-if [ -z "${1:-}" ] && ! make -s -C "$root/userspace" >/dev/null 2>&1; then
-	result 0 "nhc: p2pdiag-check builds" "$(make -s -C "$root/userspace" 2>&1 | tail -5)"
-	summary
-	exit 1
-fi
+tool_under_test nhc "${1:-}"
 t=$(mktemp -d "${TMPDIR:-/tmp}/p2pdiag-nhc-XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 

@@ -119,6 +119,12 @@ struct gpu_pair {
 	int src, dst;			/* indices into gpu_state.dev[] */
 	bool cuda_valid;
 	int can_access, perf_rank, access_supported, native_atomics, array_access;
+	/*
+	 * CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED (5):
+	 * 1 when only some atomics work over the link; -1 when the driver
+	 * does not know the attribute (before CUDA 13).
+	 */
+	int partial_atomics;
 	bool nvml_valid;
 	int topo_level;			/* nvmlGpuTopologyLevel_t */
 	enum gpu_p2p_status p2p_read, p2p_write, p2p_nvlink, p2p_atomics;
@@ -188,6 +194,13 @@ struct gpu_state {
 	char nvml_driver[64];
 	/* why nvml_driver is empty: "nvmlSystemGetDriverVersion failed: ..." */
 	char nvml_driver_error[112];
+	/*
+	 * ncclGetVersion() of the libnccl.so.2 this machine's loader finds
+	 * (major * 10000 + minor * 100 + patch from NCCL 2.9 on); 0 when
+	 * none loaded, nccl_error then says why.
+	 */
+	int nccl_version;
+	char nccl_error[112];
 	unsigned int nr_dev;
 	struct gpu_device dev[GPU_MAX];
 	unsigned int nr_pairs;

@@ -176,6 +176,13 @@ static bool cuda_call(struct gpu_state *st, struct cuda_api *cu, CUresult r,
 	return false;
 }
 
+/*
+ * CUDA 13's attribute 5, by number: older cuda.h headers lack the name,
+ * and older drivers refuse the value (CUDA_ERROR_INVALID_VALUE), which
+ * leaves it unknown rather than failing the pair.
+ */
+#define P2P_ATTRIBUTE_ONLY_PARTIAL_ATOMICS	((CUdevice_P2PAttribute)0x05)
+
 static void probe_pair(struct gpu_state *st, struct cuda_api *cu,
 		       struct gpu_pair *p, CUdevice a, CUdevice b)
 {
@@ -206,6 +213,10 @@ static void probe_pair(struct gpu_state *st, struct cuda_api *cu,
 			       "cuDeviceGetP2PAttribute"))
 			return;
 	}
+	if (cu->cuDeviceGetP2PAttribute(&p->partial_atomics,
+					P2P_ATTRIBUTE_ONLY_PARTIAL_ATOMICS,
+					a, b) != CUDA_SUCCESS)
+		p->partial_atomics = -1;
 	p->cuda_valid = true;
 }
 

@@ -99,6 +99,12 @@ bool gpu_parse_bus_id(const char *s, unsigned long long *addr);
 
 /* gpu_nvml.c */
 void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv);
+
+/*
+ * The NCCL library's version (gpu_nccl.c): only ncclGetVersion() is
+ * called, which starts nothing; its topology rules depend on it.
+ */
+void gpu_nccl_probe(struct gpu_state *st);
 void gpu_nvml_read_counters(struct gpu_state *st, struct nvml_api *nv,
 			    bool after);
 void gpu_nvml_read_link_load(struct gpu_state *st, struct nvml_api *nv,

@@ -108,6 +108,7 @@ static void worker_main(struct shared *sh, int fd, pid_t parent)
 		gpu_nvml_probe(&sh->st, &nv);
 	else
 		sh->st.nvml = GPU_SKIPPED;	/* nothing to attach it to */
+	gpu_nccl_probe(&sh->st);
 	gpu_record_step(&sh->st, "", -1, -1);
 	if (!send_cmd(fd, CMD_PROBED))
 		_exit(1);

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "judge/diagnosis.h"
+#include "judge/run_state.h"
 
 const char *likelihood_name(enum likelihood l)
 {
@@ -102,6 +103,24 @@ static bool live_health_shown(const struct check_run *r)
 	return false;
 }
 
+/*
+ * A live run that judged the paths but measured nothing: health is the
+ * likely answer, and a measuring run is what decides it.
+ */
+static void live_unmeasured_suspect(struct check_run *r)
+{
+	unsigned int n = run_pairs_to_judge(r);
+	struct suspect *s;
+
+	if (r->evidence || !n || r->gpu_measured)
+		return;
+	s = diagnosis_suspect(&r->diagnosis, RC_HEALTHY, LIKELY,
+			      "p2pdiag-check without --quick or --no-cuda on this machine (measures and verifies every GPU pair)");
+	suspect_for(s, "the topology allows P2P on every path judged (%u pair%s)",
+		    n, n == 1 ? "" : "s");
+	suspect_against(s, "no copy was measured, so nothing shows P2P working");
+}
+
 /* Likelier first; a stable insertion sort keeps the rules' order. */
 static void rank_suspects(struct diagnosis *d)
 {
@@ -129,6 +148,8 @@ void diagnose(struct check_run *r)
 		}
 	if (i == r->causes.nr && (d->health_shown || live_health_shown(r)))
 		d->root_cause = RC_HEALTHY;
+	if (d->root_cause == RC_UNDECIDED && i == r->causes.nr)
+		live_unmeasured_suspect(r);
 	if (d->root_cause != RC_UNDECIDED)
 		d->nr_suspects = 0;
 	rank_suspects(d);

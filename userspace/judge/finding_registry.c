@@ -60,6 +60,9 @@ static const struct finding_kind kinds[] = {
 	{ "link-slow-idle", I, I, "link",
 	  "a GPU link below its speed at idle (power saving)",
 	  NULL },
+	{ "nccl-link-current", I, I, "link",
+	  "NCCL 2.30.7 or later takes a GPU's PCIe figure from NVML's current link, which is below what the link can do",
+	  "an NCCL_TOPO_FILE with the link's link_speed and link_width" },
 	/* measurements */
 	{ "bw-low", W, W, "measurement",
 	  "a bandwidth below --min-ratio of its expectation, with nothing but the path to explain it",

@@ -15,6 +15,7 @@
 #include "judge/judge_expect.h"
 #include "judge/judge_settings.h"
 #include "judge/judge_validity.h"
+#include "judge/nccl_link.h"
 #include "judge/results.h"
 
 /*
@@ -300,6 +301,7 @@ void judge_gpus(struct check_run *r)
 	judge_timeouts(r);
 	for (i = 0; i < st->nr_dev; i++)
 		judge_device(r, i);
+	judge_nccl_links(r);
 	judge_siblings(r, 0);
 	judge_siblings(r, 1);
 	for (i = 0; st->pair && i < st->nr_pairs; i++)

@@ -34,6 +34,9 @@ void judge_describe_blockers(const struct p2pd_model *m,
 			     const struct p2pd_pair *p, struct text *t);
 /* Pair @pi's fix as judge_pairs() wrote it into the results; "" for none. */
 const char *judge_pair_fix_of(const struct check_run *r, int pi);
+/* A paravirtual end's family ("virtio", ...) when @p has one, else NULL. */
+const char *judge_paravirtual_pair(const struct p2pd_model *m,
+				   const struct p2pd_pair *p);
 
 struct judged_figure;
 

@@ -43,6 +43,7 @@ static const struct code_root table[] = {
 	{ "link-capped-target",			RC_BIOS_SETTING },
 	{ "bar-resizable-small",		RC_BAR_SIZE },
 	{ "p2p-atomics",			RC_UNDECIDED },
+	{ "nccl-link-current",			RC_UNDECIDED },
 	{ "link-slow-idle",			RC_UNDECIDED },
 	{ "bw-low",				RC_UNDECIDED },
 	{ "bw-low-explained",			RC_UNDECIDED },

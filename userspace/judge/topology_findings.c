@@ -83,10 +83,10 @@ static void pair_names(const struct p2pd_model *m, const struct p2pd_pair *p,
  * engine's p2pd_paravirtual_vendor(), the list the vm-paravirtual note
  * uses too) has its data moved by the hypervisor; no peer ever DMAs into
  * it, so its pairs' verdicts cannot break anything.  Without this, every
- * VM with a virtio NIC reports P2P broken.  Returns the device family's
- * name, or NULL.
+ * VM with a virtio NIC reports P2P broken, and such a pair is no pair to
+ * judge P2P by (run_state.c).  Returns the device family's name, or NULL.
  */
-static const char *paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
+const char *judge_paravirtual_pair(const struct p2pd_model *m, const struct p2pd_pair *p)
 {
 	const char *a = p2pd_paravirtual_vendor(m->fn[p->a].vendor);
 
@@ -111,7 +111,7 @@ bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p)
 	const struct p2pd_model *m = r->model;
 
 	return (p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_HOST) ||
-	       (p->verdict != P2PD_VERDICT_OK && paravirtual_pair(m, p)) ||
+	       (p->verdict != P2PD_VERDICT_OK && judge_paravirtual_pair(m, p)) ||
 	       iommu_note_matters(p) || ats_note_matters(p) ||
 	       p2pd_device_kind(m->fn[p->a].class_code) == P2PD_KIND_GPU ||
 	       p2pd_device_kind(m->fn[p->b].class_code) == P2PD_KIND_GPU;
@@ -127,7 +127,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 	const char *paravirtual;
 
 	pair_names(m, p, &t);
-	paravirtual = paravirtual_pair(m, p);
+	paravirtual = judge_paravirtual_pair(m, p);
 	if (paravirtual) {
 		if (p->verdict != P2PD_VERDICT_OK)
 			findings_add(&r->findings, SEV_INFO, "paravirtual-pair", fa, fb,

@@ -18,6 +18,7 @@
 #include "evidence/evidence.h"
 #include "judge/judge.h"
 #include "judge/results.h"
+#include "judge/run_state.h"
 #include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
@@ -570,6 +571,8 @@ static struct json_object *exchange_json(const struct gpu_exchange *x)
 static struct json_object *summary_json(const struct check_run *r)
 {
 	struct json_object *sum = json_object_new_object();
+	enum run_grounds grounds;
+	enum run_state state = run_state(r, &grounds);
 	size_t n[3] = { 0 };
 	size_t i;
 
@@ -579,6 +582,8 @@ static struct json_object *summary_json(const struct check_run *r)
 	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
 	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
 	put(sum, "exit_status", json_object_new_int(findings_exit_status(&r->findings)));
+	put(sum, "state", json_object_new_string(run_state_name(state)));
+	put(sum, "grounds", json_object_new_string(run_grounds_name(grounds)));
 	put(sum, "fix", machine_fix_json(r));
 	return sum;
 }

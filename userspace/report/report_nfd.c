@@ -102,21 +102,26 @@ static void pair_labels(FILE *f, const struct check_run *r,
 /*
  * "true" when P2P works between every two GPUs as the topology allows it
  * (verdict ok, or through a host bridge that routes it: none redirected
- * by ACS, blocked or unknown) and the run found nothing broken; one GPU
- * has no pair and is "true".  Else "false".
+ * by ACS, blocked or unknown) and the run found nothing broken; "none"
+ * when there is no pair of GPUs to judge (one GPU is no grounds for
+ * "true"); else "false".  Whether copies were measured is a label of its
+ * own, gpu-pairs-measured.
  */
 static const char *gpu_pairs_ok(const struct check_run *r, int exit_status)
 {
-	unsigned int i;
+	unsigned int i, gpu_pairs = 0;
 
 	if (exit_status >= 2)
 		return "false";
-	for (i = 0; i < r->nr_pairs; i++)
-		if (is_gpu(r, r->pair[i].a) && is_gpu(r, r->pair[i].b) &&
-		    r->pair[i].verdict != P2PD_VERDICT_OK &&
+	for (i = 0; i < r->nr_pairs; i++) {
+		if (!is_gpu(r, r->pair[i].a) || !is_gpu(r, r->pair[i].b))
+			continue;
+		if (r->pair[i].verdict != P2PD_VERDICT_OK &&
 		    r->pair[i].verdict != P2PD_VERDICT_HOST)
 			return "false";
-	return "true";
+		gpu_pairs++;
+	}
+	return gpu_pairs ? "true" : "none";
 }
 
 /* The expiry line and checked-at, from the run's time @now. */
@@ -157,6 +162,7 @@ static int nfd_write(FILE *f, const void *arg)
 	pair_labels(f, r, ep, n);
 	free(ep);
 	put_label(f, "gpu-pairs-ok", gpu_pairs_ok(r, c->exit_status));
+	put_label(f, "gpu-pairs-measured", r->gpu_measured ? "true" : "false");
 	if (r->source)
 		put_label(f, "source", r->source);
 	return 0;

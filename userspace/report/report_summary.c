@@ -10,21 +10,13 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/run_state.h"
 #include "report/report.h"
 #include "topology/pciaddr.h"
 
 const char *report_state_word(const struct check_run *r)
 {
-	if (!r->findings.nr)
-		return "healthy";
-	switch (findings_worst(&r->findings)) {
-	case SEV_ERROR:
-		return "broken";
-	case SEV_WARNING:
-		return "degraded";
-	default:
-		return "healthy";
-	}
+	return run_state_name(run_state(r, NULL));
 }
 
 /* @s on one line: each run of newlines and tabs becomes one space. */
@@ -107,10 +99,15 @@ int report_summary(FILE *out, const struct check_run *r)
 {
 	const struct causes *k = &r->causes;
 	const struct cause *first = k->nr ? &k->cause[0] : NULL;
-	const char *state = report_state_word(r);
+	enum run_grounds grounds;
+	enum run_state state = run_state(r, &grounds);
 	size_t i, others = 0;
 
-	fputs(state, out);
+	fputs(run_state_name(state), out);
+	if (grounds == GROUNDS_NO_PAIR)
+		fputs(": no pair of P2P endpoints to judge", out);
+	else if (grounds == GROUNDS_NOT_SHOWN)
+		fputs(": the files do not show health", out);
 	if (first && first->severity >= SEV_WARNING) {
 		fprintf(out, ": %s", first->code);
 		put_subjects(out, r, first);

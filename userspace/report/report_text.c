@@ -18,6 +18,7 @@
 #include "report/endpoint_labels.h"
 #include "judge/judge.h"
 #include "judge/results.h"
+#include "judge/run_state.h"
 #include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
@@ -653,16 +654,23 @@ static void summary_text(FILE *out, const struct check_run *r,
 {
 	const struct causes *k = &r->causes;
 	enum finding_severity worst = findings_worst(&r->findings);
+	enum run_grounds grounds;
+	enum run_state state = run_state(r, &grounds);
 	const char *done = NULL;
 	size_t i, other = 0;
 	/* pasted evidence is about the machine it came from */
 	const char *where = r->evidence ? "there" : "here";
 
 	fputc('\n', out);
-	/* pasted files are healthy only where they show health */
-	if (r->evidence && worst <= SEV_INFO && r->diagnosis.root_cause != RC_HEALTHY)
+	/* healthy only on grounds, and the grounds said */
+	if (state == RUN_UNDECIDED && grounds == GROUNDS_NOT_SHOWN)
 		fprintf(out, "P2P there: undecided from these files. ");
-	else if (!r->findings.nr || worst == SEV_INFO)
+	else if (state == RUN_UNDECIDED)
+		fprintf(out, "P2P %s: undecided: no pair of P2P endpoints to judge. ", where);
+	else if (state == RUN_HEALTHY && grounds == GROUNDS_TOPOLOGY)
+		fprintf(out, "%sP2P %s: healthy as far as the topology shows (not measured).%s ",
+			c->green, where, c->off);
+	else if (state == RUN_HEALTHY)
 		fprintf(out, "%sP2P %s: healthy.%s ", c->green, where, c->off);
 	else if (worst == SEV_WARNING)
 		fprintf(out, "%sP2P %s: works, but not as it should.%s ", c->yellow, where, c->off);

@@ -10,34 +10,49 @@
 /*
  * drivers/pci/p2pdma.c's pci_p2pdma_whitelist by release: vendor, device
  * (0x10000: any), needs both ends on one host bridge, the first mainline
- * release whose list has it.
+ * release whose list has it, and the stable point release that took it
+ * into an older series (0: none).  Where each release comes from:
+ * kmod/engine/verdict.c's history above its table.
  */
 #define ANY 0x10000u
 #define R(a, b) P2PD_RELEASE(a, b, 0)
+#define S713 P2PD_RELEASE(7, 1, 3)
 static const struct {
 	unsigned int vendor, device;
 	int same_only;
-	unsigned int since;
+	unsigned int since, stable;
 } whitelist[] = {
-	{ 0x8086, 0x3c00, 1, R(5, 4) }, { 0x8086, 0x3c01, 1, R(5, 4) },
-	{ 0x8086, 0x2f00, 1, R(5, 4) }, { 0x8086, 0x2f01, 1, R(5, 4) },
-	{ 0x8086, 0x2030, 0, R(5, 6) }, { 0x8086, 0x2020, 0, R(5, 6) },
-	{ 0x8086, 0x2031, 0, R(5, 7) }, { 0x8086, 0x2032, 0, R(5, 7) },
-	{ 0x8086, 0x2033, 0, R(5, 7) }, { 0x8086, 0x09a2, 0, R(5, 18) },
-	/* 7.1: DSA SPR0, IAX SPR0, DSA GNRD, DSA DMR, IAA DMR, QAT x5 */
-	{ 0x8086, 0x0b25, 0, R(7, 1) }, { 0x8086, 0x0cfe, 0, R(7, 1) },
-	{ 0x8086, 0x11fb, 0, R(7, 1) }, { 0x8086, 0x1212, 0, R(7, 1) },
-	{ 0x8086, 0x1216, 0, R(7, 1) }, { 0x8086, 0x4940, 0, R(7, 1) },
-	{ 0x8086, 0x4942, 0, R(7, 1) }, { 0x8086, 0x4944, 0, R(7, 1) },
-	{ 0x8086, 0x4946, 0, R(7, 1) }, { 0x8086, 0x4948, 0, R(7, 1) },
-	{ 0x1ae0, ANY, 0, R(7, 1) },
-	/* queued after 7.1: NVIDIA CPUs, Zhaoxin */
-	{ 0x10de, 0x2f95, 0, R(7, 2) }, { 0x10de, 0x2f96, 0, R(7, 2) },
-	{ 0x10de, 0x2f97, 0, R(7, 2) }, { 0x10de, 0x2f98, 0, R(7, 2) },
-	{ 0x1d17, 0x1003, 1, R(7, 2) }, { 0x1d17, 0x1005, 1, R(7, 2) },
-	{ 0x1d17, 0x1006, 1, R(7, 2) }, { 0x1d17, 0x1007, 1, R(7, 2) },
-	{ 0x1d17, 0x1008, 0, R(7, 2) },
+	{ 0x8086, 0x3c00, 1, R(5, 4), 0 }, { 0x8086, 0x3c01, 1, R(5, 4), 0 },
+	{ 0x8086, 0x2f00, 1, R(5, 4), 0 }, { 0x8086, 0x2f01, 1, R(5, 4), 0 },
+	{ 0x8086, 0x2030, 0, R(5, 6), 0 }, { 0x8086, 0x2020, 0, R(5, 6), 0 },
+	{ 0x8086, 0x2031, 0, R(5, 7), 0 }, { 0x8086, 0x2032, 0, R(5, 7), 0 },
+	{ 0x8086, 0x2033, 0, R(5, 7), 0 }, { 0x8086, 0x09a2, 0, R(5, 18), 0 },
+	{ 0x1ae0, ANY, 0, R(7, 1), 0 },
+	/* 7.2, and 7.1.3: DSA SPR0, IAX SPR0, DSA GNRD, DSA DMR, IAA DMR, QAT x5 */
+	{ 0x8086, 0x0b25, 0, R(7, 2), S713 }, { 0x8086, 0x0cfe, 0, R(7, 2), S713 },
+	{ 0x8086, 0x11fb, 0, R(7, 2), S713 }, { 0x8086, 0x1212, 0, R(7, 2), S713 },
+	{ 0x8086, 0x1216, 0, R(7, 2), S713 }, { 0x8086, 0x4940, 0, R(7, 2), S713 },
+	{ 0x8086, 0x4942, 0, R(7, 2), S713 }, { 0x8086, 0x4944, 0, R(7, 2), S713 },
+	{ 0x8086, 0x4946, 0, R(7, 2), S713 }, { 0x8086, 0x4948, 0, R(7, 2), S713 },
+	/* 7.3: NVIDIA CPUs */
+	{ 0x10de, 0x2f95, 0, R(7, 3), 0 }, { 0x10de, 0x2f96, 0, R(7, 3), 0 },
+	{ 0x10de, 0x2f97, 0, R(7, 3), 0 }, { 0x10de, 0x2f98, 0, R(7, 3), 0 },
+	/* 7.4: Zhaoxin, Haswell client, Xeon v4 (Yitian 710: id not known) */
+	{ 0x1d17, 0x1003, 1, R(7, 4), 0 }, { 0x1d17, 0x1005, 1, R(7, 4), 0 },
+	{ 0x1d17, 0x1006, 1, R(7, 4), 0 }, { 0x1d17, 0x1007, 1, R(7, 4), 0 },
+	{ 0x1d17, 0x1008, 0, R(7, 4), 0 },
+	{ 0x8086, 0x0c08, 1, R(7, 4), 0 }, { 0x8086, 0x6f00, 1, R(7, 4), 0 },
 };
+
+static int listed_in(unsigned int i, unsigned int release)
+{
+	unsigned int st = whitelist[i].stable;
+
+	if (whitelist[i].since <= release)
+		return 1;
+	/* the same stable series (major.minor), from the point release on */
+	return st && release >= st && (release >> 8) == (st >> 8);
+}
 
 int oracle_whitelisted(unsigned int release, unsigned int vendor,
 		       unsigned int device, int same_host_bridge)
@@ -50,8 +65,7 @@ int oracle_whitelisted(unsigned int release, unsigned int vendor,
 	if (release < R(5, 10))
 		release = R(5, 10);
 	for (i = 0; i < sizeof(whitelist) / sizeof(whitelist[0]); i++)
-		if (whitelist[i].since <= release &&
-		    whitelist[i].vendor == vendor &&
+		if (listed_in(i, release) && whitelist[i].vendor == vendor &&
 		    (whitelist[i].device == ANY ||
 		     whitelist[i].device == device))
 			return !whitelist[i].same_only || same_host_bridge;

@@ -317,9 +317,10 @@ static const struct {
 	{ 0x8086, 0x2f01 }, { 0x8086, 0x09a2 }, { 0x8086, 0x29c0 },
 	{ 0x8086, 0x1237 }, { 0x1022, 0x1480 }, { 0x1022, 0x1450 },
 	{ 0x1022, 0x14a4 }, { 0x8086, 0x3c01 }, { 0x8086, 0x2033 },
-	/* listed from 7.1, and from the release after it */
+	/* listed from 7.1 (and 7.1.3) to 7.4 */
 	{ 0x8086, 0x0b25 }, { 0x8086, 0x4948 }, { 0x1ae0, 0x0042 },
 	{ 0x10de, 0x2f95 }, { 0x1d17, 0x1003 }, { 0x1d17, 0x1008 },
+	{ 0x8086, 0x0c08 }, { 0x8086, 0x6f00 },
 };
 
 static void add_root_bus(struct gen *g, unsigned int bus)
@@ -403,7 +404,9 @@ void random_model(unsigned long long *rs, struct p2pd_model *m, int cut)
 		0, P2PD_RELEASE(4, 19, 0), P2PD_RELEASE(5, 10, 223),
 		P2PD_RELEASE(5, 15, 167), P2PD_RELEASE(5, 18, 0),
 		P2PD_RELEASE(6, 1, 158), P2PD_RELEASE(6, 12, 95),
-		P2PD_RELEASE(7, 1, 0), P2PD_RELEASE(7, 2, 3),
+		P2PD_RELEASE(7, 1, 0), P2PD_RELEASE(7, 1, 3),
+		P2PD_RELEASE(7, 2, 3), P2PD_RELEASE(7, 3, 1),
+		P2PD_RELEASE(7, 4, 0),
 	};
 
 	memset(m, 0, sizeof(*m));

@@ -220,6 +220,8 @@ int main(int argc, char **argv)
 			       p, q->can_access, q->perf_rank,
 			       q->access_supported, q->native_atomics,
 			       q->array_access);
+		if (q->cuda_valid)
+			printf("%s.cuda_partial_atomics=%d\n", p, q->partial_atomics);
 		if (q->nvml_valid)
 			printf("%s.nvml=topo %d read %d write %d nvlink %d atomics %d nvlinks %u\n",
 			       p, q->topo_level, q->p2p_read, q->p2p_write,

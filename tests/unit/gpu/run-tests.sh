@@ -284,6 +284,18 @@ lacks_re "^pair0-1\.p2p="; has_re "^pair0-1\.staged=.* verify=ok$"
 has "measure=ok"; status 0
 finish "CUDA refuses peer access: staged measured, no P2P attempted"
 
+# CUDA 13's attribute 5 (ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED) beside 3;
+# a driver that does not know it leaves it unknown, not the pair.
+run_case FAKE_CUDA_P2P_ATOMICS=partial -- "${SMALL[@]}" --quick
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
+has "pair0-1.cuda_partial_atomics=1"
+finish "CUDA says only some atomics work over the link: attribute 5 read"
+
+run_case FAKE_CUDA_P2P_ATOMICS=none FAKE_CUDA_P2P_ATTR5=refused -- "${SMALL[@]}" --quick
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
+has "pair0-1.cuda_partial_atomics=-1"; has "cuda=ok"
+finish "a driver before CUDA 13 refuses attribute 5: unknown, the pair still read"
+
 run_case FAKE_CUDA_NO_PEER=0-1 -- "${SMALL[@]}"
 has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
 lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
@@ -711,6 +723,19 @@ finish "p2pdiag-check, direct path, a 13.5 driver refuses P2P: CUDA's check name
 check 02-eight-gpu-four-switches $SW FAKE_NVML_LOAD_WIDTH=8 --
 status 1; finding warning link-degraded
 finish "p2pdiag-check, link narrower under load: link-degraded, exit 1"
+
+# NCCL 2.30.7 and later size a GPU's link by NVML's current one: idling
+# at Gen1 while the Gen4 x16 slot could do 24 GB/s, NCCL plans with 3.
+NCCL_LIBS=LIBS=$DOUBLES/cuda:$DOUBLES/nvml:$DOUBLES/nccl
+check 02-eight-gpu-four-switches $SW "$NCCL_LIBS" FAKE_NVML_GEN=1 FAKE_NVML_LOAD_GEN=5 --
+status 0; finding info nccl-link-current
+has_re "NCCL 2\.30\.7 \(libnccl\.so\.2\) takes GPU 0000:03:00\.0's PCIe link from NVML's current 2\.5 GT/s x16: 3\.0 GB/s in its topology, where the link can do 16\.0 GT/s x16 \(24\.0 GB/s"
+finish "p2pdiag-check, NCCL 2.30.7 and a GPU idling at Gen1: nccl-link-current, exit 0"
+
+check 02-eight-gpu-four-switches $SW "$NCCL_LIBS" FAKE_NCCL_VERSION=22907 FAKE_NVML_GEN=1 \
+	FAKE_NVML_LOAD_GEN=5 --
+status 0; lacks_re "nccl-link-current"
+finish "p2pdiag-check, NCCL 2.29.7 reads the capability: no nccl-link-current"
 
 check 02-eight-gpu-four-switches $FOUR FAKE_GPUS=4 FAKE_CUDA_DEV_SCALE=2:0.8 -- \
 	"${LONG[@]}"

@@ -517,9 +517,38 @@ matrix=$(sed -n '/^(1) Topology /,/^$/p' <<<"$out")
 	result 0 "cli: ... the text's matrix says ? (explained), the finding says why and what to do" "rc $rc: $out"
 grep -v '^expect ' "$efix/02-eight-gpu-four-switches.topo" >"$tmp/02.topo"
 run "$bin" --topology-file "$tmp/02.topo" --no-cuda
-case $out in *"P2P here: healthy. 120 pairs judged: "*"Nothing to change."*) [ "$rc" = 0 ] && result 1 "cli: a healthy server says so and that nothing is to change" ||
-	result 0 "cli: a healthy server says so and that nothing is to change" "rc $rc";;
-	*) result 0 "cli: a healthy server says so and that nothing is to change" "$(head -8 <<<"$out")";; esac
+case $out in *"P2P here: healthy as far as the topology shows (not measured). 120 pairs judged: "*"Nothing to change."*"Root cause: undecided"*"1. healthy (likely)"*"decide: p2pdiag-check without --quick"*) [ "$rc" = 0 ] && result 1 "cli: a healthy topology says so, that it was not measured, and how to decide" ||
+	result 0 "cli: a healthy topology says so, that it was not measured, and how to decide" "rc $rc";;
+	*) result 0 "cli: a healthy topology says so, that it was not measured, and how to decide" "$(head -14 <<<"$out")";; esac
+# One GPU and nothing else below the root port: no pair, so no grounds
+# for "healthy", in the text, --summary and the JSON alike.
+awk '!/^addr=/ || /^addr=0000:(00:00\.0|00:01\.1|01:00\.0|02:00\.0|03:00\.0) /' "$tmp/02.topo" |
+	sed 's/functions=43/functions=5/' >"$tmp/one-gpu.topo"
+run "$bin" --topology-file "$tmp/one-gpu.topo" --no-cuda
+text=$out text_rc=$rc
+run "$bin" --topology-file "$tmp/one-gpu.topo" --no-cuda --summary
+summary=$out
+run "$bin" --topology-file "$tmp/one-gpu.topo" --no-cuda --json
+v=$(python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["summary"]; print(s["state"], s["grounds"], d["root_cause"])' <<<"$out" 2>&1)
+[ "$text_rc" = 0 ] && [[ $text == *"P2P here: undecided: no pair of P2P endpoints to judge. 0 pairs judged"* ]] &&
+	[[ $text != *"healthy"* ]] && [ "$summary" = "undecided: no pair of P2P endpoints to judge" ] &&
+	[ "$v" = "undecided no-pair undecided" ] &&
+	result 1 "cli: one GPU and no other endpoint is undecided, never healthy (text, --summary, JSON)" ||
+	result 0 "cli: one GPU and no other endpoint is undecided, never healthy (text, --summary, JSON)" "rc $text_rc, summary '$summary', json '$v': $(sed -n 5,8p <<<"$text")"
+# The same GPU beside a virtio NIC (as in a cloud VM): their pair has no
+# P2P data path, so it is still no pair to judge.
+{ sed 's/functions=5/functions=7/' "$tmp/one-gpu.topo"
+  grep '^addr=0000:00:03\.1 ' "$tmp/02.topo"
+  grep '^addr=0000:05:00\.0 ' "$tmp/02.topo" |
+	sed 's/^addr=0000:05:00.0 /addr=0000:41:00.0 /; s/parent=0000:02:02.0/parent=0000:00:03.1/; s/vendor=0x15b3 device=0x101b class=0x020700/vendor=0x1af4 device=0x1041 class=0x020000/'
+} >"$tmp/one-gpu-virtio.topo"
+run "$bin" --topology-file "$tmp/one-gpu-virtio.topo" --no-cuda --summary
+summary=$out summary_rc=$rc
+run "$bin" --topology-file "$tmp/one-gpu-virtio.topo" --no-cuda
+[ "$summary_rc" = 0 ] && [ "$summary" = "undecided: no pair of P2P endpoints to judge" ] &&
+	[[ $out == *"1 pairs judged"* || $out == *"1 pair judged"* ]] && [[ $out == *paravirtual-pair* ]] &&
+	result 1 "cli: one GPU and a virtio NIC: their pair is judged, and is no ground for healthy" ||
+	result 0 "cli: one GPU and a virtio NIC: their pair is judged, and is no ground for healthy" "rc $summary_rc, summary '$summary': $(sed -n 1,12p <<<"$out")"
 
 # Fleet context: a baseline from before a BIOS and kernel update and a slot swap.
 run "$bin" --topology-file "$sysfix/server.topo" --root "$sysfix/fleet-before" --no-cuda --baseline save "$tmp/fleet.json"

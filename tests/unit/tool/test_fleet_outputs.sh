@@ -77,6 +77,7 @@ $NS/cause=host-bridge-no-p2p
 $NS/gpus=2
 $NS/gpu0-gpu1=blocked
 $NS/gpu-pairs-ok=false
+$NS/gpu-pairs-measured=false
 $NS/source=file"
 nfd_expect "fleet: --nfd-features of a broken tree: state, cause, GPUs and the GPU pair's verdict" \
 	2 "$nfd" "$bin" --topology-file "$broken" --nfd-features "$nfd"
@@ -88,9 +89,10 @@ head -1 "$nfd" | grep -q '^# p2pdiag-check .*exit status 2' &&
 	result 0 "fleet: ... its first line, a comment, names the tool and the exit status" "$(head -1 "$nfd")"
 want="$NS/p2p=healthy
 $NS/gpus=0
-$NS/gpu-pairs-ok=true
+$NS/gpu-pairs-ok=none
+$NS/gpu-pairs-measured=false
 $NS/source=file"
-nfd_expect "fleet: --nfd-features of a healthy tree replaces the broken one's labels" \
+nfd_expect "fleet: --nfd-features of a healthy tree replaces the broken one's labels; no GPU pair is none, not true" \
 	0 "$nfd" "$bin" --topology-file "$healthy" --nfd-features "$nfd"
 want="$NS/p2p=unknown
 $NS/gpu-pairs-ok=unknown"

@@ -10,6 +10,7 @@
 #include "tool_util.h"
 #include "judge/judge.h"
 #include "judge/judge_expect.h"
+#include "judge/nccl_link.h"
 #include "p2pdiag/verdict.h"
 
 void test_judge(struct ktap *k);
@@ -186,6 +187,57 @@ static void test_nvml_link(struct ktap *k)
 	teardown(&f);
 }
 
+/*
+ * NCCL's figure for a GPU's link: before 2.30.7 the lower of the GPU's and
+ * its port's sysfs maximum (Gen4 x16 here: 16 x 120 / 80 = 24 GB/s), from
+ * 2.30.7 NVML's current link (Gen1 x16 at idle: 16 x 15 / 80 = 3 GB/s);
+ * nccl-link-current only where the library says 2.30.7 or later and the
+ * current link is below the capability.
+ */
+static void test_nccl_link(struct ktap *k)
+{
+	struct nccl_link_view v;
+	const struct finding *it;
+	struct fixture f;
+	bool old_ok, new_ok;
+	int i;
+
+	setup(&f, 0, 0x8086);
+	old_ok = nccl_gpu_link(&f.r, 0, 22907, &v) && !v.from_nvml &&
+		 v.speed_tenths == 160 && v.width == 16 && v.gbs == 24.0;
+	new_ok = nccl_gpu_link(&f.r, 0, 23007, &v) && v.from_nvml &&
+		 v.speed_tenths == 25 && v.width == 16 && v.gbs == 3.0;
+	CHECK(k, old_ok && new_ok && !nccl_gpu_link(&f.r, 0, 0, &v),
+	      "judge: NCCL 2.29.7 sees the sysfs maximum (24 GB/s), 2.30.7 NVML's current link (3 GB/s), no version nothing");
+	teardown(&f);
+
+	/* no library found (0), or one that reads the capability */
+	for (i = 0; i < 2; i++) {
+		setup(&f, 0, 0x8086);
+		f.st->nccl_version = i ? 22907 : 0;
+		run_all(&f);
+		CHECK(k, count(&f, "nccl-link-current") == 0,
+		      "judge: NCCL version %d: nothing said of NCCL's link figure",
+		      f.st->nccl_version);
+		teardown(&f);
+	}
+
+	setup(&f, 0, 0x8086);
+	f.st->nccl_version = 23007;
+	f.st->dev[1].link.gen = 4;	/* this one is at its best when NCCL reads it */
+	run_all(&f);
+	it = find(&f, "nccl-link-current");
+	ktap_result(k, count(&f, "nccl-link-current") == 2 && it && it->severity == SEV_INFO &&
+		       it->a == P2PD_ADDR(0, 3, 0, 0) &&
+		       strstr(it->message, "NCCL 2.30.7") &&
+		       strstr(it->message, "2.5 GT/s x16: 3.0 GB/s") &&
+		       strstr(it->message, "16.0 GT/s x16 (24.0 GB/s") &&
+		       findings_exit_status(&f.r.findings) == 0,
+		    it ? it->message : "none",
+		    "judge: NCCL 2.30.7 with two GPUs idling at Gen1 -> two nccl-link-current notes, exit 0");
+	teardown(&f);
+}
+
 void test_judge(struct ktap *k)
 {
 	struct fixture f;
@@ -193,6 +245,7 @@ void test_judge(struct ktap *k)
 
 	test_median(k);
 	test_nvml_link(k);
+	test_nccl_link(k);
 
 	/* healthy: no findings at all */
 	setup(&f, 0, 0x8086);

@@ -16,6 +16,7 @@
 #include "system_fixture.h"
 #include "judge/judge.h"
 #include "system/aer.h"
+#include "system/atomics.h"
 #include "system/bars.h"
 #include "system/bootline.h"
 #include "system/environ.h"
@@ -366,6 +367,113 @@ static void kernel_verdict_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 }
 
+/* The fixture's three GPUs to CUDA: every ordered pair with peer access. */
+static void cuda_gpus(struct gpu_state *st, struct gpu_pair *pairs,
+		      int native, int partial)
+{
+	static const unsigned int bus[] = { 0x02, 0x1b, 0x1c };
+	unsigned int i, j;
+
+	memset(st, 0, sizeof(*st));
+	st->cuda = GPU_OK;
+	st->nr_dev = 3;
+	st->pair = pairs;
+	for (i = 0; i < 3; i++) {
+		st->dev[i].ordinal = (int)i;
+		st->dev[i].pci_addr = P2PD_ADDR(0, bus[i], 0, 0);
+	}
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++) {
+			struct gpu_pair *p = &pairs[st->nr_pairs];
+
+			if (i == j)
+				continue;
+			memset(p, 0, sizeof(*p));
+			p->src = (int)i;
+			p->dst = (int)j;
+			p->cuda_valid = true;
+			p->can_access = p->access_supported = 1;
+			p->native_atomics = native;
+			p->partial_atomics = partial;
+			st->nr_pairs++;
+		}
+}
+
+/* How many p2p-atomics findings say @what, and how many in all. */
+static size_t atomics_saying(const struct fixture_run *f, const char *what,
+			     size_t *all)
+{
+	size_t i, n = 0;
+
+	*all = 0;
+	for (i = 0; i < f->r.findings.nr; i++) {
+		if (strcmp(f->r.findings.item[i].code, "p2p-atomics"))
+			continue;
+		(*all)++;
+		n += strstr(f->r.findings.item[i].message, what) != NULL;
+	}
+	return n;
+}
+
+/*
+ * CUDA's P2P attributes 3 and 5 beside the registers: said with each
+ * pair's finding, and alone (a warning where none work) when the
+ * registers cannot be read.
+ */
+static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
+			       const char *fixtures)
+{
+	static const struct {
+		int native, partial;
+		const char *says;
+	} cases[] = {
+		{ 1, 0, "CUDA says every atomic works over the link" },
+		{ 0, 1, "CUDA says only some atomics work over the link (P2P attribute ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED)" },
+		{ 0, -1, "CUDA says no atomics work over the link (NATIVE_ATOMIC_SUPPORTED 0, ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED unknown to this driver)" },
+	};
+	struct gpu_pair pairs[6];
+	struct gpu_state *st = malloc(sizeof(*st));
+	struct fsroot *root = f->r.root;
+	struct fsroot bare;
+	char path[PATH_MAX], err[128];
+	size_t i, n, all;
+
+	if (!st)
+		abort();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cuda_gpus(st, pairs, cases[i].native, cases[i].partial);
+		f->r.gpu = st;
+		findings_free(&f->r.findings);
+		atomics_judge(&f->r);
+		n = atomics_saying(f, cases[i].says, &all);
+		CHECK(k, n == 3 && all == 3,
+		      "atomics: attributes 3 = %d, 5 = %d: each of the 3 pairs' findings says \"%s\" (%zu of %zu)",
+		      cases[i].native, cases[i].partial, cases[i].says, n, all);
+	}
+	/* a root without the config files: CUDA's word alone */
+	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
+	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
+		f->r.root = &bare;
+		for (i = 0; i < 2; i++) {
+			cuda_gpus(st, pairs, (int)i, 0);
+			findings_free(&f->r.findings);
+			atomics_judge(&f->r);
+			n = atomics_saying(f, i ? "peer atomics work, by CUDA's word alone" :
+					   "peer atomics blocked, by CUDA's word alone: the path's registers could not be read; CUDA says no atomics work",
+					   &all);
+			CHECK(k, n == 3 && all == 3 &&
+				 f->r.findings.item[0].severity == (i ? SEV_INFO : SEV_WARNING),
+			      "atomics: registers unreadable, CUDA says %s: 3 %s on its word (%zu of %zu)",
+			      i ? "all" : "none", i ? "notes" : "warnings", n, all);
+		}
+		f->r.root = root;
+	} else {
+		CHECK(k, 0, "atomics: the bare root %s: %s", path, err);
+	}
+	f->r.gpu = NULL;
+	free(st);
+}
+
 /* Peer atomics: blocked by the port that blocks their egress, else working. */
 static void atomics_tests(struct ktap *k, const char *fixtures)
 {
@@ -390,6 +498,8 @@ static void atomics_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, blocked == 2 && work == 1 && !other,
 	      "atomics: Egress Blocking on root port 00:03.0 blocks both pairs through it, naming it; the switch pair works (%zu %zu %zu)",
 	      blocked, work, other);
+	if (f.ok)
+		cuda_atomics_tests(k, &f, fixtures);
 	fixture_unload(&f);
 }
 

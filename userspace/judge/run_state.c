@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "judge/run_state.h"
+
+#include "check.h"
+#include "judge/findings.h"
+#include "judge/judge_priv.h"
+
+unsigned int run_pairs_to_judge(const struct check_run *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nr_pairs; i++)
+		n += !r->model || !judge_paravirtual_pair(r->model, &r->pair[i]);
+	return n;
+}
+
+enum run_state run_state(const struct check_run *r, enum run_grounds *grounds)
+{
+	enum run_grounds g = GROUNDS_FINDINGS;
+	enum run_state s;
+
+	switch (r->findings.nr ? findings_worst(&r->findings) : SEV_INFO) {
+	case SEV_ERROR:
+		s = RUN_BROKEN;
+		break;
+	case SEV_WARNING:
+		s = RUN_DEGRADED;
+		break;
+	default:
+		if (r->diagnosis.root_cause == RC_HEALTHY) {
+			s = RUN_HEALTHY;
+			g = GROUNDS_SHOWN;
+		} else if (r->evidence) {
+			s = RUN_UNDECIDED;
+			g = GROUNDS_NOT_SHOWN;
+		} else if (!run_pairs_to_judge(r)) {
+			s = RUN_UNDECIDED;
+			g = GROUNDS_NO_PAIR;
+		} else {
+			s = RUN_HEALTHY;
+			g = GROUNDS_TOPOLOGY;
+		}
+	}
+	if (grounds)
+		*grounds = g;
+	return s;
+}
+
+const char *run_state_name(enum run_state s)
+{
+	static const char *const name[] = {
+		[RUN_HEALTHY]	= "healthy",
+		[RUN_UNDECIDED]	= "undecided",
+		[RUN_DEGRADED]	= "degraded",
+		[RUN_BROKEN]	= "broken",
+	};
+
+	return name[s];
+}
+
+const char *run_grounds_name(enum run_grounds g)
+{
+	static const char *const name[] = {
+		[GROUNDS_FINDINGS]	= "findings",
+		[GROUNDS_SHOWN]		= "shown",
+		[GROUNDS_TOPOLOGY]	= "topology",
+		[GROUNDS_NO_PAIR]	= "no-pair",
+		[GROUNDS_NOT_SHOWN]	= "not-shown",
+	};
+
+	return name[g];
+}
