@@ -2,7 +2,8 @@
 /*
  * Interfaces between the module's own files: main.c starts and stops,
  * walk.c reads the PCI tree into a model, snapshot.c turns models into
- * published snapshots, sysfs.c shows them.
+ * published snapshots, sysfs.c shows them (endpoint_pairs.c formats
+ * each function's own pairs file a read's window at a time).
  */
 #ifndef P2PDIAG_KMOD_H
 #define P2PDIAG_KMOD_H
@@ -16,8 +17,10 @@
 /*
  * An immutable, published view of the PCI tree and its texts.  The pairs
  * file is grouped; a function's own pairs (devices/<addr>/pairs) are
- * formatted from the model and its groups when read.  Readers look at it
- * inside an RCU read-side section, or hold it (ref) to format from it.
+ * formatted from the model and its groups when read, where their lines
+ * start indexed on a function's first read (endpoint_pairs.c).  Readers
+ * look at it inside an RCU read-side section, or hold it (ref) to format
+ * from it.
  */
 struct p2pd_snapshot {
 	struct kref ref;
@@ -29,6 +32,8 @@ struct p2pd_snapshot {
 	char *pairs;			/* the pairs file */
 	size_t pairs_len;
 	unsigned int nr_suspended;	/* functions powered down, unread */
+	/* per function, its pairs file's index once read, else NULL */
+	struct p2pd_pairs_index **pairs_index;
 };
 
 /* walk.c */
@@ -57,8 +62,14 @@ int p2pd_rescan(void);
 const struct p2pd_snapshot *p2pd_snapshot_current(void);
 struct p2pd_snapshot *p2pd_snapshot_get(void);
 void p2pd_snapshot_put(struct p2pd_snapshot *s);
-int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
-				 char **text, size_t *len);
+
+/* endpoint_pairs.c */
+struct p2pd_pairs_index;
+int p2pd_endpoint_pairs_init(struct p2pd_snapshot *s);
+void p2pd_endpoint_pairs_free(struct p2pd_snapshot *s);
+ssize_t p2pd_endpoint_pairs_read(const struct p2pd_snapshot *s, int x,
+				 const char *name, char *buf, loff_t off,
+				 size_t count);
 
 /* sysfs.c */
 int p2pd_sysfs_init(void);

@@ -83,6 +83,7 @@ static DECLARE_DELAYED_WORK(p2pd_refresh_work, p2pd_retry_work_fn);
 
 static void p2pd_snapshot_free(struct p2pd_snapshot *s)
 {
+	p2pd_endpoint_pairs_free(s);
 	kvfree(s->pairs);
 	kvfree(s->topology);
 	kvfree(s->group_storage);
@@ -109,33 +110,23 @@ void p2pd_snapshot_put(struct p2pd_snapshot *s)
 		kref_put(&s->ref, p2pd_snapshot_release);
 }
 
-/*
- * Write @s's text into @b (function @x's, for a function's own file), as
- * the counting pass sized it.
- */
+/* Write @s's text into @b, as the counting pass sized it. */
 typedef void (*p2pd_format_fn)(struct p2pd_buf *b,
-			       const struct p2pd_snapshot *s, int x);
+			       const struct p2pd_snapshot *s);
 
 static void p2pd_topology_text(struct p2pd_buf *b,
-			       const struct p2pd_snapshot *s, int x)
+			       const struct p2pd_snapshot *s)
 {
 	p2pd_format_topology_file(b, &s->model);
 }
 
-static void p2pd_pairs_text(struct p2pd_buf *b, const struct p2pd_snapshot *s,
-			    int x)
+static void p2pd_pairs_text(struct p2pd_buf *b, const struct p2pd_snapshot *s)
 {
 	p2pd_format_pairs_grouped_file(b, &s->model, &s->groups);
 }
 
-static void p2pd_endpoint_pairs_text(struct p2pd_buf *b,
-				     const struct p2pd_snapshot *s, int x)
-{
-	p2pd_format_endpoint_pairs_file(b, &s->model, &s->groups, x);
-}
-
 static void p2pd_pairs_limit_text(struct p2pd_buf *b,
-				  const struct p2pd_snapshot *s, int x)
+				  const struct p2pd_snapshot *s)
 {
 	p2pd_format_pairs_limit_file(b, &s->model, &s->groups,
 				     p2pd_pairs_max_bytes);
@@ -156,14 +147,14 @@ static void p2pd_resched(void)
  * allocated.
  */
 static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
-			    int x, unsigned long cap, char **text, size_t *len)
+			    unsigned long cap, char **text, size_t *len)
 {
 	struct p2pd_buf b;
 	char *p;
 
 	p2pd_buf_init_cap(&b, cap);
 	b.resched = p2pd_resched;
-	fmt(&b, s, x);
+	fmt(&b, s);
 	if (p2pd_buf_full(&b))
 		return -E2BIG;
 	p = kvmalloc(b.len + 1, GFP_KERNEL);
@@ -171,7 +162,7 @@ static int p2pd_format_text(const struct p2pd_snapshot *s, p2pd_format_fn fmt,
 		return -ENOMEM;
 	p2pd_buf_init(&b, p, b.len + 1);
 	b.resched = p2pd_resched;
-	fmt(&b, s, x);
+	fmt(&b, s);
 	/* The model did not change between the passes: it must fit. */
 	if (WARN_ON_ONCE(p2pd_buf_terminate(&b))) {
 		kvfree(p);
@@ -203,9 +194,8 @@ static int p2pd_snapshot_group(struct p2pd_snapshot *s)
  */
 static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
 {
-	int ret = p2pd_format_text(s, p2pd_pairs_text, P2PD_NO_INDEX,
-				   p2pd_pairs_max_bytes, &s->pairs,
-				   &s->pairs_len);
+	int ret = p2pd_format_text(s, p2pd_pairs_text, p2pd_pairs_max_bytes,
+				   &s->pairs, &s->pairs_len);
 
 	lockdep_assert_held(&p2pd_rebuild_lock);
 	if (ret != -E2BIG) {
@@ -220,8 +210,8 @@ static int p2pd_snapshot_pairs(struct p2pd_snapshot *s)
 		pr_warn("generation %lu: the grouped pairs file would pass pairs_max_bytes=%lu; it says status=limit-exceeded until it fits (devices/<addr>/pairs hold every pair)\n",
 			s->model.generation, p2pd_pairs_max_bytes);
 	p2pd_pairs_limited = true;
-	return p2pd_format_text(s, p2pd_pairs_limit_text, P2PD_NO_INDEX, 0,
-				&s->pairs, &s->pairs_len);
+	return p2pd_format_text(s, p2pd_pairs_limit_text, 0, &s->pairs,
+				&s->pairs_len);
 }
 
 static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
@@ -246,8 +236,11 @@ static struct p2pd_snapshot *p2pd_snapshot_build(unsigned long generation,
 	ret = p2pd_snapshot_group(s);
 	if (ret)
 		goto free_snapshot;
-	ret = p2pd_format_text(s, p2pd_topology_text, P2PD_NO_INDEX, 0,
-			       &s->topology, &s->topology_len);
+	ret = p2pd_endpoint_pairs_init(s);
+	if (ret)
+		goto free_snapshot;
+	ret = p2pd_format_text(s, p2pd_topology_text, 0, &s->topology,
+			       &s->topology_len);
 	if (ret)
 		goto free_snapshot;
 	ret = p2pd_snapshot_pairs(s);
@@ -453,23 +446,6 @@ struct p2pd_snapshot *p2pd_snapshot_get(void)
 		s = NULL;
 	rcu_read_unlock();
 	return s;
-}
-
-/**
- * p2pd_snapshot_endpoint_pairs() - the text of devices/<addr>/pairs.
- * @s: a snapshot held with p2pd_snapshot_get()
- * @x: the function's index in @s's model
- * @text: set to the text, kvmalloc()ed, for the caller to kvfree()
- * @len: set to its length
- *
- * Context: process context, may sleep; formats for as long as the
- * function has peers, giving the CPU away between lines.
- * Return: 0 or -ENOMEM.
- */
-int p2pd_snapshot_endpoint_pairs(const struct p2pd_snapshot *s, int x,
-				 char **text, size_t *len)
-{
-	return p2pd_format_text(s, p2pd_endpoint_pairs_text, x, 0, text, len);
 }
 
 /**

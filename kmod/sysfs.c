@@ -2,10 +2,11 @@
 /*
  * /sys/kernel/p2pdiag, ABI version 2 (include/p2pdiag/ABI.txt).
  *
- * Every read is served from the current snapshot inside an RCU read-side
- * section: nothing here touches hardware or takes a lock that a rebuild
- * holds, so a rebuild may remove directories (kobject_del() waits for
- * running show() calls) without deadlocking with readers.
+ * Every read is served from the current snapshot, inside an RCU read-side
+ * section or (devices/<addr>/pairs, formatted when read) holding it:
+ * nothing here touches hardware or takes a lock that a rebuild holds,
+ * so a rebuild may remove directories (kobject_del() waits for running
+ * show() calls) without deadlocking with readers.
  *
  * The per-function directories are plain kobject_create_and_add()
  * kobjects: their release code lives in the kernel, not in this module, so
@@ -199,73 +200,15 @@ static ssize_t p2pd_field_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%s\n", value);
 }
 
-/*
- * devices/<addr>/pairs: every pair of the function, expanded.  No rebuild
- * holds thousands of functions' pairs as text; a file is formatted when
- * read, whole, once per function and generation, into one of a few cached
- * texts, from a held snapshot and outside any RCU read-side section.  So
- * a read at any offset costs a copy (the first read of a file the
- * formatting, which gives the CPU away), and no reader holds up the
- * rebuild's grace period.  Each text is one snapshot's; the trailer tells
- * a reader whether all of its reads were.
- */
-#define P2PD_PAIRS_CACHED	4
-
-struct p2pd_pairs_text {
-	unsigned long generation;	/* 0: empty */
-	u64 addr;
-	char *text;
-	size_t len;
-};
-
-/* Guards the cache; formatting a missing text happens under it. */
-static DEFINE_MUTEX(p2pd_pairs_lock);
-static struct p2pd_pairs_text p2pd_pairs_cache[P2PD_PAIRS_CACHED];
-static unsigned int p2pd_pairs_victim;
-
-/* The cached text of function @x of @s (@name), formatted now if missing. */
-static struct p2pd_pairs_text *p2pd_pairs_text_of(const struct p2pd_snapshot *s,
-						  int x, const char *name)
-{
-	unsigned long generation = s->model.generation;
-	u64 addr = s->model.fn[x].addr;
-	struct p2pd_pairs_text *t = NULL;
-	unsigned int i;
-
-	lockdep_assert_held(&p2pd_pairs_lock);
-	for (i = 0; i < P2PD_PAIRS_CACHED; i++) {
-		t = &p2pd_pairs_cache[i];
-		if (t->generation == generation && t->addr == addr)
-			return t;
-	}
-	/* A text of an older generation goes first, else round robin. */
-	for (i = 0; i < P2PD_PAIRS_CACHED; i++)
-		if (p2pd_pairs_cache[i].generation != generation)
-			break;
-	if (i == P2PD_PAIRS_CACHED)
-		i = p2pd_pairs_victim++ % P2PD_PAIRS_CACHED;
-	t = &p2pd_pairs_cache[i];
-	kvfree(t->text);
-	t->generation = 0;
-	t->text = NULL;
-	if (p2pd_snapshot_endpoint_pairs(s, x, &t->text, &t->len))
-		return NULL;
-	pr_debug("generation %lu: devices/%s/pairs formatted (%zu bytes)\n",
-		 generation, name, t->len);
-	t->generation = generation;
-	t->addr = addr;
-	return t;
-}
-
+/* devices/<addr>/pairs, formatted from a held snapshot: endpoint_pairs.c */
 static ssize_t device_pairs_read(struct file *file, struct kobject *kobj,
 				 P2PD_BIN_ATTR_CONST struct bin_attribute *attr,
 				 char *buf, loff_t off, size_t count)
 {
-	struct p2pd_pairs_text *t;
 	struct p2pd_snapshot *s;
 	u64 addr;
 	int idx = P2PD_NO_INDEX;
-	ssize_t ret;
+	ssize_t ret = -ENODEV;
 
 	if (off < 0)
 		return -EINVAL;
@@ -274,31 +217,11 @@ static ssize_t device_pairs_read(struct file *file, struct kobject *kobj,
 	s = p2pd_snapshot_get();
 	if (s)
 		idx = p2pd_model_find(&s->model, addr);
-	if (idx == P2PD_NO_INDEX) {
-		ret = -ENODEV;
-		goto put_snapshot;
-	}
-	ret = mutex_lock_interruptible(&p2pd_pairs_lock);
-	if (ret)
-		goto put_snapshot;
-	t = p2pd_pairs_text_of(s, idx, kobject_name(kobj));
-	ret = t ? memory_read_from_buffer(buf, count, &off, t->text, t->len) :
-		  -ENOMEM;
-	mutex_unlock(&p2pd_pairs_lock);
-put_snapshot:
+	if (idx != P2PD_NO_INDEX)
+		ret = p2pd_endpoint_pairs_read(s, idx, kobject_name(kobj), buf,
+					       off, count);
 	p2pd_snapshot_put(s);
 	return ret;
-}
-
-/* The cached texts; the files that fill it are gone. */
-static void p2pd_pairs_cache_free(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < P2PD_PAIRS_CACHED; i++) {
-		kvfree(p2pd_pairs_cache[i].text);
-		p2pd_pairs_cache[i] = (struct p2pd_pairs_text){ 0 };
-	}
 }
 
 static P2PD_BIN_ATTR_CONST struct bin_attribute p2pd_device_pairs_attr = {
@@ -500,7 +423,6 @@ void p2pd_sysfs_unpublish(void)
  */
 void p2pd_sysfs_exit(void)
 {
-	p2pd_pairs_cache_free();
 	p2pd_dir_remove(p2pd_devices_kobj);
 	p2pd_devices_kobj = NULL;
 	p2pd_dir_remove(p2pd_root_kobj);

@@ -81,6 +81,19 @@ void p2pd_buf_init_window(struct p2pd_buf *b, char *p, unsigned long size,
 			  unsigned long skip);
 
 /**
+ * p2pd_buf_init_window_at() - p2pd_buf_init_window() for a text whose
+ * formatting starts at byte @at, the start of a line at or before @skip:
+ * one read() that formats only the lines its window covers.
+ * @b: the buffer
+ * @p: storage
+ * @size: bytes at @p
+ * @skip: offset of the window in the text
+ * @at: the offset of the text the first byte formatted will have
+ */
+void p2pd_buf_init_window_at(struct p2pd_buf *b, char *p, unsigned long size,
+			     unsigned long skip, unsigned long at);
+
+/**
  * p2pd_buf_init_cap() - count only, and become full past @cap bytes: the
  * size of a text that must not exceed @cap.
  * @b: the buffer
@@ -426,5 +439,80 @@ void p2pd_format_pairs_limit_file(struct p2pd_buf *b, const struct p2pd_model *m
 void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 				     const struct p2pd_model *m,
 				     const struct p2pd_groups *g, int x);
+
+/*
+ * The same file a line at a time, for a reader that starts in its middle
+ * (the module's devices/<addr>/pairs): the header, one call of
+ * p2pd_format_endpoint_pair_line() for each peer in address order, and
+ * the trailer give p2pd_format_endpoint_pairs_file()'s text.
+ */
+
+/**
+ * p2pd_is_endpoint_peer() - whether @y's pair with @x has a line in @x's
+ * file (unless it cannot be judged): both are P2P endpoints, not one.
+ * @m: the model
+ * @x: index of the file's function
+ * @y: index of another function
+ */
+static inline int p2pd_is_endpoint_peer(const struct p2pd_model *m, int x,
+					unsigned int y)
+{
+	return m->fn[x].p2p_endpoint && (int)y != x && m->fn[y].p2p_endpoint;
+}
+
+/**
+ * struct p2pd_peer_judgement - the group pair judged last, which stands
+ * for every member pair of it (p2pd_judge_member()).
+ * @ga: its first group, P2PD_NO_INDEX before any
+ * @gb: its second group
+ * @pair: the judgement
+ */
+struct p2pd_peer_judgement {
+	int ga, gb;
+	struct p2pd_pair pair;
+};
+
+static inline void p2pd_peer_judgement_init(struct p2pd_peer_judgement *j)
+{
+	j->ga = P2PD_NO_INDEX;
+	j->gb = P2PD_NO_INDEX;
+}
+
+/**
+ * p2pd_format_endpoint_pairs_header() - the first line of @x's file.
+ * @b: output
+ * @m: the model
+ * @x: index of the function
+ * @peers: the number of y for which p2pd_is_endpoint_peer(@m, @x, y)
+ */
+void p2pd_format_endpoint_pairs_header(struct p2pd_buf *b,
+				       const struct p2pd_model *m, int x,
+				       unsigned int peers);
+
+/**
+ * p2pd_format_endpoint_pair_line() - the line of the pair of @x and @y,
+ * the same whatever @j held before.
+ * @b: output
+ * @m: the model
+ * @g: its groups
+ * @x: index of the file's function
+ * @y: index of a peer (p2pd_is_endpoint_peer())
+ * @j: the last judgement, reused when @y's group pair is its own
+ *
+ * Return: 0, or -1 when the pair cannot be judged (no line).
+ */
+int p2pd_format_endpoint_pair_line(struct p2pd_buf *b,
+				   const struct p2pd_model *m,
+				   const struct p2pd_groups *g, int x, int y,
+				   struct p2pd_peer_judgement *j);
+
+/**
+ * p2pd_format_endpoint_pairs_trailer() - the last line of a function's
+ * file.
+ * @b: output, at the trailer's offset in the text
+ * @m: the model
+ */
+void p2pd_format_endpoint_pairs_trailer(struct p2pd_buf *b,
+					const struct p2pd_model *m);
 
 #endif /* P2PDIAG_FORMAT_H */

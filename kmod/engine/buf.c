@@ -24,6 +24,13 @@ void p2pd_buf_init_window(struct p2pd_buf *b, char *p, unsigned long size,
 	b->skip = skip;
 }
 
+void p2pd_buf_init_window_at(struct p2pd_buf *b, char *p, unsigned long size,
+			     unsigned long skip, unsigned long at)
+{
+	p2pd_buf_init_window(b, p, size, skip);
+	b->len = at;
+}
+
 void p2pd_buf_init_cap(struct p2pd_buf *b, unsigned long cap)
 {
 	p2pd_buf_init(b, P2PD_NULL, 0);

@@ -111,13 +111,57 @@ static int skip_before_window(struct p2pd_buf *b, unsigned long n)
 	return 1;
 }
 
+void p2pd_format_endpoint_pairs_header(struct p2pd_buf *b,
+				       const struct p2pd_model *m, int x,
+				       unsigned int peers)
+{
+	p2pd_put_header(b, m);
+	p2pd_put_str(b, " endpoint=");
+	p2pd_put_addr(b, m->fn[x].addr);
+	p2pd_put_header_key(b, P2PD_HEADER_PAIRS);
+	p2pd_put_udec(b, peers);
+	p2pd_put_char(b, '\n');
+}
+
+int p2pd_format_endpoint_pair_line(struct p2pd_buf *b,
+				   const struct p2pd_model *m,
+				   const struct p2pd_groups *g, int x, int y,
+				   struct p2pd_peer_judgement *j)
+{
+	int a = y < x ? y : x, bb = y < x ? x : y;
+	int ga = g->group_of[a], gb = g->group_of[bb];
+
+	if (ga > gb) {
+		ga = gb;
+		gb = g->group_of[a];
+	}
+	/* consecutive peers mostly share a group pair: judge it once */
+	if (ga != j->ga || gb != j->gb) {
+		j->ga = P2PD_NO_INDEX;	/* judged anew next time */
+		if (p2pd_judge_group_pair(m, g, ga, gb, &j->pair))
+			return -1;
+		j->ga = ga;
+		j->gb = gb;
+	}
+	if (p2pd_judge_member(m, g, &j->pair, a, bb, &j->pair)) {
+		j->ga = P2PD_NO_INDEX;
+		return -1;
+	}
+	p2pd_format_pair(b, m, &j->pair);
+	return 0;
+}
+
+void p2pd_format_endpoint_pairs_trailer(struct p2pd_buf *b,
+					const struct p2pd_model *m)
+{
+	p2pd_put_trailer(b, m->generation);
+}
+
 void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 				     const struct p2pd_model *m,
 				     const struct p2pd_groups *g, int x)
 {
-	/* the last pair judged stands for its group pair (frames stay small) */
-	struct p2pd_pair pair;
-	int last_ga = P2PD_NO_INDEX, last_gb = P2PD_NO_INDEX;
+	struct p2pd_peer_judgement j;
 	/*
 	 * Member pairs with a's group and b's group in common differ only in
 	 * addresses of one width (one group, one domain): their lines are of
@@ -125,48 +169,29 @@ void p2pd_format_endpoint_pairs_file(struct p2pd_buf *b,
 	 */
 	int len_ga = P2PD_NO_INDEX, len_gb = P2PD_NO_INDEX;
 	unsigned long line_len = 0, start;
-	unsigned int y, nr = 0;
+	unsigned int y, peers = 0;
 
 	for (y = 0; y < m->nr_fn; y++)
-		nr += (int)y != x && m->fn[y].p2p_endpoint;
-	p2pd_put_header(b, m);
-	p2pd_put_str(b, " endpoint=");
-	p2pd_put_addr(b, m->fn[x].addr);
-	p2pd_put_header_key(b, P2PD_HEADER_PAIRS);
-	p2pd_put_udec(b, m->fn[x].p2p_endpoint ? nr : 0);
-	p2pd_put_char(b, '\n');
-	for (y = 0; m->fn[x].p2p_endpoint && y < m->nr_fn; y++) {
+		peers += (unsigned int)p2pd_is_endpoint_peer(m, x, y);
+	p2pd_format_endpoint_pairs_header(b, m, x, peers);
+	p2pd_peer_judgement_init(&j);
+	for (y = 0; y < m->nr_fn; y++) {
 		int a = (int)y < x ? (int)y : x, bb = (int)y < x ? x : (int)y;
-		int ga = g->group_of[a], gb = g->group_of[bb];
 
-		if ((int)y == x || !m->fn[y].p2p_endpoint)
+		if (!p2pd_is_endpoint_peer(m, x, y))
 			continue;
 		p2pd_line_done(b);
 		if (p2pd_buf_full(b))
 			return;	/* a window: the rest is not wanted */
-		if (ga == len_ga && gb == len_gb &&
+		if (g->group_of[a] == len_ga && g->group_of[bb] == len_gb &&
 		    skip_before_window(b, line_len))
 			continue;
-		if (ga > gb) {
-			ga = gb;
-			gb = g->group_of[a];
-		}
-		/* consecutive peers mostly share a group: judge it once */
-		if (ga != last_ga || gb != last_gb) {
-			if (p2pd_judge_group_pair(m, g, ga, gb, &pair))
-				continue;
-			last_ga = ga;
-			last_gb = gb;
-		}
-		if (p2pd_judge_member(m, g, &pair, a, bb, &pair)) {
-			last_ga = P2PD_NO_INDEX;	/* judge anew */
-			continue;
-		}
 		start = b->len;
-		p2pd_format_pair(b, m, &pair);
+		if (p2pd_format_endpoint_pair_line(b, m, g, x, (int)y, &j))
+			continue;
 		line_len = b->len - start;
 		len_ga = g->group_of[a];
 		len_gb = g->group_of[bb];
 	}
-	p2pd_put_trailer(b, m->generation);
+	p2pd_format_endpoint_pairs_trailer(b, m);
 }

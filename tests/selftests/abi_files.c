@@ -721,7 +721,7 @@ TEST(spliced_reads_are_detected)
 				   " functions=", "addr=", 100, &spliced);
 	whole += whole_or_detected(_metadata, P2PD_FILE_PAIRS, " group_pairs=",
 				   "group_a=", 100, &spliced);
-	/* a function's own pairs, formatted once per generation */
+	/* a function's own pairs, formatted a window at a time */
 	if (endpoint[0])
 		whole += whole_or_detected(_metadata, endpoint, " pairs=", "a=",
 					   100, &spliced);

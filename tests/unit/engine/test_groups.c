@@ -5,7 +5,8 @@
  * VFs, VFs that differ, VFs on the root bus) and for random trees, every
  * pair judged alone equals its member pair derived from its groups' pair,
  * the group pairs add up to all pairs, every endpoint's expanded view
- * equals the full pairs file's lines that hold it (also read in windows),
+ * equals the full pairs file's lines that hold it (also read in windows,
+ * and put together line by line as the module's reads do),
  * and identical VFs do share groups.
  * Usage: test_groups [random trees] [seed]
  */
@@ -159,6 +160,40 @@ static char *lines_with(const char *full, const char *addr)
 	return out;
 }
 
+/*
+ * @x's view put together as a reader that starts mid-file does: the
+ * header, each peer's line with a judgement carried from the line before
+ * or (@fresh) with none, the trailer.  0 when it equals @view.
+ */
+static int same_line_by_line(const struct p2pd_model *m, const struct p2pd_groups *g,
+			     int x, const char *view, size_t vlen, int fresh)
+{
+	struct p2pd_peer_judgement j;
+	struct p2pd_buf b;
+	unsigned int y, peers = 0;
+	char *p = malloc(vlen + 1);
+	int ret;
+
+	if (!p)
+		return -1;
+	for (y = 0; y < m->nr_fn; y++)
+		peers += (unsigned int)p2pd_is_endpoint_peer(m, x, y);
+	p2pd_buf_init(&b, p, vlen + 1);
+	p2pd_format_endpoint_pairs_header(&b, m, x, peers);
+	p2pd_peer_judgement_init(&j);
+	for (y = 0; y < m->nr_fn; y++) {
+		if (!p2pd_is_endpoint_peer(m, x, y))
+			continue;
+		if (fresh)
+			p2pd_peer_judgement_init(&j);
+		p2pd_format_endpoint_pair_line(&b, m, g, x, (int)y, &j);
+	}
+	p2pd_format_endpoint_pairs_trailer(&b, m);
+	ret = p2pd_buf_terminate(&b) || b.len != vlen || memcmp(p, view, vlen) ? -1 : 0;
+	free(p);
+	return ret;
+}
+
 /* Each endpoint's view against the full file; one also read in windows. */
 static int check_views(const struct p2pd_model *m, const struct p2pd_groups *g,
 		       unsigned int every, char *why, size_t whylen)
@@ -189,6 +224,10 @@ static int check_views(const struct p2pd_model *m, const struct p2pd_groups *g,
 			   memcmp(body + 1, want, strlen(want))) {
 			snprintf(why, whylen, "%s: its view (%zu bytes of lines) differs from the full file's %zu bytes of its lines",
 				 sa, (size_t)(tail - body - 1), strlen(want));
+			ret = -1;
+		} else if (same_line_by_line(m, g, (int)x, view, vlen, 0) ||
+			   same_line_by_line(m, g, (int)x, view, vlen, 1)) {
+			snprintf(why, whylen, "%s: its view line by line differs", sa);
 			ret = -1;
 		} else {
 			/* the same text read 97 bytes at a time */
