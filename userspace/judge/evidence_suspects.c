@@ -25,6 +25,7 @@
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
 #define CMD_ROCM_TOPO "rocm-smi --showtopo (the GPUs' NUMA nodes, and link type and weight between them)"
 #define CMD_ROCM_BAR "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0' (a large BAR: its size is the GPU's memory)"
+#define CMD_FABRIC "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric (State Completed and Status Success on an NVSwitch machine)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
 struct facts {
@@ -351,12 +352,25 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	unsigned int row;
 
 	if (ev->kernel.nr_bus_assert) {
-		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
+		struct ev_ref bar1 = { 0 };
+		bool large = evidence_bar1_spans_memory(&ev->smi, &bar1);
+		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, large ? UNLIKELY : LIKELY, CMD_BAR);
 
-		suspect_for(s, "the NVIDIA driver's BAR1 peer mailbox asserted%s: BAR1 too small or unassigned for peer mappings",
+		suspect_for(s, "the NVIDIA driver asserted in its BAR1 peer-mapping code%s: BAR1 too small or unassigned for peer mappings gives that",
 			    at(&f, ev->kernel.bus_assert_ref));
+		if (large)
+			suspect_against(s, "BAR1 is as large as the GPU's memory%s", at(&f, bar1));
 		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
 		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
+	} else if (ev->cuda.nr_not_ready && !evidence_nvlink_fabric(ev).line) {
+		struct suspect *s = diagnosis_suspect(d, RC_NVLINK, POSSIBLE, CMD_FABRIC);
+
+		suspect_for(s, "CUDA would not start: system not yet initialized%s, what an NVSwitch machine whose fabric manager is not running gives",
+			    at(&f, ev->cuda.not_ready_ref));
+		suspect_against(s, "nothing in these files shows an NVSwitch, a fabric manager or NVLink");
+		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi; sudo dmesg | grep -e NVRM -e nvidia (the driver loaded, and of the version the CUDA libraries and the fabric manager want)");
+		suspect_for(s, "CUDA waits on the driver's system state%s; a driver half installed or of another version than its daemons gives the same",
+			    at(&f, ev->cuda.not_ready_ref));
 	} else if (ev->torch.nr_corrupt) {
 		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
 
