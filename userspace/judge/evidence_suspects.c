@@ -200,7 +200,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 	const struct evidence *ev = f->ev;
 	const struct ev_kernel *k = &ev->kernel;
 	int g = geforce(ev);
-	unsigned int row;
+	unsigned int row, srow;
 	bool pix = topo_has(ev, EV_LINK_PIX, &row) || topo_has(ev, EV_LINK_PXB, &row);
 	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
 	struct suspect *s;
@@ -216,6 +216,17 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 			    g, ev->gpu_name[g], at(f, ev->gpu_ref[g]));
 		if (granted(ev))
 			suspect_for(s, "peer access granted between GeForce cards");
+	}
+	/*
+	 * GPUs under different sockets: peer traffic over the CPU
+	 * interconnect (QPI/UPI, xGMI) runs slower than copies staged through
+	 * host memory on many hosts; where no pair shares a switch, that
+	 * path is likely the one measured
+	 */
+	if (topo_has(ev, EV_LINK_SYS, &srow)) {
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, pix ? POSSIBLE : LIKELY, CMD_TOPO);
+		suspect_for(s, "GPUs on different sockets (SYS)%s, whose peer traffic crosses the CPU interconnect, slower than staged copies on many hosts",
+			    at(f, ev->topo_ref[srow]));
 	}
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
 			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);

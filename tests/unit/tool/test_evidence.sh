@@ -163,6 +163,10 @@ expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikel
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
 	"$ev/p2pbw-enabled-slower.txt"
+printf 'GPU0 GPU1 GPU2 GPU3 GPU4 GPU5\nGPU0 X NODE NODE SYS SYS SYS\nGPU1 NODE X NODE SYS SYS SYS\nGPU2 NODE NODE X SYS SYS SYS\nGPU3 SYS SYS SYS X NODE NODE\nGPU4 SYS SYS SYS NODE X NODE\nGPU5 SYS SYS SYS NODE NODE X\n' >"$tmp/topo-sys.txt"
+expect_suspects "cross-socket:likely iommu-translation:likely acs-redirect:possible" \
+	"evidence: suspects: P2P slower than host with GPUs on two sockets (SYS): the sockets first" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/topo-sys.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 expect_root bar-size \
