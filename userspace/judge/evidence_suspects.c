@@ -194,6 +194,36 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
 }
 
+/*
+ * A GPU's link pasted slower than its capability with its width whole
+ * (lanes missing are a cause of their own, evidence_findings.c): idle
+ * GPUs lower their speed, so it is a suspect of slow copies, settled by
+ * the link read while they run.
+ */
+static void link_speed_suspect(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_pci; i++) {
+		const struct ev_pci_dev *p = &ev->pci[i];
+		struct suspect *s;
+
+		if ((!p->anonymous && !p->gpu) || !p->lnk_ref.line || p->width_downgraded ||
+		    (p->cap_width && p->sta_width && p->sta_width < p->cap_width))
+			continue;
+		if (!p->speed_downgraded &&
+		    !(p->cap_speed10 && p->sta_speed10 && p->sta_speed10 < p->cap_speed10))
+			continue;
+		s = diagnosis_suspect(d, RC_LINK_DEGRADED, POSSIBLE,
+				      "nvidia-smi -q -d PCIE while p2pBandwidthLatencyTest runs (Link Gen Current against Max), or sudo lspci -vvv -s BUS:DEV.FN | grep LnkSta then");
+		suspect_for(s, "a GPU's link below its capability's speed when lspci ran%s: a link that stays there under load carries only that",
+			    at(f, p->lnk_ref));
+		suspect_against(s, "idle GPUs lower their link speed, and these lines do not say whether a copy ran");
+		return;
+	}
+}
+
 /* P2P slower than the host path, or like it: what sits on the peer path. */
 static void slow_suspects(struct facts *f, struct diagnosis *d)
 {
@@ -246,6 +276,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 		suspect_for(s, "ACS redirect on the ports above the GPUs slows P2P the same way");
 	if (ev->nr_acs_lines && !ev->nr_acs_redirect)
 		suspect_against(s, "the ACSCtl words pasted have no redirect bit");
+	link_speed_suspect(f, d);
 	if (g < 0 && !pix) {
 		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 		suspect_for(s, "peer traffic that crosses the root complex is only as fast as it routes it");

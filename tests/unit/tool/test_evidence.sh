@@ -167,6 +167,9 @@ printf 'GPU0 GPU1 GPU2 GPU3 GPU4 GPU5\nGPU0 X NODE NODE SYS SYS SYS\nGPU1 NODE X
 expect_suspects "cross-socket:likely iommu-translation:likely acs-redirect:possible" \
 	"evidence: suspects: P2P slower than host with GPUs on two sockets (SYS): the sockets first" \
 	"$ev/p2pbw-enabled-slower.txt" "$tmp/topo-sys.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible link-degraded:possible" \
+	"evidence: suspects: P2P slower than host beside a GPU link below its speed: the link among them" \
+	"$ev/p2pbw-enabled-slower.txt" "$ev/lspci-link-idle.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 expect_root bar-size \
