@@ -145,6 +145,9 @@ struct ev_kernel {
 	/* the NVIDIA driver's assertions in its BAR1 P2P mailbox (kern_bus) */
 	unsigned int nr_bus_assert;
 	struct ev_ref bus_assert_ref;
+	/* of which naming the peer mailbox itself (remoteWMBox) */
+	unsigned int nr_mailbox_assert;
+	struct ev_ref mailbox_assert_ref;
 	/*
 	 * The kernel's P2PDMA refusing a pair through the root complex ("cannot
 	 * be used for peer-to-peer DMA as the client and provider ... do not
@@ -201,6 +204,9 @@ struct ev_cuda_errors {
 	 */
 	unsigned int nr_not_ready;
 	struct ev_ref not_ready_ref;
+	/* a line naming an NVSwitch or its fabric manager, as running or failing */
+	unsigned int nr_fabric;
+	struct ev_ref fabric_ref;
 };
 
 /* nvidia-smi -q: each GPU's BAR1 and memory, in nvidia-smi's order. */

@@ -10,6 +10,7 @@
  * reason.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +27,19 @@ static void error_name(const char *p, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/*
+ * A line that shows an NVSwitch fabric: its manager's service or log, or
+ * an NVSwitch named; not one saying there is none.
+ */
+static bool fabric_line(const char *s)
+{
+	if (!strcasestr(s, "fabric manager") && !strcasestr(s, "fabricmanager") &&
+	    !strcasestr(s, "nvswitch"))
+		return false;
+	return !strcasestr(s, "no nvswitch") && !strcasestr(s, "not found") &&
+	       !strcasestr(s, "could not find");
+}
+
 void read_cuda_errors(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -34,6 +48,9 @@ void read_cuda_errors(struct evidence *ev, unsigned int fi)
 
 	for (i = 0; i < f->nr_lines; i++) {
 		const char *s = f->line[i], *p;
+
+		if (fabric_line(s) && !c->nr_fabric++)
+			ev_note(&c->fabric_ref, fi, i + 1);
 
 		if (strstr(s, "peer access is not supported between these two device") ||
 		    strstr(s, "cudaErrorPeerAccessUnsupported") ||

@@ -104,6 +104,8 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 			/* the driver setting up peer mappings through BAR1 */
 			if (!k->nr_bus_assert++)
 				ev_note(&k->bus_assert_ref, fi, i + 1);
+			if (strstr(s, "remoteWMBox") && !k->nr_mailbox_assert++)
+				ev_note(&k->mailbox_assert_ref, fi, i + 1);
 		} else if (strstr(s, "cannot be used for peer-to-peer DMA") ||
 			   (strcasestr(s, "host bridge") && strcasestr(s, "not whitelisted")) ||
 			   strstr(s, "not in P2PDMA whitelist")) {

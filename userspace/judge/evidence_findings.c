@@ -624,6 +624,80 @@ static bool fault_is_gpu(const struct evidence *ev)
 	return false;
 }
 
+bool evidence_bar1_spans_memory(const struct ev_smi_query *q, struct ev_ref *ref)
+{
+	unsigned int g, seen = 0;
+
+	for (g = 0; g < q->nr_gpus; g++) {
+		if (!q->bar1_mib[g] || !q->fb_mib[g])
+			continue;
+		if (q->bar1_mib[g] < q->fb_mib[g])
+			return false;
+		if (!seen++)
+			*ref = q->bar1_ref[g];
+	}
+	return seen > 0;
+}
+
+/* Whether nvidia-smi -q shows a GPU's BAR1 smaller than its memory. */
+static bool bar1_short(const struct ev_smi_query *q, struct ev_ref *ref)
+{
+	unsigned int g;
+
+	for (g = 0; g < q->nr_gpus; g++)
+		if (q->bar1_mib[g] && q->fb_mib[g] && q->bar1_mib[g] < q->fb_mib[g]) {
+			*ref = q->bar1_ref[g];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The driver's assertions in its BAR1 peer-mapping code (kern_bus).  One
+ * naming the peer mailbox (remoteWMBox) says the mailbox could not be
+ * placed in BAR1, which a BAR1 left small or unassigned gives; so does any
+ * of them beside a BAR1 shown smaller than the memory or a BAR the kernel
+ * could not place.  A BAR1 shown spanning the memory rules that out, and
+ * a bare kern_bus assertion decides nothing: then the root cause stays
+ * open, BAR1 and the driver ranked as suspects (evidence_suspects.c).
+ */
+static void judge_bus_assert(struct judging *j, bool p2p_trouble)
+{
+	const struct ev_kernel *k = &j->ev->kernel;
+	struct ev_ref bar1 = { 0 };
+	bool large = evidence_bar1_spans_memory(&j->ev->smi, &bar1);
+	bool small = bar1_short(&j->ev->smi, &bar1) || k->nr_bar_unassigned;
+	struct cand *c;
+
+	if (large || !(small || k->nr_mailbox_assert)) {
+		c = cand_add(j, SEV_WARNING, RANK_CONFIG, "nvrm-peer-assert");
+		if (!c)
+			return;
+		snprintf(c->msg, sizeof(c->msg),
+			 "the NVIDIA driver asserted %u time%s in its BAR1 peer-mapping code (kern_bus)%s%s",
+			 k->nr_bus_assert, k->nr_bus_assert == 1 ? "" : "s",
+			 large ? ", though nvidia-smi -q shows BAR1 as large as the GPU's memory: not a BAR1 too small, a driver fault more likely" :
+				 ": a BAR1 too small for peer mappings gives that, and so does a driver fault; these files do not show BAR1's size",
+			 p2p_trouble ? "; P2P is in trouble here too" : "");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvrm-peer-assert"));
+		cite(j, c, k->bus_assert_ref);
+		cite(j, c, bar1);
+		return;
+	}
+	c = cand_add(j, SEV_WARNING, RANK_CONFIG, "bar-resizable-small");
+	if (!c)
+		return;
+	snprintf(c->msg, sizeof(c->msg),
+		 "the NVIDIA driver asserted %u time%s in its BAR1 peer-mapping code (kern_bus)%s: it could not place the peer mailbox in a GPU's BAR1, as where BAR1 is left small or unassigned",
+		 k->nr_bus_assert, k->nr_bus_assert == 1 ? "" : "s",
+		 small ? ", beside a BAR1 shown smaller than the memory or not placed" : ", naming the peer mailbox (remoteWMBox)");
+	snprintf(c->fix, sizeof(c->fix),
+		 "enable Resizable BAR and Above 4G Decoding in the firmware setup so that BAR1 spans the GPU's memory; `nvidia-smi -q | grep -A3 BAR1` on that machine shows its size");
+	cite(j, c, k->nr_mailbox_assert ? k->mailbox_assert_ref : k->bus_assert_ref);
+	cite(j, c, bar1);
+	j->config_known = true;
+}
+
 /* The kernel log: IOMMU faults and mode, Xid, AER, the ACS override. */
 static void judge_kernel(struct judging *j, bool p2p_trouble)
 {
@@ -679,20 +753,8 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 		cite(j, c, k->bar_ref);
 		j->config_known = true;
 	}
-	/*
-	 * The driver's assertions in its BAR1 peer-mapping code: the peer
-	 * mailbox could not be placed in BAR1, which a BAR1 left small (not
-	 * resized by the platform) or unassigned gives
-	 */
-	if (k->nr_bus_assert && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "bar-resizable-small"))) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "the NVIDIA driver asserted %u time%s in its BAR1 peer-mapping code (kern_bus): it could not place the peer mailbox in a GPU's BAR1, as where BAR1 is left small or unassigned",
-			 k->nr_bus_assert, k->nr_bus_assert == 1 ? "" : "s");
-		snprintf(c->fix, sizeof(c->fix),
-			 "enable Resizable BAR and Above 4G Decoding in the firmware setup so that BAR1 spans the GPU's memory; `nvidia-smi -q | grep -A3 BAR1` on that machine shows its size");
-		cite(j, c, k->bus_assert_ref);
-		j->config_known = true;
-	}
+	if (k->nr_bus_assert)
+		judge_bus_assert(j, p2p_trouble);
 	/* the kernel's P2PDMA lists the root complexes known to route P2P */
 	if (k->nr_p2pdma_refused && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "host-bridge-no-p2p"))) {
 		snprintf(c->msg, sizeof(c->msg),
@@ -859,22 +921,55 @@ static void alike_without_latency(struct judging *j)
 	cite(j, c, ev->uni_off.ref);
 }
 
+struct ev_ref evidence_nvlink_fabric(const struct evidence *ev)
+{
+	struct ev_ref none = { 0 };
+	unsigned int a, b;
+
+	if (ev->cuda.nr_fabric)
+		return ev->cuda.fabric_ref;
+	if (ev->nccl.nvlink_p2p_disabled)
+		return ev->nccl.nvlink_disabled_ref;
+	for (a = 0; a < ev->topo_gpus; a++)
+		for (b = 0; b < ev->topo_gpus; b++)
+			if (a != b && ev->topo_link[a][b] == EV_LINK_NV)
+				return ev->topo_ref[a];
+	return none;
+}
+
 /*
- * CUDA refusing to start until the system is ready (cudaErrorSystemNotReady):
- * on NVSwitch machines, the fabric manager that trains the NVLink fabric
- * is not running or not of the driver's version.
+ * CUDA refusing to start until the system is ready (cudaErrorSystemNotReady).
+ * On NVSwitch machines the fabric manager that trains the NVLink fabric is
+ * not running or not of the driver's version; elsewhere other system
+ * daemons and driver states give it too, so without a fabric in the files
+ * NVLink is a suspect, not the cause (evidence_suspects.c ranks them).
  */
 static void judge_cuda_not_ready(struct judging *j)
 {
 	const struct ev_cuda_errors *e = &j->ev->cuda;
+	struct ev_ref fabric = evidence_nvlink_fabric(j->ev);
 	struct cand *c;
 
-	if (!e->nr_not_ready || !(c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down")))
+	if (!e->nr_not_ready)
+		return;
+	if (!fabric.line) {
+		c = cand_add(j, SEV_WARNING, RANK_CONFIG, "cuda-system-not-ready");
+		if (!c)
+			return;
+		snprintf(c->msg, sizeof(c->msg),
+			 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady); on NVSwitch machines that is the NVLink fabric manager not running or not of the driver's version, but nothing in these files shows an NVSwitch or NVLink fabric");
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("cuda-system-not-ready"));
+		cite(j, c, e->not_ready_ref);
+		return;
+	}
+	c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down");
+	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
-		 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady), which on NVSwitch machines means the NVLink fabric manager is not running or not of the driver's version");
+		 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady), on a machine with an NVLink fabric: its fabric manager is not running or not of the driver's version");
 	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
 	cite(j, c, e->not_ready_ref);
+	cite(j, c, fabric);
 	j->config_known = true;
 }
 

@@ -25,6 +25,7 @@
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
 #define CMD_ROCM_TOPO "rocm-smi --showtopo (the GPUs' NUMA nodes, and link type and weight between them)"
 #define CMD_ROCM_BAR "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0' (a large BAR: its size is the GPU's memory)"
+#define CMD_FABRIC "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric (State Completed and Status Success on an NVSwitch machine)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
 struct facts {
@@ -193,13 +194,43 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
 }
 
+/*
+ * A GPU's link pasted slower than its capability with its width whole
+ * (lanes missing are a cause of their own, evidence_findings.c): idle
+ * GPUs lower their speed, so it is a suspect of slow copies, settled by
+ * the link read while they run.
+ */
+static void link_speed_suspect(struct facts *f, struct diagnosis *d)
+{
+	const struct evidence *ev = f->ev;
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_pci; i++) {
+		const struct ev_pci_dev *p = &ev->pci[i];
+		struct suspect *s;
+
+		if ((!p->anonymous && !p->gpu) || !p->lnk_ref.line || p->width_downgraded ||
+		    (p->cap_width && p->sta_width && p->sta_width < p->cap_width))
+			continue;
+		if (!p->speed_downgraded &&
+		    !(p->cap_speed10 && p->sta_speed10 && p->sta_speed10 < p->cap_speed10))
+			continue;
+		s = diagnosis_suspect(d, RC_LINK_DEGRADED, POSSIBLE,
+				      "nvidia-smi -q -d PCIE while p2pBandwidthLatencyTest runs (Link Gen Current against Max), or sudo lspci -vvv -s BUS:DEV.FN | grep LnkSta then");
+		suspect_for(s, "a GPU's link below its capability's speed when lspci ran%s: a link that stays there under load carries only that",
+			    at(f, p->lnk_ref));
+		suspect_against(s, "idle GPUs lower their link speed, and these lines do not say whether a copy ran");
+		return;
+	}
+}
+
 /* P2P slower than the host path, or like it: what sits on the peer path. */
 static void slow_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
 	const struct ev_kernel *k = &ev->kernel;
 	int g = geforce(ev);
-	unsigned int row;
+	unsigned int row, srow;
 	bool pix = topo_has(ev, EV_LINK_PIX, &row) || topo_has(ev, EV_LINK_PXB, &row);
 	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
 	struct suspect *s;
@@ -215,6 +246,17 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 			    g, ev->gpu_name[g], at(f, ev->gpu_ref[g]));
 		if (granted(ev))
 			suspect_for(s, "peer access granted between GeForce cards");
+	}
+	/*
+	 * GPUs under different sockets: peer traffic over the CPU
+	 * interconnect (QPI/UPI, xGMI) runs slower than copies staged through
+	 * host memory on many hosts; where no pair shares a switch, that
+	 * path is likely the one measured
+	 */
+	if (topo_has(ev, EV_LINK_SYS, &srow)) {
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, pix ? POSSIBLE : LIKELY, CMD_TOPO);
+		suspect_for(s, "GPUs on different sockets (SYS)%s, whose peer traffic crosses the CPU interconnect, slower than staged copies on many hosts",
+			    at(f, ev->topo_ref[srow]));
 	}
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
 			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);
@@ -234,6 +276,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 		suspect_for(s, "ACS redirect on the ports above the GPUs slows P2P the same way");
 	if (ev->nr_acs_lines && !ev->nr_acs_redirect)
 		suspect_against(s, "the ACSCtl words pasted have no redirect bit");
+	link_speed_suspect(f, d);
 	if (g < 0 && !pix) {
 		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 		suspect_for(s, "peer traffic that crosses the root complex is only as fast as it routes it");
@@ -351,12 +394,25 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	unsigned int row;
 
 	if (ev->kernel.nr_bus_assert) {
-		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, LIKELY, CMD_BAR);
+		struct ev_ref bar1 = { 0 };
+		bool large = evidence_bar1_spans_memory(&ev->smi, &bar1);
+		struct suspect *s = diagnosis_suspect(d, RC_BAR_SIZE, large ? UNLIKELY : LIKELY, CMD_BAR);
 
-		suspect_for(s, "the NVIDIA driver's BAR1 peer mailbox asserted%s: BAR1 too small or unassigned for peer mappings",
+		suspect_for(s, "the NVIDIA driver asserted in its BAR1 peer-mapping code%s: BAR1 too small or unassigned for peer mappings gives that",
 			    at(&f, ev->kernel.bus_assert_ref));
+		if (large)
+			suspect_against(s, "BAR1 is as large as the GPU's memory%s", at(&f, bar1));
 		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi -q | grep -i -e 'Driver Version' -e BAR1 -A3");
 		suspect_for(s, "assertions of the NVIDIA driver itself%s", at(&f, ev->kernel.bus_assert_ref));
+	} else if (ev->cuda.nr_not_ready && !evidence_nvlink_fabric(ev).line) {
+		struct suspect *s = diagnosis_suspect(d, RC_NVLINK, POSSIBLE, CMD_FABRIC);
+
+		suspect_for(s, "CUDA would not start: system not yet initialized%s, what an NVSwitch machine whose fabric manager is not running gives",
+			    at(&f, ev->cuda.not_ready_ref));
+		suspect_against(s, "nothing in these files shows an NVSwitch, a fabric manager or NVLink");
+		s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, "nvidia-smi; sudo dmesg | grep -e NVRM -e nvidia (the driver loaded, and of the version the CUDA libraries and the fabric manager want)");
+		suspect_for(s, "CUDA waits on the driver's system state%s; a driver half installed or of another version than its daemons gives the same",
+			    at(&f, ev->cuda.not_ready_ref));
 	} else if (ev->torch.nr_corrupt) {
 		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
 

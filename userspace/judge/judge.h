@@ -74,6 +74,7 @@ struct evidence;
  */
 int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t errlen);
 struct diagnosis;
+struct ev_smi_query;
 /*
  * evidence_suspects() - at most three suspects for @ev's trouble into @d,
  * best first, each with the facts for and against it: kept only where
@@ -81,6 +82,19 @@ struct diagnosis;
  * measurements show P2P slower than it should be.
  */
 void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow);
+/*
+ * evidence_nvlink_fabric() - the first fact of @ev that shows an NVLink or
+ * NVSwitch fabric (a line naming an NVSwitch or its fabric manager, NVLink
+ * in topo -m, NCCL finding GPUs NVLink-connected); a ref with no line
+ * where none does.
+ */
+struct ev_ref evidence_nvlink_fabric(const struct evidence *ev);
+/*
+ * evidence_bar1_spans_memory() - whether nvidia-smi -q shows BAR1 at least
+ * as large as the memory of every GPU it gives both for (one at least):
+ * BAR1 then spans the memory peers map.  @ref gets the first such BAR1.
+ */
+bool evidence_bar1_spans_memory(const struct ev_smi_query *q, struct ev_ref *ref);
 /* The rules over the evidence's facts alone (the unit tests call it). */
 void judge_evidence_facts(struct check_run *r, const struct evidence *ev);
 

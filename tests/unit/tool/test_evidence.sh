@@ -163,6 +163,13 @@ expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikel
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
 	"$ev/p2pbw-enabled-slower.txt"
+printf 'GPU0 GPU1 GPU2 GPU3 GPU4 GPU5\nGPU0 X NODE NODE SYS SYS SYS\nGPU1 NODE X NODE SYS SYS SYS\nGPU2 NODE NODE X SYS SYS SYS\nGPU3 SYS SYS SYS X NODE NODE\nGPU4 SYS SYS SYS NODE X NODE\nGPU5 SYS SYS SYS NODE NODE X\n' >"$tmp/topo-sys.txt"
+expect_suspects "cross-socket:likely iommu-translation:likely acs-redirect:possible" \
+	"evidence: suspects: P2P slower than host with GPUs on two sockets (SYS): the sockets first" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/topo-sys.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible link-degraded:possible" \
+	"evidence: suspects: P2P slower than host beside a GPU link below its speed: the link among them" \
+	"$ev/p2pbw-enabled-slower.txt" "$ev/lspci-link-idle.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 expect_root bar-size \
@@ -170,13 +177,35 @@ expect_root bar-size \
 	"$ev/p2pbw-5090-devices-cut.txt" "$ev/dmesg-nvrm-bar1-mailbox.txt"
 expect_suspects "iommu-translation:possible" \
 	"evidence: suspects: an IOMMU fault of a device not known to be a GPU" "$ev/dmesg-dmar-igpu.txt"
+# the BAR1 mailbox decides bar-size only where it is named or BAR1 is shown short
+grep -v remoteWMBox "$ev/dmesg-nvrm-bar1-mailbox.txt" >"$tmp/kern-bus.txt"
+expect_first "1 nvrm-peer-assert" "evidence: a bare kern_bus assertion: nvrm-peer-assert, not bar-size" "$tmp/kern-bus.txt"
+expect_suspects "bar-size:likely driver:possible" \
+	"evidence: suspects: a bare kern_bus assertion: BAR1, then the driver" "$tmp/kern-bus.txt"
+{ printf '    FB Memory Usage\n        Total                             : 32607 MiB\n'
+  printf '    BAR1 Memory Usage\n        Total                             : 32768 MiB\n'; } >"$tmp/smi-bar1-large.txt"
+expect_root undecided "evidence: root cause: mailbox assertion with BAR1 spanning the memory: undecided, not bar-size" \
+	"$ev/dmesg-nvrm-bar1-mailbox.txt" "$tmp/smi-bar1-large.txt"
+expect_suspects "driver:possible bar-size:unlikely" \
+	"evidence: suspects: mailbox assertion with BAR1 spanning the memory: the driver first" \
+	"$ev/dmesg-nvrm-bar1-mailbox.txt" "$tmp/smi-bar1-large.txt"
+sed 's/32768 MiB/256 MiB/' "$tmp/smi-bar1-large.txt" >"$tmp/smi-bar1-small.txt"
+expect_root bar-size "evidence: root cause: a bare kern_bus assertion beside a BAR1 below the memory: bar-size" \
+	"$tmp/kern-bus.txt" "$tmp/smi-bar1-small.txt"
 
 # Rules over the facts of NCCL's, CUDA's and the kernel's own messages
 printf '%s\n' 'P2P is disabled between NVLINK connected GPUs 1 and 0. This should not be the case given their connectivity, and is probably due to a hardware issue.' >"$tmp/nvlink.txt"
 expect_first "2 nvlink-down" "evidence: NCCL's P2P disabled over NVLink, without its prefix: nvlink-down" "$tmp/nvlink.txt"
 expect_root nvlink "evidence: root cause: P2P disabled between NVLink-connected GPUs: nvlink" "$tmp/nvlink.txt"
 printf '%s\n' 'ggml_cuda_init: failed to initialize CUDA: system not yet initialized' >"$tmp/notready.txt"
-expect_root nvlink "evidence: root cause: CUDA's system not yet initialized (the fabric manager): nvlink" "$tmp/notready.txt"
+expect_first "1 cuda-system-not-ready" "evidence: CUDA's system not yet initialized, no fabric shown: a warning, not nvlink-down" "$tmp/notready.txt"
+expect_suspects "nvlink:possible driver:possible" \
+	"evidence: suspects: system not yet initialized, no fabric shown: NVLink's fabric manager, the driver" "$tmp/notready.txt"
+{ cat "$tmp/notready.txt"
+  printf '%s\n' 'Dec 05 10:00:01 node1 nv-fabricmanager[2211]: request to query NVSwitch device information from NVSwitch driver failed'; } >"$tmp/notready-fm.txt"
+expect_root nvlink "evidence: root cause: system not yet initialized beside a fabric manager line: nvlink" "$tmp/notready-fm.txt"
+printf 'GPU0 GPU1\nGPU0 X NV18\nGPU1 NV18 X\n' | cat - "$tmp/notready.txt" >"$tmp/notready-nv.txt"
+expect_root nvlink "evidence: root cause: system not yet initialized beside NV# in topo -m: nvlink" "$tmp/notready-nv.txt"
 printf '%s\n' '[   12.345678] pci 0000:03:00.0: cannot be used for peer-to-peer DMA as the client and provider (0000:04:00.0) do not share an upstream bridge or whitelisted host bridge' >"$tmp/p2pdma.txt"
 expect_first "1 host-bridge-no-p2p" "evidence: the kernel's P2PDMA refusing a pair through the host bridge: host-bridge-no-p2p" "$tmp/p2pdma.txt"
 expect_root host-bridge "evidence: root cause: P2PDMA's unlisted host bridge: host-bridge" "$tmp/p2pdma.txt"
