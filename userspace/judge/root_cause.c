@@ -42,6 +42,8 @@ static const struct code_root table[] = {
 	{ "link-capped-thermal",		RC_LINK_DEGRADED },
 	{ "link-capped-target",			RC_BIOS_SETTING },
 	{ "bar-resizable-small",		RC_BAR_SIZE },
+	{ "bar-below-4g",			RC_BIOS_SETTING },
+	{ "bar-bridge-window",			RC_BAR_SIZE },
 	{ "p2p-atomics",			RC_UNDECIDED },
 	{ "nccl-link-current",			RC_UNDECIDED },
 	{ "link-slow-idle",			RC_UNDECIDED },

@@ -332,6 +332,32 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	      strstr(f.r.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
 	      f.r.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
 	      "bars: an unassigned 64-bit BAR1 -> bar-unassigned (error) naming Above 4G Decoding: %s", msg);
+	CHECK(k, fixture_count(&f, "bar-bridge-window") == 0 && fixture_count(&f, "bar-below-4g") == 0,
+	      "bars: bridges whose config files are not there are no window finding");
+	fixture_unload(&f);
+
+	/*
+	 * bar-windows: GPU 02:00.0's 64-bit BARs both below 4 GiB behind a
+	 * root port whose prefetchable window is 32-bit only; GPU 1b:00.0's
+	 * 32 GiB BAR1 unassigned behind 1a:08.0's 16 GiB 64-bit window (its
+	 * BAR3 above 4 GiB); NIC 1c:00.0's 64-bit BAR below 4 GiB.
+	 */
+	fixture_load(&f, fixtures, "bar-windows");
+	msg = fixture_message(&f, "bar-below-4g");
+	CHECK(k, fixture_count(&f, "bar-below-4g") == 1 &&
+	      strstr(msg, "GPU 0000:02:00.0: BAR 1 (256 MiB, 64-bit prefetchable) lies at 0xc0000000, below 4 GiB") &&
+	      strstr(msg, "bridge 0000:00:02.0's prefetchable window decodes 32-bit addresses only") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-below-4g")].fix, "Above 4G Decoding"),
+	      "bars: a GPU's 64-bit BARs all below 4 GiB -> one bar-below-4g naming the largest and the 32-bit window: %s", msg);
+	CHECK(k, !any_message(&f, "bar-below-4g", "0000:1c:00.0") &&
+	      !any_message(&f, "bar-below-4g", "0000:1b:00.0"),
+	      "bars: no bar-below-4g for a NIC, nor for a GPU with a 64-bit BAR above 4 GiB");
+	msg = fixture_message(&f, "bar-bridge-window");
+	CHECK(k, fixture_count(&f, "bar-bridge-window") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit prefetchable) cannot fit bridge 0000:1a:08.0's prefetchable window (16 GiB at 0x38000000000-0x383ffffffff, 64-bit): so the BAR has no address") &&
+	      f.r.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
+	      "bars: a 32 GiB BAR behind a 16 GiB window -> bar-bridge-window (error) naming the bridge: %s", msg);
 	fixture_unload(&f);
 }
 
