@@ -44,6 +44,7 @@ static const struct code_root table[] = {
 	{ "bar-resizable-small",		RC_BAR_SIZE },
 	{ "bar-below-4g",			RC_BIOS_SETTING },
 	{ "bar-bridge-window",			RC_BAR_SIZE },
+	{ "bar-above-dma-mask",			RC_UNDECIDED },
 	{ "p2p-atomics",			RC_UNDECIDED },
 	{ "nccl-link-current",			RC_UNDECIDED },
 	{ "link-slow-idle",			RC_UNDECIDED },

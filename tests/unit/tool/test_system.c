@@ -315,6 +315,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	struct bar bar[BARS_MAX];
 	struct fixture_run f;
 	const char *msg;
+	unsigned int fixes;
+	size_t i;
 
 	CHECK(k, bars_parse("0x10 0x1f 0x200\n0x0 0x0 0x0\n", bar) == 2 &&
 	      bar[0].end == 0x1f && bars_parse("0x10 nope\n", bar) == -1,
@@ -358,6 +360,39 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	      f.r.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
 	      strstr(f.r.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
 	      "bars: a 32 GiB BAR behind a 16 GiB window -> bar-bridge-window (error) naming the bridge: %s", msg);
+	fixture_unload(&f);
+
+	/*
+	 * bar-dma-mask: NVMe 1d:00.0's driver addresses 48 bits; GPU 1b:00.0
+	 * (same switch, bus addresses) and GPU 02:00.0 (through the root
+	 * complex, IOMMU in passthrough) have BAR1 above 2^48; NIC 1c:00.0
+	 * has no driver, so its 32 bits are the PCI core's default.
+	 */
+	fixture_load(&f, fixtures, "bar-dma-mask");
+	CHECK(k, fixture_count(&f, "bar-above-dma-mask") == 2 &&
+	      any_message(&f, "bar-above-dma-mask",
+			  "NVMe 0000:1d:00.0 addresses 48 bits (its driver's DMA mask, dma_mask_bits), but GPU 0000:1b:00.0's BAR 1 ends at 0x20007ffffffff: with bus addresses across the switch") &&
+	      any_message(&f, "bar-above-dma-mask",
+			  "but GPU 0000:02:00.0's BAR 1 ends at 0x18007ffffffff: with the IOMMU in passthrough"),
+	      "bars: a 48-bit NVMe and GPU BARs above 2^48 -> bar-above-dma-mask for both paths: %s",
+	      fixture_message(&f, "bar-above-dma-mask"));
+	CHECK(k, !any_message(&f, "bar-above-dma-mask", "NIC 0000:1c:00.0"),
+	      "bars: an unbound NIC's 32-bit default mask is no finding");
+	for (i = 0, fixes = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "bar-above-dma-mask"))
+			continue;
+		if (strstr(it->message, "passthrough") &&
+		    strstr(it->fix, "echo DMA > /sys/kernel/iommu_groups/7/type"))
+			fixes |= 1;
+		if (strstr(it->message, "across the switch") &&
+		    strstr(it->fix, "which no IOMMU setting changes") &&
+		    strstr(it->fix, "\"MMIO High Base\""))
+			fixes |= 2;
+	}
+	CHECK(k, fixes == 3,
+	      "bars: the fix is the IOMMU's translated mode through the root complex, the MMIO base across a switch");
 	fixture_unload(&f);
 }
 
