@@ -42,6 +42,7 @@ static const struct code_root table[] = {
 	{ "link-capped-thermal",		RC_LINK_DEGRADED },
 	{ "link-capped-target",			RC_BIOS_SETTING },
 	{ "bar-resizable-small",		RC_BAR_SIZE },
+	{ "bar1-below-memory",			RC_BAR_SIZE },
 	{ "bar-below-4g",			RC_BIOS_SETTING },
 	{ "bar-bridge-window",			RC_BAR_SIZE },
 	{ "bar-above-dma-mask",			RC_UNDECIDED },
