@@ -734,6 +734,22 @@ has_re "GPU 0000:03:00\.0: NVML's BAR1 is 256 MiB \(5 MiB in use\) for 24564 MiB
 has_re "Re-Size BAR Support.*echo 15 > that file"
 finish "p2pdiag-check, NVML's BAR1 256 MiB of 24564 MiB: bar1-below-memory with the resize, exit 1"
 
+check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=256:5 FAKE_NVML_MEMORY=24564 -- \
+	--json="$EMPTY/bar1.json"
+status 1
+python3 - "$EMPTY/bar1.json" "$FIXTURES/../../../userspace/schema.json" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["gpus"][0]["bar1"] == {"total_mib": 256, "used_mib": 5, "memory_mib": 24564}, d["gpus"][0].get("bar1")
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+jsonschema.validate(d, json.load(open(sys.argv[2])))
+PY
+	why=${why:-"the JSON's gpus[0].bar1 is not 256/5/24564 or the report fails schema.json"}
+finish "p2pdiag-check --json: NVML's BAR1 figures in the GPU's bar1, valid against schema.json"
+
 check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=32768:5 FAKE_NVML_MEMORY=24564 --
 status 0; lacks_re "bar1-below-memory"
 finish "p2pdiag-check, a 32 GiB BAR1 spanning 24564 MiB: no bar1-below-memory"
