@@ -27,6 +27,7 @@
 #define IORESOURCE_UNSET	0x20000000ULL
 
 #define BELOW_4G		(1ULL << 32)
+#define MEM_BASE_LIMIT		0x20	/* Memory Base, Limit: 32-bit */
 #define PREF_BASE_LIMIT		0x24	/* Prefetchable Memory Base, Limit */
 #define PREF_BASE_UPPER		0x28
 #define PREF_LIMIT_UPPER	0x2c
@@ -153,6 +154,26 @@ static unsigned long long window_size(const struct bridge_window *w)
 	return w->limit < w->base ? 0 : w->limit - w->base + 1;
 }
 
+/*
+ * Whether the placed BAR @b lies in one of the bridge's memory windows:
+ * the prefetchable one @w, or the non-prefetchable one, where the kernel
+ * puts a prefetchable BAR that the other has no room for.
+ */
+static bool window_holds(struct fsroot *root, unsigned long long addr,
+			 const struct bridge_window *w, const struct bar *b)
+{
+	struct bridge_window mem = { 0 };
+	unsigned int bl;
+
+	if (window_size(w) && b->start >= w->base && b->end <= w->limit)
+		return true;
+	if (!pci_config_read_header(root, addr, MEM_BASE_LIMIT, &bl))
+		return false;
+	mem.base = (unsigned long long)(bl & 0xfff0) << 16;
+	mem.limit = (unsigned long long)(bl >> 16 & 0xfff0) << 16 | 0xfffff;
+	return window_size(&mem) && b->start >= mem.base && b->end <= mem.limit;
+}
+
 static void window_str(char *buf, size_t len, const struct bridge_window *w)
 {
 	char size[24];
@@ -170,8 +191,10 @@ static void window_str(char *buf, size_t len, const struct bridge_window *w)
 
 /*
  * The nearest bridge above @f whose prefetchable window cannot take the
- * 64-bit prefetchable BAR @b: smaller than it, or, for a BAR with no
- * address, 32-bit only.  A bridge whose registers cannot be read ends
+ * 64-bit prefetchable BAR @b: for a BAR with no address, smaller than it
+ * or 32-bit only; for a placed one, a window that neither holds it nor
+ * is large enough (a BAR in the bridge's non-prefetchable window is
+ * placed as it should be).  A bridge whose registers cannot be read ends
  * the walk with nothing said.
  */
 static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
@@ -191,7 +214,8 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 		up = &m->fn[idx];
 		if (!window_read(r->root, up->addr, &w))
 			return;
-		if (window_size(&w) >= size && (w.is64 || !unset))
+		if (unset ? window_size(&w) >= size && w.is64 :
+			    window_size(&w) >= size || window_holds(r->root, up->addr, &w, b))
 			continue;
 		pciaddr_format(bridge, up->addr);
 		window_str(win, sizeof(win), &w);

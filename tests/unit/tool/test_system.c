@@ -342,7 +342,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	 * bar-windows: GPU 02:00.0's 64-bit BARs both below 4 GiB behind a
 	 * root port whose prefetchable window is 32-bit only; GPU 1b:00.0's
 	 * 32 GiB BAR1 unassigned behind 1a:08.0's 16 GiB 64-bit window (its
-	 * BAR3 above 4 GiB); NIC 1c:00.0's 64-bit BAR below 4 GiB.
+	 * BAR3 above 4 GiB); NIC 1c:00.0's 64-bit BAR below 4 GiB, in
+	 * 1a:10.0's non-prefetchable window (its prefetchable one is off).
 	 */
 	fixture_load(&f, fixtures, "bar-windows");
 	msg = fixture_message(&f, "bar-below-4g");
@@ -360,6 +361,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	      f.r.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
 	      strstr(f.r.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
 	      "bars: a 32 GiB BAR behind a 16 GiB window -> bar-bridge-window (error) naming the bridge: %s", msg);
+	CHECK(k, !any_message(&f, "bar-bridge-window", "0000:1c:00.0"),
+	      "bars: a placed BAR in its bridge's non-prefetchable window is no window finding");
 	fixture_unload(&f);
 
 	/*
