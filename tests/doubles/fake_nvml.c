@@ -11,6 +11,8 @@
  *   FAKE_NVML_ERROR_STRING=null      nvmlErrorString answers NULL
  *   FAKE_NVML_GEN, FAKE_NVML_WIDTH   current link (5, 16)
  *   FAKE_NVML_MAX_GEN, _MAX_WIDTH    maximum link (5, 16)
+ *   FAKE_NVML_BAR1=total:used        BAR1 in MiB (131072:2, an H100's)
+ *   FAKE_NVML_MEMORY=MiB             the GPU's memory (81559, an H100's)
  *   FAKE_NVML_LOAD_GEN, _LOAD_WIDTH  what the second and later reads of the
  *                                    current link return (a link that drops
  *                                    under load)
@@ -417,6 +419,28 @@ static void env_pair(const char *name, int da, int db, int *a, int *b)
 	*b = db;
 	if (v && *v && sscanf(v, "%d:%d", a, b) == 1)
 		*b = *a;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetBAR1MemoryInfo(nvmlDevice_t d,
+					       nvmlBAR1Memory_t *bar1)
+{
+	int total, used;
+
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
+	env_pair("FAKE_NVML_BAR1", 131072, 2, &total, &used);
+	bar1->bar1Total = (unsigned long long)total << 20;
+	bar1->bar1Used = (unsigned long long)used << 20;
+	bar1->bar1Free = bar1->bar1Total - bar1->bar1Used;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *mem)
+{
+	FAKE_NVML_GPU_ENTRY(dev_index(d));
+	mem->total = (unsigned long long)fake_env_int("FAKE_NVML_MEMORY", 81559) << 20;
+	mem->used = 0;
+	mem->free = mem->total;
+	return NVML_SUCCESS;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t d, nvmlClockType_t t,

@@ -59,6 +59,15 @@ struct gpu_link_reading {
 	unsigned int max_gen, max_width;
 };
 
+/*
+ * NVML's BAR1, the window through which peers and NICs map the GPU's
+ * memory, and the memory it is to span, in bytes; valid with all three.
+ */
+struct gpu_bar1_reading {
+	bool valid;
+	unsigned long long total, used, memory;
+};
+
 struct gpu_counters {
 	bool valid;
 	unsigned long long replay;		/* PCIe replay counter */
@@ -71,7 +80,7 @@ struct gpu_counters {
  * word: "link", "replay_counter", ...), the call, and NVML's error
  * string.  NOT_SUPPORTED is no failure (the GPU has no such thing).
  */
-#define GPU_NVML_FAILURES	25	/* every reading gpu_nvml*.c names */
+#define GPU_NVML_FAILURES	26	/* every reading gpu_nvml*.c names */
 struct gpu_nvml_failure {
 	char field[24];
 	char call[48];
@@ -85,6 +94,7 @@ struct gpu_device {
 	char uuid[96];			/* NVML's "GPU-...", "" when unknown */
 	int numa_node;
 	struct gpu_link_reading link;
+	struct gpu_bar1_reading bar1;
 	struct gpu_counters before, after;
 	unsigned int nvlinks_active;
 	/* P2PD_ADDR() of the far end of each active NVLink, 0 when down. */

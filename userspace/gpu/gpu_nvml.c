@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NVML through dlopen: for each GPU that CUDA listed, the PCIe link NVML
- * reports (idle, under load, maximum), NVLink state and far end per link,
+ * reports (idle, under load, maximum), BAR1 and the memory it is to span,
+ * NVLink state and far end per link,
  * the error counters before and after the run; for each pair, the common
  * ancestor level and the P2P status NVML gives for read, write, NVLink and
  * atomics.  NVML is optional: without it the readings stay invalid and
@@ -78,6 +79,26 @@ static void read_link(struct gpu_state *st, struct nvml_api *nv, int d)
 			   h, &l->max_gen) &&
 		   NVML_OK(st, nv, d, "link", nvmlDeviceGetMaxPcieLinkWidth,
 			   h, &l->max_width);
+}
+
+static void read_bar1(struct gpu_state *st, struct nvml_api *nv, int d)
+{
+	struct gpu_bar1_reading *b = &st->dev[d].bar1;
+	nvmlBAR1Memory_t bar1;
+	nvmlMemory_t mem;
+
+	if (!nv->nvmlDeviceGetBAR1MemoryInfo || !nv->nvmlDeviceGetMemoryInfo)
+		return;
+	b->valid = NVML_OK(st, nv, d, "bar1", nvmlDeviceGetBAR1MemoryInfo,
+			   nv->dev[d], &bar1) &&
+		   NVML_OK(st, nv, d, "bar1", nvmlDeviceGetMemoryInfo,
+			   nv->dev[d], &mem) &&
+		   bar1.bar1Total && mem.total;
+	if (!b->valid)
+		return;
+	b->total = bar1.bar1Total;
+	b->used = bar1.bar1Used;
+	b->memory = mem.total;
 }
 
 static void read_nvlinks(struct gpu_state *st, struct nvml_api *nv, int d)
@@ -298,6 +319,7 @@ void gpu_nvml_probe(struct gpu_state *st, struct nvml_api *nv)
 			     st->dev[d].uuid, sizeof(st->dev[d].uuid)))
 			st->dev[d].uuid[0] = '\0';
 		read_link(st, nv, (int)d);
+		read_bar1(st, nv, (int)d);
 		gpu_settings_read(st, nv, (int)d);
 		/* without the set, no GPU's Xid events can be counted */
 		if (!nv->xid_events)

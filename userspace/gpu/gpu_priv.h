@@ -66,6 +66,7 @@ struct cuda_api {
 	X(nvmlDeviceGetTotalEccErrors) X(nvmlDeviceSetCpuAffinity) \
 	X(nvmlEventSetCreate) X(nvmlDeviceRegisterEvents) \
 	X(nvmlEventSetWait_v2) X(nvmlEventSetFree) X(nvmlDeviceGetUUID) \
+	X(nvmlDeviceGetBAR1MemoryInfo) X(nvmlDeviceGetMemoryInfo) \
 	NVML_VALIDITY_CALLS(X)
 
 /* gpu_activity.c and gpu_settings.c: each reading stays unknown without its call. */

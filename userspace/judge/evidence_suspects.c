@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "evidence/evidence.h"
+#include "judge/bar1_window.h"
 #include "judge/diagnosis.h"
 #include "judge/judge.h"
 
@@ -360,7 +361,8 @@ static void bar1_suspects(struct facts *f, struct diagnosis *d)
 	for (g = 0; g < q->nr_gpus; g++) {
 		if (!q->bar1_mib[g])
 			continue;
-		if (q->fb_mib[g] && q->bar1_mib[g] >= q->fb_mib[g])
+		if (q->fb_mib[g] && bar1_spans_memory((unsigned long long)q->bar1_mib[g],
+						      (unsigned long long)q->fb_mib[g]))
 			continue;
 		s = diagnosis_suspect(d, RC_BAR_SIZE, q->fb_mib[g] ? LIKELY : POSSIBLE, CMD_BAR);
 		if (q->fb_mib[g])

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/bar1_window.h"
 #include "judge/finding_registry.h"
 #include "judge/judge_priv.h"
 #include "judge/judge_expect.h"
@@ -302,6 +303,7 @@ void judge_gpus(struct check_run *r)
 	for (i = 0; i < st->nr_dev; i++)
 		judge_device(r, i);
 	judge_nccl_links(r);
+	judge_bar1_windows(r);
 	judge_siblings(r, 0);
 	judge_siblings(r, 1);
 	for (i = 0; st->pair && i < st->nr_pairs; i++)

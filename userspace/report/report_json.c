@@ -293,6 +293,19 @@ static struct json_object *link_json(const struct gpu_link_reading *l)
 	return o;
 }
 
+static struct json_object *bar1_json(const struct gpu_bar1_reading *b)
+{
+	struct json_object *o;
+
+	if (!b->valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "total_mib", json_object_new_int64((int64_t)(b->total >> 20)));
+	put(o, "used_mib", json_object_new_int64((int64_t)(b->used >> 20)));
+	put(o, "memory_mib", json_object_new_int64((int64_t)(b->memory >> 20)));
+	return o;
+}
+
 static struct json_object *counters_json(const struct gpu_counters *c)
 {
 	struct json_object *o;
@@ -327,6 +340,7 @@ static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 	put(o, "latency_us", jfig(&d->latency_h2d));
 	put(o, "latency_chase_us", jfig(&d->latency_chase));
 	put(o, "link", link_json(&d->link));
+	put(o, "bar1", bar1_json(&d->bar1));
 	put(o, "nvlinks_active", json_object_new_int((int)d->nvlinks_active));
 	put(o, "counters_before", counters_json(&d->before));
 	put(o, "counters_after", counters_json(&d->after));

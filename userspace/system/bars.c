@@ -4,7 +4,9 @@
  * kernel could not place keeps its size with IORESOURCE_UNSET in its
  * flags, or reads as starting at 0; resourceN_resize (Linux 6.1 on) is
  * the Resizable BAR capability's bitmask of sizes, bit n meaning 1 MiB
- * << n.
+ * << n.  A bridge forwards a prefetchable BAR only inside its
+ * Prefetchable Memory Base and Limit (type 1 header, 0x24-0x2f), which
+ * decode addresses above 4 GiB only where the base's low bits say 64-bit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +18,20 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system/bars.h"
+#include "system/pcie_config.h"
 #include "p2pdiag/decode.h"
 
 #define IORESOURCE_MEM		0x00000200ULL
+#define IORESOURCE_PREFETCH	0x00002000ULL
 #define IORESOURCE_MEM_64	0x00100000ULL
 #define IORESOURCE_UNSET	0x20000000ULL
+
+#define BELOW_4G		(1ULL << 32)
+#define MEM_BASE_LIMIT		0x20	/* Memory Base, Limit: 32-bit */
+#define PREF_BASE_LIMIT		0x24	/* Prefetchable Memory Base, Limit */
+#define PREF_BASE_UPPER		0x28
+#define PREF_LIMIT_UPPER	0x2c
+#define PREF_64BIT		0x1	/* low bits of the base: 64-bit decode */
 
 int bars_parse(const char *text, struct bar bar[BARS_MAX])
 {
@@ -37,6 +48,26 @@ int bars_parse(const char *text, struct bar bar[BARS_MAX])
 			line++;
 	}
 	return n;
+}
+
+int bars_read(struct fsroot *root, unsigned long long addr, struct bar bar[BARS_MAX])
+{
+	char a[P2PD_ADDR_STRLEN], text[1024];
+
+	if (fsroot_read(root, text, sizeof(text), "/sys/bus/pci/devices/%s/resource",
+			pciaddr_format(a, addr)))
+		return -1;
+	return bars_parse(text, bar);
+}
+
+bool bar_is_memory(const struct bar *b)
+{
+	return (b->flags & IORESOURCE_MEM) && b->end > b->start;
+}
+
+bool bar_unassigned(const struct bar *b)
+{
+	return (b->flags & IORESOURCE_UNSET) || !b->start;
 }
 
 static void size_str(char *buf, size_t len, unsigned long long bytes)
@@ -94,6 +125,143 @@ static void resizable(struct check_run *r, const struct p2pd_function *f,
 		     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, cur, max);
 }
 
+/* A bridge's prefetchable window as its registers say. */
+struct bridge_window {
+	unsigned long long base, limit;	/* limit < base: disabled */
+	bool is64;
+};
+
+static bool window_read(struct fsroot *root, unsigned long long addr,
+			struct bridge_window *w)
+{
+	unsigned int bl, ub = 0, ul = 0;
+
+	if (!pci_config_read_header(root, addr, PREF_BASE_LIMIT, &bl) ||
+	    bl == 0xffffffff)
+		return false;
+	w->is64 = (bl & 0xf) == PREF_64BIT;
+	if (w->is64 && (!pci_config_read_header(root, addr, PREF_BASE_UPPER, &ub) ||
+			!pci_config_read_header(root, addr, PREF_LIMIT_UPPER, &ul)))
+		return false;
+	w->base = (unsigned long long)(bl & 0xfff0) << 16 | (unsigned long long)ub << 32;
+	w->limit = (unsigned long long)(bl >> 16 & 0xfff0) << 16 | 0xfffff |
+		   (unsigned long long)ul << 32;
+	return true;
+}
+
+static unsigned long long window_size(const struct bridge_window *w)
+{
+	return w->limit < w->base ? 0 : w->limit - w->base + 1;
+}
+
+/*
+ * Whether the placed BAR @b lies in one of the bridge's memory windows:
+ * the prefetchable one @w, or the non-prefetchable one, where the kernel
+ * puts a prefetchable BAR that the other has no room for.
+ */
+static bool window_holds(struct fsroot *root, unsigned long long addr,
+			 const struct bridge_window *w, const struct bar *b)
+{
+	struct bridge_window mem = { 0 };
+	unsigned int bl;
+
+	if (window_size(w) && b->start >= w->base && b->end <= w->limit)
+		return true;
+	if (!pci_config_read_header(root, addr, MEM_BASE_LIMIT, &bl))
+		return false;
+	mem.base = (unsigned long long)(bl & 0xfff0) << 16;
+	mem.limit = (unsigned long long)(bl >> 16 & 0xfff0) << 16 | 0xfffff;
+	return window_size(&mem) && b->start >= mem.base && b->end <= mem.limit;
+}
+
+static void window_str(char *buf, size_t len, const struct bridge_window *w)
+{
+	char size[24];
+
+	if (!window_size(w)) {
+		snprintf(buf, len, "disabled");
+		return;
+	}
+	size_str(size, sizeof(size), window_size(w));
+	snprintf(buf, len, "%s at %#llx-%#llx, %s", size, w->base, w->limit,
+		 w->is64 ? "64-bit" : "32-bit addresses only");
+}
+
+#define FIX_ABOVE_4G "turn on \"Above 4G Decoding\" (\"Above 4G MMIO\", \"64-bit MMIO\", \"MMIO above 4G\") in the BIOS, with \"Resizable BAR\" where it is offered"
+
+/*
+ * The nearest bridge above @f whose prefetchable window cannot take the
+ * 64-bit prefetchable BAR @b: for a BAR with no address, smaller than it
+ * or 32-bit only; for a placed one, a window that neither holds it nor
+ * is large enough (a BAR in the bridge's non-prefetchable window is
+ * placed as it should be).  A bridge whose registers cannot be read ends
+ * the walk with nothing said.
+ */
+static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
+			   const char *a, int i, const struct bar *b, bool unset)
+{
+	const struct p2pd_model *m = r->model;
+	unsigned long long size = b->end - b->start + 1;
+	const struct p2pd_function *up = f;
+	char bridge[P2PD_ADDR_STRLEN], win[96], sz[24];
+	struct bridge_window w;
+	int idx, steps = 0;
+
+	while (up->has_parent && steps++ < P2PD_MAX_DEPTH) {
+		idx = p2pd_model_find(m, up->parent);
+		if (idx == P2PD_NO_INDEX)
+			return;
+		up = &m->fn[idx];
+		if (!window_read(r->root, up->addr, &w))
+			return;
+		if (unset ? window_size(&w) >= size && w.is64 :
+			    window_size(&w) >= size || window_holds(r->root, up->addr, &w, b))
+			continue;
+		pciaddr_format(bridge, up->addr);
+		window_str(win, sizeof(win), &w);
+		size_str(sz, sizeof(sz), size);
+		findings_add(&r->findings, unset ? SEV_ERROR : SEV_WARNING,
+			     "bar-bridge-window", f->addr, FINDING_NO_ADDR,
+			     FIX_ABOVE_4G ", and raise the 64-bit MMIO size (\"MMIO High Size\", \"MMIOH Size\") so the bridges above get windows the BAR fits; or boot with the kernel parameter pci=realloc (for a hotplug slot also pci=hpmmioprefsize=) so the kernel sizes the bridge windows again",
+			     "%s %s: BAR %d (%s, 64-bit prefetchable) cannot fit bridge %s's prefetchable window (%s)%s",
+			     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, sz,
+			     bridge, win,
+			     unset ? ": so the BAR has no address" : "");
+		return;
+	}
+}
+
+/*
+ * A GPU's or accelerator's 64-bit prefetchable BAR below 4 GiB, none of
+ * its others above: placed in the small 32-bit MMIO range, as firmware
+ * does with Above 4G Decoding off, where it cannot grow to the device's
+ * memory.  The largest is named.  A NIC's small 64-bit BARs there are
+ * common and harmless.
+ */
+static void below_4g(struct check_run *r, const struct p2pd_function *f,
+		     const char *a, int i, const struct bar *b)
+{
+	const struct p2pd_model *m = r->model;
+	int idx = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
+	char size[24], why[160] = "";
+	struct bridge_window w;
+
+	if (idx != P2PD_NO_INDEX && window_read(r->root, m->fn[idx].addr, &w) &&
+	    !w.is64) {
+		char bridge[P2PD_ADDR_STRLEN];
+
+		snprintf(why, sizeof(why), "; bridge %s's prefetchable window decodes 32-bit addresses only",
+			 pciaddr_format(bridge, m->fn[idx].addr));
+	}
+	size_str(size, sizeof(size), b->end - b->start + 1);
+	findings_add(&r->findings, SEV_WARNING, "bar-below-4g", f->addr,
+		     FINDING_NO_ADDR,
+		     FIX_ABOVE_4G ", so the firmware places the BAR above 4 GiB; where it is on already, boot with the kernel parameter pci=realloc so the kernel places it again",
+		     "%s %s: BAR %d (%s, 64-bit prefetchable) lies at %#llx, below 4 GiB: the firmware put a 64-bit BAR in the small 32-bit MMIO range, as it does with Above 4G Decoding off, where it cannot grow to the device's memory%s",
+		     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, size,
+		     b->start, why);
+}
+
 void bars_judge(struct check_run *r)
 {
 	const struct p2pd_model *m = r->model;
@@ -103,25 +271,39 @@ void bars_judge(struct check_run *r)
 		const struct p2pd_function *f = &m->fn[i];
 		enum p2pd_kind kind = p2pd_device_kind(f->class_code);
 		struct bar bar[BARS_MAX];
-		char a[P2PD_ADDR_STRLEN], text[1024];
-		int n, b;
+		char a[P2PD_ADDR_STRLEN];
+		int n, b, low = -1;
+		bool above = false;
 
 		if (!f->p2p_endpoint || !run_fn_selected(r, (int)i) ||
 		    (kind != P2PD_KIND_GPU && kind != P2PD_KIND_NIC &&
 		     kind != P2PD_KIND_ACCELERATOR))
 			continue;
 		pciaddr_format(a, f->addr);
-		if (fsroot_read(r->root, text, sizeof(text),
-				"/sys/bus/pci/devices/%s/resource", a))
-			continue;
-		n = bars_parse(text, bar);
+		n = bars_read(r->root, f->addr, bar);
 		for (b = 0; b < n; b++) {
-			if (!(bar[b].flags & IORESOURCE_MEM) || bar[b].end <= bar[b].start)
+			bool unset, pref64;
+
+			if (!bar_is_memory(&bar[b]))
 				continue;
-			if ((bar[b].flags & IORESOURCE_UNSET) || !bar[b].start)
+			unset = bar_unassigned(&bar[b]);
+			pref64 = (bar[b].flags & IORESOURCE_MEM_64) &&
+				 (bar[b].flags & IORESOURCE_PREFETCH);
+			if (unset)
 				unassigned(r, f, a, b, &bar[b]);
 			else
 				resizable(r, f, a, b, &bar[b]);
+			if (pref64 && !unset && bar[b].start >= BELOW_4G)
+				above = true;
+			else if (pref64 && !unset &&
+				 (low < 0 || bar[b].end - bar[b].start >
+					     bar[low].end - bar[low].start))
+				low = b;
+			if (pref64)
+				bridge_windows(r, f, a, b, &bar[b], unset);
 		}
+		/* one 64-bit BAR above 4 GiB shows the firmware can place them there */
+		if (low >= 0 && !above && kind != P2PD_KIND_NIC)
+			below_4g(r, f, a, low, &bar[low]);
 	}
 }

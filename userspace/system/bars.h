@@ -10,7 +10,10 @@
 #ifndef P2PDIAG_SYSTEM_BARS_H
 #define P2PDIAG_SYSTEM_BARS_H
 
+#include <stdbool.h>
+
 struct check_run;
+struct fsroot;
 
 #define BARS_MAX	6
 
@@ -25,6 +28,17 @@ struct bar {
  * line.
  */
 int bars_parse(const char *text, struct bar bar[BARS_MAX]);
+
+/*
+ * bars_read() - the BARs of @addr from its sysfs resource file under @root.
+ * Return: how many were read, -1 when the file is not there or malformed.
+ */
+int bars_read(struct fsroot *root, unsigned long long addr, struct bar bar[BARS_MAX]);
+
+/* Whether @b is a memory BAR of some size. */
+bool bar_is_memory(const struct bar *b);
+/* Whether the memory BAR @b has no address (IORESOURCE_UNSET, or a start of 0). */
+bool bar_unassigned(const struct bar *b);
 
 /* Judge the BARs of every selected GPU and NIC into @r's findings. */
 void bars_judge(struct check_run *r);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The PCI Express capability's registers from sysfs config files. */
+/*
+ * Registers from sysfs config files: the header's, and the PCI Express
+ * capability's.
+ */
 #include <stdio.h>
 
 #include "platform/fsroot.h"
@@ -37,4 +40,27 @@ bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
 		pos = cfg[pos + 1] & 0xfc;
 	}
 	return false;
+}
+
+bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
+			    unsigned int off, unsigned int *val)
+{
+	unsigned char cfg[PCI_HEADER_SIZE];
+	char a[P2PD_ADDR_STRLEN];
+	size_t n;
+	FILE *f;
+
+	if (off % 4 || off + 4 > sizeof(cfg))
+		return false;
+	f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+			 pciaddr_format(a, addr));
+	if (!f)
+		return false;
+	n = fread(cfg, 1, sizeof(cfg), f);
+	fclose(f);
+	if (n < sizeof(cfg))
+		return false;
+	*val = cfg[off] | (unsigned int)cfg[off + 1] << 8 |
+	       (unsigned int)cfg[off + 2] << 16 | (unsigned int)cfg[off + 3] << 24;
+	return true;
 }

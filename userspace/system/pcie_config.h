@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Registers of a function's PCI Express capability, read from its sysfs
- * config file under the run's root: past the first 64 bytes only root
- * reads them, so every caller treats "not read" as an unknown fact.
+ * Registers of a function's header and PCI Express capability, read from
+ * its sysfs config file under the run's root: past the first 64 bytes only
+ * root reads them, so every caller treats "not read" as an unknown fact.
  */
 #ifndef P2PDIAG_SYSTEM_PCIE_CONFIG_H
 #define P2PDIAG_SYSTEM_PCIE_CONFIG_H
@@ -10,6 +10,8 @@
 #include <stdbool.h>
 
 struct fsroot;
+
+#define PCI_HEADER_SIZE		64	/* the standard header, readable by anyone */
 
 #define PCIE_CAP_LNKSTA		0x12	/* Link Status */
 #define PCIE_CAP_LNKCTL2	0x30	/* Link Control 2 */
@@ -22,5 +24,13 @@ struct fsroot;
  */
 bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
 			   unsigned int off, unsigned int *val);
+
+/*
+ * pci_config_read_header() - the 32-bit register at @off (a multiple of 4,
+ * below PCI_HEADER_SIZE) of @addr's header.
+ * Return: true with *@val set; false when the file is not there or short.
+ */
+bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
+			    unsigned int off, unsigned int *val);
 
 #endif /* P2PDIAG_SYSTEM_PCIE_CONFIG_H */

@@ -15,6 +15,7 @@
 #include "system/system.h"
 #include "system/atomics.h"
 #include "system/bars.h"
+#include "system/bar_reach.h"
 #include "system/kernel_verdicts.h"
 
 static bool has_nvme(const struct p2pd_model *m)
@@ -62,6 +63,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	environ_judge(r);
 	aer_judge(r, &s->aer);
 	bars_judge(r);
+	bar_reach_judge(r);
 	kernel_verdicts_judge(r);
 	atomics_judge(r);
 }

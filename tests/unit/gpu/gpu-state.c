@@ -186,6 +186,10 @@ int main(int argc, char **argv)
 			       p, g->link.gen, g->link.width, g->link.gen_load,
 			       g->link.width_load, g->link.max_gen,
 			       g->link.max_width);
+		if (g->bar1.valid)
+			printf("%s.bar1=%llu MiB used %llu MiB memory %llu MiB\n", p,
+			       g->bar1.total >> 20, g->bar1.used >> 20,
+			       g->bar1.memory >> 20);
 		if (g->before.valid)
 			printf("%s.counters=replay %llu->%llu ecc_corr %llu->%llu ecc_uncorr %llu->%llu xid %llu->%llu\n",
 			       p, g->before.replay, g->after.replay,

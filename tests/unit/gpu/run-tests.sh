@@ -158,6 +158,7 @@ has "driver_version=13000"; has "nvml_driver=999.99-fake"
 has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
 has "pair0-1.nvml=topo 30 read 1 write 1 nvlink 6 atomics 1 nvlinks 0"
 has "dev0.link=gen5 x16 load=gen5 x16 max=gen5 x16"
+has "dev0.bar1=131072 MiB used 2 MiB memory 81559 MiB"
 lacks_re "verify=(not-run|zeros|ones|stale|partial)"
 for f in h2d d2h bidir_h2d bidir_d2h local latency_h2d latency_chase; do
 	has_re "^dev1\.$f=[0-9.]+ min=[0-9.]+ max=[0-9.]+ samples=3 verify=ok$"
@@ -353,6 +354,11 @@ has "dev1.nvml_failed=link_load nvmlDeviceGetCurrPcieLinkWidth: GPU is lost"
 lacks_re "^dev0\.nvml_failed="; has_re "^dev0\.link=gen5 x16 "; lacks_re "^dev1\.link="
 has_re "^dev1\.h2d=[0-9]"
 finish "NVML readings failing for one GPU: it names each reading, the call and NVML's error; the other's stand; CUDA measured"
+
+run_case FAKE_NVML_FAIL_CALL=nvmlDeviceGetMemoryInfo FAKE_NVML_FAIL_GPU=1 -- --quick
+has "dev1.nvml_failed=bar1 nvmlDeviceGetMemoryInfo: GPU is lost"
+lacks_re "^dev1\.bar1="; has "dev0.bar1=131072 MiB used 2 MiB memory 81559 MiB"
+finish "NVML's memory total failing for one GPU: its BAR1 reading is unknown and named, not judged"
 
 # Without NVML's own words for an error (nvmlErrorString answering NULL,
 # or absent from the library) the code is given: "NVML error 15" is
@@ -719,6 +725,34 @@ has_re "its driver \(API 13050\) checks IOMMU and ACS itself and rejects a path 
 has_re "run once with CUDA_DISABLE_IOMMU_ACS_P2P_CAPABILITY_CHECK=1"
 lacks_re "GeForce"
 finish "p2pdiag-check, direct path, a 13.5 driver refuses P2P: CUDA's check named against the kernel's"
+
+# BAR1 left at 256 MiB on a 24 GiB card (Resizable BAR off): peers map
+# no more than that; the resize that spans the memory is 1 MiB << 15.
+check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=256:5 FAKE_NVML_MEMORY=24564 --
+status 1; finding warning bar1-below-memory
+has_re "GPU 0000:03:00\.0: NVML's BAR1 is 256 MiB \(5 MiB in use\) for 24564 MiB of memory"
+has_re "Re-Size BAR Support.*echo 15 > that file"
+finish "p2pdiag-check, NVML's BAR1 256 MiB of 24564 MiB: bar1-below-memory with the resize, exit 1"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=256:5 FAKE_NVML_MEMORY=24564 -- \
+	--json="$EMPTY/bar1.json"
+status 1
+python3 - "$EMPTY/bar1.json" "$FIXTURES/../../../userspace/schema.json" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["gpus"][0]["bar1"] == {"total_mib": 256, "used_mib": 5, "memory_mib": 24564}, d["gpus"][0].get("bar1")
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+jsonschema.validate(d, json.load(open(sys.argv[2])))
+PY
+	why=${why:-"the JSON's gpus[0].bar1 is not 256/5/24564 or the report fails schema.json"}
+finish "p2pdiag-check --json: NVML's BAR1 figures in the GPU's bar1, valid against schema.json"
+
+check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=32768:5 FAKE_NVML_MEMORY=24564 --
+status 0; lacks_re "bar1-below-memory"
+finish "p2pdiag-check, a 32 GiB BAR1 spanning 24564 MiB: no bar1-below-memory"
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_LOAD_WIDTH=8 --
 status 1; finding warning link-degraded

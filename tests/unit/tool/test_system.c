@@ -315,6 +315,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	struct bar bar[BARS_MAX];
 	struct fixture_run f;
 	const char *msg;
+	unsigned int fixes;
+	size_t i;
 
 	CHECK(k, bars_parse("0x10 0x1f 0x200\n0x0 0x0 0x0\n", bar) == 2 &&
 	      bar[0].end == 0x1f && bars_parse("0x10 nope\n", bar) == -1,
@@ -332,6 +334,68 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	      strstr(f.r.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
 	      f.r.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
 	      "bars: an unassigned 64-bit BAR1 -> bar-unassigned (error) naming Above 4G Decoding: %s", msg);
+	CHECK(k, fixture_count(&f, "bar-bridge-window") == 0 && fixture_count(&f, "bar-below-4g") == 0,
+	      "bars: bridges whose config files are not there are no window finding");
+	fixture_unload(&f);
+
+	/*
+	 * bar-windows: GPU 02:00.0's 64-bit BARs both below 4 GiB behind a
+	 * root port whose prefetchable window is 32-bit only; GPU 1b:00.0's
+	 * 32 GiB BAR1 unassigned behind 1a:08.0's 16 GiB 64-bit window (its
+	 * BAR3 above 4 GiB); NIC 1c:00.0's 64-bit BAR below 4 GiB, in
+	 * 1a:10.0's non-prefetchable window (its prefetchable one is off).
+	 */
+	fixture_load(&f, fixtures, "bar-windows");
+	msg = fixture_message(&f, "bar-below-4g");
+	CHECK(k, fixture_count(&f, "bar-below-4g") == 1 &&
+	      strstr(msg, "GPU 0000:02:00.0: BAR 1 (256 MiB, 64-bit prefetchable) lies at 0xc0000000, below 4 GiB") &&
+	      strstr(msg, "bridge 0000:00:02.0's prefetchable window decodes 32-bit addresses only") &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-below-4g")].fix, "Above 4G Decoding"),
+	      "bars: a GPU's 64-bit BARs all below 4 GiB -> one bar-below-4g naming the largest and the 32-bit window: %s", msg);
+	CHECK(k, !any_message(&f, "bar-below-4g", "0000:1c:00.0") &&
+	      !any_message(&f, "bar-below-4g", "0000:1b:00.0"),
+	      "bars: no bar-below-4g for a NIC, nor for a GPU with a 64-bit BAR above 4 GiB");
+	msg = fixture_message(&f, "bar-bridge-window");
+	CHECK(k, fixture_count(&f, "bar-bridge-window") == 1 &&
+	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit prefetchable) cannot fit bridge 0000:1a:08.0's prefetchable window (16 GiB at 0x38000000000-0x383ffffffff, 64-bit): so the BAR has no address") &&
+	      f.r.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
+	      strstr(f.r.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
+	      "bars: a 32 GiB BAR behind a 16 GiB window -> bar-bridge-window (error) naming the bridge: %s", msg);
+	CHECK(k, !any_message(&f, "bar-bridge-window", "0000:1c:00.0"),
+	      "bars: a placed BAR in its bridge's non-prefetchable window is no window finding");
+	fixture_unload(&f);
+
+	/*
+	 * bar-dma-mask: NVMe 1d:00.0's driver addresses 48 bits; GPU 1b:00.0
+	 * (same switch, bus addresses) and GPU 02:00.0 (through the root
+	 * complex, IOMMU in passthrough) have BAR1 above 2^48; NIC 1c:00.0
+	 * has no driver, so its 32 bits are the PCI core's default.
+	 */
+	fixture_load(&f, fixtures, "bar-dma-mask");
+	CHECK(k, fixture_count(&f, "bar-above-dma-mask") == 2 &&
+	      any_message(&f, "bar-above-dma-mask",
+			  "NVMe 0000:1d:00.0 addresses 48 bits (its driver's DMA mask, dma_mask_bits), but GPU 0000:1b:00.0's BAR 1 ends at 0x20007ffffffff: with bus addresses across the switch") &&
+	      any_message(&f, "bar-above-dma-mask",
+			  "but GPU 0000:02:00.0's BAR 1 ends at 0x18007ffffffff: with the IOMMU in passthrough"),
+	      "bars: a 48-bit NVMe and GPU BARs above 2^48 -> bar-above-dma-mask for both paths: %s",
+	      fixture_message(&f, "bar-above-dma-mask"));
+	CHECK(k, !any_message(&f, "bar-above-dma-mask", "NIC 0000:1c:00.0"),
+	      "bars: an unbound NIC's 32-bit default mask is no finding");
+	for (i = 0, fixes = 0; f.ok && i < f.r.findings.nr; i++) {
+		const struct finding *it = &f.r.findings.item[i];
+
+		if (strcmp(it->code, "bar-above-dma-mask"))
+			continue;
+		if (strstr(it->message, "passthrough") &&
+		    strstr(it->fix, "echo DMA > /sys/kernel/iommu_groups/7/type"))
+			fixes |= 1;
+		if (strstr(it->message, "across the switch") &&
+		    strstr(it->fix, "which no IOMMU setting changes") &&
+		    strstr(it->fix, "\"MMIO High Base\""))
+			fixes |= 2;
+	}
+	CHECK(k, fixes == 3,
+	      "bars: the fix is the IOMMU's translated mode through the root complex, the MMIO base across a switch");
 	fixture_unload(&f);
 }
 
