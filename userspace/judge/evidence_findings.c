@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "evidence/evidence.h"
+#include "judge/bar1_window.h"
 #include "judge/causes.h"
 #include "judge/cpu_inference.h"
 #include "judge/findings.h"
@@ -631,7 +632,8 @@ bool evidence_bar1_spans_memory(const struct ev_smi_query *q, struct ev_ref *ref
 	for (g = 0; g < q->nr_gpus; g++) {
 		if (!q->bar1_mib[g] || !q->fb_mib[g])
 			continue;
-		if (q->bar1_mib[g] < q->fb_mib[g])
+		if (!bar1_spans_memory((unsigned long long)q->bar1_mib[g],
+				       (unsigned long long)q->fb_mib[g]))
 			return false;
 		if (!seen++)
 			*ref = q->bar1_ref[g];
@@ -645,7 +647,9 @@ static bool bar1_short(const struct ev_smi_query *q, struct ev_ref *ref)
 	unsigned int g;
 
 	for (g = 0; g < q->nr_gpus; g++)
-		if (q->bar1_mib[g] && q->fb_mib[g] && q->bar1_mib[g] < q->fb_mib[g]) {
+		if (q->bar1_mib[g] && q->fb_mib[g] &&
+		    !bar1_spans_memory((unsigned long long)q->bar1_mib[g],
+				       (unsigned long long)q->fb_mib[g])) {
 			*ref = q->bar1_ref[g];
 			return true;
 		}
