@@ -203,13 +203,21 @@ struct ev_cuda_errors {
 	struct ev_ref not_ready_ref;
 };
 
-/* nvidia-smi -q: each GPU's BAR1 and memory, in nvidia-smi's order. */
+/* nvidia-smi -q: each GPU's BAR1, memory and link, in nvidia-smi's order. */
 struct ev_smi_query {
 	unsigned int nr_gpus;
 	long bar1_mib[EV_GPU_MAX];		/* 0: not shown */
 	long fb_mib[EV_GPU_MAX];		/* 0: not shown */
 	char name[EV_GPU_MAX][64];
 	struct ev_ref bar1_ref[EV_GPU_MAX];
+	/* its "Bus Id" */
+	bool has_addr[EV_GPU_MAX];
+	unsigned int domain[EV_GPU_MAX], bus[EV_GPU_MAX], dev[EV_GPU_MAX], fn[EV_GPU_MAX];
+	struct ev_ref addr_ref[EV_GPU_MAX];
+	/* "GPU Link Info": PCIe generation and lanes, now and at most; 0: not shown */
+	unsigned int gen[EV_GPU_MAX], gen_max[EV_GPU_MAX];
+	unsigned int width[EV_GPU_MAX], width_max[EV_GPU_MAX];
+	struct ev_ref link_ref[EV_GPU_MAX];	/* its Current width, else generation */
 };
 
 /* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
@@ -380,6 +388,14 @@ void read_smi_query(struct evidence *ev, unsigned int fi);
 void read_rocm(struct evidence *ev, unsigned int fi);
 void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
+
+/*
+ * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q
+ * gave its GPUs, as the link facts of those GPUs' PCI functions (lspci's
+ * LnkCap and LnkSta where it gave none), a function added for a GPU that
+ * no lspci shows.
+ */
+void ev_smi_links(struct evidence *ev);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

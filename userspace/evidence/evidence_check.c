@@ -84,6 +84,7 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
 			f->why[0] = '\0';
 	}
+	ev_smi_links(ev);
 	ev_match_gpus(ev);
 	ev_lspci_model(ev);
 	for (i = 0; i < ev->nr_files; i++) {

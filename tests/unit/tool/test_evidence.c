@@ -31,6 +31,8 @@ static void read_every_reader(struct evidence *ev)
 		fprintf(stderr, "# read_lspci: %s\n", err);
 	read_nccl(ev, 0);
 	read_kernel_log(ev, 0);
+	read_smi_query(ev, 0);
+	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
 
@@ -485,6 +487,61 @@ static void cut_fault_address(struct ktap *k, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/* The function the evidence holds at @bus:00.0, or NULL. */
+static const struct ev_pci_dev *pci_on(const struct evidence *ev, unsigned int bus)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_pci; i++)
+		if (!ev->pci[i].anonymous && ev->pci[i].bus == bus)
+			return &ev->pci[i];
+	return NULL;
+}
+
+/*
+ * nvidia-smi -q's "GPU Link Info" as the GPU's link facts: the old layout
+ * (Max and Current) and the newer one (Device Current, Device Max, Host
+ * Max beside them), a 32-bit domain of a passed-through GPU, and what
+ * pasting does to it: a width cut before its x, quotes, N/A, no Bus Id.
+ */
+static void smi_links(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	const struct ev_pci_dev *d;
+
+	CHECK(k, !load(ev, fx, "smi-q-passthrough-cut.txt") &&
+	      ev->file[0].formats == EV_FMT_SMI_QUERY && ev->smi.has_addr[0] &&
+	      ev->smi.domain[0] == 0x03f8cfdd && ev->smi.gen_max[0] == 3 && ev->smi.gen[0] == 3 &&
+	      ev->smi.width_max[0] == 16 && ev->smi.width[0] == 16 &&
+	      ev->nr_pci == 1 && ev->pci[0].gpu && ev->pci[0].domain == 0x03f8cfdd &&
+	      ev->pci[0].cap_speed10 == 80 && ev->pci[0].sta_speed10 == 80 &&
+	      ev->pci[0].sta_width == 16 && ev->pci[0].lnk_ref.line == 31 &&
+	      ev->pci[0].ref.line == 23,
+	      "evidence: nvidia-smi -q's link (old layout, a 32-bit domain) as the GPU's link facts");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "smi-q-2070s-x8.txt") && (d = pci_on(ev, 2)) &&
+	      ev->smi.gen[0] == 1 && ev->smi.gen_max[0] == 3 &&
+	      d->cap_width == 16 && d->sta_width == 8 && d->sta_speed10 == 25 &&
+	      d->cap_speed10 == 80 && d->lnk_ref.line == 17 && ev->smi.bar1_mib[0] == 256,
+	      "evidence: nvidia-smi -q's newer link layout: Max and Current, not Device or Host Max");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> GPU Link Info\n>     PCIe Generation\n>         Max : 4\n"
+			    ">         Current : 4\n>     Link Width\n>         Max : 16x\n>         Current : 8\n") &&
+	      ev->nr_pci == 1 && ev->pci[0].anonymous && ev->pci[0].sta_width == 0 &&
+	      ev->pci[0].cap_width == 16 && ev->pci[0].sta_speed10 == 160 && ev->pci[0].lnk_ref.line == 4,
+	      "evidence: a quoted link without its Bus Id, its width cut before the x: lanes unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "PCIe Generation\n    Max : N/A\n    Current : N/A\nLink Width\n"
+			    "    Max : N/A\n    Current : N/A\n") &&
+	      ev->file[0].formats == EV_FMT_SMI_QUERY && !ev->nr_pci,
+	      "evidence: nvidia-smi -q's link N/A: read, no link made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "PCIe Generation\nMax : banana\nCurrent: 99\nLink Width\nCurrent : x16x\n"
+			    "Bus Id : 0000:zz:00.0\nBus Id :\n") &&
+	      !ev->file[0].formats && !ev->nr_pci && !ev->smi.has_addr[0],
+	      "evidence: link lines with no link in them: not read");
+	evidence_free(ev);
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -501,5 +558,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	pasting(k, fixtures, ev);
 	device_line_order(k, ev);
 	cut_fault_address(k, ev);
+	smi_links(k, fixtures, ev);
 	free(ev);
 }

@@ -223,6 +223,8 @@ case $got in *bar-size*) result 0 "evidence: suspects: a BAR1 that spans the mem
 got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
 [ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
+# nvidia-smi -q's GPU Link Info: the GPU's link as lspci's would be
+expect_root link-degraded "evidence: root cause: nvidia-smi -q's link x8 of x16: link-degraded" "$ev/smi-q-2070s-x8.txt"
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
@@ -305,6 +307,8 @@ expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
 	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
 expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
 	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+expect_fmt "nvidia-smi-q undecided evidence-undecided" \
+	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
 expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: a UTF-8 BOM: read" "$tmp/bom.txt"
 python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
