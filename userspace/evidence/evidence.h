@@ -50,7 +50,8 @@ enum ev_format {
 	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
 	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
 	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
-	EV_FMT_COUNT		= 17,
+	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
+	EV_FMT_COUNT		= 18,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -220,6 +221,22 @@ struct ev_smi_query {
 	struct ev_ref link_ref[EV_GPU_MAX];	/* its Current width, else generation */
 };
 
+/*
+ * nvidia-smi nvlink -s, -e and -c: each GPU's links (bit n: link n), by
+ * nvidia-smi's GPU number.
+ */
+struct ev_nvlink {
+	unsigned int nr_gpus;
+	unsigned int up[EV_GPU_MAX];		/* -s: a speed */
+	unsigned int down[EV_GPU_MAX];		/* -s: <inactive> */
+	unsigned int errors[EV_GPU_MAX];	/* -e: a replay, recovery or CRC count above 0 */
+	unsigned int no_p2p[EV_GPU_MAX];	/* -c: "P2P is supported: false" */
+	struct ev_ref ref[EV_GPU_MAX];		/* its first <inactive> link, else its first link */
+	struct ev_ref errors_ref[EV_GPU_MAX];
+	bool all_inactive;			/* NVML: ... as all links are inActive */
+	struct ev_ref all_inactive_ref;
+};
+
 /* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
 struct ev_rocm {
 	unsigned int nr_gpus;
@@ -291,6 +308,7 @@ struct evidence {
 	struct ev_nccl nccl;
 	struct ev_cuda_errors cuda;
 	struct ev_smi_query smi;
+	struct ev_nvlink nvlink;
 	struct ev_rocm rocm;
 	struct ev_torch torch;
 
@@ -388,6 +406,7 @@ void read_smi_query(struct evidence *ev, unsigned int fi);
 void read_rocm(struct evidence *ev, unsigned int fi);
 void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
+void read_nvlink(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

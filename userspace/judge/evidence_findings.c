@@ -878,6 +878,41 @@ static void judge_cuda_not_ready(struct judging *j)
 	j->config_known = true;
 }
 
+/*
+ * nvidia-smi nvlink -s: a GPU with links <inactive> and fewer links up than
+ * another GPU of the same paste has: its NVLink peers get part of the
+ * bandwidth, or none.
+ */
+static void judge_nvlink_links(struct judging *j)
+{
+	const struct ev_nvlink *nv = &j->ev->nvlink;
+	unsigned int g, most = 0, best = 0;
+	struct cand *c = NULL;
+
+	for (g = 0; g < nv->nr_gpus; g++)
+		if ((unsigned int)__builtin_popcount(nv->up[g]) > most) {
+			most = (unsigned int)__builtin_popcount(nv->up[g]);
+			best = g;
+		}
+	for (g = 0; g < nv->nr_gpus && most; g++) {
+		unsigned int up = (unsigned int)__builtin_popcount(nv->up[g]);
+
+		if (!nv->down[g] || up >= most)
+			continue;	/* links not shown are not links down: pastes are cut */
+		if (!c && !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "nvlink-down")))
+			return;
+		put(c->msg, sizeof(c->msg), "%sGPU%u has %u NVLinks up (%u <inactive>) where GPU%u has %u",
+		    c->msg[0] ? "; " : "", g, up, (unsigned int)__builtin_popcount(nv->down[g]),
+		    best, most);
+		cite(j, c, nv->ref[g]);
+	}
+	if (!c)
+		return;
+	put(c->msg, sizeof(c->msg), ": links down, so peer copies over NVLink run slower or fall back to PCIe");
+	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+	j->config_known = true;
+}
+
 /* A tensor that a peer copy corrupted, as a PyTorch session printed it. */
 static void judge_corrupt_copy(struct judging *j)
 {
@@ -1132,6 +1167,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_lspci(j);
 	judge_nccl(j);
 	judge_cuda_not_ready(j);
+	judge_nvlink_links(j);
 	judge_corrupt_copy(j);
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
 	judge_kernel(j, trouble || j->config_known);

@@ -32,6 +32,7 @@ static void read_every_reader(struct evidence *ev)
 	read_nccl(ev, 0);
 	read_kernel_log(ev, 0);
 	read_smi_query(ev, 0);
+	read_nvlink(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -542,6 +543,44 @@ static void smi_links(struct ktap *k, const char *fx, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/*
+ * nvidia-smi nvlink -s, -e and -c: each GPU's links up, <inactive>,
+ * counting errors or without P2P, from real pastes (cut, fenced, with a
+ * prompt and tabs), and lines that only look like them.
+ */
+static void nvlink(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "nvlink-s-v100-inactive.txt") &&
+	      (ev->file[0].formats & EV_FMT_NVLINK) && ev->nvlink.nr_gpus == 4 &&
+	      ev->nvlink.up[3] == 0x17 && ev->nvlink.down[3] == 0x28 && !ev->nvlink.up[0] &&
+	      ev->nvlink.ref[3].line == 8,
+	      "evidence: nvlink -s: V100 links up and <inactive>, the first inactive cited");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-s-gb200-cut.txt") && ev->nvlink.nr_gpus == 2 &&
+	      ev->nvlink.up[0] == 0x3ffff && ev->nvlink.up[1] == 0x3 && !ev->nvlink.down[1],
+	      "evidence: nvlink -s: 18 GB200 links, the paste cut after two of the next GPU's");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-e-gb300.txt") && (ev->file[0].formats & EV_FMT_NVLINK) &&
+	      ev->nvlink.nr_gpus == 1 && !ev->nvlink.errors[0] && !ev->nvlink.up[0],
+	      "evidence: nvlink -e with tabs after a prompt: counters at 0, no link state made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-c-v100-cut.txt") && (ev->file[0].formats & EV_FMT_NVLINK) &&
+	      !ev->nvlink.no_p2p[0] && !ev->nvlink.up[0] && !ev->nvlink.down[0],
+	      "evidence: nvlink -c, quoted prompt, cut mid-line: P2P supported on every link");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-x)\n\t Link 2: Replay Errors: 7\n"
+			    "\t Link 2, P2P is supported: false\nNVML:Unable to retrieve Nvlink information as all links are inActive\n") &&
+	      ev->nvlink.errors[1] == 0x4 && ev->nvlink.errors_ref[1].line == 2 &&
+	      ev->nvlink.no_p2p[1] == 0x4 && ev->nvlink.all_inactive && ev->nvlink.all_inactive_ref.line == 4,
+	      "evidence: nvlink -e counting, -c without P2P, NVML's all links inactive");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Link 0: <inactive>\nGPU 0: x\n Link 99: 25 GB/s\n Link 1: fast\n Link 2, P2P is supported: maybe\n"
+			    " Link 3: Replay Errors: many\n Link: 1\nGPU 99999999999: y\n") &&
+	      !(ev->file[0].formats & EV_FMT_NVLINK) && !ev->nvlink.nr_gpus,
+	      "evidence: link lines before any GPU, out of range or with no state: not read");
+	evidence_free(ev);
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -559,5 +598,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	device_line_order(k, ev);
 	cut_fault_address(k, ev);
 	smi_links(k, fixtures, ev);
+	nvlink(k, fixtures, ev);
 	free(ev);
 }

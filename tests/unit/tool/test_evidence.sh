@@ -225,6 +225,15 @@ got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
 # nvidia-smi -q's GPU Link Info: the GPU's link as lspci's would be
 expect_root link-degraded "evidence: root cause: nvidia-smi -q's link x8 of x16: link-degraded" "$ev/smi-q-2070s-x8.txt"
+# nvidia-smi nvlink -s: links <inactive> against another GPU's, never a cut paste's missing links
+expect_first "0 evidence-undecided" "evidence: nvlink -s of one V100 with two links inactive: nothing to compare, undecided" \
+	"$ev/nvlink-s-v100-inactive.txt"
+expect_first "0 evidence-undecided" "evidence: nvlink -s cut after two links of a GPU: no link down" "$ev/nvlink-s-gb200-cut.txt"
+{ sed -n '3,4p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/GPU 3/GPU 2/'
+  sed -n '5,10p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/<inactive>/25.781 GB\/s/'
+  sed -n '4,10p' "$ev/nvlink-s-v100-inactive.txt"; } >"$tmp/nvlink-two.txt"
+expect_first "2 nvlink-down" "evidence: nvlink -s, a V100 with links inactive beside one with all six up: nvlink-down" \
+	"$tmp/nvlink-two.txt"
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
