@@ -51,7 +51,8 @@ enum ev_format {
 	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
 	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
 	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
-	EV_FMT_COUNT		= 18,
+	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
+	EV_FMT_COUNT		= 19,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -237,6 +238,18 @@ struct ev_nvlink {
 	struct ev_ref all_inactive_ref;
 };
 
+/*
+ * cuda-samples' simpleP2P: its copy figure between the first two GPUs it
+ * found with peer access, and its check of what the peer kernels wrote.
+ */
+struct ev_simple_p2p {
+	double gbs;				/* "cudaMemcpyPeer / cudaMemcpy": NaN if not shown */
+	unsigned int gpu[2];			/* the pair it copied between */
+	struct ev_ref gbs_ref;
+	unsigned int nr_verify_errors;		/* "Verification error @ element" */
+	struct ev_ref verify_ref;
+};
+
 /* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
 struct ev_rocm {
 	unsigned int nr_gpus;
@@ -309,6 +322,7 @@ struct evidence {
 	struct ev_cuda_errors cuda;
 	struct ev_smi_query smi;
 	struct ev_nvlink nvlink;
+	struct ev_simple_p2p simple_p2p;
 	struct ev_rocm rocm;
 	struct ev_torch torch;
 
@@ -407,6 +421,7 @@ void read_rocm(struct evidence *ev, unsigned int fi);
 void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
 void read_nvlink(struct evidence *ev, unsigned int fi);
+void read_simple_p2p(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

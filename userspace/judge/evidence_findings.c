@@ -913,20 +913,30 @@ static void judge_nvlink_links(struct judging *j)
 	j->config_known = true;
 }
 
-/* A tensor that a peer copy corrupted, as a PyTorch session printed it. */
+/*
+ * Data a peer copy corrupted: a tensor as a PyTorch session printed it,
+ * or what simpleP2P's kernels wrote through the peer mapping.
+ */
 static void judge_corrupt_copy(struct judging *j)
 {
 	const struct ev_torch *t = &j->ev->torch;
+	const struct ev_simple_p2p *sp = &j->ev->simple_p2p;
 	struct cand *c;
 
-	if (!t->nr_corrupt || !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
+	if ((!t->nr_corrupt && !sp->nr_verify_errors) ||
+	    !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
 		return;
-	snprintf(c->msg, sizeof(c->msg),
-		 "tensor %s copied GPU to GPU printed other values than the same data where it was made or staged through the host: the peer copy corrupted it",
-		 t->tensor);
+	if (t->nr_corrupt)
+		snprintf(c->msg, sizeof(c->msg),
+			 "tensor %s copied GPU to GPU printed other values than the same data where it was made or staged through the host: the peer copy corrupted it",
+			 t->tensor);
+	else
+		snprintf(c->msg, sizeof(c->msg),
+			 "simpleP2P read back other values than its kernels wrote through the peer mapping (%u Verification error lines): the peer path corrupts data",
+			 sp->nr_verify_errors);
 	snprintf(c->fix, sizeof(c->fix),
 		 "copy through the host until the peer path is fixed; find why: " CMD_WHY_SLOW);
-	cite(j, c, t->corrupt_ref);
+	cite(j, c, t->nr_corrupt ? t->corrupt_ref : sp->verify_ref);
 }
 
 /* What the bandwidth and latency tables show. */

@@ -33,6 +33,7 @@ static void read_every_reader(struct evidence *ev)
 	read_kernel_log(ev, 0);
 	read_smi_query(ev, 0);
 	read_nvlink(ev, 0);
+	read_simple_p2p(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -581,6 +582,44 @@ static void nvlink(struct ktap *k, const char *fx, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/*
+ * simpleP2P: peer access per pair as CUDA answered it, the copy figure,
+ * the verification errors, from CUDA's and HIP's outputs as pasted (cut
+ * mid-line and mid-word), and lines that only look like them.
+ */
+static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "simplep2p-l4-sys.txt") && ev->file[0].formats == EV_FMT_SIMPLE_P2P &&
+	      ev->can_access[0][1] == 1 && ev->can_access[1][0] == 1 && ev->can_ref[1][0].line == 9 &&
+	      !strcmp(ev->gpu_name[1], "NVIDIA L4") && ev->nr_gpus == 2 &&
+	      near(ev->simple_p2p.gbs, 19.87) && ev->simple_p2p.gbs_ref.line == 13 &&
+	      !ev->simple_p2p.nr_verify_errors,
+	      "evidence: simpleP2P on two L4: peer access both ways, its copy figure");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-mixed-cut.txt") && ev->nr_gpus == 7 &&
+	      ev->can_access[0][1] == 1 && ev->can_access[1][6] == 0 && ev->can_access[2][0] == 0 &&
+	      ev->can_access[2][1] == -1 && !strcmp(ev->gpu_name[4], "NVIDIA RTX A6000") &&
+	      isnan(ev->simple_p2p.gbs),
+	      "evidence: simpleP2P Yes and No between mixed GPUs, cut after a word: the rest unknown");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-4090-verify-cut.txt") &&
+	      ev->simple_p2p.nr_verify_errors == 4 && ev->simple_p2p.verify_ref.line == 5,
+	      "evidence: simpleP2P's verification errors, the last line cut before its element");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-hip-mi100.txt") && ev->can_access[1][0] == 1 &&
+	      !ev->gpu_name[0][0] && near(ev->simple_p2p.gbs, 28.13),
+	      "evidence: HIP's simpleP2P, its GPUs without names: read");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> Peer access from A (GPU0) -> B (GPU0) : Yes\nPeer access from A (GPU1) -> B (GPU2) : Maybe\n"
+			    "Peer access from A (GPU99999) -> B (GPU1) : No\nPeer access from (GPU1) (GPU2) : Yes\n"
+			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU1: fastGB/s\n"
+			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU0: 5GB/s\nVerification error @ element x\n") &&
+	      !ev->file[0].formats && ev->can_access[1][2] == -1 && isnan(ev->simple_p2p.gbs) &&
+	      !ev->simple_p2p.nr_verify_errors,
+	      "evidence: simpleP2P-like lines with no answer in them: not read");
+	evidence_free(ev);
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -599,5 +638,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	cut_fault_address(k, ev);
 	smi_links(k, fixtures, ev);
 	nvlink(k, fixtures, ev);
+	simple_p2p(k, fixtures, ev);
 	free(ev);
 }

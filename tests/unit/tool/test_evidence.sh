@@ -234,6 +234,11 @@ expect_first "0 evidence-undecided" "evidence: nvlink -s cut after two links of 
   sed -n '4,10p' "$ev/nvlink-s-v100-inactive.txt"; } >"$tmp/nvlink-two.txt"
 expect_first "2 nvlink-down" "evidence: nvlink -s, a V100 with links inactive beside one with all six up: nvlink-down" \
 	"$tmp/nvlink-two.txt"
+# cuda-samples' simpleP2P: peer access, the copy figure, verification errors
+expect_first "2 data-corrupt" "evidence: simpleP2P's Verification error lines: data-corrupt" "$ev/simplep2p-4090-verify-cut.txt"
+expect_first "0 p2p-not-supported" "evidence: simpleP2P answering No only between groups of GPUs: p2p-not-supported, a note" \
+	"$ev/simplep2p-mixed-cut.txt"
+expect_suspects "healthy:possible" "evidence: simpleP2P passed on two L4: healthy only as a suspect" "$ev/simplep2p-l4-sys.txt"
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
