@@ -620,6 +620,37 @@ static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/*
+ * topo -p2p's mode from the command pasted above its table: n, a and p
+ * answer for NVLink, atomics and prop, not for peer access (NS under n is
+ * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
+ */
+static void topo_p2p_modes(struct ktap *k, struct evidence *ev)
+{
+	static const char table[] =
+		" \tGPU0\tGPU1\t\n GPU0\tX\tGNS\t\n GPU1\tGNS\tX\t\n\nLegend:\n\n  X    = Self\n"
+		"  OK   = Status Ok\n  CNS  = Chipset not supported\n";
+	static const char *const cmd[] = {
+		"$ nvidia-smi topo -p2p n\n", "`nvidia-smi topo -p2p a`\n", "nvidia-smi topo --p2pstatus p\n",
+		"$ nvidia-smi topo -p2p r\n", "$ nvidia-smi topo -p2p w\n", "# topo -p2p rw\n", "",
+	};
+	char text[512];
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(cmd) / sizeof(cmd[0]); i++) {
+		bool access = i >= 3;
+
+		snprintf(text, sizeof(text), "%s%s", cmd[i], table);
+		ok = ok && !load_text(ev, text) && ev->file[0].formats == EV_FMT_TOPO_P2P &&
+		     (ev->p2p_status[0][1] == EV_P2P_GNS) == access && (ev->p2p_gpus == 2) == access;
+		if (!ok)
+			printf("# topo -p2p mode: %s", cmd[i][0] ? cmd[i] : "none\n");
+		evidence_free(ev);
+	}
+	CHECK(k, ok, "evidence: topo -p2p n, a and p read but not as peer access; r, w or no command as peer access");
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -639,5 +670,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	smi_links(k, fixtures, ev);
 	nvlink(k, fixtures, ev);
 	simple_p2p(k, fixtures, ev);
+	topo_p2p_modes(k, ev);
 	free(ev);
 }
