@@ -50,7 +50,9 @@ enum ev_format {
 	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
 	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
 	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
-	EV_FMT_COUNT		= 17,
+	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
+	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
+	EV_FMT_COUNT		= 19,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -209,13 +211,49 @@ struct ev_cuda_errors {
 	struct ev_ref fabric_ref;
 };
 
-/* nvidia-smi -q: each GPU's BAR1 and memory, in nvidia-smi's order. */
+/* nvidia-smi -q: each GPU's BAR1, memory and link, in nvidia-smi's order. */
 struct ev_smi_query {
 	unsigned int nr_gpus;
 	long bar1_mib[EV_GPU_MAX];		/* 0: not shown */
 	long fb_mib[EV_GPU_MAX];		/* 0: not shown */
 	char name[EV_GPU_MAX][64];
 	struct ev_ref bar1_ref[EV_GPU_MAX];
+	/* its "Bus Id" */
+	bool has_addr[EV_GPU_MAX];
+	unsigned int domain[EV_GPU_MAX], bus[EV_GPU_MAX], dev[EV_GPU_MAX], fn[EV_GPU_MAX];
+	struct ev_ref addr_ref[EV_GPU_MAX];
+	/* "GPU Link Info": PCIe generation and lanes, now and at most; 0: not shown */
+	unsigned int gen[EV_GPU_MAX], gen_max[EV_GPU_MAX];
+	unsigned int width[EV_GPU_MAX], width_max[EV_GPU_MAX];
+	struct ev_ref link_ref[EV_GPU_MAX];	/* its Current width, else generation */
+};
+
+/*
+ * nvidia-smi nvlink -s, -e and -c: each GPU's links (bit n: link n), by
+ * nvidia-smi's GPU number.
+ */
+struct ev_nvlink {
+	unsigned int nr_gpus;
+	unsigned int up[EV_GPU_MAX];		/* -s: a speed */
+	unsigned int down[EV_GPU_MAX];		/* -s: <inactive> */
+	unsigned int errors[EV_GPU_MAX];	/* -e: a replay, recovery or CRC count above 0 */
+	unsigned int no_p2p[EV_GPU_MAX];	/* -c: "P2P is supported: false" */
+	struct ev_ref ref[EV_GPU_MAX];		/* its first <inactive> link, else its first link */
+	struct ev_ref errors_ref[EV_GPU_MAX];
+	bool all_inactive;			/* NVML: ... as all links are inActive */
+	struct ev_ref all_inactive_ref;
+};
+
+/*
+ * cuda-samples' simpleP2P: its copy figure between the first two GPUs it
+ * found with peer access, and its check of what the peer kernels wrote.
+ */
+struct ev_simple_p2p {
+	double gbs;				/* "cudaMemcpyPeer / cudaMemcpy": NaN if not shown */
+	unsigned int gpu[2];			/* the pair it copied between */
+	struct ev_ref gbs_ref;
+	unsigned int nr_verify_errors;		/* "Verification error @ element" */
+	struct ev_ref verify_ref;
 };
 
 /* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
@@ -289,6 +327,8 @@ struct evidence {
 	struct ev_nccl nccl;
 	struct ev_cuda_errors cuda;
 	struct ev_smi_query smi;
+	struct ev_nvlink nvlink;
+	struct ev_simple_p2p simple_p2p;
 	struct ev_rocm rocm;
 	struct ev_torch torch;
 
@@ -386,6 +426,16 @@ void read_smi_query(struct evidence *ev, unsigned int fi);
 void read_rocm(struct evidence *ev, unsigned int fi);
 void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
+void read_nvlink(struct evidence *ev, unsigned int fi);
+void read_simple_p2p(struct evidence *ev, unsigned int fi);
+
+/*
+ * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q
+ * gave its GPUs, as the link facts of those GPUs' PCI functions (lspci's
+ * LnkCap and LnkSta where it gave none), a function added for a GPU that
+ * no lspci shows.
+ */
+void ev_smi_links(struct evidence *ev);
 
 /*
  * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci

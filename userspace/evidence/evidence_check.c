@@ -80,10 +80,13 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		read_rocm(ev, i);
 		read_torch_session(ev, i);
 		read_collect_env(ev, i);
+		read_nvlink(ev, i);
+		read_simple_p2p(ev, i);
 		/* a dump libpci refused is that file's reason, not the run's end */
 		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
 			f->why[0] = '\0';
 	}
+	ev_smi_links(ev);
 	ev_match_gpus(ev);
 	ev_lspci_model(ev);
 	for (i = 0; i < ev->nr_files; i++) {

@@ -17,7 +17,7 @@ static const char *const format_names[EV_FMT_COUNT] = {
 	"nvbandwidth", "nvbandwidth-json", "lspci-tree", "lspci-verbose",
 	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log", "cuda-error", "setpci",
 	"nvidia-smi-q", "rocm-rvs", "torch-session",
-	"collect-env",
+	"collect-env", "nvidia-smi-nvlink", "simpleP2P",
 };
 
 const char *ev_format_name(unsigned int bit)
@@ -61,6 +61,7 @@ void evidence_init(struct evidence *ev)
 	ev_matrix_clear(&ev->nvbw_d2d);
 	ev_matrix_clear(&ev->nvbw_d2d_bidi);
 	ev->nccl.nr_nodes = -1;
+	ev->simple_p2p.gbs = NAN;
 }
 
 void evidence_free(struct evidence *ev)
@@ -98,7 +99,7 @@ const char *ev_file_why(const struct ev_file *f)
 		return "binary data, not a pasted output";
 	if (!f->len)
 		return "empty";
-	return "not in a format p2pdiag reads (nvidia-smi topo and -q, p2pBandwidthLatencyTest, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, PyTorch sessions and collect_env)";
+	return "not in a format p2pdiag reads (nvidia-smi topo, -q and nvlink, p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, PyTorch sessions and collect_env)";
 }
 
 const char *ev_file_name(const struct evidence *ev, unsigned int i)

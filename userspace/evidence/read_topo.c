@@ -3,7 +3,8 @@
  * nvidia-smi topo -m (how each pair of GPUs connects: X, PIX, PXB, PSB,
  * PHB, NODE, SYS, the old SOC, NV# for # NVLinks; then CPU affinity and,
  * from newer drivers, NUMA affinity and GPU NUMA ID) and nvidia-smi topo
- * -p2p r|w|n|a|p (OK, CNS, GNS, TNS, NS, DR, U per pair).  Both are a
+ * -p2p r|w|n|a|p (OK, CNS, GNS, TNS, NS, DR, U per pair; only r and w
+ * are peer access, the mode read from the command pasted above).  Both are a
  * header naming the columns (GPU0.., NIC0.. or mlx5_0..) and one row per
  * device; which of the two a table is, its rows' words tell.
  */
@@ -139,9 +140,40 @@ static bool p2p_table(const struct ev_file *f, unsigned int i)
 	return false;
 }
 
+/*
+ * The capability a -p2p table answers for, from the command pasted just
+ * above it ("nvidia-smi topo -p2p n", "--p2pstatus a"): 'n' (NVLink),
+ * 'a' (atomics) or 'p' (prop), or 'r' for read, write, or no command
+ * shown.  Only read and write are the peer access the judge weighs: NS
+ * under n is a pair without NVLink, not a refused one.
+ */
+static char p2p_mode(const struct ev_file *f, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = i; k > 0 && k + 4 > i; k--) {
+		const char *s = f->line[k - 1], *p = strstr(s, "--p2pstatus");
+		size_t n = 11;
+
+		if (!p) {
+			p = strstr(s, "-p2p");
+			n = 4;
+		}
+		if (!p || (p[n] != ' ' && p[n] != '\t' && p[n] != '='))
+			continue;
+		p = ev_skip_blank(p + n + (p[n] == '='));
+		if ((*p == 'n' || *p == 'a' || *p == 'p') &&
+		    (!p[1] || p[1] == ' ' || p[1] == '\t' || p[1] == ')' || p[1] == '`'))
+			return *p;
+		return 'r';
+	}
+	return 'r';
+}
+
 static unsigned int read_rows(struct evidence *ev, unsigned int fi, unsigned int i,
 			      const struct topo_header *h, bool p2p)
 {
+	bool peer_access = !p2p || p2p_mode(&ev->file[fi], i) == 'r';
 	const struct ev_file *f = &ev->file[fi];
 	unsigned int at = i + 1;
 
@@ -161,7 +193,7 @@ static unsigned int read_rows(struct evidence *ev, unsigned int fi, unsigned int
 			int col = h->gpu[c];
 			unsigned char nv;
 
-			if (col < 0)
+			if (col < 0 || !peer_access)
 				continue;
 			if (p2p) {
 				ev->p2p_status[row][col] = p2p_word(w);
@@ -170,6 +202,8 @@ static unsigned int read_rows(struct evidence *ev, unsigned int fi, unsigned int
 			ev->topo_link[row][col] = link_word(w, &nv);
 			ev->topo_nvlinks[row][col] = nv;
 		}
+		if (p2p && !peer_access)
+			continue;	/* read, but of another capability */
 		if (p2p) {
 			ev->p2p_ref[row].file = fi;
 			ev->p2p_ref[row].line = at + 1;

@@ -977,20 +977,65 @@ static void judge_cuda_not_ready(struct judging *j)
 	j->config_known = true;
 }
 
-/* A tensor that a peer copy corrupted, as a PyTorch session printed it. */
+/*
+ * nvidia-smi nvlink -s: a GPU with links <inactive> and fewer links up than
+ * another GPU of the same paste has: its NVLink peers get part of the
+ * bandwidth, or none.
+ */
+static void judge_nvlink_links(struct judging *j)
+{
+	const struct ev_nvlink *nv = &j->ev->nvlink;
+	unsigned int g, most = 0, best = 0;
+	struct cand *c = NULL;
+
+	for (g = 0; g < nv->nr_gpus; g++)
+		if ((unsigned int)__builtin_popcount(nv->up[g]) > most) {
+			most = (unsigned int)__builtin_popcount(nv->up[g]);
+			best = g;
+		}
+	for (g = 0; g < nv->nr_gpus && most; g++) {
+		unsigned int up = (unsigned int)__builtin_popcount(nv->up[g]);
+
+		if (!nv->down[g] || up >= most)
+			continue;	/* links not shown are not links down: pastes are cut */
+		if (!c && !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "nvlink-down")))
+			return;
+		put(c->msg, sizeof(c->msg), "%sGPU%u has %u NVLinks up (%u <inactive>) where GPU%u has %u",
+		    c->msg[0] ? "; " : "", g, up, (unsigned int)__builtin_popcount(nv->down[g]),
+		    best, most);
+		cite(j, c, nv->ref[g]);
+	}
+	if (!c)
+		return;
+	put(c->msg, sizeof(c->msg), ": links down, so peer copies over NVLink run slower or fall back to PCIe");
+	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+	j->config_known = true;
+}
+
+/*
+ * Data a peer copy corrupted: a tensor as a PyTorch session printed it,
+ * or what simpleP2P's kernels wrote through the peer mapping.
+ */
 static void judge_corrupt_copy(struct judging *j)
 {
 	const struct ev_torch *t = &j->ev->torch;
+	const struct ev_simple_p2p *sp = &j->ev->simple_p2p;
 	struct cand *c;
 
-	if (!t->nr_corrupt || !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
+	if ((!t->nr_corrupt && !sp->nr_verify_errors) ||
+	    !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
 		return;
-	snprintf(c->msg, sizeof(c->msg),
-		 "tensor %s copied GPU to GPU printed other values than the same data where it was made or staged through the host: the peer copy corrupted it",
-		 t->tensor);
+	if (t->nr_corrupt)
+		snprintf(c->msg, sizeof(c->msg),
+			 "tensor %s copied GPU to GPU printed other values than the same data where it was made or staged through the host: the peer copy corrupted it",
+			 t->tensor);
+	else
+		snprintf(c->msg, sizeof(c->msg),
+			 "simpleP2P read back other values than its kernels wrote through the peer mapping (%u Verification error lines): the peer path corrupts data",
+			 sp->nr_verify_errors);
 	snprintf(c->fix, sizeof(c->fix),
 		 "copy through the host until the peer path is fixed; find why: " CMD_WHY_SLOW);
-	cite(j, c, t->corrupt_ref);
+	cite(j, c, t->nr_corrupt ? t->corrupt_ref : sp->verify_ref);
 }
 
 /* What the bandwidth and latency tables show. */
@@ -1231,6 +1276,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_lspci(j);
 	judge_nccl(j);
 	judge_cuda_not_ready(j);
+	judge_nvlink_links(j);
 	judge_corrupt_copy(j);
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
 	judge_kernel(j, trouble || j->config_known);

@@ -31,6 +31,10 @@ static void read_every_reader(struct evidence *ev)
 		fprintf(stderr, "# read_lspci: %s\n", err);
 	read_nccl(ev, 0);
 	read_kernel_log(ev, 0);
+	read_smi_query(ev, 0);
+	read_nvlink(ev, 0);
+	read_simple_p2p(ev, 0);
+	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
 
@@ -485,6 +489,168 @@ static void cut_fault_address(struct ktap *k, struct evidence *ev)
 	evidence_free(ev);
 }
 
+/* The function the evidence holds at @bus:00.0, or NULL. */
+static const struct ev_pci_dev *pci_on(const struct evidence *ev, unsigned int bus)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_pci; i++)
+		if (!ev->pci[i].anonymous && ev->pci[i].bus == bus)
+			return &ev->pci[i];
+	return NULL;
+}
+
+/*
+ * nvidia-smi -q's "GPU Link Info" as the GPU's link facts: the old layout
+ * (Max and Current) and the newer one (Device Current, Device Max, Host
+ * Max beside them), a 32-bit domain of a passed-through GPU, and what
+ * pasting does to it: a width cut before its x, quotes, N/A, no Bus Id.
+ */
+static void smi_links(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	const struct ev_pci_dev *d;
+
+	CHECK(k, !load(ev, fx, "smi-q-passthrough-cut.txt") &&
+	      ev->file[0].formats == EV_FMT_SMI_QUERY && ev->smi.has_addr[0] &&
+	      ev->smi.domain[0] == 0x03f8cfdd && ev->smi.gen_max[0] == 3 && ev->smi.gen[0] == 3 &&
+	      ev->smi.width_max[0] == 16 && ev->smi.width[0] == 16 &&
+	      ev->nr_pci == 1 && ev->pci[0].gpu && ev->pci[0].domain == 0x03f8cfdd &&
+	      ev->pci[0].cap_speed10 == 80 && ev->pci[0].sta_speed10 == 80 &&
+	      ev->pci[0].sta_width == 16 && ev->pci[0].lnk_ref.line == 31 &&
+	      ev->pci[0].ref.line == 23,
+	      "evidence: nvidia-smi -q's link (old layout, a 32-bit domain) as the GPU's link facts");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "smi-q-2070s-x8.txt") && (d = pci_on(ev, 2)) &&
+	      ev->smi.gen[0] == 1 && ev->smi.gen_max[0] == 3 &&
+	      d->cap_width == 16 && d->sta_width == 8 && d->sta_speed10 == 25 &&
+	      d->cap_speed10 == 80 && d->lnk_ref.line == 17 && ev->smi.bar1_mib[0] == 256,
+	      "evidence: nvidia-smi -q's newer link layout: Max and Current, not Device or Host Max");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> GPU Link Info\n>     PCIe Generation\n>         Max : 4\n"
+			    ">         Current : 4\n>     Link Width\n>         Max : 16x\n>         Current : 8\n") &&
+	      ev->nr_pci == 1 && ev->pci[0].anonymous && ev->pci[0].sta_width == 0 &&
+	      ev->pci[0].cap_width == 16 && ev->pci[0].sta_speed10 == 160 && ev->pci[0].lnk_ref.line == 4,
+	      "evidence: a quoted link without its Bus Id, its width cut before the x: lanes unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "PCIe Generation\n    Max : N/A\n    Current : N/A\nLink Width\n"
+			    "    Max : N/A\n    Current : N/A\n") &&
+	      ev->file[0].formats == EV_FMT_SMI_QUERY && !ev->nr_pci,
+	      "evidence: nvidia-smi -q's link N/A: read, no link made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "PCIe Generation\nMax : banana\nCurrent: 99\nLink Width\nCurrent : x16x\n"
+			    "Bus Id : 0000:zz:00.0\nBus Id :\n") &&
+	      !ev->file[0].formats && !ev->nr_pci && !ev->smi.has_addr[0],
+	      "evidence: link lines with no link in them: not read");
+	evidence_free(ev);
+}
+
+/*
+ * nvidia-smi nvlink -s, -e and -c: each GPU's links up, <inactive>,
+ * counting errors or without P2P, from real pastes (cut, fenced, with a
+ * prompt and tabs), and lines that only look like them.
+ */
+static void nvlink(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "nvlink-s-v100-inactive.txt") &&
+	      (ev->file[0].formats & EV_FMT_NVLINK) && ev->nvlink.nr_gpus == 4 &&
+	      ev->nvlink.up[3] == 0x17 && ev->nvlink.down[3] == 0x28 && !ev->nvlink.up[0] &&
+	      ev->nvlink.ref[3].line == 8,
+	      "evidence: nvlink -s: V100 links up and <inactive>, the first inactive cited");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-s-gb200-cut.txt") && ev->nvlink.nr_gpus == 2 &&
+	      ev->nvlink.up[0] == 0x3ffff && ev->nvlink.up[1] == 0x3 && !ev->nvlink.down[1],
+	      "evidence: nvlink -s: 18 GB200 links, the paste cut after two of the next GPU's");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-e-gb300.txt") && (ev->file[0].formats & EV_FMT_NVLINK) &&
+	      ev->nvlink.nr_gpus == 1 && !ev->nvlink.errors[0] && !ev->nvlink.up[0],
+	      "evidence: nvlink -e with tabs after a prompt: counters at 0, no link state made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "nvlink-c-v100-cut.txt") && (ev->file[0].formats & EV_FMT_NVLINK) &&
+	      !ev->nvlink.no_p2p[0] && !ev->nvlink.up[0] && !ev->nvlink.down[0],
+	      "evidence: nvlink -c, quoted prompt, cut mid-line: P2P supported on every link");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-x)\n\t Link 2: Replay Errors: 7\n"
+			    "\t Link 2, P2P is supported: false\nNVML:Unable to retrieve Nvlink information as all links are inActive\n") &&
+	      ev->nvlink.errors[1] == 0x4 && ev->nvlink.errors_ref[1].line == 2 &&
+	      ev->nvlink.no_p2p[1] == 0x4 && ev->nvlink.all_inactive && ev->nvlink.all_inactive_ref.line == 4,
+	      "evidence: nvlink -e counting, -c without P2P, NVML's all links inactive");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Link 0: <inactive>\nGPU 0: x\n Link 99: 25 GB/s\n Link 1: fast\n Link 2, P2P is supported: maybe\n"
+			    " Link 3: Replay Errors: many\n Link: 1\nGPU 99999999999: y\n") &&
+	      !(ev->file[0].formats & EV_FMT_NVLINK) && !ev->nvlink.nr_gpus,
+	      "evidence: link lines before any GPU, out of range or with no state: not read");
+	evidence_free(ev);
+}
+
+/*
+ * simpleP2P: peer access per pair as CUDA answered it, the copy figure,
+ * the verification errors, from CUDA's and HIP's outputs as pasted (cut
+ * mid-line and mid-word), and lines that only look like them.
+ */
+static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "simplep2p-l4-sys.txt") && ev->file[0].formats == EV_FMT_SIMPLE_P2P &&
+	      ev->can_access[0][1] == 1 && ev->can_access[1][0] == 1 && ev->can_ref[1][0].line == 9 &&
+	      !strcmp(ev->gpu_name[1], "NVIDIA L4") && ev->nr_gpus == 2 &&
+	      near(ev->simple_p2p.gbs, 19.87) && ev->simple_p2p.gbs_ref.line == 13 &&
+	      !ev->simple_p2p.nr_verify_errors,
+	      "evidence: simpleP2P on two L4: peer access both ways, its copy figure");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-mixed-cut.txt") && ev->nr_gpus == 7 &&
+	      ev->can_access[0][1] == 1 && ev->can_access[1][6] == 0 && ev->can_access[2][0] == 0 &&
+	      ev->can_access[2][1] == -1 && !strcmp(ev->gpu_name[4], "NVIDIA RTX A6000") &&
+	      isnan(ev->simple_p2p.gbs),
+	      "evidence: simpleP2P Yes and No between mixed GPUs, cut after a word: the rest unknown");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-4090-verify-cut.txt") &&
+	      ev->simple_p2p.nr_verify_errors == 4 && ev->simple_p2p.verify_ref.line == 5,
+	      "evidence: simpleP2P's verification errors, the last line cut before its element");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "simplep2p-hip-mi100.txt") && ev->can_access[1][0] == 1 &&
+	      !ev->gpu_name[0][0] && near(ev->simple_p2p.gbs, 28.13),
+	      "evidence: HIP's simpleP2P, its GPUs without names: read");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> Peer access from A (GPU0) -> B (GPU0) : Yes\nPeer access from A (GPU1) -> B (GPU2) : Maybe\n"
+			    "Peer access from A (GPU99999) -> B (GPU1) : No\nPeer access from (GPU1) (GPU2) : Yes\n"
+			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU1: fastGB/s\n"
+			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU0: 5GB/s\nVerification error @ element x\n") &&
+	      !ev->file[0].formats && ev->can_access[1][2] == -1 && isnan(ev->simple_p2p.gbs) &&
+	      !ev->simple_p2p.nr_verify_errors,
+	      "evidence: simpleP2P-like lines with no answer in them: not read");
+	evidence_free(ev);
+}
+
+/*
+ * topo -p2p's mode from the command pasted above its table: n, a and p
+ * answer for NVLink, atomics and prop, not for peer access (NS under n is
+ * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
+ */
+static void topo_p2p_modes(struct ktap *k, struct evidence *ev)
+{
+	static const char table[] =
+		" \tGPU0\tGPU1\t\n GPU0\tX\tGNS\t\n GPU1\tGNS\tX\t\n\nLegend:\n\n  X    = Self\n"
+		"  OK   = Status Ok\n  CNS  = Chipset not supported\n";
+	static const char *const cmd[] = {
+		"$ nvidia-smi topo -p2p n\n", "`nvidia-smi topo -p2p a`\n", "nvidia-smi topo --p2pstatus p\n",
+		"$ nvidia-smi topo -p2p r\n", "$ nvidia-smi topo -p2p w\n", "# topo -p2p rw\n", "",
+	};
+	char text[512];
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(cmd) / sizeof(cmd[0]); i++) {
+		bool access = i >= 3;
+
+		snprintf(text, sizeof(text), "%s%s", cmd[i], table);
+		ok = ok && !load_text(ev, text) && ev->file[0].formats == EV_FMT_TOPO_P2P &&
+		     (ev->p2p_status[0][1] == EV_P2P_GNS) == access && (ev->p2p_gpus == 2) == access;
+		if (!ok)
+			printf("# topo -p2p mode: %s", cmd[i][0] ? cmd[i] : "none\n");
+		evidence_free(ev);
+	}
+	CHECK(k, ok, "evidence: topo -p2p n, a and p read but not as peer access; r, w or no command as peer access");
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -501,5 +667,9 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	pasting(k, fixtures, ev);
 	device_line_order(k, ev);
 	cut_fault_address(k, ev);
+	smi_links(k, fixtures, ev);
+	nvlink(k, fixtures, ev);
+	simple_p2p(k, fixtures, ev);
+	topo_p2p_modes(k, ev);
 	free(ev);
 }

@@ -252,6 +252,22 @@ case $got in *bar-size*) result 0 "evidence: suspects: a BAR1 that spans the mem
 got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
 [ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
+# nvidia-smi -q's GPU Link Info: the GPU's link as lspci's would be
+expect_root link-degraded "evidence: root cause: nvidia-smi -q's link x8 of x16: link-degraded" "$ev/smi-q-2070s-x8.txt"
+# nvidia-smi nvlink -s: links <inactive> against another GPU's, never a cut paste's missing links
+expect_first "0 evidence-undecided" "evidence: nvlink -s of one V100 with two links inactive: nothing to compare, undecided" \
+	"$ev/nvlink-s-v100-inactive.txt"
+expect_first "0 evidence-undecided" "evidence: nvlink -s cut after two links of a GPU: no link down" "$ev/nvlink-s-gb200-cut.txt"
+{ sed -n '3,4p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/GPU 3/GPU 2/'
+  sed -n '5,10p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/<inactive>/25.781 GB\/s/'
+  sed -n '4,10p' "$ev/nvlink-s-v100-inactive.txt"; } >"$tmp/nvlink-two.txt"
+expect_first "2 nvlink-down" "evidence: nvlink -s, a V100 with links inactive beside one with all six up: nvlink-down" \
+	"$tmp/nvlink-two.txt"
+# cuda-samples' simpleP2P: peer access, the copy figure, verification errors
+expect_first "2 data-corrupt" "evidence: simpleP2P's Verification error lines: data-corrupt" "$ev/simplep2p-4090-verify-cut.txt"
+expect_first "0 p2p-not-supported" "evidence: simpleP2P answering No only between groups of GPUs: p2p-not-supported, a note" \
+	"$ev/simplep2p-mixed-cut.txt"
+expect_suspects "healthy:possible" "evidence: simpleP2P passed on two L4: healthy only as a suspect" "$ev/simplep2p-l4-sys.txt"
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
@@ -334,6 +350,8 @@ expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
 	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
 expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
 	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+expect_fmt "nvidia-smi-q undecided evidence-undecided" \
+	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
 expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: a UTF-8 BOM: read" "$tmp/bom.txt"
 python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
