@@ -520,7 +520,7 @@ static void smi_links(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->pci[0].ref.line == 23,
 	      "evidence: nvidia-smi -q's link (old layout, a 32-bit domain) as the GPU's link facts");
 	evidence_free(ev);
-	CHECK(k, !load(ev, fx, "smi-q-2070s-x8.txt") && (d = pci_on(ev, 2)) &&
+	CHECK(k, !load(ev, fx, "smi-q-2080-x8.txt") && (d = pci_on(ev, 2)) &&
 	      ev->smi.gen[0] == 1 && ev->smi.gen_max[0] == 3 &&
 	      d->cap_width == 16 && d->sta_width == 8 && d->sta_speed10 == 25 &&
 	      d->cap_speed10 == 80 && d->lnk_ref.line == 17 && ev->smi.bar1_mib[0] == 256,

@@ -253,7 +253,7 @@ got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import
 [ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
 # nvidia-smi -q's GPU Link Info: the GPU's link as lspci's would be
-expect_root link-degraded "evidence: root cause: nvidia-smi -q's link x8 of x16: link-degraded" "$ev/smi-q-2070s-x8.txt"
+expect_root link-degraded "evidence: root cause: nvidia-smi -q's link x8 of x16: link-degraded" "$ev/smi-q-2080-x8.txt"
 # nvidia-smi nvlink -s: links <inactive> against another GPU's, never a cut paste's missing links
 expect_first "0 evidence-undecided" "evidence: nvlink -s of one V100 with two links inactive: nothing to compare, undecided" \
 	"$ev/nvlink-s-v100-inactive.txt"
