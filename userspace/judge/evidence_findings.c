@@ -978,15 +978,19 @@ static void judge_cuda_not_ready(struct judging *j)
 }
 
 /*
- * nvidia-smi nvlink -s: a GPU with links <inactive> and fewer links up than
- * another GPU of the same paste has: its NVLink peers get part of the
- * bandwidth, or none.
+ * nvidia-smi nvlink -s: a GPU with links <inactive> and fewer links up
+ * than another GPU of the same paste.  Some links up and some inactive
+ * is a link that failed to train beside its siblings: nvlink-down.  No
+ * link up at all is also what a GPU never bridged shows (a workstation
+ * with bridges on one pair of its cards), so that is a warning naming
+ * both readings, not a fault.  Links a cut paste does not show are not
+ * links down.
  */
 static void judge_nvlink_links(struct judging *j)
 {
 	const struct ev_nvlink *nv = &j->ev->nvlink;
 	unsigned int g, most = 0, best = 0;
-	struct cand *c = NULL;
+	struct cand *partial = NULL, *none = NULL, **c;
 
 	for (g = 0; g < nv->nr_gpus; g++)
 		if ((unsigned int)__builtin_popcount(nv->up[g]) > most) {
@@ -997,19 +1001,27 @@ static void judge_nvlink_links(struct judging *j)
 		unsigned int up = (unsigned int)__builtin_popcount(nv->up[g]);
 
 		if (!nv->down[g] || up >= most)
-			continue;	/* links not shown are not links down: pastes are cut */
-		if (!c && !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "nvlink-down")))
+			continue;
+		c = up ? &partial : &none;
+		if (!*c && !(*c = up ? cand_add(j, SEV_ERROR, RANK_FAULT, "nvlink-down") :
+					 cand_add(j, SEV_WARNING, RANK_CONFIG, "nvlink-inactive")))
 			return;
-		put(c->msg, sizeof(c->msg), "%sGPU%u has %u NVLinks up (%u <inactive>) where GPU%u has %u",
-		    c->msg[0] ? "; " : "", g, up, (unsigned int)__builtin_popcount(nv->down[g]),
+		put((*c)->msg, sizeof((*c)->msg), "%sGPU%u has %u NVLinks up (%u <inactive>) where GPU%u has %u",
+		    (*c)->msg[0] ? "; " : "", g, up, (unsigned int)__builtin_popcount(nv->down[g]),
 		    best, most);
-		cite(j, c, nv->ref[g]);
+		cite(j, *c, nv->ref[g]);
 	}
-	if (!c)
-		return;
-	put(c->msg, sizeof(c->msg), ": links down, so peer copies over NVLink run slower or fall back to PCIe");
-	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
-	j->config_known = true;
+	if (partial) {
+		put(partial->msg, sizeof(partial->msg),
+		    ": links down, so peer copies over NVLink run slower or fall back to PCIe");
+		snprintf(partial->fix, sizeof(partial->fix), "%s", finding_default_fix("nvlink-down"));
+		j->config_known = true;
+	}
+	if (none) {
+		put(none->msg, sizeof(none->msg),
+		    ": a bridge missing or unseated, or GPUs never bridged; their peer copies go over PCIe");
+		snprintf(none->fix, sizeof(none->fix), "%s", finding_default_fix("nvlink-inactive"));
+	}
 }
 
 /*

@@ -148,6 +148,7 @@ static const struct code_root table[] = {
 	{ "p2p-latency-detour",			RC_UNDECIDED },
 	{ "bar-unassigned",			RC_BAR_SIZE },
 	{ "nvlink-down",			RC_NVLINK },
+	{ "nvlink-inactive",			RC_NVLINK },
 	{ "nvrm-peer-assert",			RC_UNDECIDED },
 	{ "cuda-system-not-ready",		RC_UNDECIDED },
 	{ "evidence-undecided",			RC_UNDECIDED },

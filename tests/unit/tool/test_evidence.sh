@@ -263,6 +263,13 @@ expect_first "0 evidence-undecided" "evidence: nvlink -s cut after two links of 
   sed -n '4,10p' "$ev/nvlink-s-v100-inactive.txt"; } >"$tmp/nvlink-two.txt"
 expect_first "2 nvlink-down" "evidence: nvlink -s, a V100 with links inactive beside one with all six up: nvlink-down" \
 	"$tmp/nvlink-two.txt"
+# every link of GPU 3 inactive: what a GPU never bridged shows too
+{ sed -n '3,4p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/GPU 3/GPU 2/'
+  sed -n '5,10p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/<inactive>/25.781 GB\/s/'
+  sed -n '4p' "$ev/nvlink-s-v100-inactive.txt"
+  sed -n '5,10p' "$ev/nvlink-s-v100-inactive.txt" | sed 's/25.781 GB\/s/<inactive>/'; } >"$tmp/nvlink-none.txt"
+expect_first "1 nvlink-inactive" "evidence: nvlink -s, a V100 with no link up beside one with all six: a warning, not nvlink-down" \
+	"$tmp/nvlink-none.txt"
 # cuda-samples' simpleP2P: peer access, the copy figure, verification errors
 expect_first "2 data-corrupt" "evidence: simpleP2P's Verification error lines: data-corrupt" "$ev/simplep2p-4090-verify-cut.txt"
 expect_first "0 p2p-not-supported" "evidence: simpleP2P answering No only between groups of GPUs: p2p-not-supported, a note" \
