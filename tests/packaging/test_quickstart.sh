@@ -54,8 +54,15 @@ in_suite() {
 		-printf '%P %y\n' 2>/dev/null | sort >"$o/units-before"
 
 	mkdir -p "$r/src"
-	(cd "$root" && git ls-files -z --cached --others --exclude-standard 2>/dev/null | tar --null -T - -cf - 2>/dev/null ||
-		tar --exclude=./tests/out --exclude=./.git -cf - .) | tar -xf - -C "$r/src"
+	# The tree's files as git knows them, or all of them but the build's
+	# output where there is no git (a source tarball, a chroot without
+	# it): the fallback is chosen up front, since a tar fed an empty list
+	# by a missing git succeeds with an empty archive.
+	if command -v git >/dev/null && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -)
+	else
+		(cd "$root" && tar --exclude=./tests/out --exclude=./.git -cf - .)
+	fi | tar -xf - -C "$r/src"
 	local start=$EPOCHREALTIME
 	in_root bash /src/.ci/check-deps >"$o/install.log" 2>&1
 	rc=$?
