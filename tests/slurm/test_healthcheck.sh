@@ -341,11 +341,16 @@ else
 	why=""
 	for sig in TERM:143 INT:130 HUP:129; do
 		tag="p2pdiag-slurm-$sig-$$"
-		# job control: a background job of a script has SIGINT ignored
+		# job control: a background job of a script has SIGINT ignored;
+		# and the signals start at their defaults, as slurmd starts the
+		# check, even where this test itself runs with them ignored
+		# (under nohup, or in a background job): a shell cannot trap a
+		# signal ignored on entry
 		set -m
 		LD_LIBRARY_PATH="$doubles/cuda:$doubles/nvml" FAKE_GPUS=2 FAKE_CUDA_HANG_CALL=cuInit \
 			P2PDIAG_TEST_RUN=$tag SLURMD_NODENAME=$host P2PDIAG_CHECK=$cudabin \
-			P2PDIAG_HEALTHCHECK_CONFIG=$t/site.conf TMPDIR=$t/tmp "$hc" 2>/dev/null &
+			P2PDIAG_HEALTHCHECK_CONFIG=$t/site.conf TMPDIR=$t/tmp \
+			env --default-signal=HUP,INT,TERM "$hc" 2>/dev/null &
 		pid=$!
 		set +m
 		wait_for 10 sh -c "grep -lsz '^P2PDIAG_TEST_RUN=$tag\$' /proc/[0-9]*/environ | grep -qv '/proc/$pid/'" ||
