@@ -40,4 +40,16 @@ const char *gpu_verify_name(enum gpu_verify v)
 	return "unknown";
 }
 
+const char *gpu_atomic_op_name(unsigned int op)
+{
+	/* cuda.h's CU_ATOMIC_OPERATION_* in their order, lower case */
+	static const char *const name[GPU_ATOMIC_OPS] = {
+		"integer-add", "integer-min", "integer-max",
+		"integer-increment", "integer-decrement", "and", "or", "xor",
+		"exchange", "cas", "float-add", "float-min", "float-max",
+	};
+
+	return op < GPU_ATOMIC_OPS ? name[op] : NULL;
+}
+
 #endif /* P2PDIAG_GPU_NAMES_H */

@@ -297,6 +297,31 @@ has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
 has "pair0-1.cuda_partial_atomics=-1"; has "cuda=ok"
 finish "a driver before CUDA 13 refuses attribute 5: unknown, the pair still read"
 
+# cuDeviceGetP2PAtomicCapabilities (CUDA 13.0): every operation's native
+# forms and sizes per ordered pair; absent on older drivers (nothing
+# said), a failure kept as that pair's unknown with the error's name.
+ALL_CAPS="integer-add=0x1f integer-min=0x1f integer-max=0x1f integer-increment=0x1f integer-decrement=0x1f and=0x1f or=0x1f xor=0x1f exchange=0x3b cas=0x3b"
+run_case -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=read $ALL_CAPS float-add=0x1c float-min=0x1c float-max=0x1c"
+has "pair1-0.cuda_atomic_caps=read $ALL_CAPS float-add=0x1c float-min=0x1c float-max=0x1c"
+finish "atomic capabilities: every operation read per ordered pair, with its sizes"
+
+run_case FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add -- "${SMALL[@]}" --quick
+has_re "^pair0-1\.cuda_atomic_caps=read integer-add=0x1f integer-min=0x0 .* float-add=0x0 float-min=0x1c float-max=0x1c$"
+has "pair0-1.cuda_partial_atomics=1"
+finish "atomic capabilities: partial support, the missing operations read as 0"
+
+run_case FAKE_CUDA_DRIVER_VERSION=12080 -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=absent"; has "cuda=ok"; status 0
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+finish "atomic capabilities: a driver before CUDA 13.0 lacks the call: absent, nothing guessed"
+
+run_case FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=failed CUDA_ERROR_ILLEGAL_ADDRESS"
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+has "cuda=ok"; status 0
+finish "atomic capabilities: the call failing is that pair's unknown, the rest still read"
+
 run_case FAKE_CUDA_NO_PEER=0-1 -- "${SMALL[@]}"
 has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
 lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
