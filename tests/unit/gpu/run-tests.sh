@@ -721,6 +721,36 @@ has_re "CUDA refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory, yet g
 lacks_re "contradiction-ok-but-cuda-refuses"
 finish "p2pdiag-check, peer access one way only: peer-access-one-way naming the direction, exit 1"
 
+# Peer atomics, the path's registers joined to CUDA's capabilities call:
+# the atomics tree of the tool's fixtures (root port 00:03.0 blocks
+# AtomicOp egress for GPU 02:00.0's pairs; the switch pair 1b:00.0 and
+# 1c:00.0 routes and completes them), its GPUs played by the doubles.
+ATOMICS_ROOT=$(cd "$(dirname "$0")/../tool/fixtures/system/atomics" && pwd)
+mkdir -p "$EMPTY/atomics" && "$MKSYSFS" "$ATOMICS_ROOT/p2pdiag.topo" "$EMPTY/atomics" ||
+	{ echo "# mksysfs atomics failed"; exit 1; }
+ATOMICS_GPUS=(FAKE_GPUS=3 P2PDIAG_FSROOT="$ATOMICS_ROOT")
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" \
+	FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*; cuDeviceGetP2PAtomicCapabilities: 11 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0, missing: integer-min, float-add: the path carries PCIe AtomicOps, but CUDA does not run these natively over the link"
+has_re "^    0000:02:00\.0 and 0000:1b:00\.0: peer atomics blocked by port 0000:00:03\.0 .*missing: integer-min, float-add: CUDA calls 11 native although the path does not carry PCIe AtomicOps"
+finish "p2pdiag-check, atomics routed but CUDA partial: the missing operations named, both disagreements said"
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*13 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0$"
+has_re "^  info +p2p-atomics$"
+finish "p2pdiag-check, atomics routed and all native to CUDA: said, no disagreement"
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" FAKE_CUDA_DRIVER_VERSION=12080 -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*\(P2P attribute NATIVE_ATOMIC_SUPPORTED\)$"
+lacks_re "cuDeviceGetP2PAtomicCapabilities"
+finish "p2pdiag-check, a driver without the capabilities call: nothing said of it"
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" \
+	FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities -- --quick
+lacks_re "^  info +p2p-atomics$"
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*; which atomic operations CUDA runs natively between 0000:1b:00\.0 and 0000:1c:00\.0 is unknown: cuDeviceGetP2PAtomicCapabilities failed \(CUDA_ERROR_ILLEGAL_ADDRESS\)$"
+finish "p2pdiag-check, the capabilities call failing: the routed pair a warning, its operations unknown"
+
 # CUDA 13.5's drivers check IOMMU and ACS before granting peer access
 # (FAKE_CUDA_ACS_REFUSES: the pairs that check rejects); older ones grant
 # it, and the documented variable switches the check off.
