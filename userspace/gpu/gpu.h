@@ -315,6 +315,8 @@ static inline bool gpu_peer_access_forced(const struct gpu_state *st)
 const char *gpu_verify_name(enum gpu_verify v);
 /* CUatomicOperation @op's name, "integer-add" .. "float-max"; NULL past them. */
 const char *gpu_atomic_op_name(unsigned int op);
+/* The word for capability bit @bit ("signed" .. "32x4"); NULL past them. */
+const char *gpu_atomic_cap_name(unsigned int bit);
 
 /*
  * gpu_median() - the median of @n values, sorting @v in place: the middle

@@ -52,4 +52,14 @@ const char *gpu_atomic_op_name(unsigned int op)
 	return op < GPU_ATOMIC_OPS ? name[op] : NULL;
 }
 
+/* The word for capability bit @bit (GPU_ATOMIC_SIGNED is bit 0); NULL past them. */
+const char *gpu_atomic_cap_name(unsigned int bit)
+{
+	static const char *const name[] = {
+		"signed", "unsigned", "reduction", "32", "64", "128", "32x4",
+	};
+
+	return bit < sizeof(name) / sizeof(name[0]) ? name[bit] : NULL;
+}
+
 #endif /* P2PDIAG_GPU_NAMES_H */

@@ -733,7 +733,36 @@ check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" \
 	FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add -- --quick
 has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*; cuDeviceGetP2PAtomicCapabilities: 11 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0, missing: integer-min, float-add: the path carries PCIe AtomicOps, but CUDA does not run these natively over the link"
 has_re "^    0000:02:00\.0 and 0000:1b:00\.0: peer atomics blocked by port 0000:00:03\.0 .*missing: integer-min, float-add: CUDA calls 11 native although the path does not carry PCIe AtomicOps"
+has "    atomic ops native: integer-add 32/64, integer-max 32/64, integer-increment 32/64, integer-decrement 32/64, and 32/64, or 32/64, xor 32/64, exchange 32/64/128, cas 32/64/128, float-min 32/64, float-max 32/64; not: integer-min, float-add"
 finish "p2pdiag-check, atomics routed but CUDA partial: the missing operations named, both disagreements said"
+
+# The same facts in --json, each pair's cuda.atomic_ops, declared by
+# schema.json (validate-report also refuses a key it does not declare).
+for mode in partial failed; do
+	env=(FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add)
+	[ $mode = failed ] && env=(FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities)
+	check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" "${env[@]}" -- \
+		--quick --json="$EMPTY/atomics-$mode.json"
+	python3 - "$EMPTY/atomics-$mode.json" $mode <<'PY' >"$EMPTY/atomics-$mode.txt" 2>&1 ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = [p["cuda"]["atomic_ops"] for p in d["pairs"] if p["cuda"]]
+assert len(ops) == 3, ops
+for o in ops:
+    if sys.argv[2] == "failed":
+        assert o == {"error": "CUDA_ERROR_ILLEGAL_ADDRESS", "ops": None}, o
+    else:
+        assert o["error"] is None and o["ops"]["integer-min"] == [] and o["ops"]["float-add"] == [], o
+        assert o["ops"]["cas"] == ["signed", "unsigned", "32", "64", "128"], o["ops"]["cas"]
+PY
+		why=${why:-"$(tail -2 "$EMPTY/atomics-$mode.txt")"}
+	if python3 -c "import jsonschema" 2>/dev/null; then
+		"$(dirname "$0")/../../packaging/validate-report" \
+			"$(dirname "$0")/../../../userspace/schema.json" "$EMPTY/atomics-$mode.json" \
+			>"$EMPTY/atomics-$mode.txt" 2>&1 || why=${why:-"$(head -3 "$EMPTY/atomics-$mode.txt")"}
+	fi
+	finish "p2pdiag-check --json, capabilities $mode: each pair's cuda.atomic_ops, valid against schema.json"
+done
 
 check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" -- --quick
 has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*13 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0$"
