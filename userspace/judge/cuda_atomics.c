@@ -103,7 +103,6 @@ static void capabilities(const struct gpu_pair *gp, const char *src,
 		op_list(t, missing);
 	}
 	if (path == PATH_ATOMICS_CARRIED && missing) {
-		w->disagrees = true;
 		text_add(t, ": the path carries PCIe AtomicOps, but CUDA does not run these natively over the link, so a kernel using them on the peer's memory is not atomic against the peer's own accesses (PCIe's AtomicOps are FetchAdd, Swap and CAS only): keep them on local memory, or use the native ones");
 	} else if (path == PATH_ATOMICS_STOPPED && native) {
 		unsigned int nvlinks = gp->nvml_valid ? gp->nvlinks : 0;
@@ -113,7 +112,6 @@ static void capabilities(const struct gpu_pair *gp, const char *src,
 				 nvlinks);
 			return;
 		}
-		w->disagrees = true;
 		text_add(t, ": CUDA calls %u native although the path does not carry PCIe AtomicOps to %s: either the pair talks over NVLink or another link than this path (nvidia-smi topo -m: NV# between them), or CUDA's answer does not hold for this path and those atomics would not complete",
 			 nr_native, both ? "either" : dst);
 	}

@@ -25,8 +25,6 @@ struct cuda_atomics_word {
 	enum cuda_atomics said;		/* a -> b */
 	/* the capabilities call failed for a direction: its operations unknown */
 	bool caps_unknown;
-	/* CUDA and the path disagree on an operation, in a direction */
-	bool disagrees;
 	char text[1024];		/* "; CUDA says ...", or "" */
 };
 
