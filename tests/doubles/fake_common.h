@@ -55,10 +55,9 @@ static inline void fake_gpu_busid(int i, char *buf, size_t len)
 	}
 }
 
-/* Is @name one of the comma list in env var @env? */
-static inline int fake_listed(const char *env, const char *name)
+/* Is @name one of the comma list @v (NULL: none)? */
+static inline int fake_listed_in(const char *v, const char *name)
 {
-	const char *v = getenv(env);
 	size_t n = strlen(name);
 
 	while (v && *v) {
@@ -69,6 +68,12 @@ static inline int fake_listed(const char *env, const char *name)
 			v++;
 	}
 	return 0;
+}
+
+/* Is @name one of the comma list in env var @env? */
+static inline int fake_listed(const char *env, const char *name)
+{
+	return fake_listed_in(getenv(env), name);
 }
 
 /* Does "a-b" appear in the comma list in env var name? */

@@ -40,6 +40,14 @@
  *   FAKE_CUDA_P2P_ATOMICS=all|partial|none  P2P attributes 3 and 5 (all)
  *   FAKE_CUDA_P2P_ATTR5=refused      attribute 5 unknown (a driver
  *                                    before CUDA 13)
+ *   cuDeviceGetP2PAtomicCapabilities follows FAKE_CUDA_P2P_ATOMICS: all
+ *   (every operation native, at the sizes a Hopper-class link gives),
+ *   partial (all but those below), none (no operation native); a driver
+ *   below 13000 (FAKE_CUDA_DRIVER_VERSION) does not export it, and
+ *   FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities fails it
+ *   FAKE_CUDA_P2P_ATOMICS_MISSING=op[,op]  partial: the operations not
+ *                                    native (float-add,float-min,
+ *                                    float-max), by gpu.h's names
  *   FAKE_CUDA_BW_{H2D,D2H,D2D,P2P,STAGED}=GB/s (55 55 2000 50 20)
  *   FAKE_CUDA_BW_{P2P,STAGED}_MATRIX=r0;r1;...  per pair: row = source
  *                                    GPU, comma-separated GB/s per
@@ -64,6 +72,8 @@
 
 #include "fake_common.h"
 #include "../../userspace/gpu/gpu_pattern.h"
+/* the operations' names and capability bits as the tool has them */
+#include "gpu/gpu_names.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -437,6 +447,71 @@ EXPORT CUresult cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute attr,
 		break;
 	default:
 		*v = can;
+	}
+	return CUDA_SUCCESS;
+}
+
+/*
+ * What a link with every atomic native reports for @op: signed and
+ * unsigned integers, reductions, 32 and 64 bits; CAS and exchange also at
+ * 128; the float operations without the integer forms.
+ */
+static unsigned int atomic_caps_all(int op)
+{
+	const char *name = gpu_atomic_op_name((unsigned int)op);
+
+	if (!strncmp(name, "float-", 6))
+		return GPU_ATOMIC_REDUCTION | GPU_ATOMIC_SCALAR_32 |
+		       GPU_ATOMIC_SCALAR_64;
+	if (!strcmp(name, "exchange") || !strcmp(name, "cas"))
+		return GPU_ATOMIC_SIGNED | GPU_ATOMIC_UNSIGNED |
+		       GPU_ATOMIC_SCALAR_32 | GPU_ATOMIC_SCALAR_64 |
+		       GPU_ATOMIC_SCALAR_128;
+	return GPU_ATOMIC_SIGNED | GPU_ATOMIC_UNSIGNED | GPU_ATOMIC_REDUCTION |
+	       GPU_ATOMIC_SCALAR_32 | GPU_ATOMIC_SCALAR_64;
+}
+
+/*
+ * cuda.h from 13.0 declares it with CUatomicOperation; before that the
+ * double still builds (the headers check), with the enum's int-sized
+ * values.
+ */
+#if CUDA_VERSION >= 13000
+typedef CUatomicOperation fake_atomic_op;
+#else
+typedef unsigned int fake_atomic_op;
+#endif
+
+EXPORT CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *caps,
+						 const fake_atomic_op *ops,
+						 unsigned int count,
+						 CUdevice a, CUdevice b)
+{
+	const char *atomics = getenv("FAKE_CUDA_P2P_ATOMICS");
+	const char *missing = getenv("FAKE_CUDA_P2P_ATOMICS_MISSING");
+	unsigned int i;
+
+	if (hook("cuDeviceGetP2PAtomicCapabilities"))
+		return FAKE_CUDA_FAILURE;
+	if (!caps || !ops || !count)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (a < 0 || b < 0 || a >= fake_gpu_count() || b >= fake_gpu_count() ||
+	    a == b)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!atomics)
+		atomics = "all";
+	if (!missing)
+		missing = "float-add,float-min,float-max";
+	for (i = 0; i < count; i++) {
+		int op = (int)ops[i];
+
+		if (op < 0 || op >= GPU_ATOMIC_OPS)
+			return CUDA_ERROR_INVALID_VALUE;
+		caps[i] = atomic_caps_all(op);
+		if (peer_refused(a, b) || !strcmp(atomics, "none") ||
+		    (!strcmp(atomics, "partial") &&
+		     fake_listed_in(missing, gpu_atomic_op_name((unsigned int)op))))
+			caps[i] = 0;
 	}
 	return CUDA_SUCCESS;
 }
@@ -821,6 +896,7 @@ static const struct {
 	ENTRY(cuEventRecord) ENTRY(cuEventQuery) ENTRY(cuEventElapsedTime)
 	ENTRY(cuEventDestroy) ENTRY(cuModuleLoadData) ENTRY(cuModuleGetFunction)
 	ENTRY(cuModuleUnload) ENTRY(cuLaunchKernel)
+	ENTRY(cuDeviceGetP2PAtomicCapabilities)
 #undef ENTRY
 };
 
@@ -830,6 +906,10 @@ static void *proc_address(const char *symbol)
 	size_t i;
 
 	if (fake_listed("FAKE_CUDA_MISSING", symbol))
+		return NULL;
+	/* what a driver before CUDA 13.0 does not have */
+	if (!strcmp(symbol, "cuDeviceGetP2PAtomicCapabilities") &&
+	    fake_env_int("FAKE_CUDA_DRIVER_VERSION", 13000) < 13000)
 		return NULL;
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (!strcmp(table[i].name, symbol))

@@ -124,6 +124,31 @@ enum gpu_p2p_status {
 	P2P_STATUS_NOT_SUPPORTED,
 };
 
+/*
+ * cuDeviceGetP2PAtomicCapabilities (CUDA 13.0) by number, as cuda.h
+ * defines them, because this header is built without cuda.h too: the
+ * operations are CUatomicOperation 0 .. GPU_ATOMIC_OPS - 1, and each
+ * answer is a mask of CUatomicOperationCapability bits, the forms and
+ * sizes the link carries natively.
+ */
+#define GPU_ATOMIC_OPS		13
+#define GPU_ATOMIC_SIGNED	(1u << 0)
+#define GPU_ATOMIC_UNSIGNED	(1u << 1)
+#define GPU_ATOMIC_REDUCTION	(1u << 2)
+#define GPU_ATOMIC_SCALAR_32	(1u << 3)
+#define GPU_ATOMIC_SCALAR_64	(1u << 4)
+#define GPU_ATOMIC_SCALAR_128	(1u << 5)
+#define GPU_ATOMIC_VECTOR_32X4	(1u << 6)
+#define GPU_ATOMIC_SIZES	(GPU_ATOMIC_SCALAR_32 | GPU_ATOMIC_SCALAR_64 | \
+				 GPU_ATOMIC_SCALAR_128 | GPU_ATOMIC_VECTOR_32X4)
+
+/* Whether the capabilities call answered for a pair. */
+enum gpu_atomic_caps {
+	GPU_ATOMIC_CAPS_ABSENT = 0,	/* the driver lacks the call: nothing known */
+	GPU_ATOMIC_CAPS_READ,
+	GPU_ATOMIC_CAPS_FAILED,		/* it returned an error: unknown */
+};
+
 /* One ordered pair of GPUs (src -> dst). */
 struct gpu_pair {
 	int src, dst;			/* indices into gpu_state.dev[] */
@@ -135,6 +160,10 @@ struct gpu_pair {
 	 * does not know the attribute (before CUDA 13).
 	 */
 	int partial_atomics;
+	/* atomic_caps[op]: the GPU_ATOMIC_* bits native over the link */
+	enum gpu_atomic_caps atomic_caps_state;
+	unsigned int atomic_caps[GPU_ATOMIC_OPS];
+	char atomic_caps_error[48];	/* the error's name, when FAILED */
 	bool nvml_valid;
 	int topo_level;			/* nvmlGpuTopologyLevel_t */
 	enum gpu_p2p_status p2p_read, p2p_write, p2p_nvlink, p2p_atomics;
@@ -284,6 +313,10 @@ static inline bool gpu_peer_access_forced(const struct gpu_state *st)
 	return gpu_driver_checks_acs(st) && st->acs_check_overridden;
 }
 const char *gpu_verify_name(enum gpu_verify v);
+/* CUatomicOperation @op's name, "integer-add" .. "float-max"; NULL past them. */
+const char *gpu_atomic_op_name(unsigned int op);
+/* The word for capability bit @bit ("signed" .. "32x4"); NULL past them. */
+const char *gpu_atomic_cap_name(unsigned int bit);
 
 /*
  * gpu_median() - the median of @n values, sorting @v in place: the middle

@@ -51,7 +51,9 @@ static bool proc_lookup_open(struct proc_lookup *pl, void *lib)
 	return pl->v1 != NULL;
 }
 
-static void *resolve(const struct proc_lookup *pl, const char *name)
+/* @name as the driver has it at CUDA @version, or NULL. */
+static void *resolve_at(const struct proc_lookup *pl, const char *name,
+			int version)
 {
 	void *fn = NULL;
 
@@ -59,18 +61,43 @@ static void *resolve(const struct proc_lookup *pl, const char *name)
 	if (pl->v2) {
 		CUdriverProcAddressQueryResult found;
 
-		if (pl->v2(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
+		if (pl->v2(name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT,
 			   &found) != CUDA_SUCCESS ||
 		    found != CU_GET_PROC_ADDRESS_SUCCESS)
 			return NULL;
 		return fn;
 	}
 #endif
-	if (pl->v1(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT) !=
+	if (pl->v1(name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT) !=
 	    CUDA_SUCCESS)
 		return NULL;
 	return fn;
 }
+
+static void *resolve(const struct proc_lookup *pl, const char *name)
+{
+	return resolve_at(pl, name, CUDA_VERSION);
+}
+
+/*
+ * The atomic-capabilities call came with CUDA 13.0: asked for at that
+ * version whatever cuda.h this is built against (the field's type is
+ * 13.0's), so a build against an older header still finds it on a driver
+ * that has it.  The numbers gpu.h copies must be cuda.h's.
+ */
+#define GPU_ATOMIC_CAPS_VERSION 13000
+#if CUDA_VERSION >= GPU_ATOMIC_CAPS_VERSION
+_Static_assert(CU_ATOMIC_OPERATION_MAX == GPU_ATOMIC_OPS &&
+	       CU_ATOMIC_CAPABILITY_SIGNED == GPU_ATOMIC_SIGNED &&
+	       CU_ATOMIC_CAPABILITY_UNSIGNED == GPU_ATOMIC_UNSIGNED &&
+	       CU_ATOMIC_CAPABILITY_REDUCTION == GPU_ATOMIC_REDUCTION &&
+	       CU_ATOMIC_CAPABILITY_SCALAR_32 == GPU_ATOMIC_SCALAR_32 &&
+	       CU_ATOMIC_CAPABILITY_SCALAR_64 == GPU_ATOMIC_SCALAR_64 &&
+	       CU_ATOMIC_CAPABILITY_SCALAR_128 == GPU_ATOMIC_SCALAR_128 &&
+	       CU_ATOMIC_CAPABILITY_VECTOR_32x4 == GPU_ATOMIC_VECTOR_32X4 &&
+	       sizeof(CUatomicOperation) == sizeof(unsigned int),
+	       "gpu.h's atomic operations and capabilities are cuda.h's");
+#endif
 
 const char *gpu_cuda_error(const struct cuda_api *cu, CUresult r)
 {
@@ -124,6 +151,9 @@ static enum gpu_status cuda_load(struct gpu_state *st, struct cuda_api *cu)
 	}
 	CUDA_MEASURE_CALLS(RESOLVE_MEASURE)
 #undef RESOLVE_MEASURE
+	*(void **)&cu->p2p_atomic_caps =
+		resolve_at(&pl, "cuDeviceGetP2PAtomicCapabilities",
+			   GPU_ATOMIC_CAPS_VERSION);
 	return GPU_OK;
 }
 
@@ -183,6 +213,35 @@ static bool cuda_call(struct gpu_state *st, struct cuda_api *cu, CUresult r,
  */
 #define P2P_ATTRIBUTE_ONLY_PARTIAL_ATOMICS	((CUdevice_P2PAttribute)0x05)
 
+/*
+ * Every operation CUDA defines, in one call: which of them, in which
+ * forms and sizes, the link from @a to @b carries natively.  A driver
+ * without the call leaves the pair ABSENT (nothing said); an error leaves
+ * it FAILED with the error's name, an unknown, and the pair's other
+ * readings stand.
+ */
+static void probe_atomic_caps(struct cuda_api *cu, struct gpu_pair *p,
+			      CUdevice a, CUdevice b)
+{
+	unsigned int ops[GPU_ATOMIC_OPS], i;
+	CUresult r;
+
+	if (!cu->p2p_atomic_caps)
+		return;
+	for (i = 0; i < GPU_ATOMIC_OPS; i++)
+		ops[i] = i;
+	memset(p->atomic_caps, 0, sizeof(p->atomic_caps));
+	r = cu->p2p_atomic_caps(p->atomic_caps, ops, GPU_ATOMIC_OPS, a, b);
+	if (r == CUDA_SUCCESS) {
+		p->atomic_caps_state = GPU_ATOMIC_CAPS_READ;
+		return;
+	}
+	memset(p->atomic_caps, 0, sizeof(p->atomic_caps));
+	p->atomic_caps_state = GPU_ATOMIC_CAPS_FAILED;
+	snprintf(p->atomic_caps_error, sizeof(p->atomic_caps_error), "%s",
+		 gpu_cuda_error(cu, r));
+}
+
 static void probe_pair(struct gpu_state *st, struct cuda_api *cu,
 		       struct gpu_pair *p, CUdevice a, CUdevice b)
 {
@@ -217,6 +276,11 @@ static void probe_pair(struct gpu_state *st, struct cuda_api *cu,
 					P2P_ATTRIBUTE_ONLY_PARTIAL_ATOMICS,
 					a, b) != CUDA_SUCCESS)
 		p->partial_atomics = -1;
+	if (cu->p2p_atomic_caps)
+		gpu_record_step(st, "cuDeviceGetP2PAtomicCapabilities",
+				(int)gpu_pair_index(st->nr_dev, p->src, p->dst),
+				-1);
+	probe_atomic_caps(cu, p, a, b);
 	p->cuda_valid = true;
 }
 

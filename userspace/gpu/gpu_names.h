@@ -40,4 +40,26 @@ const char *gpu_verify_name(enum gpu_verify v)
 	return "unknown";
 }
 
+const char *gpu_atomic_op_name(unsigned int op)
+{
+	/* cuda.h's CU_ATOMIC_OPERATION_* in their order, lower case */
+	static const char *const name[GPU_ATOMIC_OPS] = {
+		"integer-add", "integer-min", "integer-max",
+		"integer-increment", "integer-decrement", "and", "or", "xor",
+		"exchange", "cas", "float-add", "float-min", "float-max",
+	};
+
+	return op < GPU_ATOMIC_OPS ? name[op] : NULL;
+}
+
+/* The word for capability bit @bit (GPU_ATOMIC_SIGNED is bit 0); NULL past them. */
+const char *gpu_atomic_cap_name(unsigned int bit)
+{
+	static const char *const name[] = {
+		"signed", "unsigned", "reduction", "32", "64", "128", "32x4",
+	};
+
+	return bit < sizeof(name) / sizeof(name[0]) ? name[bit] : NULL;
+}
+
 #endif /* P2PDIAG_GPU_NAMES_H */

@@ -47,6 +47,15 @@ struct cuda_api {
 	char missing[64];		/* first measuring call not resolved */
 	CUDA_PROBE_CALLS(GPU_CUDA_FIELD)
 	CUDA_MEASURE_CALLS(GPU_CUDA_FIELD)
+	/*
+	 * cuDeviceGetP2PAtomicCapabilities (CUDA 13.0), NULL where the
+	 * driver lacks it.  Typed here: cuda.h before 13.0 has no
+	 * CUatomicOperation, an enum passed as an array of its int-sized
+	 * values.
+	 */
+	CUresult (*p2p_atomic_caps)(unsigned int *caps, const unsigned int *ops,
+				    unsigned int count, CUdevice src,
+				    CUdevice dst);
 };
 
 /* Needed for any NVML reading. */

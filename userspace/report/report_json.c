@@ -98,6 +98,39 @@ static struct json_object *device_json(const struct p2pd_function *f)
 	return o;
 }
 
+/*
+ * cuDeviceGetP2PAtomicCapabilities: null where the driver lacks it, else
+ * the error (null when it answered) and each operation's native forms
+ * and sizes ([] when not native).
+ */
+static struct json_object *atomic_ops_json(const struct gpu_pair *gp)
+{
+	struct json_object *o, *ops;
+	unsigned int op, bit;
+
+	if (gp->atomic_caps_state == GPU_ATOMIC_CAPS_ABSENT)
+		return NULL;
+	o = json_object_new_object();
+	if (gp->atomic_caps_state == GPU_ATOMIC_CAPS_FAILED) {
+		put(o, "error", json_object_new_string(gp->atomic_caps_error));
+		put(o, "ops", NULL);
+		return o;
+	}
+	put(o, "error", NULL);
+	ops = json_object_new_object();
+	for (op = 0; op < GPU_ATOMIC_OPS; op++) {
+		struct json_object *caps = json_object_new_array();
+
+		for (bit = 0; gpu_atomic_cap_name(bit); bit++)
+			if (gp->atomic_caps[op] & (1u << bit))
+				json_object_array_add(caps,
+					json_object_new_string(gpu_atomic_cap_name(bit)));
+		put(ops, gpu_atomic_op_name(op), caps);
+	}
+	put(o, "ops", ops);
+	return o;
+}
+
 static struct json_object *cuda_json(const struct gpu_pair *gp)
 {
 	struct json_object *o;
@@ -110,6 +143,8 @@ static struct json_object *cuda_json(const struct gpu_pair *gp)
 	put(o, "access_supported", json_object_new_int(gp->access_supported));
 	put(o, "native_atomics", json_object_new_int(gp->native_atomics));
 	put(o, "array_access", json_object_new_int(gp->array_access));
+	put(o, "partial_atomics", json_object_new_int(gp->partial_atomics));
+	put(o, "atomic_ops", atomic_ops_json(gp));
 	return o;
 }
 

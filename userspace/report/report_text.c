@@ -793,7 +793,7 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 {
 	struct look look = colour ? ansi : plain;
 	const struct look *c = &look;
-	const struct report_style style = { c->bold, c->off };
+	const struct report_style style = { c->bold, c->off, verbose };
 	struct endpoint_label *ep = NULL;
 	unsigned int n = endpoint_labels(r, &ep);
 

@@ -32,6 +32,51 @@ static bool shown(const struct check_run *r, unsigned int g)
 	return r->results->gpu[g].selected;
 }
 
+/*
+ * --verbose: "    atomic ops native: integer-add 32/64, ...; not: ..."
+ * from cuDeviceGetP2PAtomicCapabilities, or why it is not known.
+ */
+static void atomic_ops_line(FILE *out, const struct gpu_pair *gp)
+{
+	const char *sep = " ";
+	unsigned int op, bit, missing = 0;
+
+	if (gp->atomic_caps_state == GPU_ATOMIC_CAPS_ABSENT)
+		return;
+	if (gp->atomic_caps_state == GPU_ATOMIC_CAPS_FAILED) {
+		fprintf(out, "    atomic ops: unknown (cuDeviceGetP2PAtomicCapabilities failed: %s)\n",
+			gp->atomic_caps_error);
+		return;
+	}
+	fprintf(out, "    atomic ops native:");
+	for (op = 0; op < GPU_ATOMIC_OPS; op++) {
+		const char *size = " ";
+
+		if (!(gp->atomic_caps[op] & GPU_ATOMIC_SIZES)) {
+			missing++;
+			continue;
+		}
+		fprintf(out, "%s%s", sep, gpu_atomic_op_name(op));
+		for (bit = 0; gpu_atomic_cap_name(bit); bit++)
+			if ((1u << bit) & GPU_ATOMIC_SIZES & gp->atomic_caps[op]) {
+				fprintf(out, "%s%s", size, gpu_atomic_cap_name(bit));
+				size = "/";
+			}
+		sep = ", ";
+	}
+	if (missing == GPU_ATOMIC_OPS)
+		fprintf(out, " none");
+	if (missing && missing < GPU_ATOMIC_OPS) {
+		fprintf(out, "; not:");
+		for (op = 0, sep = " "; op < GPU_ATOMIC_OPS; op++)
+			if (!(gp->atomic_caps[op] & GPU_ATOMIC_SIZES)) {
+				fprintf(out, "%s%s", sep, gpu_atomic_op_name(op));
+				sep = ", ";
+			}
+	}
+	fputc('\n', out);
+}
+
 void report_text_software(FILE *out, const struct check_run *r,
 			  const struct report_style *c)
 {
@@ -75,6 +120,8 @@ void report_text_software(FILE *out, const struct check_run *r,
 		if (gp->nvlinks)
 			fprintf(out, " %u NVLinks", gp->nvlinks);
 		fputc('\n', out);
+		if (c->verbose && gp->cuda_valid)
+			atomic_ops_line(out, gp);
 	}
 	if (!any)
 		fprintf(out, "  no pair selected\n");

@@ -15,6 +15,7 @@
 
 struct report_style {
 	const char *bold, *off;
+	bool verbose;
 };
 
 void report_text_software(FILE *out, const struct check_run *r,

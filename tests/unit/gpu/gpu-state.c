@@ -86,6 +86,29 @@ static void validity(const char *p, const struct gpu_device *g)
 			       s->nvlink_version[i]);
 }
 
+/*
+ * "PAIR.cuda_atomic_caps=absent", "=failed ERROR", or "=read" and each
+ * operation's capability bits in hex, "integer-add=0x1b ...".
+ */
+static void atomic_caps(const char *p, const struct gpu_pair *q)
+{
+	unsigned int op;
+
+	printf("%s.cuda_atomic_caps=", p);
+	if (q->atomic_caps_state == GPU_ATOMIC_CAPS_ABSENT) {
+		printf("absent\n");
+		return;
+	}
+	if (q->atomic_caps_state == GPU_ATOMIC_CAPS_FAILED) {
+		printf("failed %s\n", q->atomic_caps_error);
+		return;
+	}
+	printf("read");
+	for (op = 0; op < GPU_ATOMIC_OPS; op++)
+		printf(" %s=0x%x", gpu_atomic_op_name(op), q->atomic_caps[op]);
+	printf("\n");
+}
+
 static void progress(const char *what)
 {
 	fprintf(stderr, "gpu-state: %s\n", what);
@@ -226,6 +249,8 @@ int main(int argc, char **argv)
 			       q->array_access);
 		if (q->cuda_valid)
 			printf("%s.cuda_partial_atomics=%d\n", p, q->partial_atomics);
+		if (q->cuda_valid)
+			atomic_caps(p, q);
 		if (q->nvml_valid)
 			printf("%s.nvml=topo %d read %d write %d nvlink %d atomics %d nvlinks %u\n",
 			       p, q->topo_level, q->p2p_read, q->p2p_write,

@@ -297,6 +297,31 @@ has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 0 array 1"
 has "pair0-1.cuda_partial_atomics=-1"; has "cuda=ok"
 finish "a driver before CUDA 13 refuses attribute 5: unknown, the pair still read"
 
+# cuDeviceGetP2PAtomicCapabilities (CUDA 13.0): every operation's native
+# forms and sizes per ordered pair; absent on older drivers (nothing
+# said), a failure kept as that pair's unknown with the error's name.
+ALL_CAPS="integer-add=0x1f integer-min=0x1f integer-max=0x1f integer-increment=0x1f integer-decrement=0x1f and=0x1f or=0x1f xor=0x1f exchange=0x3b cas=0x3b"
+run_case -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=read $ALL_CAPS float-add=0x1c float-min=0x1c float-max=0x1c"
+has "pair1-0.cuda_atomic_caps=read $ALL_CAPS float-add=0x1c float-min=0x1c float-max=0x1c"
+finish "atomic capabilities: every operation read per ordered pair, with its sizes"
+
+run_case FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add -- "${SMALL[@]}" --quick
+has_re "^pair0-1\.cuda_atomic_caps=read integer-add=0x1f integer-min=0x0 .* float-add=0x0 float-min=0x1c float-max=0x1c$"
+has "pair0-1.cuda_partial_atomics=1"
+finish "atomic capabilities: partial support, the missing operations read as 0"
+
+run_case FAKE_CUDA_DRIVER_VERSION=12080 -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=absent"; has "cuda=ok"; status 0
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+finish "atomic capabilities: a driver before CUDA 13.0 lacks the call: absent, nothing guessed"
+
+run_case FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities -- "${SMALL[@]}" --quick
+has "pair0-1.cuda_atomic_caps=failed CUDA_ERROR_ILLEGAL_ADDRESS"
+has "pair0-1.cuda=can_access 1 perf_rank 0 access 1 atomics 1 array 1"
+has "cuda=ok"; status 0
+finish "atomic capabilities: the call failing is that pair's unknown, the rest still read"
+
 run_case FAKE_CUDA_NO_PEER=0-1 -- "${SMALL[@]}"
 has_re "^pair0-1.cuda=can_access 0 "; has_re "^pair1-0.cuda=can_access 1 "
 lacks_re "^pair0-1\.p2p="; has_re "^pair1-0\.p2p=.* verify=ok$"
@@ -695,6 +720,65 @@ status 1; finding warning peer-access-one-way
 has_re "CUDA refuses GPU 0000:03:00.0 access to GPU 0000:04:00.0's memory, yet grants the other direction"
 lacks_re "contradiction-ok-but-cuda-refuses"
 finish "p2pdiag-check, peer access one way only: peer-access-one-way naming the direction, exit 1"
+
+# Peer atomics, the path's registers joined to CUDA's capabilities call:
+# the atomics tree of the tool's fixtures (root port 00:03.0 blocks
+# AtomicOp egress for GPU 02:00.0's pairs; the switch pair 1b:00.0 and
+# 1c:00.0 routes and completes them), its GPUs played by the doubles.
+ATOMICS_ROOT=$(cd "$(dirname "$0")/../tool/fixtures/system/atomics" && pwd)
+mkdir -p "$EMPTY/atomics" && "$MKSYSFS" "$ATOMICS_ROOT/p2pdiag.topo" "$EMPTY/atomics" ||
+	{ echo "# mksysfs atomics failed"; exit 1; }
+ATOMICS_GPUS=(FAKE_GPUS=3 P2PDIAG_FSROOT="$ATOMICS_ROOT")
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" \
+	FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*; cuDeviceGetP2PAtomicCapabilities: 11 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0, missing: integer-min, float-add: the path carries PCIe AtomicOps, but CUDA does not run these natively over the link"
+has_re "^    0000:02:00\.0 and 0000:1b:00\.0: peer atomics blocked by port 0000:00:03\.0 .*missing: integer-min, float-add: CUDA calls 11 native although the path does not carry PCIe AtomicOps"
+has "    atomic ops native: integer-add 32/64, integer-max 32/64, integer-increment 32/64, integer-decrement 32/64, and 32/64, or 32/64, xor 32/64, exchange 32/64/128, cas 32/64/128, float-min 32/64, float-max 32/64; not: integer-min, float-add"
+finish "p2pdiag-check, atomics routed but CUDA partial: the missing operations named, both disagreements said"
+
+# The same facts in --json, each pair's cuda.atomic_ops, declared by
+# schema.json (validate-report also refuses a key it does not declare).
+for mode in partial failed; do
+	env=(FAKE_CUDA_P2P_ATOMICS=partial FAKE_CUDA_P2P_ATOMICS_MISSING=integer-min,float-add)
+	[ $mode = failed ] && env=(FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities)
+	check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" "${env[@]}" -- \
+		--quick --json="$EMPTY/atomics-$mode.json"
+	python3 - "$EMPTY/atomics-$mode.json" $mode <<'PY' >"$EMPTY/atomics-$mode.txt" 2>&1 ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = [p["cuda"]["atomic_ops"] for p in d["pairs"] if p["cuda"]]
+assert len(ops) == 3, ops
+for o in ops:
+    if sys.argv[2] == "failed":
+        assert o == {"error": "CUDA_ERROR_ILLEGAL_ADDRESS", "ops": None}, o
+    else:
+        assert o["error"] is None and o["ops"]["integer-min"] == [] and o["ops"]["float-add"] == [], o
+        assert o["ops"]["cas"] == ["signed", "unsigned", "32", "64", "128"], o["ops"]["cas"]
+PY
+		why=${why:-"$(tail -2 "$EMPTY/atomics-$mode.txt")"}
+	if python3 -c "import jsonschema" 2>/dev/null; then
+		"$(dirname "$0")/../../packaging/validate-report" \
+			"$(dirname "$0")/../../../userspace/schema.json" "$EMPTY/atomics-$mode.json" \
+			>"$EMPTY/atomics-$mode.txt" 2>&1 || why=${why:-"$(head -3 "$EMPTY/atomics-$mode.txt")"}
+	fi
+	finish "p2pdiag-check --json, capabilities $mode: each pair's cuda.atomic_ops, valid against schema.json"
+done
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*13 of 13 atomic operations native between 0000:1b:00\.0 and 0000:1c:00\.0$"
+has_re "^  info +p2p-atomics$"
+finish "p2pdiag-check, atomics routed and all native to CUDA: said, no disagreement"
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" FAKE_CUDA_DRIVER_VERSION=12080 -- --quick
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*\(P2P attribute NATIVE_ATOMIC_SUPPORTED\)$"
+lacks_re "cuDeviceGetP2PAtomicCapabilities"
+finish "p2pdiag-check, a driver without the capabilities call: nothing said of it"
+
+check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" \
+	FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities -- --quick
+lacks_re "^  info +p2p-atomics$"
+has_re "^    0000:1b:00\.0 and 0000:1c:00\.0: peer atomics work: .*; which atomic operations CUDA runs natively between 0000:1b:00\.0 and 0000:1c:00\.0 is unknown: cuDeviceGetP2PAtomicCapabilities failed \(CUDA_ERROR_ILLEGAL_ADDRESS\)$"
+finish "p2pdiag-check, the capabilities call failing: the routed pair a warning, its operations unknown"
 
 # CUDA 13.5's drivers check IOMMU and ACS before granting peer access
 # (FAKE_CUDA_ACS_REFUSES: the pairs that check rejects); older ones grant

@@ -500,7 +500,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	struct fsroot *root = f->r.root;
 	struct fsroot bare;
 	char path[PATH_MAX], err[128];
-	size_t i, n, all;
+	size_t i, n, all, bad;
 
 	if (!st)
 		abort();
@@ -514,6 +514,45 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		      "atomics: attributes 3 = %d, 5 = %d: each of the 3 pairs' findings says \"%s\" (%zu of %zu)",
 		      cases[i].native, cases[i].partial, cases[i].says, n, all);
 	}
+	/*
+	 * The capabilities call (CUDA 13.0): every operation native, and the
+	 * pairs NVML says have NVLinks; the blocked pairs of 02:00.0 carry
+	 * their atomics there, which no PCIe register governs.
+	 */
+	cuda_gpus(st, pairs, 1, 0);
+	for (i = 0; i < st->nr_pairs; i++) {
+		unsigned int op;
+
+		pairs[i].atomic_caps_state = GPU_ATOMIC_CAPS_READ;
+		for (op = 0; op < GPU_ATOMIC_OPS; op++)
+			pairs[i].atomic_caps[op] = GPU_ATOMIC_SCALAR_32 | GPU_ATOMIC_SCALAR_64;
+		pairs[i].nvml_valid = true;
+		pairs[i].nvlinks = pairs[i].src == 0 || pairs[i].dst == 0 ? 4 : 0;
+	}
+	f->r.gpu = st;
+	findings_free(&f->r.findings);
+	atomics_judge(&f->r);
+	n = atomics_saying(f, "13 of 13 atomic operations native between", &all);
+	CHECK(k, n == 3 && all == 3 &&
+	      atomics_saying(f, "travel over the pair's 4 NVLinks, where the PCIe path's registers do not apply", &all) == 2 &&
+	      !atomics_saying(f, "does not hold for this path", &all),
+	      "atomics: capabilities all native; the blocked pairs' NVLinks carry them, said, no disagreement (%zu of %zu)",
+	      n, all);
+	/* its failure: an unknown for the pair, never a note of health */
+	for (i = 0; i < st->nr_pairs; i++) {
+		pairs[i].atomic_caps_state = GPU_ATOMIC_CAPS_FAILED;
+		snprintf(pairs[i].atomic_caps_error, sizeof(pairs[i].atomic_caps_error),
+			 "CUDA_ERROR_INVALID_VALUE");
+	}
+	findings_free(&f->r.findings);
+	atomics_judge(&f->r);
+	n = atomics_saying(f, "is unknown: cuDeviceGetP2PAtomicCapabilities failed (CUDA_ERROR_INVALID_VALUE)", &all);
+	for (i = 0, bad = 0; i < f->r.findings.nr; i++)
+		bad += !strcmp(f->r.findings.item[i].code, "p2p-atomics") &&
+		       f->r.findings.item[i].severity != SEV_WARNING;
+	CHECK(k, n == 3 && all == 3 && !bad,
+	      "atomics: the capabilities call failing: each pair says which call, all warnings (%zu of %zu, %zu not warnings)",
+	      n, all, bad);
 	/* a root without the config files: CUDA's word alone */
 	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
 	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
