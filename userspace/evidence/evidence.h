@@ -52,7 +52,8 @@ enum ev_format {
 	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
 	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
 	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
-	EV_FMT_COUNT		= 19,
+	EV_FMT_ROCM_SMI_TOPO	= 1u << 19,	/* rocm-smi --showtopo */
+	EV_FMT_COUNT		= 20,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -80,10 +81,14 @@ struct ev_matrix {
 	struct ev_ref ref;	/* its title line */
 };
 
-/* nvidia-smi topo -m's connection words; the NVLink count in links. */
+/*
+ * nvidia-smi topo -m's connection words; the NVLink count in links.
+ * EV_LINK_PCIE: a PCIe path whose switches and bridges the output does
+ * not show (rocm-smi's PCIE).
+ */
 enum ev_link {
 	EV_LINK_UNKNOWN, EV_LINK_SELF, EV_LINK_PIX, EV_LINK_PXB, EV_LINK_PSB,
-	EV_LINK_PHB, EV_LINK_NODE, EV_LINK_SYS, EV_LINK_NV,
+	EV_LINK_PHB, EV_LINK_NODE, EV_LINK_SYS, EV_LINK_NV, EV_LINK_PCIE,
 };
 
 /* nvidia-smi topo -p2p's status words. */
@@ -428,6 +433,7 @@ void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
 void read_nvlink(struct evidence *ev, unsigned int fi);
 void read_simple_p2p(struct evidence *ev, unsigned int fi);
+void read_rocm_smi_topo(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

@@ -34,6 +34,7 @@ static void read_every_reader(struct evidence *ev)
 	read_smi_query(ev, 0);
 	read_nvlink(ev, 0);
 	read_simple_p2p(ev, 0);
+	read_rocm_smi_topo(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -621,6 +622,48 @@ static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
 }
 
 /*
+ * rocm-smi --showtopo: the link type per pair (XGMI as the GPU fabric,
+ * PCIE as a PCIe path of unknown kind), each GPU's NUMA node, across
+ * rocm-smi's versions and as pasted (fenced, trailing blanks, collapsed
+ * columns, cut, quoted), never as nvidia-smi topo -m; and lines that
+ * only look like it.
+ */
+static void rocm_smi_topo(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "rocm-smi-topo-pcie-numa.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 4 &&
+	      ev->topo_link[0][1] == EV_LINK_PCIE && ev->topo_link[3][0] == EV_LINK_PCIE &&
+	      ev->topo_link[2][2] == EV_LINK_SELF && ev->topo_numa[2] == 3 && ev->topo_numa[3] == 2 &&
+	      ev->topo_ref[3].line == 22,
+	      "evidence: rocm-smi --showtopo over PCIe, fenced: PCIe pairs, NUMA nodes, the link type row cited");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rocm-smi-topo-mi210-xgmi.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 4 &&
+	      ev->topo_link[1][3] == EV_LINK_NV && ev->topo_link[3][2] == EV_LINK_NV &&
+	      !ev->topo_nvlinks[1][3] && ev->topo_numa[3] == 3 && ev->topo_ref[0].line == 20,
+	      "evidence: rocm-smi --showtopo of MI210 over XGMI, older NUMA lines: the GPU fabric, no link count made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rocm-smi-topotype-mi100-flattened.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 2 &&
+	      ev->topo_link[1][0] == EV_LINK_PCIE && ev->topo_ref[1].line == 4 && ev->topo_numa[0] == -1,
+	      "evidence: rocm-smi's link type alone, columns collapsed: read, no NUMA node made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> ========== Link Type between two GPUs ==========\n>        GPU0         GPU1         GPU2\n"
+			    "> GPU0   0            XGMI         PCIE\n> GPU1   XGMI         0            PC") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_link[0][2] == EV_LINK_PCIE &&
+	      ev->topo_link[1][0] == EV_LINK_NV && ev->topo_link[1][2] == EV_LINK_UNKNOWN &&
+	      ev->topo_link[2][0] == EV_LINK_UNKNOWN && ev->topo_gpus == 2,
+	      "evidence: rocm-smi's link type quoted and cut mid-word: the cut pair and the missing row unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Link Type between two GPUs\nGPU99999 GPU1\nGPU0 XGMI\n"
+			    "=== Weight between two GPUs ===\nGPU0 weight\nGPU[99999] : (Topology) Numa Node: 1\n"
+			    "GPU[1] : (Topology) Numa Node: -4\nGPU[x] : (Topology) Numa Node: 2\n") &&
+	      !ev->file[0].formats && !ev->topo_gpus && ev->topo_numa[1] == -1,
+	      "evidence: rocm-smi-like titles and NUMA lines with nothing valid under them: not read");
+	evidence_free(ev);
+}
+
+/*
  * topo -p2p's mode from the command pasted above its table: n, a and p
  * answer for NVLink, atomics and prop, not for peer access (NS under n is
  * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
@@ -671,5 +714,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	nvlink(k, fixtures, ev);
 	simple_p2p(k, fixtures, ev);
 	topo_p2p_modes(k, ev);
+	rocm_smi_topo(k, fixtures, ev);
 	free(ev);
 }

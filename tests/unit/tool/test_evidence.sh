@@ -350,6 +350,10 @@ expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
 	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
 expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
 	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+expect_fmt "rocm-smi-topo undecided evidence-undecided" \
+	"evidence: rocm-smi --showtopo over PCIe: read as rocm-smi's, undecided" "$ev/rocm-smi-topo-pcie-numa.txt"
+expect_fmt "rocm-smi-topo undecided none" \
+	"evidence: rocm-smi --showtopo, every pair over XGMI: read, no cause, not healthy" "$ev/rocm-smi-topo-mi210-xgmi.txt"
 expect_fmt "nvidia-smi-q undecided evidence-undecided" \
 	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
