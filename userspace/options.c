@@ -99,6 +99,7 @@ void options_usage(FILE *out)
 "                            stdin): nvidia-smi topo -m / -p2p,\n"
 "                            p2pBandwidthLatencyTest, nvbandwidth (text,\n"
 "                            JSON), rocm-smi --showtopo,\n"
+"                            rocm_bandwidth_test,\n"
 "                            lspci -tv / -vvv / -xxxx, NCCL_DEBUG=INFO\n"
 "                            lines, nccl-tests, dmesg; each by its content\n"
 "  --sysfs-root DIR          read DIR instead of /sys/kernel/p2pdiag\n"

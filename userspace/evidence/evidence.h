@@ -53,7 +53,8 @@ enum ev_format {
 	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
 	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
 	EV_FMT_ROCM_SMI_TOPO	= 1u << 19,	/* rocm-smi --showtopo */
-	EV_FMT_COUNT		= 20,
+	EV_FMT_ROCM_BW		= 1u << 20,	/* rocm_bandwidth_test */
+	EV_FMT_COUNT		= 21,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -299,7 +300,10 @@ struct evidence {
 	signed char can_access[EV_GPU_MAX][EV_GPU_MAX];
 	struct ev_ref can_ref[EV_GPU_MAX][EV_GPU_MAX];
 
-	/* p2pBandwidthLatencyTest */
+	/*
+	 * p2pBandwidthLatencyTest, and rocm_bandwidth_test's copies between
+	 * GPUs (on) and through a CPU's memory (off: the slower leg)
+	 */
 	struct ev_matrix uni_off, uni_on, bidi_off, bidi_on;
 	struct ev_matrix lat_off, lat_on;	/* GPU latency, us */
 
@@ -434,6 +438,7 @@ void read_collect_env(struct evidence *ev, unsigned int fi);
 void read_nvlink(struct evidence *ev, unsigned int fi);
 void read_simple_p2p(struct evidence *ev, unsigned int fi);
 void read_rocm_smi_topo(struct evidence *ev, unsigned int fi);
+void read_rocm_bandwidth(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

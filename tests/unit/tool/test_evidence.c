@@ -35,6 +35,7 @@ static void read_every_reader(struct evidence *ev)
 	read_nvlink(ev, 0);
 	read_simple_p2p(ev, 0);
 	read_rocm_smi_topo(ev, 0);
+	read_rocm_bandwidth(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -664,6 +665,57 @@ static void rocm_smi_topo(struct ktap *k, const char *fx, struct evidence *ev)
 }
 
 /*
+ * rocm_bandwidth_test: the GPUs among its devices, peer access from its
+ * access table, GPU-to-GPU copies as P2P enabled and the slower leg
+ * through the best CPU as P2P disabled, across versions (2.0's
+ * "Bdirectional", 2.6's "Inter-Device"), unindented, cut; and lines that
+ * only look like it (TransferBench's tables).
+ */
+static void rocm_bandwidth(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "rbt-mi100-xgmi-two-sockets.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_BW && ev->nr_gpus == 2 && ev->gpu_bus[0] == 0x23 &&
+	      ev->gpu_bus[1] == 0x83 && !strcmp(ev->gpu_name[1], "AMD Instinct MI100") &&
+	      ev->can_access[0][1] == 1 && ev->can_ref[0][1].line == 20 &&
+	      near(ev->uni_on.v[0][1], 48.902) && near(ev->uni_on.v[1][0], 49.920) &&
+	      near(ev->uni_on.v[0][0], 925.889) && ev->uni_on.ref.line == 38 &&
+	      near(ev->uni_off.v[0][1], 26.813) && near(ev->uni_off.v[1][0], 24.861) &&
+	      near(ev->bidi_on.v[1][0], 97.678) && isnan(ev->uni_off.v[0][0]),
+	      "evidence: rocm-bandwidth-test, two CPUs and two MI100: peer copies, the host path through the better CPU");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-wx8100-no-peer.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 2 && ev->gpu_bus[0] == 0x0d && ev->can_access[0][1] == 0 &&
+	      ev->can_access[1][0] == 0 && isnan(ev->uni_on.v[0][1]) &&
+	      near(ev->uni_off.v[0][1], 13.366351) && near(ev->uni_off.v[1][0], 13.377405) &&
+	      !ev->bidi_on.have,
+	      "evidence: rocm_bandwidth_test 2.0, no peers: access 0, no peer figure, the host path");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-pro-vii-cut.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 2 && ev->gpu_bus[1] == 0x43 && ev->can_access[1][0] == 1 &&
+	      !ev->uni_on.have && !ev->uni_off.have,
+	      "evidence: rocm-bandwidth-test cut in its first bandwidth row: access read, no figure made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-strix-halo-unindented.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 1 && ev->gpu_bus[0] == 0xc3 && near(ev->uni_on.v[0][0], 212.588) &&
+	      !ev->uni_off.have,
+	      "evidence: rocm_bandwidth_test unindented, one GPU: its local copy, no pair");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Device: 0,  CPU\nDevice: 1,  G,  GPU-1\nDevice: 2,  unnamed\nDevice: 3,  G,  05:0.0\n"
+			    "Unidirectional copy peak bandwidth GB/s\nD/D 0 1 2 3\n0 N/A 10 10 10\n1 9 500 40 3\n"
+			    "2 9 40 500 40\n3 9 41.5 4") &&
+	      ev->nr_gpus == 2 && near(ev->uni_on.v[0][1], 3) && near(ev->uni_on.v[1][0], 41.5) &&
+	      isnan(ev->uni_on.v[1][1]) && near(ev->uni_off.v[0][1], 9) && ev->can_access[0][1] == -1,
+	      "evidence: rocm_bandwidth_test cut mid-row, a device of unknown kind: its figures unused, the rest unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Device: 999,  G,  01:0.0\nUnidirectional copy peak bandwidth GB/s\nD/D x y\n0 1 2\n"
+			    "Unidirectional copy peak bandwidth GB/s [Local read / Remote write] (GPU-Executor: GFX)\n"
+			    " SRC+EXE\\\\DST    CPU 00       GPU 00\n  CPU 00  ->     92.21        45.11\n") &&
+	      !ev->file[0].formats && !ev->nr_gpus && !ev->uni_on.have,
+	      "evidence: rocm_bandwidth_test-like lines, TransferBench's table: not read");
+	evidence_free(ev);
+}
+
+/*
  * topo -p2p's mode from the command pasted above its table: n, a and p
  * answer for NVLink, atomics and prop, not for peer access (NS under n is
  * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
@@ -715,5 +767,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	simple_p2p(k, fixtures, ev);
 	topo_p2p_modes(k, ev);
 	rocm_smi_topo(k, fixtures, ev);
+	rocm_bandwidth(k, fixtures, ev);
 	free(ev);
 }

@@ -354,6 +354,10 @@ expect_fmt "rocm-smi-topo undecided evidence-undecided" \
 	"evidence: rocm-smi --showtopo over PCIe: read as rocm-smi's, undecided" "$ev/rocm-smi-topo-pcie-numa.txt"
 expect_fmt "rocm-smi-topo undecided none" \
 	"evidence: rocm-smi --showtopo, every pair over XGMI: read, no cause, not healthy" "$ev/rocm-smi-topo-mi210-xgmi.txt"
+expect_fmt "rocm_bandwidth_test healthy none" \
+	"evidence: rocm-bandwidth-test, MI100 peers faster than through the CPUs: healthy" "$ev/rbt-mi100-xgmi-two-sockets.txt"
+expect_fmt "rocm_bandwidth_test undecided p2p-not-supported" \
+	"evidence: rocm_bandwidth_test, two GPUs no peers: p2p-not-supported" "$ev/rbt-wx8100-no-peer.txt"
 expect_fmt "nvidia-smi-q undecided evidence-undecided" \
 	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
