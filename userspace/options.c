@@ -100,6 +100,7 @@ void options_usage(FILE *out)
 "                            p2pBandwidthLatencyTest, nvbandwidth (text,\n"
 "                            JSON), rocm-smi --showtopo,\n"
 "                            rocm_bandwidth_test,\n"
+"                            osu_bw / osu_bibw (D D),\n"
 "                            lspci -tv / -vvv / -xxxx, NCCL_DEBUG=INFO\n"
 "                            lines, nccl-tests, dmesg; each by its content\n"
 "  --sysfs-root DIR          read DIR instead of /sys/kernel/p2pdiag\n"

@@ -54,7 +54,8 @@ enum ev_format {
 	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
 	EV_FMT_ROCM_SMI_TOPO	= 1u << 19,	/* rocm-smi --showtopo */
 	EV_FMT_ROCM_BW		= 1u << 20,	/* rocm_bandwidth_test */
-	EV_FMT_COUNT		= 21,
+	EV_FMT_OSU		= 1u << 21,	/* OSU osu_bw, osu_bibw */
+	EV_FMT_COUNT		= 22,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -270,6 +271,18 @@ struct ev_rocm {
 	struct ev_ref refused_ref;
 };
 
+/*
+ * OSU's osu_bw or osu_bibw: its figure at the largest message size, a
+ * copy between two ranks' GPUs where both buffers were on the device.
+ */
+struct ev_osu {
+	bool device_buffers;			/* "D D": both buffers on the GPUs */
+	bool bidir;				/* osu_bibw */
+	unsigned long size;			/* the largest message, bytes */
+	double mbs;				/* its bandwidth, MB/s; NaN: no row */
+	struct ev_ref ref;			/* its row */
+};
+
 /* A PyTorch session: tensors whose GPU-to-GPU copy printed other values. */
 struct ev_torch {
 	unsigned int nr_corrupt;
@@ -340,6 +353,7 @@ struct evidence {
 	struct ev_simple_p2p simple_p2p;
 	struct ev_rocm rocm;
 	struct ev_torch torch;
+	struct ev_osu osu;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -439,6 +453,7 @@ void read_nvlink(struct evidence *ev, unsigned int fi);
 void read_simple_p2p(struct evidence *ev, unsigned int fi);
 void read_rocm_smi_topo(struct evidence *ev, unsigned int fi);
 void read_rocm_bandwidth(struct evidence *ev, unsigned int fi);
+void read_osu(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

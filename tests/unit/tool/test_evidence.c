@@ -36,6 +36,7 @@ static void read_every_reader(struct evidence *ev)
 	read_simple_p2p(ev, 0);
 	read_rocm_smi_topo(ev, 0);
 	read_rocm_bandwidth(ev, 0);
+	read_osu(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -716,6 +717,45 @@ static void rocm_bandwidth(struct ktap *k, const char *fx, struct evidence *ev)
 }
 
 /*
+ * OSU's osu_bw and osu_bibw: the figure at the largest message size, a
+ * GPU-to-GPU copy only where both buffers are on the device (the buffers
+ * line, else the command above), as pasted (a prompt, quoted, cut, a
+ * second test after it); a latency test, host buffers and a table with
+ * no row give no figure.  The A100 paste is the corpus case's own file.
+ */
+static void osu(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "../../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && !ev->osu.bidir &&
+	      ev->osu.size == 33554432 && near(ev->osu.mbs, 93130.52) && ev->osu.ref.line == 32,
+	      "evidence: osu_bw -d cuda D D on two A100: the largest size's figure, device buffers");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> $ mpirun -np 2 osu_bibw -d rocm D D\n> # OSU MPI-ROCM Bi-Directional Bandwidth Test v7.0\n"
+			    "> # Size      Bandwidth (MB/s)\n> 8192     525.73\n> 16384    3857.74\n> 32768    79") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && ev->osu.bidir &&
+	      ev->osu.size == 32768 && near(ev->osu.mbs, 79),
+	      "evidence: osu_bibw quoted, no buffers line, cut mid-figure: D D from the command, the last row kept");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n"
+			    "# Size    Bandwidth (MB/s)\n1048576    11000.5\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && !ev->osu.device_buffers && near(ev->osu.mbs, 11000.5),
+	      "evidence: osu_bw between host buffers: read, no GPU-to-GPU figure");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI-CUDA Bandwidth Test v7.1\n# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "# Size      Bandwidth (MB/s)\n# Datatype: MPI_CHAR.\nlibfabric:54799::cxi:mr:cxip_do_map():90<warn> failed\n"
+			    "# OSU MPI-CUDA Latency Test v5.3.2\n# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "# Size          Latency (us)\n0                       0.60\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && isnan(ev->osu.mbs) && !ev->osu.ref.line,
+	      "evidence: an osu_bw that stopped before its first row, a latency test: no figure made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI Bandwidth\n# Size Bandwidth (MB/s)\n1 2\nosu_bw D D\n# Size Bandwidth (MB/s)\n"
+			    "4096 fast\n99999999999999999999999 1e300\n") &&
+	      !ev->file[0].formats && isnan(ev->osu.mbs),
+	      "evidence: OSU-like lines without a bandwidth test's title: not read");
+	evidence_free(ev);
+}
+
+/*
  * topo -p2p's mode from the command pasted above its table: n, a and p
  * answer for NVLink, atomics and prop, not for peer access (NS under n is
  * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
@@ -768,5 +808,6 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	topo_p2p_modes(k, ev);
 	rocm_smi_topo(k, fixtures, ev);
 	rocm_bandwidth(k, fixtures, ev);
+	osu(k, fixtures, ev);
 	free(ev);
 }
