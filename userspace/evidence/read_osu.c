@@ -45,6 +45,16 @@ static int command_buffers(const struct ev_file *f, unsigned int i)
 	return -1;
 }
 
+/*
+ * @s without OSU's comment mark: a paste outside a code block shows
+ * "# OSU MPI ..." as a heading, and a copy of the page drops the "#".
+ */
+static const char *uncommented(const char *s, bool *comment)
+{
+	*comment = *s == '#';
+	return *comment ? ev_skip_blank(s + 1) : s;
+}
+
 /* A row "SIZE FIGURE": 1 read into @size and @mbs, 0 not one. */
 static int row(const char *s, unsigned long *size, double *mbs)
 {
@@ -77,27 +87,29 @@ void read_osu(struct evidence *ev, unsigned int fi)
 		double mbs, best = -1;
 		struct ev_ref best_ref = { 0 };
 		unsigned int k;
+		bool comment;
 
-		if (!ev_starts(s, "# OSU MPI") || !strstr(s, "Bandwidth Test"))
+		s = uncommented(s, &comment);
+		if (!ev_starts(s, "OSU MPI") || !strstr(s, "Bandwidth Test"))
 			continue;
 		f->formats |= EV_FMT_OSU;
 		bidir = strstr(s, "Bi-Directional") != NULL;
 		device = command_buffers(f, i);
 		for (k = i + 1; k < f->nr_lines; k++) {
-			const char *t = ev_skip_blank(f->line[k]);
+			const char *t = uncommented(ev_skip_blank(f->line[k]), &comment);
 
-			if (ev_starts(t, "# OSU MPI"))
+			if (ev_starts(t, "OSU MPI"))
 				break;	/* the next test's output */
-			if (ev_starts(t, "# Send Buffer on ")) {
+			if (ev_starts(t, "Send Buffer on ")) {
 				device = strstr(t, "Send Buffer on DEVICE") &&
 					 strstr(t, "Receive Buffer on DEVICE");
 				continue;
 			}
-			if (ev_starts(t, "# Size") && strstr(t, "Bandwidth")) {
+			if (ev_starts(t, "Size") && strstr(t, "Bandwidth")) {
 				header = true;
 				continue;
 			}
-			if (*t == '#' || !*t)
+			if (comment || !*t || ev_starts(t, "Datatype:"))
 				continue;
 			if (!header || !row(t, &size, &mbs))
 				break;

@@ -736,6 +736,13 @@ static void osu(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->osu.size == 32768 && near(ev->osu.mbs, 79),
 	      "evidence: osu_bibw quoted, no buffers line, cut mid-figure: D D from the command, the last row kept");
 	evidence_free(ev);
+	CHECK(k, !load_text(ev, "OSU MPI-CUDA Bandwidth Test v7.2\nSend Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "Size      Bandwidth (MB/s)\nDatatype: MPI_CHAR.\n1                       1.01\n"
+			    "4194304             87543.13\n\nsome prose after it\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && ev->osu.size == 4194304 &&
+	      near(ev->osu.mbs, 87543.13) && ev->osu.ref.line == 6,
+	      "evidence: osu_bw pasted outside a code block, its # lines turned into headings: read");
+	evidence_free(ev);
 	CHECK(k, !load_text(ev, "# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n"
 			    "# Size    Bandwidth (MB/s)\n1048576    11000.5\n") &&
 	      ev->file[0].formats == EV_FMT_OSU && !ev->osu.device_buffers && near(ev->osu.mbs, 11000.5),
