@@ -52,7 +52,10 @@ enum ev_format {
 	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
 	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
 	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
-	EV_FMT_COUNT		= 19,
+	EV_FMT_ROCM_SMI_TOPO	= 1u << 19,	/* rocm-smi --showtopo */
+	EV_FMT_ROCM_BW		= 1u << 20,	/* rocm_bandwidth_test */
+	EV_FMT_OSU		= 1u << 21,	/* OSU osu_bw, osu_bibw */
+	EV_FMT_COUNT		= 22,
 };
 
 const char *ev_format_name(unsigned int bit);
@@ -80,10 +83,14 @@ struct ev_matrix {
 	struct ev_ref ref;	/* its title line */
 };
 
-/* nvidia-smi topo -m's connection words; the NVLink count in links. */
+/*
+ * nvidia-smi topo -m's connection words; the NVLink count in links.
+ * EV_LINK_PCIE: a PCIe path whose switches and bridges the output does
+ * not show (rocm-smi's PCIE).
+ */
 enum ev_link {
 	EV_LINK_UNKNOWN, EV_LINK_SELF, EV_LINK_PIX, EV_LINK_PXB, EV_LINK_PSB,
-	EV_LINK_PHB, EV_LINK_NODE, EV_LINK_SYS, EV_LINK_NV,
+	EV_LINK_PHB, EV_LINK_NODE, EV_LINK_SYS, EV_LINK_NV, EV_LINK_PCIE,
 };
 
 /* nvidia-smi topo -p2p's status words. */
@@ -264,6 +271,18 @@ struct ev_rocm {
 	struct ev_ref refused_ref;
 };
 
+/*
+ * OSU's osu_bw or osu_bibw: its figure at the largest message size, a
+ * copy between two ranks' GPUs where both buffers were on the device.
+ */
+struct ev_osu {
+	bool device_buffers;			/* "D D": both buffers on the GPUs */
+	bool bidir;				/* osu_bibw */
+	unsigned long size;			/* the largest message, bytes */
+	double mbs;				/* its bandwidth, MB/s; NaN: no row */
+	struct ev_ref ref;			/* its row */
+};
+
 /* A PyTorch session: tensors whose GPU-to-GPU copy printed other values. */
 struct ev_torch {
 	unsigned int nr_corrupt;
@@ -294,7 +313,10 @@ struct evidence {
 	signed char can_access[EV_GPU_MAX][EV_GPU_MAX];
 	struct ev_ref can_ref[EV_GPU_MAX][EV_GPU_MAX];
 
-	/* p2pBandwidthLatencyTest */
+	/*
+	 * p2pBandwidthLatencyTest, and rocm_bandwidth_test's copies between
+	 * GPUs (on) and through a CPU's memory (off: the slower leg)
+	 */
 	struct ev_matrix uni_off, uni_on, bidi_off, bidi_on;
 	struct ev_matrix lat_off, lat_on;	/* GPU latency, us */
 
@@ -331,6 +353,7 @@ struct evidence {
 	struct ev_simple_p2p simple_p2p;
 	struct ev_rocm rocm;
 	struct ev_torch torch;
+	struct ev_osu osu;
 
 	/* that machine's CPU (--cpuinfo), else inferred from a dump's host bridges */
 	bool cpu_known;
@@ -428,6 +451,9 @@ void read_torch_session(struct evidence *ev, unsigned int fi);
 void read_collect_env(struct evidence *ev, unsigned int fi);
 void read_nvlink(struct evidence *ev, unsigned int fi);
 void read_simple_p2p(struct evidence *ev, unsigned int fi);
+void read_rocm_smi_topo(struct evidence *ev, unsigned int fi);
+void read_rocm_bandwidth(struct evidence *ev, unsigned int fi);
+void read_osu(struct evidence *ev, unsigned int fi);
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q

@@ -82,6 +82,9 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		read_collect_env(ev, i);
 		read_nvlink(ev, i);
 		read_simple_p2p(ev, i);
+		read_rocm_smi_topo(ev, i);
+		read_rocm_bandwidth(ev, i);
+		read_osu(ev, i);
 		/* a dump libpci refused is that file's reason, not the run's end */
 		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
 			f->why[0] = '\0';

@@ -18,6 +18,7 @@ static const char *const format_names[EV_FMT_COUNT] = {
 	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log", "cuda-error", "setpci",
 	"nvidia-smi-q", "rocm-rvs", "torch-session",
 	"collect-env", "nvidia-smi-nvlink", "simpleP2P",
+	"rocm-smi-topo", "rocm_bandwidth_test", "osu-bw",
 };
 
 const char *ev_format_name(unsigned int bit)
@@ -62,6 +63,7 @@ void evidence_init(struct evidence *ev)
 	ev_matrix_clear(&ev->nvbw_d2d_bidi);
 	ev->nccl.nr_nodes = -1;
 	ev->simple_p2p.gbs = NAN;
+	ev->osu.mbs = NAN;
 }
 
 void evidence_free(struct evidence *ev)
@@ -99,7 +101,7 @@ const char *ev_file_why(const struct ev_file *f)
 		return "binary data, not a pasted output";
 	if (!f->len)
 		return "empty";
-	return "not in a format p2pdiag reads (nvidia-smi topo, -q and nvlink, p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, PyTorch sessions and collect_env)";
+	return "not in a format p2pdiag reads (nvidia-smi topo, -q and nvlink, p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, rocm-smi --showtopo and rocm_bandwidth_test, osu_bw, PyTorch sessions and collect_env)";
 }
 
 const char *ev_file_name(const struct evidence *ev, unsigned int i)

@@ -229,6 +229,21 @@ static unsigned int read_rows(struct evidence *ev, unsigned int fi, unsigned int
 	return at;
 }
 
+/*
+ * Whether line @i is in a table under a rocm-smi title ("Link Type
+ * between two GPUs"): rocm-smi's tables name their columns GPU0.. too,
+ * and read_rocm_smi_topo.c reads them.
+ */
+static bool rocm_smi_table(const struct ev_file *f, unsigned int i)
+{
+	unsigned int top = i > EV_GPU_MAX + 2 ? i - EV_GPU_MAX - 2 : 0;
+
+	while (i > top && (!*ev_skip_blank(f->line[i - 1]) ||
+			   ev_starts(ev_skip_blank(f->line[i - 1]), "GPU")))
+		i--;
+	return i > 0 && strstr(f->line[i - 1], " between two GPUs");
+}
+
 void read_topo(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -238,7 +253,7 @@ void read_topo(struct evidence *ev, unsigned int fi)
 		struct topo_header h;
 		bool p2p;
 
-		if (!header_line(f->line[i], &h)) {
+		if (!header_line(f->line[i], &h) || rocm_smi_table(f, i)) {
 			i++;
 			continue;
 		}

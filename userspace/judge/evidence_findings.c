@@ -1151,12 +1151,22 @@ static bool judge_measured(struct judging *j, bool emit)
 	return trouble;
 }
 
+/*
+ * A copy between two GPUs measured by OSU's osu_bw with both buffers on
+ * the devices: a GPU-to-GPU figure as nvbandwidth's is, whichever GPUs
+ * the two ranks used.
+ */
+static bool osu_device_copy(const struct evidence *ev)
+{
+	return ev->osu.device_buffers && finite_pos(ev->osu.mbs);
+}
+
 /* Whether the files measured or decided P2P at all. */
 static bool p2p_decided(const struct evidence *ev)
 {
 	unsigned int a, b, nv = 0, pairs = 0;
 
-	if ((ev->uni_on.have && ev->uni_off.have) || ev->nvbw_d2d.have ||
+	if ((ev->uni_on.have && ev->uni_off.have) || ev->nvbw_d2d.have || osu_device_copy(ev) ||
 	    (ev->lat_on.have && ev->lat_off.have) ||
 	    ev->nccl.nr_p2p || ev->have_dump)
 		return true;
@@ -1244,7 +1254,7 @@ static bool health_shown(const struct judging *j)
 {
 	const struct evidence *ev = j->ev;
 	const struct ev_kernel *k = &ev->kernel;
-	bool measured = ev->nvbw_d2d.have && ev->nvbw_d2d.n >= 2;
+	bool measured = (ev->nvbw_d2d.have && ev->nvbw_d2d.n >= 2) || osu_device_copy(ev);
 	unsigned int i, a, b;
 
 	for (i = 0; i < j->nr; i++)

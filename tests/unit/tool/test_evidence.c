@@ -34,6 +34,9 @@ static void read_every_reader(struct evidence *ev)
 	read_smi_query(ev, 0);
 	read_nvlink(ev, 0);
 	read_simple_p2p(ev, 0);
+	read_rocm_smi_topo(ev, 0);
+	read_rocm_bandwidth(ev, 0);
+	read_osu(ev, 0);
 	ev_smi_links(ev);
 	ev_match_gpus(ev);
 }
@@ -621,6 +624,145 @@ static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
 }
 
 /*
+ * rocm-smi --showtopo: the link type per pair (XGMI as the GPU fabric,
+ * PCIE as a PCIe path of unknown kind), each GPU's NUMA node, across
+ * rocm-smi's versions and as pasted (fenced, trailing blanks, collapsed
+ * columns, cut, quoted), never as nvidia-smi topo -m; and lines that
+ * only look like it.
+ */
+static void rocm_smi_topo(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "rocm-smi-topo-pcie-numa.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 4 &&
+	      ev->topo_link[0][1] == EV_LINK_PCIE && ev->topo_link[3][0] == EV_LINK_PCIE &&
+	      ev->topo_link[2][2] == EV_LINK_SELF && ev->topo_numa[2] == 3 && ev->topo_numa[3] == 2 &&
+	      ev->topo_ref[3].line == 22,
+	      "evidence: rocm-smi --showtopo over PCIe, fenced: PCIe pairs, NUMA nodes, the link type row cited");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rocm-smi-topo-mi210-xgmi.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 4 &&
+	      ev->topo_link[1][3] == EV_LINK_NV && ev->topo_link[3][2] == EV_LINK_NV &&
+	      !ev->topo_nvlinks[1][3] && ev->topo_numa[3] == 3 && ev->topo_ref[0].line == 20,
+	      "evidence: rocm-smi --showtopo of MI210 over XGMI, older NUMA lines: the GPU fabric, no link count made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rocm-smi-topotype-mi100-flattened.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_gpus == 2 &&
+	      ev->topo_link[1][0] == EV_LINK_PCIE && ev->topo_ref[1].line == 4 && ev->topo_numa[0] == -1,
+	      "evidence: rocm-smi's link type alone, columns collapsed: read, no NUMA node made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> ========== Link Type between two GPUs ==========\n>        GPU0         GPU1         GPU2\n"
+			    "> GPU0   0            XGMI         PCIE\n> GPU1   XGMI         0            PC") &&
+	      ev->file[0].formats == EV_FMT_ROCM_SMI_TOPO && ev->topo_link[0][2] == EV_LINK_PCIE &&
+	      ev->topo_link[1][0] == EV_LINK_NV && ev->topo_link[1][2] == EV_LINK_UNKNOWN &&
+	      ev->topo_link[2][0] == EV_LINK_UNKNOWN && ev->topo_gpus == 2,
+	      "evidence: rocm-smi's link type quoted and cut mid-word: the cut pair and the missing row unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Link Type between two GPUs\nGPU99999 GPU1\nGPU0 XGMI\n"
+			    "=== Weight between two GPUs ===\nGPU0 weight\nGPU[99999] : (Topology) Numa Node: 1\n"
+			    "GPU[1] : (Topology) Numa Node: -4\nGPU[x] : (Topology) Numa Node: 2\n") &&
+	      !ev->file[0].formats && !ev->topo_gpus && ev->topo_numa[1] == -1,
+	      "evidence: rocm-smi-like titles and NUMA lines with nothing valid under them: not read");
+	evidence_free(ev);
+}
+
+/*
+ * rocm_bandwidth_test: the GPUs among its devices, peer access from its
+ * access table, GPU-to-GPU copies as P2P enabled and the slower leg
+ * through the best CPU as P2P disabled, across versions (2.0's
+ * "Bdirectional", 2.6's "Inter-Device"), unindented, cut; and lines that
+ * only look like it (TransferBench's tables).
+ */
+static void rocm_bandwidth(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "rbt-mi100-xgmi-two-sockets.txt") &&
+	      ev->file[0].formats == EV_FMT_ROCM_BW && ev->nr_gpus == 2 && ev->gpu_bus[0] == 0x23 &&
+	      ev->gpu_bus[1] == 0x83 && !strcmp(ev->gpu_name[1], "AMD Instinct MI100") &&
+	      ev->can_access[0][1] == 1 && ev->can_ref[0][1].line == 20 &&
+	      near(ev->uni_on.v[0][1], 48.902) && near(ev->uni_on.v[1][0], 49.920) &&
+	      near(ev->uni_on.v[0][0], 925.889) && ev->uni_on.ref.line == 38 &&
+	      near(ev->uni_off.v[0][1], 26.813) && near(ev->uni_off.v[1][0], 24.861) &&
+	      near(ev->bidi_on.v[1][0], 97.678) && isnan(ev->uni_off.v[0][0]),
+	      "evidence: rocm-bandwidth-test, two CPUs and two MI100: peer copies, the host path through the better CPU");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-wx8100-no-peer.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 2 && ev->gpu_bus[0] == 0x0d && ev->can_access[0][1] == 0 &&
+	      ev->can_access[1][0] == 0 && isnan(ev->uni_on.v[0][1]) &&
+	      near(ev->uni_off.v[0][1], 13.366351) && near(ev->uni_off.v[1][0], 13.377405) &&
+	      !ev->bidi_on.have,
+	      "evidence: rocm_bandwidth_test 2.0, no peers: access 0, no peer figure, the host path");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-pro-vii-cut.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 2 && ev->gpu_bus[1] == 0x43 && ev->can_access[1][0] == 1 &&
+	      !ev->uni_on.have && !ev->uni_off.have,
+	      "evidence: rocm-bandwidth-test cut in its first bandwidth row: access read, no figure made up");
+	evidence_free(ev);
+	CHECK(k, !load(ev, fx, "rbt-strix-halo-unindented.txt") && ev->file[0].formats == EV_FMT_ROCM_BW &&
+	      ev->nr_gpus == 1 && ev->gpu_bus[0] == 0xc3 && near(ev->uni_on.v[0][0], 212.588) &&
+	      !ev->uni_off.have,
+	      "evidence: rocm_bandwidth_test unindented, one GPU: its local copy, no pair");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Device: 0,  CPU\nDevice: 1,  G,  GPU-1\nDevice: 2,  unnamed\nDevice: 3,  G,  05:0.0\n"
+			    "Unidirectional copy peak bandwidth GB/s\nD/D 0 1 2 3\n0 N/A 10 10 10\n1 9 500 40 3\n"
+			    "2 9 40 500 40\n3 9 41.5 4") &&
+	      ev->nr_gpus == 2 && near(ev->uni_on.v[0][1], 3) && near(ev->uni_on.v[1][0], 41.5) &&
+	      isnan(ev->uni_on.v[1][1]) && near(ev->uni_off.v[0][1], 9) && ev->can_access[0][1] == -1,
+	      "evidence: rocm_bandwidth_test cut mid-row, a device of unknown kind: its figures unused, the rest unknown");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "Device: 999,  G,  01:0.0\nUnidirectional copy peak bandwidth GB/s\nD/D x y\n0 1 2\n"
+			    "Unidirectional copy peak bandwidth GB/s [Local read / Remote write] (GPU-Executor: GFX)\n"
+			    " SRC+EXE\\\\DST    CPU 00       GPU 00\n  CPU 00  ->     92.21        45.11\n") &&
+	      !ev->file[0].formats && !ev->nr_gpus && !ev->uni_on.have,
+	      "evidence: rocm_bandwidth_test-like lines, TransferBench's table: not read");
+	evidence_free(ev);
+}
+
+/*
+ * OSU's osu_bw and osu_bibw: the figure at the largest message size, a
+ * GPU-to-GPU copy only where both buffers are on the device (the buffers
+ * line, else the command above), as pasted (a prompt, quoted, cut, a
+ * second test after it); a latency test, host buffers and a table with
+ * no row give no figure.  The A100 paste is the corpus case's own file.
+ */
+static void osu(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	CHECK(k, !load(ev, fx, "../../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && !ev->osu.bidir &&
+	      ev->osu.size == 33554432 && near(ev->osu.mbs, 93130.52) && ev->osu.ref.line == 32,
+	      "evidence: osu_bw -d cuda D D on two A100: the largest size's figure, device buffers");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "> $ mpirun -np 2 osu_bibw -d rocm D D\n> # OSU MPI-ROCM Bi-Directional Bandwidth Test v7.0\n"
+			    "> # Size      Bandwidth (MB/s)\n> 8192     525.73\n> 16384    3857.74\n> 32768    79") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && ev->osu.bidir &&
+	      ev->osu.size == 32768 && near(ev->osu.mbs, 79),
+	      "evidence: osu_bibw quoted, no buffers line, cut mid-figure: D D from the command, the last row kept");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "OSU MPI-CUDA Bandwidth Test v7.2\nSend Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "Size      Bandwidth (MB/s)\nDatatype: MPI_CHAR.\n1                       1.01\n"
+			    "4194304             87543.13\n\nsome prose after it\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && ev->osu.device_buffers && ev->osu.size == 4194304 &&
+	      near(ev->osu.mbs, 87543.13) && ev->osu.ref.line == 6,
+	      "evidence: osu_bw pasted outside a code block, its # lines turned into headings: read");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n"
+			    "# Size    Bandwidth (MB/s)\n1048576    11000.5\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && !ev->osu.device_buffers && near(ev->osu.mbs, 11000.5),
+	      "evidence: osu_bw between host buffers: read, no GPU-to-GPU figure");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI-CUDA Bandwidth Test v7.1\n# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "# Size      Bandwidth (MB/s)\n# Datatype: MPI_CHAR.\nlibfabric:54799::cxi:mr:cxip_do_map():90<warn> failed\n"
+			    "# OSU MPI-CUDA Latency Test v5.3.2\n# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+			    "# Size          Latency (us)\n0                       0.60\n") &&
+	      ev->file[0].formats == EV_FMT_OSU && isnan(ev->osu.mbs) && !ev->osu.ref.line,
+	      "evidence: an osu_bw that stopped before its first row, a latency test: no figure made up");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "# OSU MPI Bandwidth\n# Size Bandwidth (MB/s)\n1 2\nosu_bw D D\n# Size Bandwidth (MB/s)\n"
+			    "4096 fast\n99999999999999999999999 1e300\n") &&
+	      !ev->file[0].formats && isnan(ev->osu.mbs),
+	      "evidence: OSU-like lines without a bandwidth test's title: not read");
+	evidence_free(ev);
+}
+
+/*
  * topo -p2p's mode from the command pasted above its table: n, a and p
  * answer for NVLink, atomics and prop, not for peer access (NS under n is
  * a pair without NVLink).  The table is club-3090's -p2p of two RTX 5090.
@@ -671,5 +813,8 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	nvlink(k, fixtures, ev);
 	simple_p2p(k, fixtures, ev);
 	topo_p2p_modes(k, ev);
+	rocm_smi_topo(k, fixtures, ev);
+	rocm_bandwidth(k, fixtures, ev);
+	osu(k, fixtures, ev);
 	free(ev);
 }

@@ -357,6 +357,18 @@ expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" \
 	"evidence: topo -m with ANSI escapes (driver 580), one GPU: read, undecided" "$ev/topo-h100-580-escapes.txt"
 expect_fmt "nvidia-smi-topo-p2p undecided evidence-undecided" \
 	"evidence: topo -p2p r of one GPU, escapes: read as -p2p, undecided" "$ev/topo-p2p-r-h100-580.txt"
+expect_fmt "rocm-smi-topo undecided evidence-undecided" \
+	"evidence: rocm-smi --showtopo over PCIe: read as rocm-smi's, undecided" "$ev/rocm-smi-topo-pcie-numa.txt"
+expect_fmt "rocm-smi-topo undecided none" \
+	"evidence: rocm-smi --showtopo, every pair over XGMI: read, no cause, not healthy" "$ev/rocm-smi-topo-mi210-xgmi.txt"
+expect_fmt "rocm_bandwidth_test healthy none" \
+	"evidence: rocm-bandwidth-test, MI100 peers faster than through the CPUs: healthy" "$ev/rbt-mi100-xgmi-two-sockets.txt"
+expect_fmt "rocm_bandwidth_test undecided p2p-not-supported" \
+	"evidence: rocm_bandwidth_test, two GPUs no peers: p2p-not-supported" "$ev/rbt-wx8100-no-peer.txt"
+expect_fmt "osu-bw healthy none" \
+	"evidence: osu_bw between device buffers on two A100: healthy" "$fix/../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt"
+printf '# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n# Size    Bandwidth (MB/s)\n1048576    11000.5\n' >"$tmp/osu-hh.txt"
+expect_fmt "osu-bw undecided evidence-undecided" "evidence: osu_bw between host buffers: read, not a GPU figure" "$tmp/osu-hh.txt"
 expect_fmt "nvidia-smi-q undecided evidence-undecided" \
 	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
