@@ -17,6 +17,7 @@
 #define P2PD_VENDOR_HYGON	0x1d94
 #define P2PD_VENDOR_NVIDIA	0x10de
 #define P2PD_VENDOR_ZHAOXIN	0x1d17
+#define P2PD_VENDOR_ALIBABA	0x1ded
 #define P2PD_VENDOR_GOOGLE	0x1ae0	/* two meanings: see above */
 /* paravirtual devices' vendors */
 #define P2PD_VENDOR_VIRTIO	0x1af4	/* Red Hat, virtio */

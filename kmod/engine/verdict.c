@@ -64,8 +64,9 @@
  *         Haswell client (8086:0c08) and Xeon E3/E5/E7 v4 (8086:6f00) host
  *         bridges, both on one host bridge only; also Alibaba's T-HEAD
  *         Yitian 710, left out here because its root-bus device id is not
- *         known: a guessed id would be a verdict without grounds, so a
- *         Yitian root bus is judged as one on no list
+ *         known: a guessed id would be a verdict without grounds, and so
+ *         would "not listed", so from 7.4 an unlisted Alibaba root bus
+ *         leaves the verdict unknown (P2PD_MISSING_LIST)
  *
  * Each release is the one whose merge window took the change into
  * p2pdma.c, not the one its patch was first posted for; the 7.4 batch is
@@ -144,6 +145,19 @@ static const struct host_bridge_entry {
 	{ P2PD_VENDOR_INTEL, 0x6f00, 1, SINCE_7_4, 0 },
 	/* Alibaba T-HEAD Yitian 710: id not known here (see above) */
 };
+
+/*
+ * Whether kernel @release's list may hold @host_fn by an id the table
+ * above lacks: an Alibaba root bus from 7.4, the release that lists
+ * Yitian 710.
+ */
+static int host_bridge_entry_unknown(const struct p2pd_model *m, int host_fn)
+{
+	if (host_fn == P2PD_NO_INDEX)
+		return 0;
+	return m->fn[host_fn].vendor == P2PD_VENDOR_ALIBABA &&
+	       p2pd_whitelist_release(m) >= SINCE_7_4;
+}
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -497,6 +511,11 @@ static void judge_host_bridge(const struct p2pd_model *m, struct p2pd_pair *p)
 
 	routes = !p2pd_host_bridge_blocks(m, p, 0) &&
 		 !p2pd_host_bridge_blocks(m, p, 1);
+	if ((p2pd_host_bridge_blocks(m, p, 0) &&
+	     host_bridge_entry_unknown(m, p->host_fn)) ||
+	    (p2pd_host_bridge_blocks(m, p, 1) &&
+	     host_bridge_entry_unknown(m, p->host_fn_b)))
+		p->missing |= P2PD_MISSING_LIST;
 
 	p->map = routes ? P2PD_MAP_THRU_HOST_BRIDGE : P2PD_MAP_NOT_SUPPORTED;
 	p->host_blocks = !routes;

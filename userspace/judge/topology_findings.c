@@ -167,13 +167,16 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			     fa, fb, judge_pair_fix_of(r, (int)pi), "%s", msg);
 		break;
 	case P2PD_VERDICT_UNKNOWN:
-		text_add(&t, ": verdict unknown:%s%s%s%s%s",
+		text_add(&t, ": verdict unknown:%s%s%s%s%s%s",
 			 p->missing & P2PD_MISSING_ACS ? " a port's ACS control could not be read;" : "",
 			 p->missing & P2PD_MISSING_PARENT ? " an upstream bridge is missing from the snapshot;" : "",
 			 p->missing & P2PD_MISSING_HOST ? " no function identifies the root bus;" : "",
 			 p->missing & P2PD_MISSING_DEPTH ? " the hierarchy is deeper than the engine follows;" : "",
-			 p->missing & P2PD_MISSING_BRIDGE ? " an upstream bridge is a CardBus bridge, which p2pdiag does not model;" : "");
+			 p->missing & P2PD_MISSING_BRIDGE ? " an upstream bridge is a CardBus bridge, which p2pdiag does not model;" : "",
+			 p->missing & P2PD_MISSING_LIST ? " the kernel's P2PDMA list from 7.4 names Alibaba's Yitian 710 host bridge by an id p2pdiag does not know, so whether this one routes P2P is not known;" : "");
 		findings_add(&r->findings, SEV_WARNING, "verdict-unknown", fa, fb,
+			     p->missing == P2PD_MISSING_LIST ?
+			     "measure it: p2pdiag-check's copies (or nvbandwidth) between the pair decide; with the kernel's pci_p2pdma_distance(), a 'cannot be used for peer-to-peer DMA' line in dmesg says not listed" :
 			     p->missing == P2PD_MISSING_BRIDGE ?
 			     "none that reading more helps: for P2P put the card in a PCIe slot instead of the CardBus one" :
 			     !(p->missing & P2PD_MISSING_ACS) && (p->missing & P2PD_MISSING_PARENT) ?

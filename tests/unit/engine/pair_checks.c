@@ -53,10 +53,15 @@ int check_pair(const struct p2pd_model *m, int a, int b,
 	/* the kernel, both ways round (provider a / provider b) */
 	k_ab = oracle_map(m, a, b, &d_ab, &u_ab, &r_ab);
 	k_ba = oracle_map(m, b, a, &d_ba, &u_ba, &r_ba);
-	/* the kernel's walk has no depth limit: past the engine's, as cut */
+	/*
+	 * The kernel's walk has no depth limit: past the engine's, as cut.
+	 * A list entry neither knows (MISSING_LIST) leaves the walk complete
+	 * and the map the oracle's list gives.
+	 */
 	if (u_ab && u_ba && !(p->missing & P2PD_MISSING_DEPTH)) {
 		if (p->missing & ~(unsigned int)(P2PD_MISSING_ACS |
-						 P2PD_MISSING_BRIDGE))
+						 P2PD_MISSING_BRIDGE |
+						 P2PD_MISSING_LIST))
 			FAIL("engine says missing=0x%x, kernel walk is complete",
 			     p->missing);
 		if ((r_ab || r_ba) && !(p->missing & P2PD_MISSING_ACS))

@@ -198,7 +198,7 @@ static int extra_value(const struct p2pd_model *m, const struct p2pd_pair *p,
 		"same_device",
 	};
 	static const char *const missing[] = {
-		"acs", "parent", "host", "depth", "bridge",
+		"acs", "parent", "host", "depth", "bridge", "list",
 	};
 	struct p2pd_buf b;
 	unsigned int i;
@@ -222,7 +222,7 @@ static int extra_value(const struct p2pd_model *m, const struct p2pd_pair *p,
 		return 0;
 	}
 	if (!strcmp(key, "missing")) {
-		put_flags(out, outlen, p->missing, missing, 5);
+		put_flags(out, outlen, p->missing, missing, 6);
 		return 0;
 	}
 	if (!strcmp(key, "config_acs")) {
