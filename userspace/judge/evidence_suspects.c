@@ -24,8 +24,6 @@
 #define CMD_BAR	"sudo dmesg | grep -i -e 'BAR 1' -e 'no space'; nvidia-smi -q | grep -A3 BAR1 (BAR1 total as large as the GPU's memory)"
 #define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
-#define CMD_ROCM_TOPO "rocm-smi --showtopo (the GPUs' NUMA nodes, and link type and weight between them)"
-#define CMD_ROCM_BAR "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0' (a large BAR: its size is the GPU's memory)"
 #define CMD_FABRIC "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric (State Completed and Status Success on an NVSwitch machine)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 

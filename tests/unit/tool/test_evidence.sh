@@ -280,6 +280,18 @@ expect_suspects "healthy:possible" "evidence: simpleP2P passed on two L4: health
 	'51576 7707' false '51576 51576' false
   printf '[ERROR ] [    94.48] [action_4] p2p-bandwidth No peers found\n'; } >"$tmp/rvs.txt"
 expect_first "2 p2p-not-supported" "evidence: RVS's peers:false between two GPUs: p2p-not-supported" "$tmp/rvs.txt"
+# ROCm's refusal is fixed with ROCm's commands: where the GPUs sit and
+# whether a large BAR exposes their memory, never nvidia-smi or GeForce
+# (ROCm/ROCmValidationSuite#289, ROCm/rocm_bandwidth_test#18)
+rocm_fix() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"][0]; print(f["message"], "|", f["fix"])' "$tmp/out.json"
+}
+got=$(rocm_fix)
+case $got in
+*nvidia-smi*|*GeForce*|*cudaDeviceCanAccessPeer*) result 0 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" "$got" ;;
+*"rocm-smi --showtopo"*"lspci -vvv -d 1002:"*) result 1 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" ;;
+*) result 0 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" "$got" ;;
+esac
 expect_suspects "cross-socket:possible bar-size:possible host-bridge:unlikely" \
 	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the root complex" "$tmp/rvs.txt"
 # A PyTorch session whose peer copy printed other values than the host-staged one
@@ -365,6 +377,15 @@ expect_fmt "rocm_bandwidth_test healthy none" \
 	"evidence: rocm-bandwidth-test, MI100 peers faster than through the CPUs: healthy" "$ev/rbt-mi100-xgmi-two-sockets.txt"
 expect_fmt "rocm_bandwidth_test undecided p2p-not-supported" \
 	"evidence: rocm_bandwidth_test, two GPUs no peers: p2p-not-supported" "$ev/rbt-wx8100-no-peer.txt"
+first "$ev/rbt-wx8100-no-peer.txt" >/dev/null
+got=$(rocm_fix)
+case $got in
+"rocm_bandwidth_test's access table says no"*"rocm-smi --showtopo"*) case $got in
+	*nvidia-smi*|*GeForce*) result 0 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" "$got" ;;
+	*) result 1 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" ;;
+	esac ;;
+*) result 0 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" "$got" ;;
+esac
 expect_fmt "osu-bw healthy none" \
 	"evidence: osu_bw between device buffers on two A100: healthy" "$fix/../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt"
 printf '# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n# Size    Bandwidth (MB/s)\n1048576    11000.5\n' >"$tmp/osu-hh.txt"
