@@ -84,6 +84,21 @@ static bool granted(const struct evidence *ev)
 	return ev->nccl.nr_p2p > 0;
 }
 
+/*
+ * simpleP2P ran to its end on a pair CUDA granted peer access both ways:
+ * a copy figure with peer access enabled, and everything its kernels
+ * wrote through the peer mapping read back as written.
+ */
+static bool simple_p2p_verified(const struct evidence *ev)
+{
+	const struct ev_simple_p2p *sp = &ev->simple_p2p;
+	unsigned int a = sp->gpu[0], b = sp->gpu[1];
+
+	return sp->gbs > 0 && sp->passed_ref.line && !sp->nr_verify_errors &&
+	       a < EV_GPU_MAX && b < EV_GPU_MAX && ev->can_access[a][b] == 1 &&
+	       ev->can_access[b][a] == 1;
+}
+
 /* The first pair of topo -m joined by @link, or false. */
 static bool topo_has(const struct evidence *ev, enum ev_link link, unsigned int *row)
 {
@@ -448,11 +463,19 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	 * measures its peer path
 	 */
 	if (!symptom_shown(ev, slow) && (ev->nr_gpus > 1 || ev->topo_gpus > 1)) {
-		struct suspect *s = diagnosis_suspect(d, RC_HEALTHY, POSSIBLE, CMD_MEASURE);
+		const struct ev_simple_p2p *sp = &ev->simple_p2p;
+		bool verified = simple_p2p_verified(ev);
+		struct suspect *s = diagnosis_suspect(d, RC_HEALTHY, verified ? LIKELY : POSSIBLE,
+						      CMD_MEASURE);
 
 		suspect_for(s, "no refusal, slow pair, fault or error in these files");
-		if (granted(ev))
+		if (verified)
+			suspect_for(s, "simpleP2P copied %.2f GB/s between GPU%u and GPU%u with peer access, and its kernels read back what they wrote through the peer mapping%s",
+				    sp->gbs, sp->gpu[0], sp->gpu[1], at(&f, sp->passed_ref));
+		else if (granted(ev))
 			suspect_for(s, "peer access granted between the GPUs");
-		suspect_against(s, "nothing in these files measures P2P between the GPUs");
+		suspect_against(s, verified ?
+				"simpleP2P measures one pair, with no staged copy or link speed to weigh its figure against" :
+				"nothing in these files measures P2P between the GPUs");
 	}
 }

@@ -274,7 +274,16 @@ expect_first "1 nvlink-inactive" "evidence: nvlink -s, a V100 with no link up be
 expect_first "2 data-corrupt" "evidence: simpleP2P's Verification error lines: data-corrupt" "$ev/simplep2p-4090-verify-cut.txt"
 expect_first "0 p2p-not-supported" "evidence: simpleP2P answering No only between groups of GPUs: p2p-not-supported, a note" \
 	"$ev/simplep2p-mixed-cut.txt"
-expect_suspects "healthy:possible" "evidence: simpleP2P passed on two L4: healthy only as a suspect" "$ev/simplep2p-l4-sys.txt"
+expect_suspects "healthy:likely" "evidence: simpleP2P passed on two L4: healthy likely, only as a suspect" "$ev/simplep2p-l4-sys.txt"
+# its measured, verified copy is a fact for health, never "nothing measured"
+# (ROCm/hip#3103, NVIDIA/cuda-samples#284)
+first "$ev/simplep2p-l4-sys.txt" >/dev/null
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suspects"][0]; print(" | ".join(s["for"] + ["AGAINST"] + s["against"]))' "$tmp/out.json")
+case $got in
+*"nothing in these files measures"*) result 0 "evidence: simpleP2P's verified copy weighed for health, one pair against" "$got" ;;
+*"simpleP2P copied 19.87 GB/s"*"AGAINST"*"one pair"*) result 1 "evidence: simpleP2P's verified copy weighed for health, one pair against" ;;
+*) result 0 "evidence: simpleP2P's verified copy weighed for health, one pair against" "$got" ;;
+esac
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
