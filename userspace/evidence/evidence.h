@@ -253,7 +253,8 @@ struct ev_nvlink {
 
 /*
  * cuda-samples' simpleP2P: its copy figure between the first two GPUs it
- * found with peer access, and its check of what the peer kernels wrote.
+ * found with peer access, and its check of what the peer kernels wrote
+ * (errors, or "Test passed" when everything read back as written).
  */
 struct ev_simple_p2p {
 	double gbs;				/* "cudaMemcpyPeer / cudaMemcpy": NaN if not shown */
@@ -261,6 +262,7 @@ struct ev_simple_p2p {
 	struct ev_ref gbs_ref;
 	unsigned int nr_verify_errors;		/* "Verification error @ element" */
 	struct ev_ref verify_ref;
+	struct ev_ref passed_ref;		/* its last line, "Test passed" */
 };
 
 /* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */

@@ -20,6 +20,17 @@ struct check_run;
 #define DIAG_FACTS	6
 #define DIAG_FACT_LEN	320
 
+/*
+ * The commands that decide why ROCm's GPUs are no peers: where they sit
+ * (different CPU sockets, the link between them) and whether a large BAR
+ * exposes each GPU's memory; both the refusal's fix and its suspects
+ * name them.
+ */
+#define CMD_ROCM_TOPO_RUN "rocm-smi --showtopo"
+#define CMD_ROCM_TOPO CMD_ROCM_TOPO_RUN " (the GPUs' NUMA nodes, and link type and weight between them)"
+#define CMD_ROCM_BAR_RUN "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0'"
+#define CMD_ROCM_BAR CMD_ROCM_BAR_RUN " (a large BAR: its size is the GPU's memory)"
+
 enum likelihood { LIKELY, POSSIBLE, UNLIKELY };
 
 struct suspect {

@@ -24,6 +24,7 @@
 #include "judge/bar1_window.h"
 #include "judge/causes.h"
 #include "judge/cpu_inference.h"
+#include "judge/diagnosis.h"
 #include "judge/findings.h"
 #include "judge/finding_registry.h"
 #include "judge/judge.h"
@@ -339,6 +340,21 @@ static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
 	return c;
 }
 
+/*
+ * The tool that answered a refusal at @r, in its own words: ROCm's (RVS,
+ * rocm_bandwidth_test) or CUDA's cudaDeviceCanAccessPeer; NULL for CUDA.
+ */
+static const char *rocm_answer(const struct evidence *ev, struct ev_ref r)
+{
+	unsigned int fmt = r.line ? ev->file[r.file].formats : 0;
+
+	if (fmt & EV_FMT_ROCM)
+		return "ROCm's peer query (RVS)";
+	if (fmt & EV_FMT_ROCM_BW)
+		return "rocm_bandwidth_test's access table";
+	return NULL;
+}
+
 /* cudaDeviceCanAccessPeer 0, and topo -p2p's refusals. */
 static void judge_refusals(struct judging *j)
 {
@@ -388,6 +404,8 @@ static void judge_refusals(struct judging *j)
 		for (a = 0; a < ev->nr_gpus; a++)
 			consumer |= strstr(ev->gpu_name[a], "GeForce") != NULL ||
 				    strstr(ev->gpu_name[a], "TITAN") != NULL;
+		const char *rocm = NULL;
+
 		c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
 		if (!c)
 			return;
@@ -396,15 +414,20 @@ static void judge_refusals(struct judging *j)
 				for (b = 0; b < n; b++)
 					if (a != b && ev->can_access[a][b] == 0) {
 						first = ev->can_ref[a][b];
+						rocm = rocm_answer(ev, first);
 						put(c->msg, sizeof(c->msg),
 						    "%s says no for %u of %u ordered GPU pairs (first: %s cannot access %s)",
-						    ev->rocm.nr_refused ? "ROCm's peer query (RVS)" : "cudaDeviceCanAccessPeer",
+						    rocm ? rocm : "cudaDeviceCanAccessPeer",
 						    cannot, pairs, gpu_label(ev, a, la, sizeof(la)),
 						    gpu_label(ev, b, lb, sizeof(lb)));
 						break;
 					}
 			cite(j, c, first);
 		}
+		/* an NVIDIA source beside ROCm's answer: NVIDIA's fix stands */
+		if (gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg || ev->nccl.nr_refused ||
+		    ev->cuda.nr_peer_unsupported || consumer)
+			rocm = NULL;
 		if (gns) {
 			put(c->msg, sizeof(c->msg), "%snvidia-smi topo -p2p says %u GPU pair entries are not supported (GNS, TNS, NS or DR)",
 			    c->msg[0] ? "; " : "", gns);
@@ -444,6 +467,8 @@ static void judge_refusals(struct judging *j)
 		if (consumer)
 			c->root_cause = RC_CONSUMER_GPU;
 		snprintf(c->fix, sizeof(c->fix), "%s",
+			 rocm ?
+			 "on that machine run `" CMD_ROCM_TOPO_RUN "` and `" CMD_ROCM_BAR_RUN "`: ROCm makes GPUs peers only where the platform routes peer traffic between them (not across the sockets of many platforms) and a large BAR exposes each GPU's memory" :
 			 consumer ?
 			 "GeForce GPUs: the driver does not offer PCIe P2P between them; use GPUs that support it (or NVLink where the cards have it); on data-centre GPUs check `nvidia-smi topo -p2p r` on that machine: CNS is the chipset, GNS the GPU, TNS the topology" :
 			 "on that machine run `nvidia-smi topo -p2p r` (CNS: the chipset; GNS: the GPU; TNS: the topology) and `sudo lspci -vvv | grep -E '^[0-9a-f]|ACSCtl'`; GeForce GPUs do not offer PCIe P2P");

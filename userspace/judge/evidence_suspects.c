@@ -24,8 +24,6 @@
 #define CMD_BAR	"sudo dmesg | grep -i -e 'BAR 1' -e 'no space'; nvidia-smi -q | grep -A3 BAR1 (BAR1 total as large as the GPU's memory)"
 #define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
-#define CMD_ROCM_TOPO "rocm-smi --showtopo (the GPUs' NUMA nodes, and link type and weight between them)"
-#define CMD_ROCM_BAR "sudo lspci -vvv -d 1002: | grep -e '^[0-9a-f]' -e 'Region 0' (a large BAR: its size is the GPU's memory)"
 #define CMD_FABRIC "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric (State Completed and Status Success on an NVSwitch machine)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
@@ -84,6 +82,21 @@ static bool granted(const struct evidence *ev)
 			if (ev->can_access[a][b] == 1 || ev->p2p_status[a][b] == EV_P2P_OK)
 				return true;
 	return ev->nccl.nr_p2p > 0;
+}
+
+/*
+ * simpleP2P ran to its end on a pair CUDA granted peer access both ways:
+ * a copy figure with peer access enabled, and everything its kernels
+ * wrote through the peer mapping read back as written.
+ */
+static bool simple_p2p_verified(const struct evidence *ev)
+{
+	const struct ev_simple_p2p *sp = &ev->simple_p2p;
+	unsigned int a = sp->gpu[0], b = sp->gpu[1];
+
+	return sp->gbs > 0 && sp->passed_ref.line && !sp->nr_verify_errors &&
+	       a < EV_GPU_MAX && b < EV_GPU_MAX && ev->can_access[a][b] == 1 &&
+	       ev->can_access[b][a] == 1;
 }
 
 /* The first pair of topo -m joined by @link, or false. */
@@ -450,11 +463,19 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 	 * measures its peer path
 	 */
 	if (!symptom_shown(ev, slow) && (ev->nr_gpus > 1 || ev->topo_gpus > 1)) {
-		struct suspect *s = diagnosis_suspect(d, RC_HEALTHY, POSSIBLE, CMD_MEASURE);
+		const struct ev_simple_p2p *sp = &ev->simple_p2p;
+		bool verified = simple_p2p_verified(ev);
+		struct suspect *s = diagnosis_suspect(d, RC_HEALTHY, verified ? LIKELY : POSSIBLE,
+						      CMD_MEASURE);
 
 		suspect_for(s, "no refusal, slow pair, fault or error in these files");
-		if (granted(ev))
+		if (verified)
+			suspect_for(s, "simpleP2P copied %.2f GB/s between GPU%u and GPU%u with peer access, and its kernels read back what they wrote through the peer mapping%s",
+				    sp->gbs, sp->gpu[0], sp->gpu[1], at(&f, sp->passed_ref));
+		else if (granted(ev))
 			suspect_for(s, "peer access granted between the GPUs");
-		suspect_against(s, "nothing in these files measures P2P between the GPUs");
+		suspect_against(s, verified ?
+				"simpleP2P measures one pair, with no staged copy or link speed to weigh its figure against" :
+				"nothing in these files measures P2P between the GPUs");
 	}
 }

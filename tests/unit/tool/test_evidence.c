@@ -596,8 +596,8 @@ static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
 	      ev->can_access[0][1] == 1 && ev->can_access[1][0] == 1 && ev->can_ref[1][0].line == 9 &&
 	      !strcmp(ev->gpu_name[1], "NVIDIA L4") && ev->nr_gpus == 2 &&
 	      near(ev->simple_p2p.gbs, 19.87) && ev->simple_p2p.gbs_ref.line == 13 &&
-	      !ev->simple_p2p.nr_verify_errors,
-	      "evidence: simpleP2P on two L4: peer access both ways, its copy figure");
+	      !ev->simple_p2p.nr_verify_errors && ev->simple_p2p.passed_ref.line == 20,
+	      "evidence: simpleP2P on two L4: peer access both ways, its copy figure, Test passed");
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "simplep2p-mixed-cut.txt") && ev->nr_gpus == 7 &&
 	      ev->can_access[0][1] == 1 && ev->can_access[1][6] == 0 && ev->can_access[2][0] == 0 &&
@@ -606,19 +606,22 @@ static void simple_p2p(struct ktap *k, const char *fx, struct evidence *ev)
 	      "evidence: simpleP2P Yes and No between mixed GPUs, cut after a word: the rest unknown");
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "simplep2p-4090-verify-cut.txt") &&
-	      ev->simple_p2p.nr_verify_errors == 4 && ev->simple_p2p.verify_ref.line == 5,
+	      ev->simple_p2p.nr_verify_errors == 4 && ev->simple_p2p.verify_ref.line == 5 &&
+	      !ev->simple_p2p.passed_ref.line,
 	      "evidence: simpleP2P's verification errors, the last line cut before its element");
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "simplep2p-hip-mi100.txt") && ev->can_access[1][0] == 1 &&
-	      !ev->gpu_name[0][0] && near(ev->simple_p2p.gbs, 28.13),
+	      !ev->gpu_name[0][0] && near(ev->simple_p2p.gbs, 28.13) &&
+	      ev->simple_p2p.passed_ref.line == 19,
 	      "evidence: HIP's simpleP2P, its GPUs without names: read");
 	evidence_free(ev);
 	CHECK(k, !load_text(ev, "> Peer access from A (GPU0) -> B (GPU0) : Yes\nPeer access from A (GPU1) -> B (GPU2) : Maybe\n"
 			    "Peer access from A (GPU99999) -> B (GPU1) : No\nPeer access from (GPU1) (GPU2) : Yes\n"
 			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU1: fastGB/s\n"
-			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU0: 5GB/s\nVerification error @ element x\n") &&
+			    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU0: 5GB/s\nVerification error @ element x\n"
+			    "Test passed\n") &&
 	      !ev->file[0].formats && ev->can_access[1][2] == -1 && isnan(ev->simple_p2p.gbs) &&
-	      !ev->simple_p2p.nr_verify_errors,
+	      !ev->simple_p2p.nr_verify_errors && !ev->simple_p2p.passed_ref.line,
 	      "evidence: simpleP2P-like lines with no answer in them: not read");
 	evidence_free(ev);
 }

@@ -274,12 +274,33 @@ expect_first "1 nvlink-inactive" "evidence: nvlink -s, a V100 with no link up be
 expect_first "2 data-corrupt" "evidence: simpleP2P's Verification error lines: data-corrupt" "$ev/simplep2p-4090-verify-cut.txt"
 expect_first "0 p2p-not-supported" "evidence: simpleP2P answering No only between groups of GPUs: p2p-not-supported, a note" \
 	"$ev/simplep2p-mixed-cut.txt"
-expect_suspects "healthy:possible" "evidence: simpleP2P passed on two L4: healthy only as a suspect" "$ev/simplep2p-l4-sys.txt"
+expect_suspects "healthy:likely" "evidence: simpleP2P passed on two L4: healthy likely, only as a suspect" "$ev/simplep2p-l4-sys.txt"
+# its measured, verified copy is a fact for health, never "nothing measured"
+# (ROCm/hip#3103, NVIDIA/cuda-samples#284)
+first "$ev/simplep2p-l4-sys.txt" >/dev/null
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suspects"][0]; print(" | ".join(s["for"] + ["AGAINST"] + s["against"]))' "$tmp/out.json")
+case $got in
+*"nothing in these files measures"*) result 0 "evidence: simpleP2P's verified copy weighed for health, one pair against" "$got" ;;
+*"simpleP2P copied 19.87 GB/s"*"AGAINST"*"one pair"*) result 1 "evidence: simpleP2P's verified copy weighed for health, one pair against" ;;
+*) result 0 "evidence: simpleP2P's verified copy weighed for health, one pair against" "$got" ;;
+esac
 # ROCm Validation Suite's peer query: its refusals, and ROCm's suspects, not GeForce's
 { printf '[RESULT] [    94.47] [action_4] p2p %s peers:%s distance:-1\n' '7707 7707' false '7707 51576' false \
 	'51576 7707' false '51576 51576' false
   printf '[ERROR ] [    94.48] [action_4] p2p-bandwidth No peers found\n'; } >"$tmp/rvs.txt"
 expect_first "2 p2p-not-supported" "evidence: RVS's peers:false between two GPUs: p2p-not-supported" "$tmp/rvs.txt"
+# ROCm's refusal is fixed with ROCm's commands: where the GPUs sit and
+# whether a large BAR exposes their memory, never nvidia-smi or GeForce
+# (ROCm/ROCmValidationSuite#289, ROCm/rocm_bandwidth_test#18)
+rocm_fix() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"][0]; print(f["message"], "|", f["fix"])' "$tmp/out.json"
+}
+got=$(rocm_fix)
+case $got in
+*nvidia-smi*|*GeForce*|*cudaDeviceCanAccessPeer*) result 0 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" "$got" ;;
+*"rocm-smi --showtopo"*"lspci -vvv -d 1002:"*) result 1 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" ;;
+*) result 0 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" "$got" ;;
+esac
 expect_suspects "cross-socket:possible bar-size:possible host-bridge:unlikely" \
 	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the root complex" "$tmp/rvs.txt"
 # A PyTorch session whose peer copy printed other values than the host-staged one
@@ -365,6 +386,15 @@ expect_fmt "rocm_bandwidth_test healthy none" \
 	"evidence: rocm-bandwidth-test, MI100 peers faster than through the CPUs: healthy" "$ev/rbt-mi100-xgmi-two-sockets.txt"
 expect_fmt "rocm_bandwidth_test undecided p2p-not-supported" \
 	"evidence: rocm_bandwidth_test, two GPUs no peers: p2p-not-supported" "$ev/rbt-wx8100-no-peer.txt"
+first "$ev/rbt-wx8100-no-peer.txt" >/dev/null
+got=$(rocm_fix)
+case $got in
+"rocm_bandwidth_test's access table says no"*"rocm-smi --showtopo"*) case $got in
+	*nvidia-smi*|*GeForce*) result 0 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" "$got" ;;
+	*) result 1 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" ;;
+	esac ;;
+*) result 0 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" "$got" ;;
+esac
 expect_fmt "osu-bw healthy none" \
 	"evidence: osu_bw between device buffers on two A100: healthy" "$fix/../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt"
 printf '# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n# Size    Bandwidth (MB/s)\n1048576    11000.5\n' >"$tmp/osu-hh.txt"
