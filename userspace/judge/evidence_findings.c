@@ -73,7 +73,7 @@ static struct cand *cand_add(struct judging *j, enum finding_severity sev,
 	c->sev = sev;
 	c->rank = rank;
 	c->code = code;
-	c->root_cause = root_cause_of_code(code, NULL);
+	c->root_cause = finding_kind_find(code) ? finding_kind_find(code)->root_cause : RC_UNDECIDED;
 	c->seq = j->nr;
 	return c;
 }
@@ -578,7 +578,7 @@ static void judge_lspci(struct judging *j)
 				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u, which lspci marks downgraded: lanes are missing",
 				    degraded->msg[0] ? "; " : "", who, d->sta_width);
 			snprintf(degraded->fix, sizeof(degraded->fix), "%s",
-				 finding_default_fix("link-degraded"));
+				 finding_default_fix(FC_LINK_DEGRADED));
 			cite(j, degraded, d->lnk_ref);
 		} else if ((d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) ||
 			   d->speed_downgraded) {
@@ -683,7 +683,7 @@ static void judge_bus_assert(struct judging *j, bool p2p_trouble)
 			 large ? ", though nvidia-smi -q shows BAR1 as large as the GPU's memory: not a BAR1 too small, a driver fault more likely" :
 				 ": a BAR1 too small for peer mappings gives that, and so does a driver fault; these files do not show BAR1's size",
 			 p2p_trouble ? "; P2P is in trouble here too" : "");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvrm-peer-assert"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVRM_PEER_ASSERT));
 		cite(j, c, k->bus_assert_ref);
 		cite(j, c, bar1);
 		return;
@@ -753,7 +753,7 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 			 k->nr_bar_unassigned, k->nr_bar_unassigned == 1 ? "" : "s",
 			 k->bar_dev[0] ? k->bar_dev : "a device",
 			 p2p_trouble ? ", which is what slows or breaks P2P here" : "");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("bar-unassigned"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_BAR_UNASSIGNED));
 		cite(j, c, k->bar_ref);
 		j->config_known = true;
 	}
@@ -763,7 +763,7 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 	if (k->nr_p2pdma_refused && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "host-bridge-no-p2p"))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "the kernel's P2PDMA refused peer DMA through the root complex: the devices share no PCIe switch and their host bridge is not on the kernel's list of root complexes known to route P2P");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("host-bridge-no-p2p"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_HOST_BRIDGE_NO_P2P));
 		cite(j, c, k->p2pdma_ref);
 		j->config_known = true;
 	}
@@ -804,7 +804,7 @@ static void judge_nccl(struct judging *j)
 	if (n->nvlink_p2p_disabled && (c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down"))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL found P2P disabled between GPUs that NVLink connects: the link is detected but peer access over it is not granted, as on a degraded or failed NVLink");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 		cite(j, c, n->nvlink_disabled_ref);
 		j->config_known = true;
 	}
@@ -962,7 +962,7 @@ static void judge_cuda_not_ready(struct judging *j)
 			return;
 		snprintf(c->msg, sizeof(c->msg),
 			 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady); on NVSwitch machines that is the NVLink fabric manager not running or not of the driver's version, but nothing in these files shows an NVSwitch or NVLink fabric");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("cuda-system-not-ready"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_CUDA_SYSTEM_NOT_READY));
 		cite(j, c, e->not_ready_ref);
 		return;
 	}
@@ -971,7 +971,7 @@ static void judge_cuda_not_ready(struct judging *j)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
 		 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady), on a machine with an NVLink fabric: its fabric manager is not running or not of the driver's version");
-	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 	cite(j, c, e->not_ready_ref);
 	cite(j, c, fabric);
 	j->config_known = true;
@@ -1014,13 +1014,13 @@ static void judge_nvlink_links(struct judging *j)
 	if (partial) {
 		put(partial->msg, sizeof(partial->msg),
 		    ": links down, so peer copies over NVLink run slower or fall back to PCIe");
-		snprintf(partial->fix, sizeof(partial->fix), "%s", finding_default_fix("nvlink-down"));
+		snprintf(partial->fix, sizeof(partial->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 		j->config_known = true;
 	}
 	if (none) {
 		put(none->msg, sizeof(none->msg),
 		    ": a bridge missing or unseated, or GPUs never bridged; their peer copies go over PCIe");
-		snprintf(none->fix, sizeof(none->fix), "%s", finding_default_fix("nvlink-inactive"));
+		snprintf(none->fix, sizeof(none->fix), "%s", finding_default_fix(FC_NVLINK_INACTIVE));
 	}
 }
 

@@ -25,8 +25,9 @@ unsigned long finding_registry_violations(void)
  * severity outside the code's range is kept (the finding is real) and
  * said the same way.
  */
-static bool registered(struct findings *f, enum finding_severity sev,
-		       const char *code)
+static const struct finding_kind *registered(struct findings *f,
+					    enum finding_severity sev,
+					    const char *code)
 {
 	const struct finding_kind *k = finding_kind_find(code);
 
@@ -35,14 +36,14 @@ static bool registered(struct findings *f, enum finding_severity sev,
 		f->unregistered = true;
 		fprintf(stderr, "p2pdiag-check: internal error: finding code '%s' is not in judge/finding_registry.c: finding dropped\n",
 			code);
-		return false;
+		return NULL;
 	}
 	if (sev < k->least || sev > k->worst) {
 		violations++;
 		fprintf(stderr, "p2pdiag-check: internal error: finding '%s' with severity %s, outside its registered range\n",
 			code, finding_severity_name(sev));
 	}
-	return true;
+	return k;
 }
 
 /* A printf format and its arguments: callers' formats are checked. */
@@ -89,10 +90,11 @@ int findings_add(struct findings *f, enum finding_severity sev,
 		 const char *code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 {
+	const struct finding_kind *k = registered(f, sev, code);
 	struct finding *it;
 	va_list ap;
 
-	if (!registered(f, sev, code))
+	if (!k)
 		return -1;
 	if (f->nr == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
@@ -112,7 +114,7 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it->has_pair = a != FINDING_NO_ADDR && b != FINDING_NO_ADDR;
 	it->a = a;
 	it->b = b;
-	it->root_cause = root_cause_of_code(code, NULL);
+	it->root_cause = k->root_cause;
 	va_start(ap, fmt);
 	it->message = shown(vformat(fmt, ap));
 	va_end(ap);

@@ -259,7 +259,7 @@ static void judge_device(struct check_run *r, unsigned int g)
 	    ((d->link.max_gen && d->link.gen_load < d->link.max_gen) ||
 	     (d->link.max_width && d->link.width_load < d->link.max_width)))
 		findings_add(&r->findings, SEV_WARNING, "link-degraded", a,
-			     FINDING_NO_ADDR, finding_default_fix("link-degraded"),
+			     FINDING_NO_ADDR, finding_default_fix(FC_LINK_DEGRADED),
 			     "GPU %s link under load: Gen%u x%u, capable of Gen%u x%u",
 			     judge_addr_str(a), d->link.gen_load, d->link.width_load,
 			     d->link.max_gen, d->link.max_width);
