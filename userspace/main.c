@@ -379,7 +379,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 				   err, errlen))
 		return -1;
 	if (!c.ok && !(s->have_module && s->module.cpu_known))
-		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
+		findings_add(&r->findings, SEV_WARNING, FC_CPUINFO_UNREADABLE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
 			     c.path[0] ? c.path : CPUINFO_PATH);

@@ -20,28 +20,28 @@ unsigned long finding_registry_violations(void)
 }
 
 /*
- * A code outside the registry is a producer the documentation does not
- * know: refused, said on stderr, and the run cannot end "all good".  A
- * severity outside the code's range is kept (the finding is real) and
- * said the same way.
+ * A code outside the registry's range (a value no FC_ constant has) is a
+ * producer the documentation does not know: refused, said on stderr, and
+ * the run cannot end "all good".  A severity outside the code's range is
+ * kept (the finding is real) and said the same way.
  */
 static const struct finding_kind *registered(struct findings *f,
 					    enum finding_severity sev,
-					    const char *code)
+					    enum finding_code code)
 {
-	const struct finding_kind *k = finding_kind_find(code);
+	const struct finding_kind *k = finding_kind(code);
 
 	if (!k) {
 		violations++;
 		f->unregistered = true;
-		fprintf(stderr, "p2pdiag-check: internal error: finding code '%s' is not in judge/finding_registry.c: finding dropped\n",
-			code);
+		fprintf(stderr, "p2pdiag-check: internal error: finding code %d is not in judge/finding_codes.h: finding dropped\n",
+			(int)code);
 		return NULL;
 	}
 	if (sev < k->least || sev > k->worst) {
 		violations++;
 		fprintf(stderr, "p2pdiag-check: internal error: finding '%s' with severity %s, outside its registered range\n",
-			code, finding_severity_name(sev));
+			k->code, finding_severity_name(sev));
 	}
 	return k;
 }
@@ -87,7 +87,7 @@ static char *shown(char *s)
 }
 
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned long long a, unsigned long long b,
+		 enum finding_code code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 {
 	const struct finding_kind *k = registered(f, sev, code);
@@ -110,7 +110,8 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it = &f->item[f->nr];
 	memset(it, 0, sizeof(*it));
 	it->severity = sev;
-	snprintf(it->code, sizeof(it->code), "%s", code);
+	it->id = code;
+	it->code = k->code;
 	it->has_pair = a != FINDING_NO_ADDR && b != FINDING_NO_ADDR;
 	it->a = a;
 	it->b = b;

@@ -10,14 +10,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge/finding_registry.h"
 #include "judge/finding_severity.h"
 #include "judge/root_cause.h"
 
+/* Longer than any code of finding_codes.h (the unit tests check). */
 #define FINDING_CODE_LEN 48
 
 struct finding {
 	enum finding_severity severity;
-	char code[FINDING_CODE_LEN];
+	enum finding_code id;
+	const char *code;	/* id's text in the registry: "acs-redirect" */
 	char *message;
 	char *fix;		/* NULL when there is nothing to change */
 	bool has_pair;
@@ -32,19 +35,19 @@ struct findings {
 	struct finding *item;
 	size_t nr, cap;
 	bool oom;		/* an allocation failed: some were lost */
-	bool unregistered;	/* a code not in the registry was refused */
+	bool unregistered;	/* a code out of the registry's range was refused */
 };
 
 /*
- * findings_add() - record a finding.  @a, @b: the pair's addresses, or
- * both FINDING_NO_ADDR.  @fix may be NULL.  The message is printf-style.
- * @code must be in judge/finding_registry.c.  Returns 0, or -1 when memory
- * ran out (remembered in f->oom) or @code is not registered (refused,
- * remembered in f->unregistered).
+ * findings_add() - record a finding.  @code: an FC_ constant of
+ * finding_codes.h.  @a, @b: the pair's addresses, or both FINDING_NO_ADDR.
+ * @fix may be NULL.  The message is printf-style.  Returns 0, or -1 when
+ * memory ran out (remembered in f->oom) or @code is out of the registry's
+ * range (refused, remembered in f->unregistered).
  */
 #define FINDING_NO_ADDR (~0ULL)
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned long long a, unsigned long long b,
+		 enum finding_code code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 

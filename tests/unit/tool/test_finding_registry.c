@@ -55,19 +55,21 @@ void test_finding_registry(struct ktap *k)
 	      "registry: a code is found by its constant and by its exact name only");
 
 	before = finding_registry_violations();
-	CHECK(k, !findings_add(&f, SEV_INFO, "vm-guest", FINDING_NO_ADDR,
+	CHECK(k, !findings_add(&f, SEV_INFO, FC_VM_GUEST, FINDING_NO_ADDR,
 			       FINDING_NO_ADDR, NULL, "x") &&
-		 f.nr == 1 && !f.unregistered &&
+		 f.nr == 1 && !f.unregistered && f.item[0].id == FC_VM_GUEST &&
+		 !strcmp(f.item[0].code, "vm-guest") &&
+		 f.item[0].root_cause == RC_VIRTUALIZATION &&
 		 finding_registry_violations() == before &&
 		 findings_exit_status(&f) == EXIT_ALL_GOOD,
 	      "registry: a registered code is recorded");
-	CHECK(k, findings_add(&f, SEV_ERROR, "no-such-finding", FINDING_NO_ADDR,
+	CHECK(k, findings_add(&f, SEV_ERROR, FC_COUNT, FINDING_NO_ADDR,
 			      FINDING_NO_ADDR, NULL, "y") == -1 &&
 		 f.nr == 1 && f.unregistered &&
 		 finding_registry_violations() == before + 1 &&
 		 findings_exit_status(&f) == EXIT_WARNINGS,
-	      "registry: an unregistered code is refused, and the run is not 'all good'");
-	CHECK(k, !findings_add(&f, SEV_ERROR, "vm-guest", FINDING_NO_ADDR,
+	      "registry: a code out of range is refused, and the run is not 'all good'");
+	CHECK(k, !findings_add(&f, SEV_ERROR, FC_VM_GUEST, FINDING_NO_ADDR,
 			       FINDING_NO_ADDR, NULL, "z") &&
 		 f.nr == 2 && finding_registry_violations() == before + 2,
 	      "registry: a severity outside the code's range is kept and counted");
