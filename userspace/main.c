@@ -380,7 +380,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 		return -1;
 	if (!c.ok && !(s->have_module && s->module.cpu_known))
 		findings_add(&r->findings, SEV_WARNING, FC_CPUINFO_UNREADABLE,
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
 			     c.path[0] ? c.path : CPUINFO_PATH);
 	return 0;

@@ -34,7 +34,7 @@ void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 	if (guess == P2PD_CPU_GUESS_NONE) {
 		findings_add(&r->findings, SEV_INFO, FC_CPU_UNKNOWN,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
-			     "pass that machine's /proc/cpuinfo with --cpuinfo FILE",
+			     NULL,
 			     "the input does not say which CPU it came from, this machine's is not its, and its host bridges do not tell: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
 		return;
 	}

@@ -75,7 +75,7 @@ void judge_cross_check(struct check_run *r, const char *root,
 
 			pciaddr_format(a, only);
 			findings_add(&r->findings, SEV_WARNING, FC_CROSS_CHECK_MISMATCH,
-				     only, FINDING_NO_ADDR, NULL,
+				     only, FINDING_NO_ADDR, FINDING_NO_FIX,
 				     "function %s is in the %s snapshot only", a,
 				     am < ap ? "module's" : "libpci");
 			if (am < ap)
@@ -134,7 +134,7 @@ void judge_cross_check(struct check_run *r, const char *root,
 
 		first_difference(mod->pairs, text, where, sizeof(where));
 		findings_add(&r->findings, SEV_WARNING, FC_CROSS_CHECK_PAIRS,
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "the module's pairs file and the same engine over libpci's reading differ: %s",
 			     where);
 	}

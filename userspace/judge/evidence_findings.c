@@ -1311,7 +1311,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 		const struct cand *c = &j->cand[i];
 
 		if (findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
-				 FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg))
+				 FINDING_NO_ADDR, c->fix, "%s", c->msg))
 			continue;
 		findings_set_root_cause(&r->findings, c->root_cause);
 		if (c->refs[0])

@@ -116,6 +116,8 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it->a = a;
 	it->b = b;
 	it->root_cause = k->root_cause;
+	if (!fix)
+		fix = k->fix;
 	va_start(ap, fmt);
 	it->message = shown(vformat(fmt, ap));
 	va_end(ap);

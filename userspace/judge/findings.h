@@ -41,11 +41,14 @@ struct findings {
 /*
  * findings_add() - record a finding.  @code: an FC_ constant of
  * finding_codes.h.  @a, @b: the pair's addresses, or both FINDING_NO_ADDR.
- * @fix may be NULL.  The message is printf-style.  Returns 0, or -1 when
- * memory ran out (remembered in f->oom) or @code is out of the registry's
- * range (refused, remembered in f->unregistered).
+ * @fix: the fix; NULL for @code's default fix in finding_codes.h (none
+ * where it has none); FINDING_NO_FIX, or an empty text, for no fix.  The
+ * message is printf-style.  Returns 0, or -1 when memory ran out
+ * (remembered in f->oom) or @code is out of the registry's range (refused,
+ * remembered in f->unregistered).
  */
 #define FINDING_NO_ADDR (~0ULL)
+#define FINDING_NO_FIX ""
 int findings_add(struct findings *f, enum finding_severity sev,
 		 enum finding_code code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)

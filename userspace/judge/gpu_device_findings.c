@@ -170,7 +170,7 @@ static void judge_timeouts(struct check_run *r)
 				     st->kernel_xid, hint[0] ? ": " : "", hint);
 	} else if (st->measure == GPU_FAILED) {
 		findings_add(&r->findings, SEV_WARNING, FC_MEASURE_FAILED,
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "the measurements stopped early: %s%s%s",
 			     st->error[0] ? st->error : "no detail",
 			     st->stuck_step[0] ? " during " : "", st->stuck_step);
@@ -240,7 +240,7 @@ static void judge_device(struct check_run *r, unsigned int g)
 	judge_gpu_explained(r, g, false, lwhy, sizeof(lwhy), lfix, sizeof(lfix));
 	if (run_gpu_function(r, g) == P2PD_NO_INDEX && r->model)
 		findings_add(&r->findings, SEV_WARNING, FC_GPU_NOT_IN_TOPOLOGY,
-			     a, FINDING_NO_ADDR, NULL,
+			     a, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "CUDA GPU %d at %s is not in the PCI snapshot: its paths cannot be judged",
 			     d->ordinal, judge_addr_str(a));
 	for (i = 0; i < JF_DEV_FIGS; i++) {
@@ -259,7 +259,7 @@ static void judge_device(struct check_run *r, unsigned int g)
 	    ((d->link.max_gen && d->link.gen_load < d->link.max_gen) ||
 	     (d->link.max_width && d->link.width_load < d->link.max_width)))
 		findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED, a,
-			     FINDING_NO_ADDR, finding_default_fix(FC_LINK_DEGRADED),
+			     FINDING_NO_ADDR, NULL,
 			     "GPU %s link under load: Gen%u x%u, capable of Gen%u x%u",
 			     judge_addr_str(a), d->link.gen_load, d->link.width_load,
 			     d->link.max_gen, d->link.max_width);

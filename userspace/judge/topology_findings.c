@@ -299,7 +299,7 @@ static void judge_links(struct check_run *r)
 		if (max_width && f->link.width < max_width) {
 			findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED,
 				     f->addr, FINDING_NO_ADDR,
-				     finding_default_fix(FC_LINK_DEGRADED),
+				     NULL,
 				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
 				     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
 				     f->link.width, max_width, cur, max);
@@ -316,7 +316,7 @@ static void judge_links(struct check_run *r)
 			else
 				findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED,
 					     f->addr, FINDING_NO_ADDR,
-					     finding_default_fix(FC_LINK_DEGRADED),
+					     NULL,
 					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
 					     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
 					     cur, max, f->link.width);

@@ -78,7 +78,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 				findings_add(&r->findings, SEV_WARNING, FC_BASELINE_DEVICE,
 					     addr, FINDING_NO_ADDR,
 					     !strcmp(name, "acs_ctrl") ?
-					     "compare the firmware ACS settings and kernel parameters with the baseline server" : NULL,
+					     "compare the firmware ACS settings and kernel parameters with the baseline server" : FINDING_NO_FIX,
 					     "%s %s is %s here, %s on the baseline", as, name,
 					     have, want);
 		}
@@ -90,7 +90,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			continue;
 		pciaddr_format(a, m->fn[k].addr);
 		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
-			     m->fn[k].addr, FINDING_NO_ADDR, NULL,
+			     m->fn[k].addr, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "%s [%04x:%04x] is here but not on the baseline", a,
 			     m->fn[k].vendor, m->fn[k].device);
 	}
@@ -326,7 +326,7 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 		enum finding_severity sev = verdict_change_severity(p->verdict);
 
 		findings_add(&r->findings, sev, FC_BASELINE_VERDICT, a, b,
-			     "compare the ACS findings and the firmware settings with the baseline server",
+			     NULL,
 			     "%s and %s: verdict %s here, %s on the baseline%s", as, bs,
 			     p2pd_verdict_name(p->verdict), ver, share);
 	}

@@ -159,7 +159,7 @@ static void judge_port(struct check_run *r, const struct aer_port *p)
 			     FC_AER_LOGGED, p->addr, FINDING_NO_ADDR,
 			     n->nonfatal || n->fatal ?
 			     "see the kernel log for the AER reports of this port; an uncorrectable error on a P2P path can mean lost or poisoned data: test the pair's copies (the data check below)" :
-			     NULL,
+			     FINDING_NO_FIX,
 			     "%s %s has logged AER errors since boot: correctable %llu, non-fatal %llu, fatal %llu (%s); it is on the path of %s",
 			     p2pd_role_name(f->role), a, n->cor, n->nonfatal, n->fatal,
 			     n->detail, pairs);

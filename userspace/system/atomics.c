@@ -59,7 +59,7 @@ static void cuda_only(struct check_run *r, const struct p2pd_function *fa,
 	findings_add(&r->findings,
 		     c == CUDA_ATOMICS_NONE || w.caps_unknown ? SEV_WARNING : SEV_INFO,
 		     FC_P2P_ATOMICS, fa->addr, fb->addr,
-		     c == CUDA_ATOMICS_ALL ? (w.caps_unknown ? CAPS_UNKNOWN_FIX : NULL) :
+		     c == CUDA_ATOMICS_ALL ? (w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX) :
 		     "run as root to read the path's DevCap2/DevCtl2, which name the port or device that stops them",
 		     "%s and %s: peer atomics %s, by CUDA's word alone: the path's registers could not be read%s",
 		     a, b, c == CUDA_ATOMICS_ALL ? "work" :
@@ -127,7 +127,7 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 	if (ca && cb)
 		findings_add(&r->findings, w.caps_unknown ? SEV_WARNING : SEV_INFO,
 			     FC_P2P_ATOMICS, fa->addr, fb->addr,
-			     w.caps_unknown ? CAPS_UNKNOWN_FIX : NULL,
+			     w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX,
 			     "%s and %s: peer atomics work: every port on the path routes AtomicOps and both complete 32- and 64-bit ones%s",
 			     a, b, w.text);
 	else

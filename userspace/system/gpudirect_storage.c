@@ -187,7 +187,7 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 			p2pdma_fix(p, true, lack, sizeof(lack));
 			findings_add(&r->findings, tried ? SEV_WARNING : SEV_INFO,
 				     FC_GDS_COMPAT_MODE, p->gpu, p->peer,
-				     fix[0] ? fix : NULL,
+				     fix,
 				     "GPUDirect Storage would run in compat mode (through host memory, while gdscheck still reports success): no nvidia-fs module, and the kernel P2PDMA route lacks %s",
 				     lack[0] ? lack : "a path the kernel can map");
 		}

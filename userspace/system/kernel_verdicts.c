@@ -56,7 +56,7 @@ static void one_pair(struct check_run *r, int pi, const char *line, bool agrees,
 
 	findings_add(&r->findings, agrees ? SEV_INFO : SEV_WARNING,
 		     FC_KERNEL_P2PDMA_VERDICT, a, b,
-		     agrees ? NULL : "compare the kernel's release with the \"P2PDMA list:\" line above; run p2pdiag-check --verbose for the path it judged",
+		     agrees ? FINDING_NO_FIX : "compare the kernel's release with the \"P2PDMA list:\" line above; run p2pdiag-check --verbose for the path it judged",
 		     "the kernel logged \"%s\"; p2pdiag's verdict for the pair: %s%s",
 		     line, p2pd_verdict_name(p->verdict),
 		     agrees ? "" : differs);

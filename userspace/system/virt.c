@@ -236,7 +236,7 @@ static void gpu_cliques(struct check_run *r)
 			     with);
 	if (unread[0])
 		findings_add(&r->findings, SEV_INFO, FC_VM_CLIQUE_UNREADABLE,
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, "run as root",
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "the config space of GPU(s) %s is not readable past 64 bytes: whether they carry the GPUDirect clique capability is unknown",
 			     unread);
 }
