@@ -27,6 +27,7 @@
 #include "judge/cross_check.h"
 #include "judge/findings.h"
 #include "judge/finding_registry.h"
+#include "judge/outcome.h"
 #include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "judge/results.h"
@@ -463,7 +464,7 @@ static int write_json(FILE *f, const void *run)
 static int write_outputs(struct check_run *r, const struct options *o,
 			 int graph_pair)
 {
-	int status = findings_exit_status(&r->findings);
+	int status = outcome_exit_status(&r->findings);
 	char err[1024];
 
 	if (write_report(r, o)) {

@@ -187,16 +187,3 @@ enum finding_severity findings_worst(const struct findings *f)
 			w = f->item[i].severity;
 	return w;
 }
-
-int findings_exit_status(const struct findings *f)
-{
-	switch (findings_worst(f)) {
-	case SEV_ERROR:
-		return EXIT_P2P_BROKEN;
-	case SEV_WARNING:
-		return EXIT_WARNINGS;
-	default:
-		/* A lost finding could have been an error: never say "good". */
-		return f->oom || f->unregistered ? EXIT_WARNINGS : EXIT_ALL_GOOD;
-	}
-}

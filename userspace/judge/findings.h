@@ -2,7 +2,8 @@
 /*
  * A finding: one thing the run learned that a person should act on or
  * know, with a stable code (scripts and tests match on it), the numbers
- * behind it in the message, and the fix.  Severity decides the exit status.
+ * behind it in the message, and the fix.  Severity decides the exit status
+ * (outcome.h).
  */
 #ifndef P2PDIAG_FINDINGS_H
 #define P2PDIAG_FINDINGS_H
@@ -71,14 +72,5 @@ void findings_free(struct findings *f);
 /* How many findings carry @code (tests and the baseline use it). */
 size_t findings_count_code(const struct findings *f, const char *code);
 enum finding_severity findings_worst(const struct findings *f);
-
-/* Exit statuses, documented in --help and README.md. */
-#define EXIT_ALL_GOOD		0
-#define EXIT_WARNINGS		1
-#define EXIT_P2P_BROKEN		2
-#define EXIT_USAGE		3
-
-/* 0, 1 or 2 from the worst finding (info counts as good). */
-int findings_exit_status(const struct findings *f);
 
 #endif /* P2PDIAG_FINDINGS_H */

@@ -11,6 +11,7 @@
 #include "tool_util.h"
 #include "judge/finding_registry.h"
 #include "judge/findings.h"
+#include "judge/outcome.h"
 
 /* The violations this file causes on purpose. */
 static unsigned long expected;
@@ -61,13 +62,13 @@ void test_finding_registry(struct ktap *k)
 		 !strcmp(f.item[0].code, "vm-guest") &&
 		 f.item[0].root_cause == RC_VIRTUALIZATION &&
 		 finding_registry_violations() == before &&
-		 findings_exit_status(&f) == EXIT_ALL_GOOD,
+		 outcome_exit_status(&f) == EXIT_ALL_GOOD,
 	      "registry: a registered code is recorded");
 	CHECK(k, findings_add(&f, SEV_ERROR, FC_COUNT, FINDING_NO_ADDR,
 			      FINDING_NO_ADDR, NULL, "y") == -1 &&
 		 f.nr == 1 && f.unregistered &&
 		 finding_registry_violations() == before + 1 &&
-		 findings_exit_status(&f) == EXIT_WARNINGS,
+		 outcome_exit_status(&f) == EXIT_WARNINGS,
 	      "registry: a code out of range is refused, and the run is not 'all good'");
 	CHECK(k, !findings_add(&f, SEV_ERROR, FC_VM_GUEST, FINDING_NO_ADDR,
 			       FINDING_NO_ADDR, NULL, "z") &&
