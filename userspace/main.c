@@ -27,6 +27,7 @@
 #include "judge/cross_check.h"
 #include "judge/findings.h"
 #include "judge/finding_registry.h"
+#include "judge/outcome.h"
 #include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "judge/results.h"
@@ -379,8 +380,8 @@ static int choose_source(struct check_run *r, const struct options *o,
 				   err, errlen))
 		return -1;
 	if (!c.ok && !(s->have_module && s->module.cpu_known))
-		findings_add(&r->findings, SEV_WARNING, "cpuinfo-unreadable",
-			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
+		findings_add(&r->findings, SEV_WARNING, FC_CPUINFO_UNREADABLE,
+			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
 			     c.path[0] ? c.path : CPUINFO_PATH);
 	return 0;
@@ -463,7 +464,7 @@ static int write_json(FILE *f, const void *run)
 static int write_outputs(struct check_run *r, const struct options *o,
 			 int graph_pair)
 {
-	int status = findings_exit_status(&r->findings);
+	int status = outcome_exit_status(&r->findings);
 	char err[1024];
 
 	if (write_report(r, o)) {

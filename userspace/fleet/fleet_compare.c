@@ -24,6 +24,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/fleet_priv.h"
+#include "judge/outcome.h"
 #include "platform/safe_text.h"
 #include "report/report_file.h"
 

@@ -46,7 +46,7 @@ void judge_bar1_windows(struct check_run *r)
 		snprintf(fix, sizeof(fix),
 			 "turn on \"Resizable BAR\" (\"Re-Size BAR Support\") and \"Above 4G Decoding\" (\"Above 4G MMIO\", \"64-bit MMIO\") in the BIOS; on Linux 6.1 and later, where /sys/bus/pci/devices/%s/resource1_resize lists the sizes the GPU offers (bit n: 1 MiB << n), echo %u > that file with the driver unbound and bind it again; a GPU without the Resizable BAR capability keeps this BAR1",
 			 addr, resize_exponent(b->memory));
-		findings_add(&r->findings, SEV_WARNING, "bar1-below-memory",
+		findings_add(&r->findings, SEV_WARNING, FC_BAR1_BELOW_MEMORY,
 			     d->pci_addr, FINDING_NO_ADDR, fix,
 			     "GPU %s: NVML's BAR1 is %llu MiB (%llu MiB in use) for %llu MiB of memory: peers and NICs map the GPU's memory through BAR1, so no more than that at once, and a driver that maps all of it for peers fails",
 			     addr, b->total / MIB, b->used / MIB, b->memory / MIB);

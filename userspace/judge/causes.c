@@ -141,7 +141,7 @@ int causes_build(const struct check_run *r, struct causes *c)
 			c->cause = n;
 			at = (int)c->nr++;
 			memset(&c->cause[at], 0, sizeof(c->cause[at]));
-			memcpy(c->cause[at].code, it->code, sizeof(it->code));
+			c->cause[at].code = it->code;
 			c->cause[at].severity = it->severity;
 		}
 		k = &c->cause[at];

@@ -24,7 +24,7 @@
 struct check_run;
 
 struct cause {
-	char code[FINDING_CODE_LEN];
+	const char *code;		/* its findings' code: the registry's text */
 	enum finding_severity severity;	/* the worst of its findings */
 	size_t *item;			/* indices into the findings, worst first */
 	size_t nr;

@@ -48,7 +48,7 @@ struct cand {
 	enum finding_severity sev;
 	enum ev_rank rank;
 	unsigned int seq;	/* the order found, which qsort() does not keep */
-	const char *code;
+	enum finding_code code;
 	enum root_cause root_cause;	/* its code's, unless the rule knows more */
 	char msg[1536];
 	char fix[768];
@@ -63,7 +63,7 @@ struct judging {
 };
 
 static struct cand *cand_add(struct judging *j, enum finding_severity sev,
-			     enum ev_rank rank, const char *code)
+			     enum ev_rank rank, enum finding_code code)
 {
 	struct cand *c;
 
@@ -74,7 +74,7 @@ static struct cand *cand_add(struct judging *j, enum finding_severity sev,
 	c->sev = sev;
 	c->rank = rank;
 	c->code = code;
-	c->root_cause = root_cause_of_code(code, NULL);
+	c->root_cause = finding_kind(code)->root_cause;
 	c->seq = j->nr;
 	return c;
 }
@@ -194,7 +194,7 @@ static void judge_consumer(struct judging *j)
 	 * P2P is not what broke the run
 	 */
 	c = cand_add(j, ev->nccl.lib_error || ev->kernel.nr_bus_assert ? SEV_INFO : SEV_ERROR,
-		     RANK_REFUSED, "p2p-not-supported");
+		     RANK_REFUSED, FC_P2P_NOT_SUPPORTED);
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
@@ -313,7 +313,7 @@ static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
 				where[shown] = ref;
 			shown += across > 0;
 		}
-	c = cand_add(j, SEV_INFO, RANK_REFUSED, "p2p-not-supported");
+	c = cand_add(j, SEV_INFO, RANK_REFUSED, FC_P2P_NOT_SUPPORTED);
 	if (!c)
 		return c;
 	c->root_cause = RC_CROSS_SOCKET;
@@ -380,7 +380,7 @@ static void judge_refusals(struct judging *j)
 			       ev->p2p_status[a][b] == EV_P2P_DR;
 		}
 	if (cns) {
-		c = cand_add(j, SEV_ERROR, RANK_CONFIG, "host-bridge-no-p2p");
+		c = cand_add(j, SEV_ERROR, RANK_CONFIG, FC_HOST_BRIDGE_NO_P2P);
 		if (c) {
 			snprintf(c->msg, sizeof(c->msg),
 				 "nvidia-smi topo -p2p says CNS (chipset not supported) for %u of %u GPU pairs: the driver does not do P2P through this root complex",
@@ -406,7 +406,7 @@ static void judge_refusals(struct judging *j)
 				    strstr(ev->gpu_name[a], "TITAN") != NULL;
 		const char *rocm = NULL;
 
-		c = cand_add(j, SEV_ERROR, RANK_REFUSED, "p2p-not-supported");
+		c = cand_add(j, SEV_ERROR, RANK_REFUSED, FC_P2P_NOT_SUPPORTED);
 		if (!c)
 			return;
 		if (cannot) {
@@ -525,7 +525,7 @@ static void judge_lspci(struct judging *j)
 		/* the engine's redirect bits, EgressCtrl with them */
 		if (br->acs_ctl_bits & P2PD_ACS_REDIRECT_MASK) {
 			if (!redir)
-				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect");
+				redir = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_ACS_REDIRECT);
 			if (redir) {
 				put(redir->msg, sizeof(redir->msg), "%s%02x:%02x.%u (%s%s%s%s%s%s)",
 				    redir->msg[0] ? ", " : "ACS on the bridge ports above the GPUs redirects their peer requests upstream: ",
@@ -547,7 +547,7 @@ static void judge_lspci(struct judging *j)
 			}
 		} else if (!br->acs_ctl_seen && br->access_denied) {
 			if (!denied)
-				denied = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+				denied = cand_add(j, SEV_INFO, RANK_UNDECIDED, FC_EVIDENCE_UNDECIDED);
 			if (denied) {
 				put(denied->msg, sizeof(denied->msg), "%s%02x:%02x.%u",
 				    denied->msg[0] ? ", " : "ACS state of the bridge ports above the GPUs unknown (lspci ran without root: <access denied>): ",
@@ -562,7 +562,7 @@ static void judge_lspci(struct judging *j)
 	}
 	named = redir != NULL;
 	if (!redir && ev->nr_acs_redirect &&
-	    (redir = cand_add(j, SEV_WARNING, RANK_CONFIG, "acs-redirect"))) {
+	    (redir = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_ACS_REDIRECT))) {
 		snprintf(redir->msg, sizeof(redir->msg),
 			 "%u of the %u ACSCtl lines pasted (without the ports they belong to) have ReqRedir+, CmpltRedir+ or EgressCtrl+: ports with ACS redirect send the peer traffic of the GPUs below them up to the root complex",
 			 ev->nr_acs_redirect, ev->nr_acs_lines);
@@ -592,7 +592,7 @@ static void judge_lspci(struct judging *j)
 		if ((d->cap_width && d->sta_width && d->sta_width < d->cap_width) ||
 		    d->width_downgraded) {
 			if (!degraded)
-				degraded = cand_add(j, SEV_WARNING, RANK_LINK, "link-degraded");
+				degraded = cand_add(j, SEV_WARNING, RANK_LINK, FC_LINK_DEGRADED);
 			if (!degraded)
 				continue;
 			if (d->cap_width)
@@ -603,12 +603,12 @@ static void judge_lspci(struct judging *j)
 				put(degraded->msg, sizeof(degraded->msg), "%s%s runs x%u, which lspci marks downgraded: lanes are missing",
 				    degraded->msg[0] ? "; " : "", who, d->sta_width);
 			snprintf(degraded->fix, sizeof(degraded->fix), "%s",
-				 finding_default_fix("link-degraded"));
+				 finding_default_fix(FC_LINK_DEGRADED));
 			cite(j, degraded, d->lnk_ref);
 		} else if ((d->cap_speed10 && d->sta_speed10 && d->sta_speed10 < d->cap_speed10) ||
 			   d->speed_downgraded) {
 			if (!slow)
-				slow = cand_add(j, SEV_INFO, RANK_LINK, "link-slow-idle");
+				slow = cand_add(j, SEV_INFO, RANK_LINK, FC_LINK_SLOW_IDLE);
 			if (!slow)
 				continue;
 			if (d->cap_speed10)
@@ -699,7 +699,7 @@ static void judge_bus_assert(struct judging *j, bool p2p_trouble)
 	struct cand *c;
 
 	if (large || !(small || k->nr_mailbox_assert)) {
-		c = cand_add(j, SEV_WARNING, RANK_CONFIG, "nvrm-peer-assert");
+		c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_NVRM_PEER_ASSERT);
 		if (!c)
 			return;
 		snprintf(c->msg, sizeof(c->msg),
@@ -708,12 +708,12 @@ static void judge_bus_assert(struct judging *j, bool p2p_trouble)
 			 large ? ", though nvidia-smi -q shows BAR1 as large as the GPU's memory: not a BAR1 too small, a driver fault more likely" :
 				 ": a BAR1 too small for peer mappings gives that, and so does a driver fault; these files do not show BAR1's size",
 			 p2p_trouble ? "; P2P is in trouble here too" : "");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvrm-peer-assert"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVRM_PEER_ASSERT));
 		cite(j, c, k->bus_assert_ref);
 		cite(j, c, bar1);
 		return;
 	}
-	c = cand_add(j, SEV_WARNING, RANK_CONFIG, "bar-resizable-small");
+	c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_BAR_RESIZABLE_SMALL);
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
@@ -738,8 +738,8 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 		bool gpu = fault_is_gpu(ev);
 
 		/* a fault of a device not known to be a GPU says nothing of P2P */
-		c = gpu ? cand_add(j, SEV_ERROR, RANK_FAULT, "iommu-fault-during-p2p") :
-			  cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+		c = gpu ? cand_add(j, SEV_ERROR, RANK_FAULT, FC_IOMMU_FAULT_DURING_P2P) :
+			  cand_add(j, SEV_INFO, RANK_UNDECIDED, FC_EVIDENCE_UNDECIDED);
 		if (c) {
 			snprintf(c->msg, sizeof(c->msg),
 				 "the IOMMU logged %u DMA fault%s%s%s%s: a DMA to an address the IOMMU does not map for the device, which is what peer DMA through a translating IOMMU does",
@@ -759,7 +759,7 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 		}
 	}
 	if (k->translated) {
-		c = cand_add(j, p2p_trouble ? SEV_WARNING : SEV_INFO, RANK_CONFIG, "iommu-translated");
+		c = cand_add(j, p2p_trouble ? SEV_WARNING : SEV_INFO, RANK_CONFIG, FC_IOMMU_TRANSLATED);
 		if (c) {
 			snprintf(c->msg, sizeof(c->msg),
 				 "the kernel's default IOMMU domain is translated: peer DMA that crosses the root complex (or that ACS redirects there) is translated by the IOMMU%s",
@@ -772,28 +772,28 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 		}
 	}
 	if (k->nr_bar_unassigned &&
-	    (c = cand_add(j, p2p_trouble ? SEV_ERROR : SEV_WARNING, RANK_CONFIG, "bar-unassigned"))) {
+	    (c = cand_add(j, p2p_trouble ? SEV_ERROR : SEV_WARNING, RANK_CONFIG, FC_BAR_UNASSIGNED))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "the kernel found no space for %u BAR%s, the first of %s: a GPU whose large BAR1 (or the bridge window above it) is not assigned cannot map its memory for peers%s",
 			 k->nr_bar_unassigned, k->nr_bar_unassigned == 1 ? "" : "s",
 			 k->bar_dev[0] ? k->bar_dev : "a device",
 			 p2p_trouble ? ", which is what slows or breaks P2P here" : "");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("bar-unassigned"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_BAR_UNASSIGNED));
 		cite(j, c, k->bar_ref);
 		j->config_known = true;
 	}
 	if (k->nr_bus_assert)
 		judge_bus_assert(j, p2p_trouble);
 	/* the kernel's P2PDMA lists the root complexes known to route P2P */
-	if (k->nr_p2pdma_refused && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "host-bridge-no-p2p"))) {
+	if (k->nr_p2pdma_refused && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_HOST_BRIDGE_NO_P2P))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "the kernel's P2PDMA refused peer DMA through the root complex: the devices share no PCIe switch and their host bridge is not on the kernel's list of root complexes known to route P2P");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("host-bridge-no-p2p"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_HOST_BRIDGE_NO_P2P));
 		cite(j, c, k->p2pdma_ref);
 		j->config_known = true;
 	}
 	if (k->nr_xid && (c = cand_add(j, k->xid_code == 79 ? SEV_ERROR : SEV_WARNING,
-				       RANK_FAULT, "xid"))) {
+				       RANK_FAULT, FC_XID))) {
 		snprintf(c->msg, sizeof(c->msg), "the NVIDIA driver logged %u Xid error%s, the first Xid %u on %s%s",
 			 k->nr_xid, k->nr_xid == 1 ? "" : "s", k->xid_code,
 			 k->xid_dev[0] ? k->xid_dev : "a GPU",
@@ -802,7 +802,7 @@ static void judge_kernel(struct judging *j, bool p2p_trouble)
 			 "look the Xid up in NVIDIA's Xid table; for 79 (fallen off the bus) check power, cooling, the slot and riser, and the link (AER lines around it)");
 		cite(j, c, k->xid_ref);
 	}
-	if (k->nr_aer && (c = cand_add(j, SEV_WARNING, RANK_FAULT, "aer-during-run"))) {
+	if (k->nr_aer && (c = cand_add(j, SEV_WARNING, RANK_FAULT, FC_AER_DURING_RUN))) {
 		snprintf(c->msg, sizeof(c->msg), "the kernel logged %u PCIe AER error report%s, the first about %s",
 			 k->nr_aer, k->nr_aer == 1 ? "" : "s", k->aer_dev[0] ? k->aer_dev : "a port");
 		snprintf(c->fix, sizeof(c->fix),
@@ -817,7 +817,7 @@ static void judge_nccl(struct judging *j)
 	const struct ev_nccl *n = &ev->nccl;
 	struct cand *c;
 
-	if (n->lib_error && (c = cand_add(j, SEV_WARNING, RANK_FAULT, "cuda-failed"))) {
+	if (n->lib_error && (c = cand_add(j, SEV_WARNING, RANK_FAULT, FC_CUDA_FAILED))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL itself failed, which no peer path explains: %s", n->lib_error_text);
 		snprintf(c->fix, sizeof(c->fix),
@@ -826,28 +826,28 @@ static void judge_nccl(struct judging *j)
 	}
 
 	/* NVLink that the driver detects but whose peer path does not work */
-	if (n->nvlink_p2p_disabled && (c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down"))) {
+	if (n->nvlink_p2p_disabled && (c = cand_add(j, SEV_ERROR, RANK_CONFIG, FC_NVLINK_DOWN))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL found P2P disabled between GPUs that NVLink connects: the link is detected but peer access over it is not granted, as on a degraded or failed NVLink");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 		cite(j, c, n->nvlink_disabled_ref);
 		j->config_known = true;
 	}
-	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-disable"))) {
+	if (n->env_p2p_disable && (c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_ENV_NCCL_P2P_DISABLE))) {
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_DISABLE was set by the environment: NCCL does not use P2P between GPUs");
 		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_DISABLE once P2P works on that machine (p2pdiag-check there says whether it does)");
 		cite(j, c, n->env_ref);
 		j->config_known = true;
 	}
 	if ((!strcmp(n->p2p_level, "LOC") || !strcmp(n->p2p_level, "0")) &&
-	    (c = cand_add(j, SEV_WARNING, RANK_CONFIG, "env-nccl-p2p-level"))) {
+	    (c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_ENV_NCCL_P2P_LEVEL))) {
 		snprintf(c->msg, sizeof(c->msg), "NCCL_P2P_LEVEL=%s was set by the environment: NCCL uses P2P between no GPUs", n->p2p_level);
 		snprintf(c->fix, sizeof(c->fix), "unset NCCL_P2P_LEVEL (NCCL then decides from the topology) once P2P works on that machine");
 		cite(j, c, n->level_ref);
 		j->config_known = true;
 	}
 	if ((n->nr_shm || (n->nr_net && n->nr_nodes == 1)) &&
-	    (c = cand_add(j, SEV_WARNING, RANK_REFUSED, "nccl-p2p-disabled"))) {
+	    (c = cand_add(j, SEV_WARNING, RANK_REFUSED, FC_NCCL_P2P_DISABLED))) {
 		/* NET channels cross nodes unless the log says there is one */
 		snprintf(c->msg, sizeof(c->msg),
 			 "NCCL connected GPUs of one node through %s (%u SHM, %u NET, %u P2P channel connections)%s%s%s",
@@ -938,7 +938,7 @@ static void alike_without_latency(struct judging *j)
 		}
 	if (!alike || alike * 2 < pairs)
 		return;
-	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, FC_EVIDENCE_UNDECIDED);
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
@@ -982,21 +982,21 @@ static void judge_cuda_not_ready(struct judging *j)
 	if (!e->nr_not_ready)
 		return;
 	if (!fabric.line) {
-		c = cand_add(j, SEV_WARNING, RANK_CONFIG, "cuda-system-not-ready");
+		c = cand_add(j, SEV_WARNING, RANK_CONFIG, FC_CUDA_SYSTEM_NOT_READY);
 		if (!c)
 			return;
 		snprintf(c->msg, sizeof(c->msg),
 			 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady); on NVSwitch machines that is the NVLink fabric manager not running or not of the driver's version, but nothing in these files shows an NVSwitch or NVLink fabric");
-		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("cuda-system-not-ready"));
+		snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_CUDA_SYSTEM_NOT_READY));
 		cite(j, c, e->not_ready_ref);
 		return;
 	}
-	c = cand_add(j, SEV_ERROR, RANK_CONFIG, "nvlink-down");
+	c = cand_add(j, SEV_ERROR, RANK_CONFIG, FC_NVLINK_DOWN);
 	if (!c)
 		return;
 	snprintf(c->msg, sizeof(c->msg),
 		 "CUDA would not start: the system is not yet initialized (cudaErrorSystemNotReady), on a machine with an NVLink fabric: its fabric manager is not running or not of the driver's version");
-	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix("nvlink-down"));
+	snprintf(c->fix, sizeof(c->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 	cite(j, c, e->not_ready_ref);
 	cite(j, c, fabric);
 	j->config_known = true;
@@ -1028,8 +1028,8 @@ static void judge_nvlink_links(struct judging *j)
 		if (!nv->down[g] || up >= most)
 			continue;
 		c = up ? &partial : &none;
-		if (!*c && !(*c = up ? cand_add(j, SEV_ERROR, RANK_FAULT, "nvlink-down") :
-					 cand_add(j, SEV_WARNING, RANK_CONFIG, "nvlink-inactive")))
+		if (!*c && !(*c = up ? cand_add(j, SEV_ERROR, RANK_FAULT, FC_NVLINK_DOWN) :
+					 cand_add(j, SEV_WARNING, RANK_CONFIG, FC_NVLINK_INACTIVE)))
 			return;
 		put((*c)->msg, sizeof((*c)->msg), "%sGPU%u has %u NVLinks up (%u <inactive>) where GPU%u has %u",
 		    (*c)->msg[0] ? "; " : "", g, up, (unsigned int)__builtin_popcount(nv->down[g]),
@@ -1039,13 +1039,13 @@ static void judge_nvlink_links(struct judging *j)
 	if (partial) {
 		put(partial->msg, sizeof(partial->msg),
 		    ": links down, so peer copies over NVLink run slower or fall back to PCIe");
-		snprintf(partial->fix, sizeof(partial->fix), "%s", finding_default_fix("nvlink-down"));
+		snprintf(partial->fix, sizeof(partial->fix), "%s", finding_default_fix(FC_NVLINK_DOWN));
 		j->config_known = true;
 	}
 	if (none) {
 		put(none->msg, sizeof(none->msg),
 		    ": a bridge missing or unseated, or GPUs never bridged; their peer copies go over PCIe");
-		snprintf(none->fix, sizeof(none->fix), "%s", finding_default_fix("nvlink-inactive"));
+		snprintf(none->fix, sizeof(none->fix), "%s", finding_default_fix(FC_NVLINK_INACTIVE));
 	}
 }
 
@@ -1060,7 +1060,7 @@ static void judge_corrupt_copy(struct judging *j)
 	struct cand *c;
 
 	if ((!t->nr_corrupt && !sp->nr_verify_errors) ||
-	    !(c = cand_add(j, SEV_ERROR, RANK_FAULT, "data-corrupt")))
+	    !(c = cand_add(j, SEV_ERROR, RANK_FAULT, FC_DATA_CORRUPT)))
 		return;
 	if (t->nr_corrupt)
 		snprintf(c->msg, sizeof(c->msg),
@@ -1128,7 +1128,7 @@ static bool judge_measured(struct judging *j, bool emit)
 	list_end(&asym);
 	list_end(&bidi);
 	list_end(&detour);
-	if (slower.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-slower-than-host"))) {
+	if (slower.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, FC_P2P_SLOWER_THAN_HOST))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "%u GPU pair direction%s copy slower with P2P enabled than with it disabled, staged through host memory (enabled vs disabled: %s): the peer path is worse than two trips through the CPU, the mark of ACS redirect through the root complex, IOMMU translation or a root complex that routes P2P poorly",
 			 slower.nr, slower.nr == 1 ? "" : "s", slower.text);
@@ -1138,7 +1138,7 @@ static bool judge_measured(struct judging *j, bool emit)
 		cite(j, c, ev->uni_on.ref);
 		cite(j, c, ev->uni_off.ref);
 	}
-	if (staged.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-host-staged"))) {
+	if (staged.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, FC_P2P_HOST_STAGED))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "%u GPU pair direction%s with peer access granted copy like the host-staged path: the same bandwidth and a latency like two copies through host memory (enabled vs disabled latency: %s)",
 			 staged.nr, staged.nr == 1 ? "" : "s", staged.text);
@@ -1148,7 +1148,7 @@ static bool judge_measured(struct judging *j, bool emit)
 		cite(j, c, ev->lat_off.ref);
 		cite(j, c, ev->uni_on.ref);
 	}
-	if (asym.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "pair-asymmetric"))) {
+	if (asym.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, FC_PAIR_ASYMMETRIC))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "%u GPU pair%s copy far slower one way than the other (slow vs fast direction: %s): one direction takes another path or a link trained down on one side",
 			 asym.nr, asym.nr == 1 ? "" : "s", asym.text);
@@ -1156,7 +1156,7 @@ static bool judge_measured(struct judging *j, bool emit)
 			 "compare both GPUs' LnkSta under load (`sudo lspci -vvv -s BUS:00.0 | grep LnkSta` while copying) and the ACS bits of the ports between them");
 		cite(j, c, on->ref);
 	}
-	if (bidi.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "bidir-collapse"))) {
+	if (bidi.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, FC_BIDIR_COLLAPSE))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "%u GPU pair%s gain nothing from copying both ways at once (bidirectional vs the faster single direction: %s): the peer path is shared one way, as when both directions cross the root complex",
 			 bidi.nr, bidi.nr == 1 ? "" : "s", bidi.text);
@@ -1165,7 +1165,7 @@ static bool judge_measured(struct judging *j, bool emit)
 		cite(j, c, ev->bidi_on.ref);
 		cite(j, c, on->ref);
 	}
-	if (detour.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, "p2p-latency-detour"))) {
+	if (detour.nr && (c = cand_add(j, SEV_WARNING, RANK_MEASURED, FC_P2P_LATENCY_DETOUR))) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "%u GPU pair direction%s have a P2P latency far above the others' median (latency vs median: %s): their requests take a longer path",
 			 detour.nr, detour.nr == 1 ? "" : "s", detour.text);
@@ -1245,7 +1245,7 @@ static void judge_undecided(struct judging *j)
 			return;
 	if (p2p_decided(ev))
 		return;
-	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, "evidence-undecided");
+	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, FC_EVIDENCE_UNDECIDED);
 	if (!c)
 		return;
 	if (gpus_shown(ev) == 1) {
@@ -1284,7 +1284,7 @@ static bool health_shown(const struct judging *j)
 
 	for (i = 0; i < j->nr; i++)
 		if (j->cand[i].sev >= SEV_WARNING ||
-		    !strcmp(j->cand[i].code, "evidence-undecided"))
+		    j->cand[i].code == FC_EVIDENCE_UNDECIDED)
 			return false;
 	if (k->nr_faults || k->nr_xid || k->nr_aer)
 		return false;
@@ -1336,7 +1336,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 		const struct cand *c = &j->cand[i];
 
 		if (findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
-				 FINDING_NO_ADDR, c->fix[0] ? c->fix : NULL, "%s", c->msg))
+				 FINDING_NO_ADDR, c->fix, "%s", c->msg))
 			continue;
 		findings_set_root_cause(&r->findings, c->root_cause);
 		if (c->refs[0])
@@ -1376,7 +1376,7 @@ int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t e
 {
 	if (evidence_none_read(ev)) {
 		/* the report still says which files and why: exit 3 (main.c) */
-		findings_add(&r->findings, SEV_INFO, "evidence-undecided", FINDING_NO_ADDR,
+		findings_add(&r->findings, SEV_INFO, FC_EVIDENCE_UNDECIDED, FINDING_NO_ADDR,
 			     FINDING_NO_ADDR,
 			     "pass the outputs named under --evidence in --help, as printed (nvidia-smi topo -m or -p2p r, p2pBandwidthLatencyTest, nvbandwidth, lspci -vvv, NCCL_DEBUG=INFO, nccl-tests, dmesg)",
 			     "none of the %u file%s could be read as an output p2pdiag knows: nothing was judged",

@@ -20,29 +20,30 @@ unsigned long finding_registry_violations(void)
 }
 
 /*
- * A code outside the registry is a producer the documentation does not
- * know: refused, said on stderr, and the run cannot end "all good".  A
- * severity outside the code's range is kept (the finding is real) and
- * said the same way.
+ * A code outside the registry's range (a value no FC_ constant has) is a
+ * producer the documentation does not know: refused, said on stderr, and
+ * the run cannot end "all good".  A severity outside the code's range is
+ * kept (the finding is real) and said the same way.
  */
-static bool registered(struct findings *f, enum finding_severity sev,
-		       const char *code)
+static const struct finding_kind *registered(struct findings *f,
+					    enum finding_severity sev,
+					    enum finding_code code)
 {
-	const struct finding_kind *k = finding_kind_find(code);
+	const struct finding_kind *k = finding_kind(code);
 
 	if (!k) {
 		violations++;
 		f->unregistered = true;
-		fprintf(stderr, "p2pdiag-check: internal error: finding code '%s' is not in judge/finding_registry.c: finding dropped\n",
-			code);
-		return false;
+		fprintf(stderr, "p2pdiag-check: internal error: finding code %d is not in judge/finding_codes.h: finding dropped\n",
+			(int)code);
+		return NULL;
 	}
 	if (sev < k->least || sev > k->worst) {
 		violations++;
 		fprintf(stderr, "p2pdiag-check: internal error: finding '%s' with severity %s, outside its registered range\n",
-			code, finding_severity_name(sev));
+			k->code, finding_severity_name(sev));
 	}
-	return true;
+	return k;
 }
 
 /* A printf format and its arguments: callers' formats are checked. */
@@ -86,13 +87,14 @@ static char *shown(char *s)
 }
 
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned long long a, unsigned long long b,
+		 enum finding_code code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 {
+	const struct finding_kind *k = registered(f, sev, code);
 	struct finding *it;
 	va_list ap;
 
-	if (!registered(f, sev, code))
+	if (!k)
 		return -1;
 	if (f->nr == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
@@ -108,11 +110,14 @@ int findings_add(struct findings *f, enum finding_severity sev,
 	it = &f->item[f->nr];
 	memset(it, 0, sizeof(*it));
 	it->severity = sev;
-	snprintf(it->code, sizeof(it->code), "%s", code);
+	it->id = code;
+	it->code = k->code;
 	it->has_pair = a != FINDING_NO_ADDR && b != FINDING_NO_ADDR;
 	it->a = a;
 	it->b = b;
-	it->root_cause = root_cause_of_code(code, NULL);
+	it->root_cause = k->root_cause;
+	if (!fix)
+		fix = k->fix;
 	va_start(ap, fmt);
 	it->message = shown(vformat(fmt, ap));
 	va_end(ap);
@@ -181,17 +186,4 @@ enum finding_severity findings_worst(const struct findings *f)
 		if (f->item[i].severity > w)
 			w = f->item[i].severity;
 	return w;
-}
-
-int findings_exit_status(const struct findings *f)
-{
-	switch (findings_worst(f)) {
-	case SEV_ERROR:
-		return EXIT_P2P_BROKEN;
-	case SEV_WARNING:
-		return EXIT_WARNINGS;
-	default:
-		/* A lost finding could have been an error: never say "good". */
-		return f->oom || f->unregistered ? EXIT_WARNINGS : EXIT_ALL_GOOD;
-	}
 }

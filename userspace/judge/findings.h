@@ -2,7 +2,8 @@
 /*
  * A finding: one thing the run learned that a person should act on or
  * know, with a stable code (scripts and tests match on it), the numbers
- * behind it in the message, and the fix.  Severity decides the exit status.
+ * behind it in the message, and the fix.  Severity decides the exit status
+ * (outcome.h).
  */
 #ifndef P2PDIAG_FINDINGS_H
 #define P2PDIAG_FINDINGS_H
@@ -10,14 +11,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge/finding_registry.h"
 #include "judge/finding_severity.h"
 #include "judge/root_cause.h"
 
+/* Longer than any code of finding_codes.h (the unit tests check). */
 #define FINDING_CODE_LEN 48
 
 struct finding {
 	enum finding_severity severity;
-	char code[FINDING_CODE_LEN];
+	enum finding_code id;
+	const char *code;	/* id's text in the registry: "acs-redirect" */
 	char *message;
 	char *fix;		/* NULL when there is nothing to change */
 	bool has_pair;
@@ -32,19 +36,22 @@ struct findings {
 	struct finding *item;
 	size_t nr, cap;
 	bool oom;		/* an allocation failed: some were lost */
-	bool unregistered;	/* a code not in the registry was refused */
+	bool unregistered;	/* a code out of the registry's range was refused */
 };
 
 /*
- * findings_add() - record a finding.  @a, @b: the pair's addresses, or
- * both FINDING_NO_ADDR.  @fix may be NULL.  The message is printf-style.
- * @code must be in judge/finding_registry.c.  Returns 0, or -1 when memory
- * ran out (remembered in f->oom) or @code is not registered (refused,
+ * findings_add() - record a finding.  @code: an FC_ constant of
+ * finding_codes.h.  @a, @b: the pair's addresses, or both FINDING_NO_ADDR.
+ * @fix: the fix; NULL for @code's default fix in finding_codes.h (none
+ * where it has none); FINDING_NO_FIX, or an empty text, for no fix.  The
+ * message is printf-style.  Returns 0, or -1 when memory ran out
+ * (remembered in f->oom) or @code is out of the registry's range (refused,
  * remembered in f->unregistered).
  */
 #define FINDING_NO_ADDR (~0ULL)
+#define FINDING_NO_FIX ""
 int findings_add(struct findings *f, enum finding_severity sev,
-		 const char *code, unsigned long long a, unsigned long long b,
+		 enum finding_code code, unsigned long long a, unsigned long long b,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
@@ -65,14 +72,5 @@ void findings_free(struct findings *f);
 /* How many findings carry @code (tests and the baseline use it). */
 size_t findings_count_code(const struct findings *f, const char *code);
 enum finding_severity findings_worst(const struct findings *f);
-
-/* Exit statuses, documented in --help and README.md. */
-#define EXIT_ALL_GOOD		0
-#define EXIT_WARNINGS		1
-#define EXIT_P2P_BROKEN		2
-#define EXIT_USAGE		3
-
-/* 0, 1 or 2 from the worst finding (info counts as good). */
-int findings_exit_status(const struct findings *f);
 
 #endif /* P2PDIAG_FINDINGS_H */

@@ -37,7 +37,7 @@ void judge_corrupt(struct check_run *r, const char *what,
 		   unsigned long long a, unsigned long long b,
 		   const struct gpu_figure *f)
 {
-	findings_add(&r->findings, SEV_ERROR, "data-corrupt", a, b,
+	findings_add(&r->findings, SEV_ERROR, FC_DATA_CORRUPT, a, b,
 		     "do not use P2P on this path until it verifies: see the topology findings for the pair (ACS redirect, IOMMU), and dmesg for IOMMU faults and Xids",
 		     "%s: the copied data did not verify: %s", what,
 		     verify_words(f->verify));
@@ -75,26 +75,24 @@ void judge_figure(struct check_run *r, const char *what, unsigned long long a,
 	const struct judge_expect *e = &jf->expect;
 	const double ratio = jf->ratio;
 	const bool explained = jf->explained;
-	char code[FINDING_CODE_LEN];
 
 	if (!jf->low)
 		return;
-	snprintf(code, sizeof(code), "%s%s", e->ceiling ? "latency-high" : "bw-low",
-		 explained ? "-explained" : "");
 	if (explained && e->ceiling)
-		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
+		findings_add(&r->findings, SEV_INFO, FC_LATENCY_HIGH_EXPLAINED, a, b,
+			     why_fix,
 			     "%s: %.1f us is above the %.1f us expected, explained by %s",
 			     what, fig->median, e->value, why);
 	else if (explained)
-		findings_add(&r->findings, SEV_INFO, code, a, b, why_fix,
+		findings_add(&r->findings, SEV_INFO, FC_BW_LOW_EXPLAINED, a, b, why_fix,
 			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected, explained by %s",
 			     what, fig->median, ratio, e->value, why);
 	else if (e->ceiling)
-		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
+		findings_add(&r->findings, SEV_WARNING, FC_LATENCY_HIGH, a, b, fix,
 			     "%s: %.1f us is above the %.1f us expected (%s)",
 			     what, fig->median, e->value, e->basis);
 	else
-		findings_add(&r->findings, SEV_WARNING, code, a, b, fix,
+		findings_add(&r->findings, SEV_WARNING, FC_BW_LOW, a, b, fix,
 			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected (%s; below %.2f)",
 			     what, fig->median, ratio, e->value, e->basis,
 			     r->params.min_ratio);

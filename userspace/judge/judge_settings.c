@@ -35,13 +35,14 @@ static const char *on_off(int v)
 }
 
 static struct judge_setting *next(struct judge_setting *out, unsigned int *n,
-				  const char *key, const char *name,
-				  const char *effect)
+				  const char *key, enum finding_code finding,
+				  const char *name, const char *effect)
 {
 	struct judge_setting *s = &out[(*n)++];
 
 	memset(s, 0, sizeof(*s));
 	s->key = key;
+	s->finding = finding;
 	s->name = name;
 	s->effect = effect;
 	s->state = SETTING_UNKNOWN;
@@ -73,7 +74,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 
 	pciaddr_format(id, d->pci_addr);
 
-	s = next(out, &n, "ecc", "ECC",
+	s = next(out, &n, "ecc", FC_SETTING_ECC, "ECC",
 		 "HBM keeps its bandwidth with ECC on (the check bits live in the stacks); on GDDR GPUs ECC costs memory bandwidth; a change applies only after a GPU reset");
 	snprintf(s->change, sizeof(s->change), "nvidia-smi -i %s -e 1 (or -e 0), then a GPU reset", id);
 	if (v->valid && v->ecc >= 0) {
@@ -86,7 +87,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 			   SETTING_AGAINST : SETTING_FINE;
 	}
 
-	s = next(out, &n, "persistence", "persistence mode",
+	s = next(out, &n, "persistence", FC_SETTING_PERSISTENCE, "persistence mode",
 		 "off: the driver tears the GPU down when its last process exits, so every start pays seconds of initialisation and the first copies run on a link that trained down");
 	snprintf(s->change, sizeof(s->change), "nvidia-smi -i %s -pm 1 (or run nvidia-persistenced)", id);
 	if (v->valid && v->persistence >= 0) {
@@ -94,7 +95,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 		s->state = v->persistence ? SETTING_FINE : SETTING_NOTE;
 	}
 
-	s = next(out, &n, "compute_mode", "compute mode",
+	s = next(out, &n, "compute_mode", FC_SETTING_COMPUTE_MODE, "compute mode",
 		 "exclusive process: one process may hold a context, so a second rank or this check cannot measure; prohibited: none may");
 	snprintf(s->change, sizeof(s->change), "nvidia-smi -i %s -c DEFAULT", id);
 	if (v->valid && v->compute_mode >= 0) {
@@ -102,7 +103,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 		s->state = v->compute_mode ? SETTING_AGAINST : SETTING_FINE;
 	}
 
-	s = next(out, &n, "mig", "MIG mode",
+	s = next(out, &n, "mig", FC_SETTING_MIG, "MIG mode",
 		 "on: the GPU is split into instances; CUDA P2P between GPUs is not available and each instance gets a share of the copy engines");
 	snprintf(s->change, sizeof(s->change), "nvidia-smi -i %s -mig 0, then a GPU reset", id);
 	if (v->valid && v->mig >= 0) {
@@ -114,7 +115,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 							      SETTING_FINE;
 	}
 
-	s = next(out, &n, "clocks", "application and locked clocks",
+	s = next(out, &n, "clocks", FC_SETTING_CLOCKS, "application and locked clocks",
 		 "clocks held below their defaults slow copies and kernels alike; NVML names them among the reasons clocks were held during the copies");
 	snprintf(s->change, sizeof(s->change),
 		 "nvidia-smi -i %s -rac (application clocks), -rgc (locked GPU clocks), -rmc (locked memory clocks)", id);
@@ -130,7 +131,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 			   SETTING_AGAINST : SETTING_FINE;
 	}
 
-	s = next(out, &n, "pstate", "performance state under load",
+	s = next(out, &n, "pstate", FC_COUNT, "performance state under load",
 		 "a GPU copying data should be in P0; a higher P-state under load means a power or clock limit held it");
 	snprintf(s->change, sizeof(s->change),
 		 "nvidia-smi -i %s -q -d PERFORMANCE (names the limit)", id);
@@ -148,7 +149,7 @@ void judge_host_aspm(struct fsroot *root, struct judge_setting *out)
 	unsigned int n = 0;
 	struct judge_setting *s;
 
-	s = next(out, &n, "aspm_policy", "PCIe ASPM policy",
+	s = next(out, &n, "aspm_policy", FC_SETTING_ASPM_POLICY, "PCIe ASPM policy",
 		 "powersave and powersupersave let idle links enter L0s/L1: the first copies after idle wait for the link to wake, and small-copy latency rises");
 	snprintf(s->change, sizeof(s->change),
 		 "boot with pcie_aspm.policy=performance, or: echo performance > /sys/module/pcie_aspm/parameters/policy");
@@ -179,23 +180,21 @@ void judge_settings(struct check_run *r)
 		pciaddr_format(id, st->dev[g].pci_addr);
 		set = jg->setting;
 		for (i = 0; i < jg->nr_settings; i++) {
-			char code[FINDING_CODE_LEN];
 			bool info = set[i].state == SETTING_NOTE;
 
 			if (set[i].state != SETTING_AGAINST && !info)
 				continue;
-			if (info && strcmp(set[i].key, "persistence"))
+			if (set[i].finding == FC_COUNT)
 				continue;	/* P-states are told by gpu-throttled */
-			snprintf(code, sizeof(code), "setting-%s", set[i].key);
 			findings_add(&r->findings, info ? SEV_INFO : SEV_WARNING,
-				     code, st->dev[g].pci_addr, FINDING_NO_ADDR,
+				     set[i].finding, st->dev[g].pci_addr, FINDING_NO_ADDR,
 				     set[i].change, "GPU %s %s: %s; %s", id,
 				     set[i].name, set[i].value, set[i].effect);
 		}
 	}
 	set = &r->results->host_aspm;
 	if (set->state == SETTING_NOTE)
-		findings_add(&r->findings, SEV_INFO, "setting-aspm_policy",
+		findings_add(&r->findings, SEV_INFO, FC_SETTING_ASPM_POLICY,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, set->change,
 			     "%s: %s; %s", set->name, set->value, set->effect);
 }

@@ -20,6 +20,8 @@ enum judge_setting_state {
 
 struct judge_setting {
 	const char *key;	/* "ecc": JSON's key */
+	/* what it is reported as when against or noted; FC_COUNT: never */
+	enum finding_code finding;
 	const char *name;	/* "ECC" */
 	char value[96];		/* "on", "on, off after the next reset" */
 	const char *effect;	/* what it does to copies and P2P */

@@ -159,7 +159,7 @@ void judge_validity(struct check_run *r)
 		    st->busy == GPU_BUSY_SKIP) {
 			/* a health check's choice: a job's GPU is no fault */
 			busy_words(a, words, sizeof(words));
-			findings_add(&r->findings, SEV_INFO, "gpu-busy",
+			findings_add(&r->findings, SEV_INFO, FC_GPU_BUSY,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     "the next run on idle GPUs measures them",
 				     "GPU %s is in use: %s; nothing measured (--if-busy=skip), only the topology and attributes judged",
@@ -168,7 +168,7 @@ void judge_validity(struct check_run *r)
 			bool refused = st->measure == GPU_BUSY;
 
 			busy_words(a, words, sizeof(words));
-			findings_add(&r->findings, SEV_WARNING, "gpu-busy",
+			findings_add(&r->findings, SEV_WARNING, FC_GPU_BUSY,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     refused ?
 				     "run the check when the GPU is idle (drain the node, or --wait-idle SECONDS); --if-busy=measure measures anyway" :
@@ -183,14 +183,14 @@ void judge_validity(struct check_run *r)
 			judge_gpu_explained(r, g, false, why, sizeof(why), fix,
 					    sizeof(fix));
 			judge_throttle_words(slow, words, sizeof(words));
-			findings_add(&r->findings, SEV_WARNING, "gpu-throttled",
+			findings_add(&r->findings, SEV_WARNING, FC_GPU_THROTTLED,
 				     d->pci_addr, FINDING_NO_ADDR, fix,
 				     "GPU %s: its clocks were held back while the copies ran: %s (NVML's reasons over %u samples; SM clock %u MHz under load)",
 				     a_s, words, a->throttle_samples,
 				     a->sm_clock_load);
 		}
 		if (placement_remote(d))
-			findings_add(&r->findings, SEV_WARNING, "numa-remote",
+			findings_add(&r->findings, SEV_WARNING, FC_NUMA_REMOTE,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     "bind the worker and its memory to the GPU's node (numactl --cpunodebind=N --membind=N); check numa_node in sysfs and the BIOS's NUMA setting",
 				     "GPU %s is on NUMA node %d, but the pinned host buffers landed on node %d (the worker ran on CPU %d, node %d): host copies cross the CPUs' interconnect",

@@ -90,7 +90,7 @@ void judge_nccl_links(struct check_run *r)
 			continue;
 		speed_text(s_now, sizeof(s_now), now.speed_tenths);
 		speed_text(s_cap, sizeof(s_cap), cap.speed_tenths);
-		findings_add(&r->findings, SEV_INFO, "nccl-link-current", a,
+		findings_add(&r->findings, SEV_INFO, FC_NCCL_LINK_CURRENT, a,
 			     FINDING_NO_ADDR,
 			     "GPUs lower their link at idle and NCCL reads it as it starts, so this is the figure its ring and tree choices start from; put the link's link_speed and link_width in an NCCL_TOPO_FILE to give it the capability, and see link-degraded for the link under load",
 			     "NCCL %d.%d.%d (libnccl.so.2) takes GPU %s's PCIe link from NVML's current %s GT/s x%u: %.1f GB/s in its topology, where the link can do %s GT/s x%u (%.1f GB/s, the sysfs maximum NCCL before 2.30.7 took)",

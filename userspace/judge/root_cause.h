@@ -4,7 +4,7 @@
  * --evidence runs alike, so that a report, a script and a corpus of
  * published cases can compare what the tool concluded with what a
  * maintainer concluded.  Each finding code has a default root cause in
- * one table (root_cause.c); a rule that knows better (GeForce cards that
+ * its entry of finding_codes.h; a rule that knows better (GeForce cards that
  * CUDA refuses are consumer-gpu, not just "refused") sets the finding's
  * own with findings_set_root_cause().
  */
@@ -35,13 +35,5 @@ const char *root_cause_name(enum root_cause rc);
 
 /* The root cause whose name is @name, or RC_COUNT when none is. */
 enum root_cause root_cause_from_name(const char *name);
-
-/*
- * root_cause_of_code() - the default root cause of finding code @code:
- * what a finding of that code is about when its producer says no more.
- * *@known (may be NULL) says whether the table holds @code at all; the
- * unit tests check that every registered code is in it.
- */
-enum root_cause root_cause_of_code(const char *code, bool *known);
 
 #endif /* P2PDIAG_ROOT_CAUSE_H */

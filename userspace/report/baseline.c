@@ -58,7 +58,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			continue;
 		idx = p2pd_model_find(m, addr);
 		if (idx == P2PD_NO_INDEX) {
-			findings_add(&r->findings, SEV_WARNING, "baseline-topology",
+			findings_add(&r->findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
 				     addr, FINDING_NO_ADDR,
 				     "check that the card is seated and enabled in firmware (lspci should list it)",
 				     "%s [%s:%s] of the baseline is missing here", as,
@@ -75,10 +75,10 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			p2pd_field_text(have, sizeof(have), &m->fn[idx],
 					same_model_fields[k]);
 			if (want && strcmp(want, have))
-				findings_add(&r->findings, SEV_WARNING, "baseline-device",
+				findings_add(&r->findings, SEV_WARNING, FC_BASELINE_DEVICE,
 					     addr, FINDING_NO_ADDR,
 					     !strcmp(name, "acs_ctrl") ?
-					     "compare the firmware ACS settings and kernel parameters with the baseline server" : NULL,
+					     "compare the firmware ACS settings and kernel parameters with the baseline server" : FINDING_NO_FIX,
 					     "%s %s is %s here, %s on the baseline", as, name,
 					     have, want);
 		}
@@ -89,8 +89,8 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 		if (seen[k])
 			continue;
 		pciaddr_format(a, m->fn[k].addr);
-		findings_add(&r->findings, SEV_WARNING, "baseline-topology",
-			     m->fn[k].addr, FINDING_NO_ADDR, NULL,
+		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
+			     m->fn[k].addr, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "%s [%04x:%04x] is here but not on the baseline", a,
 			     m->fn[k].vendor, m->fn[k].device);
 	}
@@ -111,7 +111,7 @@ static void check_bw(struct check_run *r, const char *what, unsigned long long a
 		     unsigned long long b, double base, double now, double tol)
 {
 	if (bw_below_reference(base, now, tol))
-		findings_add(&r->findings, SEV_WARNING, "baseline-bw", a, b,
+		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_BW, a, b,
 			     "compare links under load, NUMA placement and firmware settings with the baseline server",
 			     "%s: %.1f GB/s, %.0f%% below the baseline's %.1f GB/s (tolerance %.0f%%)",
 			     what, now, 100 * (1 - now / base), base, 100 * tol);
@@ -318,15 +318,15 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 	pciaddr_format(bs, b);
 	share_text(share, sizeof(share), c->count, whole);
 	if (cls && strcmp(cls, p2pd_class_name(p->cls)))
-		findings_add(&r->findings, SEV_WARNING, "baseline-class", a, b,
+		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_CLASS, a, b,
 			     "the devices sit elsewhere in the PCIe tree than on the baseline: check slots and risers",
 			     "%s and %s are %s here, %s on the baseline%s", as, bs,
 			     p2pd_class_name(p->cls), cls, share);
 	if (v >= 0 && v != (int)p->verdict) {
 		enum finding_severity sev = verdict_change_severity(p->verdict);
 
-		findings_add(&r->findings, sev, "baseline-verdict", a, b,
-			     "compare the ACS findings and the firmware settings with the baseline server",
+		findings_add(&r->findings, sev, FC_BASELINE_VERDICT, a, b,
+			     NULL,
 			     "%s and %s: verdict %s here, %s on the baseline%s", as, bs,
 			     p2pd_verdict_name(p->verdict), ver, share);
 	}

@@ -90,7 +90,7 @@ void baseline_context_check(struct check_run *r, struct json_object *base)
 	differ(diff, sizeof(diff), "slots", was, is);
 	json_object_put(now);
 	if (diff[0])
-		findings_add(&r->findings, SEV_INFO, "baseline-context",
+		findings_add(&r->findings, SEV_INFO, FC_BASELINE_CONTEXT,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "since the baseline: %s", diff);
 }

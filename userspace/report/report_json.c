@@ -17,6 +17,7 @@
 
 #include "evidence/evidence.h"
 #include "judge/judge.h"
+#include "judge/outcome.h"
 #include "judge/results.h"
 #include "judge/run_state.h"
 #include "topology/format_text.h"
@@ -630,7 +631,7 @@ static struct json_object *summary_json(const struct check_run *r)
 	put(sum, "errors", json_object_new_int((int)n[SEV_ERROR]));
 	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
 	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
-	put(sum, "exit_status", json_object_new_int(findings_exit_status(&r->findings)));
+	put(sum, "exit_status", json_object_new_int(outcome_exit_status(&r->findings)));
 	put(sum, "state", json_object_new_string(run_state_name(state)));
 	put(sum, "grounds", json_object_new_string(run_grounds_name(grounds)));
 	put(sum, "fix", machine_fix_json(r));

@@ -17,6 +17,7 @@
 #include "judge/causes.h"
 #include "report/endpoint_labels.h"
 #include "judge/judge.h"
+#include "judge/outcome.h"
 #include "judge/results.h"
 #include "judge/run_state.h"
 #include "topology/format_text.h"
@@ -717,7 +718,7 @@ static void closing_line(FILE *out, const struct check_run *r,
 	fprintf(out, "\n%zu error cause(s), %zu warning cause(s), %zu note(s) from %zu finding(s): exit status %d\n",
 		causes_count(k, SEV_ERROR), causes_count(k, SEV_WARNING),
 		causes_count(k, SEV_INFO), r->findings.nr,
-		findings_exit_status(&r->findings));
+		outcome_exit_status(&r->findings));
 	if (!c->verbose)
 		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }

@@ -148,7 +148,7 @@ static void judge_port(struct check_run *r, const struct aer_port *p)
 	pairs_through(r, p->fn, pairs, sizeof(pairs));
 	if (r->gpu_measured && b->have && n->have &&
 	    (n->cor > b->cor || n->nonfatal > b->nonfatal || n->fatal > b->fatal))
-		findings_add(&r->findings, SEV_WARNING, "aer-during-run", p->addr,
+		findings_add(&r->findings, SEV_WARNING, FC_AER_DURING_RUN, p->addr,
 			     FINDING_NO_ADDR,
 			     "reseat or replace the card or cable at this port, check its slot's lane margin (or lower the link speed in firmware) and compare with nvidia-smi -q's replay counter",
 			     "%s %s logged errors during this run's copies: correctable +%llu, non-fatal +%llu, fatal +%llu (now %s); it is on the path of %s",
@@ -156,15 +156,15 @@ static void judge_port(struct check_run *r, const struct aer_port *p)
 			     n->fatal - b->fatal, n->detail, pairs);
 	else if (n->have && (n->cor || n->nonfatal || n->fatal))
 		findings_add(&r->findings, n->nonfatal || n->fatal ? SEV_WARNING : SEV_INFO,
-			     "aer-logged", p->addr, FINDING_NO_ADDR,
+			     FC_AER_LOGGED, p->addr, FINDING_NO_ADDR,
 			     n->nonfatal || n->fatal ?
 			     "see the kernel log for the AER reports of this port; an uncorrectable error on a P2P path can mean lost or poisoned data: test the pair's copies (the data check below)" :
-			     NULL,
+			     FINDING_NO_FIX,
 			     "%s %s has logged AER errors since boot: correctable %llu, non-fatal %llu, fatal %llu (%s); it is on the path of %s",
 			     p2pd_role_name(f->role), a, n->cor, n->nonfatal, n->fatal,
 			     n->detail, pairs);
 	if (p->have_lnksta && (p->lnksta & (LNKSTA_LBMS | LNKSTA_LABS)))
-		findings_add(&r->findings, SEV_INFO, "link-retrained", p->addr, FINDING_NO_ADDR,
+		findings_add(&r->findings, SEV_INFO, FC_LINK_RETRAINED, p->addr, FINDING_NO_ADDR,
 			     NULL,
 			     "%s %s: Link Status 0x%04x has %s%s%s set: the link changed speed or width by itself since the flag was last cleared (signal trouble, or power management); it is on the path of %s",
 			     p2pd_role_name(f->role), a, p->lnksta,

@@ -58,8 +58,8 @@ static void cuda_only(struct check_run *r, const struct p2pd_function *fa,
 	pciaddr_format(b, fb->addr);
 	findings_add(&r->findings,
 		     c == CUDA_ATOMICS_NONE || w.caps_unknown ? SEV_WARNING : SEV_INFO,
-		     "p2p-atomics", fa->addr, fb->addr,
-		     c == CUDA_ATOMICS_ALL ? (w.caps_unknown ? CAPS_UNKNOWN_FIX : NULL) :
+		     FC_P2P_ATOMICS, fa->addr, fb->addr,
+		     c == CUDA_ATOMICS_ALL ? (w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX) :
 		     "run as root to read the path's DevCap2/DevCtl2, which name the port or device that stops them",
 		     "%s and %s: peer atomics %s, by CUDA's word alone: the path's registers could not be read%s",
 		     a, b, c == CUDA_ATOMICS_ALL ? "work" :
@@ -109,7 +109,7 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 		cuda_atomics_join(r->gpu, fa->addr, fb->addr, PATH_ATOMICS_STOPPED,
 				  PATH_ATOMICS_STOPPED, &w);
 		pciaddr_format(port, stop->addr);
-		findings_add(&r->findings, SEV_WARNING, "p2p-atomics",
+		findings_add(&r->findings, SEV_WARNING, FC_P2P_ATOMICS,
 			     fa->addr, fb->addr,
 			     ctl & DEVCTL2_EGRESS_BLOCKING ?
 			     "AtomicOp Egress Blocking is a firmware or driver setting of that port: clear it in the BIOS's PCIe settings (or setpci CAP_EXP+0x28.w=0000:0080 on the port, lost at reboot), or use a path without it" :
@@ -126,14 +126,14 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 			  ca ? PATH_ATOMICS_CARRIED : PATH_ATOMICS_STOPPED, &w);
 	if (ca && cb)
 		findings_add(&r->findings, w.caps_unknown ? SEV_WARNING : SEV_INFO,
-			     "p2p-atomics", fa->addr, fb->addr,
-			     w.caps_unknown ? CAPS_UNKNOWN_FIX : NULL,
+			     FC_P2P_ATOMICS, fa->addr, fb->addr,
+			     w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX,
 			     "%s and %s: peer atomics work: every port on the path routes AtomicOps and both complete 32- and 64-bit ones%s",
 			     a, b, w.text);
 	else
 		findings_add(&r->findings,
 			     (ca || cb) && !w.caps_unknown ? SEV_INFO : SEV_WARNING,
-			     "p2p-atomics", fa->addr, fb->addr,
+			     FC_P2P_ATOMICS, fa->addr, fb->addr,
 			     "none on this machine: the device's AtomicOp completer support is fixed in silicon",
 			     "%s and %s: peer atomics %s: the path routes them, but %s%s%s%s%s%s",
 			     a, b, ca || cb ? "partial" : "blocked",

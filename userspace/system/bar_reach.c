@@ -80,7 +80,7 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 			snprintf(fix, sizeof(fix),
 				 "let the IOMMU translate %s's requests: boot without iommu=pt and iommu.passthrough=1, or with its driver unbound echo DMA > /sys/kernel/iommu_groups/%d/type; else lower the firmware's 64-bit MMIO base (\"MMIO High Base\", \"MMIOH Base\") below %u bits",
 				 af, from->iommu_group, bits);
-		findings_add(&r->findings, SEV_ERROR, "bar-above-dma-mask",
+		findings_add(&r->findings, SEV_ERROR, FC_BAR_ABOVE_DMA_MASK,
 			     from->addr, to->addr, fix,
 			     "%s %s addresses %u bits (its driver's DMA mask, dma_mask_bits), but %s %s's BAR %d ends at %#llx: with %s, its peer DMA to that BAR cannot be mapped",
 			     p2pd_kind_name(p2pd_device_kind(from->class_code)), af, bits,

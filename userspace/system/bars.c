@@ -86,7 +86,7 @@ static void unassigned(struct check_run *r, const struct p2pd_function *f,
 	char size[24];
 
 	size_str(size, sizeof(size), b->end - b->start + 1);
-	findings_add(&r->findings, SEV_ERROR, "bar-unassigned", f->addr,
+	findings_add(&r->findings, SEV_ERROR, FC_BAR_UNASSIGNED, f->addr,
 		     FINDING_NO_ADDR,
 		     b->flags & IORESOURCE_MEM_64 ?
 		     "turn on \"Above 4G Decoding\" (\"Above 4G MMIO\", \"64-bit MMIO\") in the BIOS so the firmware places the 64-bit BAR; else boot with the kernel parameter pci=realloc so the kernel resizes the bridge windows; dmesg says \"BAR N: no space for\" for each BAR it could not place" :
@@ -119,7 +119,7 @@ static void resizable(struct check_run *r, const struct p2pd_function *f,
 	snprintf(fix, sizeof(fix),
 		 "turn on \"Resizable BAR\" (\"Re-Size BAR Support\") and \"Above 4G Decoding\" in the BIOS; or, with the driver unbound, echo %d > /sys/bus/pci/devices/%s/resource%d_resize (Linux 6.1 and later) and bind it again",
 		 top, a, i);
-	findings_add(&r->findings, SEV_WARNING, "bar-resizable-small", f->addr,
+	findings_add(&r->findings, SEV_WARNING, FC_BAR_RESIZABLE_SMALL, f->addr,
 		     FINDING_NO_ADDR, fix,
 		     "%s %s: BAR %d is %s, while its Resizable BAR capability offers up to %s: peers and the host map the device's memory through a window this small",
 		     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, cur, max);
@@ -221,7 +221,7 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 		window_str(win, sizeof(win), &w);
 		size_str(sz, sizeof(sz), size);
 		findings_add(&r->findings, unset ? SEV_ERROR : SEV_WARNING,
-			     "bar-bridge-window", f->addr, FINDING_NO_ADDR,
+			     FC_BAR_BRIDGE_WINDOW, f->addr, FINDING_NO_ADDR,
 			     FIX_ABOVE_4G ", and raise the 64-bit MMIO size (\"MMIO High Size\", \"MMIOH Size\") so the bridges above get windows the BAR fits; or boot with the kernel parameter pci=realloc (for a hotplug slot also pci=hpmmioprefsize=) so the kernel sizes the bridge windows again",
 			     "%s %s: BAR %d (%s, 64-bit prefetchable) cannot fit bridge %s's prefetchable window (%s)%s",
 			     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, sz,
@@ -254,7 +254,7 @@ static void below_4g(struct check_run *r, const struct p2pd_function *f,
 			 pciaddr_format(bridge, m->fn[idx].addr));
 	}
 	size_str(size, sizeof(size), b->end - b->start + 1);
-	findings_add(&r->findings, SEV_WARNING, "bar-below-4g", f->addr,
+	findings_add(&r->findings, SEV_WARNING, FC_BAR_BELOW_4G, f->addr,
 		     FINDING_NO_ADDR,
 		     FIX_ABOVE_4G ", so the firmware places the BAR above 4 GiB; where it is on already, boot with the kernel parameter pci=realloc so the kernel places it again",
 		     "%s %s: BAR %d (%s, 64-bit prefetchable) lies at %#llx, below 4 GiB: the firmware put a 64-bit BAR in the small 32-bit MMIO range, as it does with Above 4G Decoding off, where it cannot grow to the device's memory%s",

@@ -54,12 +54,12 @@ static void p2p_level(struct check_run *r, const char *value)
 		fewer += !now && p->nccl_p2p;
 	}
 	if (level < 0)
-		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-level",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_NCCL_P2P_LEVEL,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_P2P_LEVEL=%s: NCCL uses P2P only up to that path type instead of its default (PXB; SYS on AMD with at most two GPUs)",
 			     value);
 	else
-		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-level",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_NCCL_P2P_LEVEL,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_P2P_LEVEL=%s: NCCL uses P2P up to %s instead of its default; against the default, %u GPU pair(s) gain P2P and %u lose it",
 			     value, p2pd_class_name((enum p2pd_class)level), more, fewer);
@@ -89,7 +89,7 @@ static void device_order(struct check_run *r, const char *order)
 						 pciaddr_format(a, g->dev[i].pci_addr));
 	}
 	if (out_of_order)
-		findings_add(&r->findings, SEV_INFO, "env-cuda-device-order",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_CUDA_DEVICE_ORDER,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "export CUDA_DEVICE_ORDER=PCI_BUS_ID so CUDA's numbers match nvidia-smi's",
 			     "CUDA_DEVICE_ORDER is %s: CUDA numbers these GPUs fastest first (%s), not in PCI order as nvidia-smi does",
@@ -111,7 +111,7 @@ static void acs_check_override(struct check_run *r, const char *value)
 		return;
 	findings_add(&r->findings,
 		     known && !gpu_driver_checks_acs(g) ? SEV_INFO : SEV_WARNING,
-		     "env-cuda-acs-check-disabled", FINDING_NO_ADDR, FINDING_NO_ADDR,
+		     FC_ENV_CUDA_ACS_CHECK_DISABLED, FINDING_NO_ADDR, FINDING_NO_ADDR,
 		     "unset " GPU_CUDA_ACS_CHECK_OVERRIDE,
 		     "%s=%s: %s",
 		     GPU_CUDA_ACS_CHECK_OVERRIDE, value,
@@ -126,7 +126,7 @@ void environ_judge(struct check_run *r)
 
 	v = getenv("NCCL_P2P_DISABLE");
 	if (v && *v && strcmp(v, "0"))
-		findings_add(&r->findings, SEV_INFO, "env-nccl-p2p-disable",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_NCCL_P2P_DISABLE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, "unset NCCL_P2P_DISABLE",
 			     "NCCL_P2P_DISABLE=%s: NCCL programs started from this environment use no P2P at all, whatever the paths allow",
 			     v);
@@ -135,20 +135,20 @@ void environ_judge(struct check_run *r)
 		p2p_level(r, v);
 	v = getenv("NCCL_IGNORE_DISABLED_P2P");
 	if (v && *v && strcmp(v, "0"))
-		findings_add(&r->findings, SEV_INFO, "env-nccl-ignore-disabled-p2p",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_NCCL_IGNORE_DISABLED_P2P,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_IGNORE_DISABLED_P2P=%s: NCCL %s",
 			     v, !strcmp(v, "2") ? "skips NVML's P2P status check entirely: pairs NVML reports as not P2P-capable are still used" :
 			     "stays quiet where NVML reports P2P disabled between connected GPUs (an NVLink pair with P2P disabled no longer stops it)");
 	v = getenv("NCCL_NET_GDR_LEVEL");
 	if (v && *v)
-		findings_add(&r->findings, SEV_INFO, "env-nccl-net-gdr-level",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_NCCL_NET_GDR_LEVEL,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_NET_GDR_LEVEL=%s: NCCL's GPUDirect RDMA distance rule uses it instead of PXB (the readiness above shows the default)",
 			     v);
 	v = getenv("CUDA_VISIBLE_DEVICES");
 	if (v)
-		findings_add(&r->findings, SEV_INFO, "env-cuda-visible-devices",
+		findings_add(&r->findings, SEV_INFO, FC_ENV_CUDA_VISIBLE_DEVICES,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "CUDA_VISIBLE_DEVICES=%s: programs started from this environment (this run's CUDA side too) see only those GPUs, renumbered from 0",
 			     v);

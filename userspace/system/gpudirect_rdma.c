@@ -248,14 +248,14 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 		  fsroot_exists(r->root, "/sys/class/net");
 	if (no_rdma) {
 		net_interfaces(r->root, nets, sizeof(nets));
-		findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-nic",
+		findings_add(&r->findings, SEV_INFO, FC_GDR_NO_RDMA_NIC,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "GPUDirect RDMA needs an RDMA NIC (InfiniBand or RoCE, e.g. ConnectX with mlx5_ib) passed to this machine",
 			     "no RDMA device under /sys/class/infiniband: GPUDirect RDMA has no NIC to use; network interfaces: %s",
 			     nets[0] ? nets : "none with a device");
 	}
 	if (f->peermem_module[0] && !f->peermem_version[0])
-		findings_add(&r->findings, SEV_WARNING, "gdr-peermem-unregistered",
+		findings_add(&r->findings, SEV_WARNING, FC_GDR_PEERMEM_UNREGISTERED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, gdr_fix(f),
 			     "%s is loaded but " PEER_MEM_DIR "/version does not exist: it registered no peer-memory client, so NCCL prints \"GPU Direct RDMA Disabled\" and stages every network transfer through host memory",
 			     f->peermem_module);
@@ -272,7 +272,7 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 		if (first_nic && !p->rdma[0] && !no_rdma &&
 		    fsroot_exists(r->root, "/sys/bus/pci/devices/%s",
 			  gd_addr_text(p->peer, na)))
-			findings_add(&r->findings, SEV_INFO, "gdr-no-rdma-device",
+			findings_add(&r->findings, SEV_INFO, FC_GDR_NO_RDMA_DEVICE,
 				     p->peer, FINDING_NO_ADDR,
 				     "GPUDirect RDMA needs an RDMA NIC with its RDMA driver loaded (mlx5_ib for ConnectX, efa, ...)",
 				     "NIC %s (driver %s) has no RDMA device under /sys/class/infiniband: GPUDirect RDMA cannot use it",
@@ -280,13 +280,13 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 		if (p->rdma[0] && !strcmp(p->route, "none") && !said_route &&
 		    !(f->peermem_module[0] && !f->peermem_version[0])) {
 			said_route = true;
-			findings_add(&r->findings, SEV_INFO, "gdr-no-route",
+			findings_add(&r->findings, SEV_INFO, FC_GDR_NO_ROUTE,
 				     FINDING_NO_ADDR, FINDING_NO_ADDR, gdr_fix(f),
 				     "no route for GPU memory to RDMA NICs: no nvidia-peermem, and dma-buf needs the NVIDIA open kernel modules (here: %s) on kernel 5.12+ with dma-buf (here: %s)",
 				     flavour_name(f->flavour), tri_name(f->dmabuf_kernel));
 		}
 		if (p->ready && !p->nccl_gdr)
-			findings_add(&r->findings, SEV_INFO, "gdr-nccl-distance",
+			findings_add(&r->findings, SEV_INFO, FC_GDR_NCCL_DISTANCE,
 				     p->gpu, p->peer,
 				     "NCCL_NET_GDR_LEVEL=PHB lets NCCL use it across the host bridge (slower than under one switch); better, pair each GPU with a NIC under its own PCIe switch",
 				     "NCCL will not use GPUDirect RDMA between GPU %s and NIC %s: %s",

@@ -170,7 +170,7 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 		if (!p->storage)
 			continue;
 		if (!strcmp(p->route, "nvidia-fs") && !p->ready)
-			findings_add(&r->findings, SEV_WARNING, "gds-iommu-translated",
+			findings_add(&r->findings, SEV_WARNING, FC_GDS_IOMMU_TRANSLATED,
 				     p->gpu, p->peer,
 				     "boot with iommu=pt (or the IOMMU off) so both groups get an identity domain",
 				     "GPUDirect Storage through nvidia-fs between GPU %s and NVMe %s needs the IOMMU off or in pass-through, but %s",
@@ -186,14 +186,14 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 			p2pdma_fix(p, false, fix, sizeof(fix));
 			p2pdma_fix(p, true, lack, sizeof(lack));
 			findings_add(&r->findings, tried ? SEV_WARNING : SEV_INFO,
-				     "gds-compat-mode", p->gpu, p->peer,
-				     fix[0] ? fix : NULL,
+				     FC_GDS_COMPAT_MODE, p->gpu, p->peer,
+				     fix,
 				     "GPUDirect Storage would run in compat mode (through host memory, while gdscheck still reports success): no nvidia-fs module, and the kernel P2PDMA route lacks %s",
 				     lack[0] ? lack : "a path the kernel can map");
 		}
 	}
 	for (i = 0; i < g->nr_vmd; i++)
-		findings_add(&r->findings, SEV_INFO, "nvme-behind-vmd",
+		findings_add(&r->findings, SEV_INFO, FC_NVME_BEHIND_VMD,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "turn Intel VMD (Volume Management Device) off for these NVMe ports in the firmware setup, or move the drive to a slot outside VMD",
 			     "NVMe %s (%s) sits behind the VMD controller %s: VMD remaps it into PCI domain %.*s, a root bus of its own where no GPU sits (its pairs are judged by both host bridges, as the kernel does); neither P2PDMA nor GPUDirect Storage reaches it",

@@ -86,7 +86,7 @@ static void fix_cost(struct check_run *r)
 			named[port] = 1;
 			if (!merges(m, port, text, sizeof(text)))
 				continue;
-			findings_add(&r->findings, SEV_INFO, "fix-merges-groups",
+			findings_add(&r->findings, SEV_INFO, FC_FIX_MERGES_GROUPS,
 				     m->fn[port].addr, FINDING_NO_ADDR,
 				     "devices that go to different VMs must then go to the same VM (or keep ACS and lose direct P2P); weigh that before rebooting with the fix",
 				     "clearing ACS redirect on %s (the fix names it) costs isolation: at the next boot %s",
@@ -121,7 +121,7 @@ static void stale_groups(struct check_run *r)
 		n++;
 	}
 	if (n)
-		findings_add(&r->findings, SEV_WARNING, "iommu-groups-stale",
+		findings_add(&r->findings, SEV_WARNING, FC_IOMMU_GROUPS_STALE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "reboot for the groups to follow, and make the ACS change a kernel parameter (the pairs' pci=disable_acs_redir= fix) so it survives",
 			     "IOMMU groups do not match the ACS the ports have now (%s): ACS was changed after boot (setpci?), and the kernel forms groups at boot only, so VFIO and the isolation they promise are stale until a reboot",

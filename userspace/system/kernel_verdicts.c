@@ -55,8 +55,8 @@ static void one_pair(struct check_run *r, int pi, const char *line, bool agrees,
 	unsigned long long a = r->model->fn[p->a].addr, b = r->model->fn[p->b].addr;
 
 	findings_add(&r->findings, agrees ? SEV_INFO : SEV_WARNING,
-		     "kernel-p2pdma-verdict", a, b,
-		     agrees ? NULL : "compare the kernel's release with the \"P2PDMA list:\" line above; run p2pdiag-check --verbose for the path it judged",
+		     FC_KERNEL_P2PDMA_VERDICT, a, b,
+		     agrees ? FINDING_NO_FIX : "compare the kernel's release with the \"P2PDMA list:\" line above; run p2pdiag-check --verbose for the path it judged",
 		     "the kernel logged \"%s\"; p2pdiag's verdict for the pair: %s%s",
 		     line, p2pd_verdict_name(p->verdict),
 		     agrees ? "" : differs);

@@ -39,7 +39,7 @@ static void own_fix(const struct check_run *r, unsigned long long a, unsigned lo
 		judge_pair_fix(r, &r->pair[pi], buf, len);
 }
 
-/* a code whose findings carry their pair's ACS fix */
+/* a code whose findings carry their pair's ACS fix, and its text */
 #define REDIRECTED "contradiction-redirected-but-cuda-ok"
 
 void test_causes(struct ktap *k)
@@ -59,15 +59,17 @@ void test_causes(struct ktap *k)
 	own_fix(&r, GPU(0), GPU(2), fix02, sizeof(fix02));
 
 	/* registered codes, none of which the grouping treats specially */
-	findings_add(&r.findings, SEV_WARNING, REDIRECTED, GPU(0), GPU(1), fix01, "w01");
-	findings_add(&r.findings, SEV_INFO, "link-slow-idle", GPU(0), GPU(2), NULL, "n02");
-	findings_add(&r.findings, SEV_ERROR, REDIRECTED, GPU(1), GPU(2), fix12, "e12");
-	findings_add(&r.findings, SEV_WARNING, "hairpin", GPU(0), GPU(1), "same fix", "s01");
-	findings_add(&r.findings, SEV_WARNING, "hairpin", GPU(1), GPU(2), "same fix", "s12");
-	findings_add(&r.findings, SEV_WARNING, "hairpin", FINDING_NO_ADDR, FINDING_NO_ADDR,
+	findings_add(&r.findings, SEV_WARNING, FC_CONTRADICTION_REDIRECTED_BUT_CUDA_OK,
+		     GPU(0), GPU(1), fix01, "w01");
+	findings_add(&r.findings, SEV_INFO, FC_LINK_SLOW_IDLE, GPU(0), GPU(2), NULL, "n02");
+	findings_add(&r.findings, SEV_ERROR, FC_CONTRADICTION_REDIRECTED_BUT_CUDA_OK,
+		     GPU(1), GPU(2), fix12, "e12");
+	findings_add(&r.findings, SEV_WARNING, FC_HAIRPIN, GPU(0), GPU(1), "same fix", "s01");
+	findings_add(&r.findings, SEV_WARNING, FC_HAIRPIN, GPU(1), GPU(2), "same fix", "s12");
+	findings_add(&r.findings, SEV_WARNING, FC_HAIRPIN, FINDING_NO_ADDR, FINDING_NO_ADDR,
 		     "same fix", "s-device");
-	findings_add(&r.findings, SEV_WARNING, "sibling-outlier", GPU(0), GPU(1), "one", "o01");
-	findings_add(&r.findings, SEV_WARNING, "sibling-outlier", GPU(1), GPU(2), "two", "o12");
+	findings_add(&r.findings, SEV_WARNING, FC_SIBLING_OUTLIER, GPU(0), GPU(1), "one", "o01");
+	findings_add(&r.findings, SEV_WARNING, FC_SIBLING_OUTLIER, GPU(1), GPU(2), "two", "o12");
 
 	CHECK(k, !causes_build(&r, &r.causes) && r.causes.nr == 4,
 	      "causes: 8 findings of 4 codes are 4 causes");
@@ -102,7 +104,7 @@ void test_causes(struct ktap *k)
 	findings_free(&r.findings);
 
 	/* information only: nothing to clear */
-	findings_add(&r.findings, SEV_INFO, "link-slow-idle", GPU(0), GPU(2), fix02, "n02");
+	findings_add(&r.findings, SEV_INFO, FC_LINK_SLOW_IDLE, GPU(0), GPU(2), fix02, "n02");
 	CHECK(k, !causes_build(&r, &r.causes) && r.causes.nr == 1 && !r.causes.ports.nr,
 	      "causes: a note's pair adds no port to the machine-wide fix");
 	causes_free(&r.causes);

@@ -11,6 +11,7 @@
 #include "judge/judge.h"
 #include "judge/judge_expect.h"
 #include "judge/nccl_link.h"
+#include "judge/outcome.h"
 #include "p2pdiag/verdict.h"
 
 void test_judge(struct ktap *k);
@@ -129,7 +130,7 @@ static void expect_only(struct ktap *k, struct fixture *f, const char *code,
 		 f->r.findings.nr ? f->r.findings.item[0].code : "",
 		 f->r.findings.nr ? f->r.findings.item[0].message : "");
 	ktap_result(k, it && it->severity == sev &&
-		       findings_exit_status(&f->r.findings) == exit_status, why,
+		       outcome_exit_status(&f->r.findings) == exit_status, why,
 		    "judge: %s -> %s (%s, exit %d)", what, code,
 		    finding_severity_name(sev), exit_status);
 }
@@ -232,7 +233,7 @@ static void test_nccl_link(struct ktap *k)
 		       strstr(it->message, "NCCL 2.30.7") &&
 		       strstr(it->message, "2.5 GT/s x16: 3.0 GB/s") &&
 		       strstr(it->message, "16.0 GT/s x16 (24.0 GB/s") &&
-		       findings_exit_status(&f.r.findings) == 0,
+		       outcome_exit_status(&f.r.findings) == 0,
 		    it ? it->message : "none",
 		    "judge: NCCL 2.30.7 with two GPUs idling at Gen1 -> two nccl-link-current notes, exit 0");
 	teardown(&f);
@@ -250,7 +251,7 @@ void test_judge(struct ktap *k)
 	/* healthy: no findings at all */
 	setup(&f, 0, 0x8086);
 	run_all(&f);
-	ktap_result(k, f.r.findings.nr == 0 && findings_exit_status(&f.r.findings) == 0,
+	ktap_result(k, f.r.findings.nr == 0 && outcome_exit_status(&f.r.findings) == 0,
 		    f.r.findings.nr ? f.r.findings.item[0].message : NULL,
 		    "judge: a healthy switch with fast, verified P2P has no findings (exit 0)");
 	CHECK(k, judge_expected_host_gbs(&f.r, 0) > 27.5 && judge_expected_host_gbs(&f.r, 0) < 28.5,
@@ -359,7 +360,7 @@ void test_judge(struct ktap *k)
 	run_all(&f);
 	it = find(&f, "data-corrupt");
 	ktap_result(k, it && it->severity == SEV_ERROR && strstr(it->message, "dropped") &&
-		       count(&f, "fake-p2p") == 1 && findings_exit_status(&f.r.findings) == 2,
+		       count(&f, "fake-p2p") == 1 && outcome_exit_status(&f.r.findings) == 2,
 		    it ? it->message : "none", "judge: zeros after a P2P copy -> data-corrupt (writes dropped) and fake-p2p, exit 2");
 	teardown(&f);
 
