@@ -29,8 +29,9 @@ mkdir -p "$EMPTY/hermetic/proc" &&
 export P2PDIAG_FSROOT=$EMPTY/hermetic
 
 . "$(dirname "$0")/case-env.sh"
+# shellcheck source=../../tap.sh
+. "$(dirname "$0")/../../tap.sh"
 
-n=0 passed=0 failed=0 skipped=0
 out="" rc="" took=""
 
 # run_case ENV... -- ARGS...: run gpu-state; sets $out, $rc, $took (s).
@@ -74,23 +75,20 @@ ratio_in() {
 		why=${why:-"$1/$2 = $a/$b outside [$3, $4]"}
 }
 
+# finish NAME: the case's result, with the first failed assertion and
+# the run's output under a failure.
 finish() {
-	n=$((n + 1))
 	if [ -z "$why" ]; then
-		echo "ok $n $1"
-		passed=$((passed + 1))
+		result 1 "$1"
 	else
-		echo "not ok $n $1 # $why"
+		result 0 "$1" "$why"
 		while IFS= read -r l; do echo "#   $l"; done <<<"$out" | head -40
-		failed=$((failed + 1))
 	fi
 	why=
 }
 
 skip() {
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-	skipped=$((skipped + 1))
+	result 1 "$1 # SKIP $2"
 }
 
 echo "KTAP version 1"
@@ -103,8 +101,7 @@ if [ "$HAVE_CUDA" != 1 ]; then
 	run_case -- --no-cuda
 	has "cuda=skipped"; status 0
 	finish "built without cuda.h: --no-cuda is skipped, not an error"
-	echo "$passed passed, $failed failed, 0 skipped"
-	[ "$failed" -eq 0 ]
+	summary
 	exit
 fi
 
@@ -565,8 +562,7 @@ P2PDIAG=${P2PDIAG:-}
 MKSYSFS=${MKSYSFS:-}
 e2e_skip() {
 	skip "p2pdiag-check end to end" "$1"
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" -eq 0 ]
+	summary
 	exit
 }
 if [ -z "$P2PDIAG" ] || [ ! -x "$P2PDIAG" ] || [ ! -x "$MKSYSFS" ]; then
@@ -1253,5 +1249,4 @@ status 2; finding error copy-timeout
 gone_within "$tag" 1
 finish "p2pdiag-check, driver call never returns: the watchdog's kill leaves no worker"
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+summary

@@ -29,8 +29,9 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 
 . "$(dirname "$0")/case-env.sh"
+# shellcheck source=../../tap.sh
+. "$(dirname "$0")/../../tap.sh"
 
-n=0 passed=0 failed=0
 # vg NAME RC LINE ENV... -- PROG ARGS...: PROG under valgrind with the
 # doubles; its exit status must be RC, a line of its output must match the
 # extended regular expression LINE, and no process may report an error.
@@ -39,8 +40,7 @@ vg() {
 
 	shift 3
 	case_env "$@"
-	n=$((n + 1))
-	dir=$LOGS/$n
+	dir=$LOGS/$((n + 1))
 	mkdir -p "$dir"
 	out=$(env -u FAKE_GPUS "${case_envs[@]}" LD_LIBRARY_PATH="$case_libs" \
 		$VALGRIND --log-file="$dir/%p.log" "${case_args[@]}" 2>&1)
@@ -55,13 +55,11 @@ vg() {
 		why="no line matching: $line"
 	fi
 	if [ -z "$why" ]; then
-		echo "ok $n valgrind: $name"
-		passed=$((passed + 1))
+		result 1 "valgrind: $name"
 		rm -rf "$dir"
 	else
-		echo "not ok $n valgrind: $name # $why"
+		result 0 "valgrind: $name" "$why"
 		head -20 <<<"$out" | sed 's/^/#   /'
-		failed=$((failed + 1))
 	fi
 }
 
@@ -107,5 +105,4 @@ vg "p2pdiag-check, a copy that never completes" 2 'copy-timeout' "$SW" FAKE_CUDA
 	"$P2PDIAG" --source=module --sysfs-root "$TREE" --no-color --size 1M --timeout 4
 
 echo "# valgrind: $n runs of the GPU side, each process checked"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
