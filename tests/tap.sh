@@ -60,7 +60,11 @@ tool_under_test() {
 	exit 1
 }
 
-# The options p2pdiag-check --help lists, one per line.
+# The options p2pdiag-check --help lists, one per line: the long option
+# that begins each option line ("  --x" or "  -x, --x").  An option named
+# in another's description is not one of them: --help names other
+# programs' options too (rocm-smi --showtopo).
 help_options() {
-	"$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u
+	"$1" --help | grep -oE -- '^  (-[A-Za-z0-9], )?--[a-z][a-z-]*' |
+		grep -o -- '--[a-z][a-z-]*' | sort -u
 }
