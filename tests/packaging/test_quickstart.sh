@@ -54,14 +54,21 @@ in_suite() {
 		-printf '%P %y\n' 2>/dev/null | sort >"$o/units-before"
 
 	mkdir -p "$r/src"
-	# The tree's files as git knows them, or all of them but the build's
-	# output where there is no git (a source tarball, a chroot without
-	# it): the fallback is chosen up front, since a tar fed an empty list
-	# by a missing git succeeds with an empty archive.
+	# The tree's files as git knows them, or, where there is no git (a
+	# source tarball, a chroot without it), all of them but git's own and
+	# what the .gitignore files name: the build's output, whose objects
+	# the chroot's make would otherwise link as they are, made against
+	# another suite's libc.  The fallback is chosen up front, since a tar
+	# fed an empty list by a missing git succeeds with an empty archive.
 	if command -v git >/dev/null && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
 		(cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -)
 	else
-		(cd "$root" && tar --exclude=./tests/out --exclude=./.git -cf - .)
+		(cd "$root" && find . -name .git -prune -o -name .gitignore -print) |
+			while read -r ignore; do
+				sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's|/$||' \
+					-e "s|^/|${ignore%/.gitignore}/|" "$root/$ignore"
+			done >"$tmp/excludes"
+		(cd "$root" && tar --exclude=./.git --exclude-from="$tmp/excludes" -cf - .)
 	fi | tar -xf - -C "$r/src"
 	local start=$EPOCHREALTIME
 	in_root bash /src/.ci/check-deps >"$o/install.log" 2>&1
