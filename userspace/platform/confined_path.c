@@ -275,6 +275,13 @@ static int kernel_open(const char *root, const char *path, int flags, int *fd)
 	/* a seccomp filter older than the call, or the file's own answer */
 	if (*fd < 0 && saved == EPERM)
 		return 1;
+	/*
+	 * A rename or mount anywhere on the system while a ".." was looked
+	 * up: the kernel cannot prove that it stayed beneath, and says EAGAIN
+	 * (openat2(2)).  On a busy machine that is common; the walk answers.
+	 */
+	if (*fd < 0 && saved == EAGAIN)
+		return 1;
 	errno = saved;
 	return 0;
 }

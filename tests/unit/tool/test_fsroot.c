@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tool_util.h"
@@ -54,6 +56,73 @@ static void link_at(const char *root, const char *target, const char *rel)
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	if (symlink(target, path))
 		fprintf(stderr, "# cannot link %s\n", path);
+}
+
+static volatile int renames_stop;
+
+/* Renames a file back and forth in @arg's directory until told to stop. */
+static void *renames(void *arg)
+{
+	const char *dir = arg;
+	char a[PATH_MAX], b[PATH_MAX];
+
+	snprintf(a, sizeof(a), "%s/r1", dir);
+	snprintf(b, sizeof(b), "%s/r2", dir);
+	while (!renames_stop) {
+		rename(a, b);
+		rename(b, a);
+	}
+	return NULL;
+}
+
+/*
+ * A path with ".." under a root while another thread renames files
+ * elsewhere: openat2(2) may say EAGAIN for each such race, which must not
+ * read as a file that does not open.
+ */
+static void renames_elsewhere(struct ktap *k, const char *top)
+{
+	char root[PATH_MAX], ren[PATH_MAX];
+	unsigned int i, failed = 0, n = 20000;
+	struct timespec start, now;
+	pthread_t thread;
+	int e = 0;
+
+	snprintf(root, sizeof(root), "%s/race-root", top);
+	snprintf(ren, sizeof(ren), "%s/race-renames", top);
+	mkdir(root, 0755);
+	mkdirs(root, "a/b");
+	put(root, "a/f", "x\n");
+	mkdir(ren, 0755);
+	put(ren, "r1", "x\n");
+	renames_stop = 0;
+	if (pthread_create(&thread, NULL, renames, ren)) {
+		CHECK(k, 0, "fsroot: a thread renames beside the reads");
+		return;
+	}
+	/* 20000 reads, or as many as 2 s allow where each is slow (valgrind) */
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (i = 0; i < n; i++) {
+		int fd;
+
+		if (!(i % 256)) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - start.tv_sec >= 2)
+				break;
+		}
+		fd = confined_open(root, "/a/b/../f", O_RDONLY);
+		if (fd >= 0) {
+			close(fd);
+		} else {
+			failed++;
+			e = errno;
+		}
+	}
+	renames_stop = 1;
+	pthread_join(thread, NULL);
+	CHECK(k, !failed,
+	      "fsroot: a path with \"..\" opens while renames run elsewhere (%u of %u failed%s%s)",
+	      failed, i, failed ? ": " : "", failed ? strerror(e) : "");
 }
 
 void test_fsroot(struct ktap *k)
@@ -183,6 +252,7 @@ void test_fsroot(struct ktap *k)
 				close(kfd);
 		}
 	}
+	renames_elsewhere(k, dir);
 	CHECK(k, !fsroot_exists(&root, "/sys/bus/pci/devices/escape/passwd") &&
 	      fsroot_opendir(&root, "/sys/bus/pci/devices/escape") == NULL && errno == EXDEV,
 	      "fsroot: a directory linked out of the root neither exists nor opens");
