@@ -62,10 +62,12 @@ echo fixture-node-7 >"$host/proc/sys/kernel/hostname"
 echo 0f1e2d3c4b5a69788796a5b4c3d2e1f0 >"$host/etc/machine-id"
 grep -v '^expect ' "$root/tests/unit/fixtures/03-amd-root-ports-acs.topo" >"$host/t.topo"
 ver=$("$root/kmod/scripts/package-version")
-v=$(podman run --rm --network=none "${opts[@]}" "$tag" --version 2>&1)
+# Each run's standard output alone is compared: podman writes its own
+# warnings to standard error (Podman 5 on a cgroups v1 host, for one).
+v=$(podman run --rm --network=none "${opts[@]}" "$tag" --version 2>"$tmp/version.err")
 [ "${v#"p2pdiag-check $ver"}" != "$v" ] &&
 	result 1 "container: the image's entry point is p2pdiag-check $ver" ||
-	result 0 "container: the image's entry point is p2pdiag-check $ver" "$v"
+	result 0 "container: the image's entry point is p2pdiag-check $ver" "$v $(head -5 "$tmp/version.err")"
 podman run --rm --network=none "${opts[@]}" -v "$host:/host:ro" "$tag" \
 	--root /host --topology-file /host/t.topo --no-color --json >"$tmp/report.json" 2>"$tmp/run.err"
 rc=$?
@@ -81,8 +83,8 @@ print(d["source"], d["system"]["root"], d["system"]["identity"]["hostname"],
 		"exit $rc: $v $(head -5 "$tmp/run.err")"
 # What the DaemonSets run: /bin/sh, timeout, and the tool on PATH.
 v=$(podman run --rm --network=none "${opts[@]}" -v "$host:/host:ro" --entrypoint /bin/sh "$tag" \
-	-c 'timeout -k 5 60 p2pdiag-check --topology-file /host/t.topo --quick --summary; echo "exit $?"' 2>&1)
+	-c 'timeout -k 5 60 p2pdiag-check --topology-file /host/t.topo --quick --summary; echo "exit $?"' 2>"$tmp/loop.err")
 case $v in "degraded: acs-redirect"*"exit 1") result 1 "container: the DaemonSets' loop runs in it (/bin/sh, timeout, p2pdiag-check on PATH)" ;;
-	*) result 0 "container: the DaemonSets' loop runs in it (/bin/sh, timeout, p2pdiag-check on PATH)" "$v" ;; esac
+	*) result 0 "container: the DaemonSets' loop runs in it (/bin/sh, timeout, p2pdiag-check on PATH)" "$v $(head -5 "$tmp/loop.err")" ;; esac
 podman rmi -f "$tag" >/dev/null 2>&1
 summary
