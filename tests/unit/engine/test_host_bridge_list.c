@@ -202,6 +202,18 @@ static const unsigned int releases[] = {
 	R(7, 2, 0), R(7, 2, 9), R(7, 3, 0), R(7, 4, 0), R(8, 0, 0),
 };
 
+/* One case's result on its two pairs, named by what each gave and wanted. */
+static void both_pairs(struct ktap *k, const char *what, int ok,
+		       const char *same, const char *want_same,
+		       const char *across, const char *want_across)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why), "one host bridge %s (want %s), across %s (want %s)",
+		 same, want_same, across, want_across);
+	ktap_result(k, ok, why, "%s", what);
+}
+
 int main(void)
 {
 	struct ktap k = { 0 };
@@ -212,31 +224,25 @@ int main(void)
 		const struct expect *c = &cases[i];
 		struct two_sockets t;
 		enum p2pd_map same, across;
-		char why[160];
 
 		build(&t, c->vendor, c->dev, c->dev80, c->release);
 		same = engine_map(&t, EP_SAME_A, EP_SAME_B);
 		across = engine_map(&t, EP_SAME_A, EP_OTHER);
-		snprintf(why, sizeof(why), "one host bridge %s (want %s), across %s (want %s)",
-			 p2pd_map_name(same), p2pd_map_name(c->same),
-			 p2pd_map_name(across), p2pd_map_name(c->across));
-		ktap_result(&k, same == c->same && across == c->across, why,
-			    "%s", c->what);
+		both_pairs(&k, c->what, same == c->same && across == c->across,
+			   p2pd_map_name(same), p2pd_map_name(c->same),
+			   p2pd_map_name(across), p2pd_map_name(c->across));
 	}
 	for (i = 0; i < sizeof(verdict_cases) / sizeof(verdict_cases[0]); i++) {
 		const struct expect_verdict *c = &verdict_cases[i];
 		struct two_sockets t;
 		enum p2pd_verdict same, across;
-		char why[160];
 
 		build(&t, c->vendor, c->dev, c->dev, c->release);
 		same = engine_verdict(&t, EP_SAME_A, EP_SAME_B);
 		across = engine_verdict(&t, EP_SAME_A, EP_OTHER);
-		snprintf(why, sizeof(why), "one host bridge %s (want %s), across %s (want %s)",
-			 p2pd_verdict_name(same), p2pd_verdict_name(c->same),
-			 p2pd_verdict_name(across), p2pd_verdict_name(c->across));
-		ktap_result(&k, same == c->same && across == c->across, why,
-			    "%s", c->what);
+		both_pairs(&k, c->what, same == c->same && across == c->across,
+			   p2pd_verdict_name(same), p2pd_verdict_name(c->same),
+			   p2pd_verdict_name(across), p2pd_verdict_name(c->across));
 	}
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
 		for (j = 0; j < sizeof(releases) / sizeof(releases[0]); j++)
