@@ -43,13 +43,12 @@ static void take_min(double *best, double v)
 		*best = v;
 }
 
-double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
+double judge_host_path_gbs(const struct p2pd_model *m, int idx)
 {
-	const struct p2pd_model *m = r->model;
-	int idx = run_gpu_function(r, g), steps = 0;
+	int steps = 0;
 	double best = 0;
 
-	while (idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH) {
+	while (m && idx != P2PD_NO_INDEX && steps++ < P2PD_MAX_DEPTH) {
 		const struct p2pd_function *f = &m->fn[idx];
 
 		take_min(&best, link_max_gbs(m, idx));
@@ -58,6 +57,11 @@ double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
 		idx = p2pd_model_find(m, f->parent);
 	}
 	return best;
+}
+
+double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
+{
+	return judge_host_path_gbs(r->model, run_gpu_function(r, g));
 }
 
 /* NVML's link version to GB/s per direction per link. */

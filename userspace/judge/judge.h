@@ -103,6 +103,11 @@ double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);
 /* Expected GB/s of src -> dst for a GPU pair, 0 when unknown. */
 double judge_expected_pair_gbs(const struct check_run *r,
 			       const struct gpu_pair *gp);
+/*
+ * Expected GB/s between host memory and model function @idx of @m (may be
+ * NULL): the narrowest link on its way up; 0 when unknown.
+ */
+double judge_host_path_gbs(const struct p2pd_model *m, int idx);
 /* Expected GB/s between host memory and GPU @g, 0 when unknown. */
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g);
 /*

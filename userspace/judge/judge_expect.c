@@ -2,8 +2,9 @@
 /*
  * The expectation behind every figure, with its basis in words.  Host
  * copies: the narrowest PCIe link between the GPU and the host (from the
- * snapshot, or the GPU's own link as NVML reports it when the GPU is not
- * in the snapshot); both directions at once: each direction's share of
+ * snapshot, or the GPU's own link as NVML, or for pasted copies
+ * nvidia-smi -q or lspci, reports it when the GPU is not in the
+ * snapshot); both directions at once: each direction's share of
  * that full-duplex link.  P2P: the pair's PCIe path, or its NVLinks x the
  * per-link rate of each link's NVML version, capped by the HBM figure
  * measured on either GPU.  Device-local: the median of identical GPUs when
@@ -88,11 +89,11 @@ static double nvml_link_gbs(const struct gpu_link_reading *l)
 	return judge_pcie_gbs(p2pd_link_speed_tenths(l->max_gen), l->max_width);
 }
 
-static void host_link(const struct check_run *r, unsigned int g,
+static void host_link(const struct check_run *r, int fn,
+		      const struct gpu_link_reading *own, const char *reporter,
 		      struct judge_expect *e)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
-	double v = r->model ? judge_expected_host_gbs(r, g) : 0;
+	double v = judge_host_path_gbs(r->model, fn);
 
 	if (v > 0) {
 		e->value = v;
@@ -101,16 +102,17 @@ static void host_link(const struct check_run *r, unsigned int g,
 			 v / JUDGE_PCIE_EFFICIENCY, JUDGE_PCIE_EFFICIENCY);
 		return;
 	}
-	v = nvml_link_gbs(&d->link);
+	v = nvml_link_gbs(own);
 	if (v > 0) {
 		e->value = v;
 		snprintf(e->basis, sizeof(e->basis),
-			 "PCIe: the GPU's own link, Gen%u x%u as NVML reports its maximum (the GPU is not in the PCI snapshot), x %.2f for packet overhead",
-			 d->link.max_gen, d->link.max_width, JUDGE_PCIE_EFFICIENCY);
+			 "PCIe: the GPU's own link, Gen%u x%u as %s reports its maximum (the GPU is not in the PCI snapshot), x %.2f for packet overhead",
+			 own->max_gen, own->max_width, reporter, JUDGE_PCIE_EFFICIENCY);
 		return;
 	}
 	snprintf(e->basis, sizeof(e->basis),
-		 "none: the GPU's PCIe link is unknown (not in the snapshot, no NVML)");
+		 "none: the GPU's PCIe link is unknown (not in the snapshot, no %s)",
+		 reporter);
 }
 
 /* The HBM expectation: identical GPUs' median, else NVML's memory rate. */
@@ -159,6 +161,23 @@ static void latency_ceiling(struct judge_expect *e, double us, const char *fact,
 		 above);
 }
 
+void judge_expect_host(const struct check_run *r, int fn,
+		       const struct gpu_link_reading *own, const char *reporter,
+		       enum judge_dev_fig f, struct judge_expect *e)
+{
+	char one[JUDGE_BASIS_LEN];
+
+	memset(e, 0, sizeof(*e));
+	host_link(r, fn, own, reporter, e);
+	if ((f != JF_BIDIR_H2D && f != JF_BIDIR_D2H) || e->value <= 0)
+		return;
+	snprintf(one, sizeof(one), "%s", e->basis);
+	e->value *= JUDGE_DUPLEX_SHARE;
+	snprintf(e->basis, sizeof(e->basis),
+		 "%.2f of the one-way expectation, each direction's share of the full-duplex link; one way: %.*s",
+		 JUDGE_DUPLEX_SHARE, (int)(sizeof(e->basis) - 120), one);
+}
+
 void judge_expect_device(const struct check_run *r, unsigned int g,
 			 enum judge_dev_fig f, struct judge_expect *e)
 {
@@ -166,20 +185,10 @@ void judge_expect_device(const struct check_run *r, unsigned int g,
 	switch (f) {
 	case JF_H2D:
 	case JF_D2H:
-		host_link(r, g, e);
-		return;
 	case JF_BIDIR_H2D:
 	case JF_BIDIR_D2H:
-		host_link(r, g, e);
-		if (e->value > 0) {
-			char one[JUDGE_BASIS_LEN];
-
-			snprintf(one, sizeof(one), "%s", e->basis);
-			e->value *= JUDGE_DUPLEX_SHARE;
-			snprintf(e->basis, sizeof(e->basis),
-				 "%.2f of the one-way expectation, each direction's share of the full-duplex link; one way: %.*s",
-				 JUDGE_DUPLEX_SHARE, (int)(sizeof(e->basis) - 120), one);
-		}
+		judge_expect_host(r, run_gpu_function(r, g), &r->gpu->dev[g].link,
+				  "NVML", f, e);
 		return;
 	case JF_LOCAL:
 		hbm(r, g, e);

@@ -60,6 +60,16 @@ const struct gpu_figure *judge_pair_figure(const struct gpu_pair *gp,
 /* judge_expect_device() - the expectation for GPU @g's figure @f. */
 void judge_expect_device(const struct check_run *r, unsigned int g,
 			 enum judge_dev_fig f, struct judge_expect *e);
+/*
+ * judge_expect_host() - the expectation for host copy @f (JF_H2D to
+ * JF_BIDIR_D2H) of a GPU: its path to the host from model function @fn
+ * of r->model (P2PD_NO_INDEX: not there), else its own link @own, whose
+ * maximum @reporter gave ("NVML").  judge_expect_device() is this for a
+ * measured GPU; --evidence calls it for the host copies of a paste.
+ */
+void judge_expect_host(const struct check_run *r, int fn,
+		       const struct gpu_link_reading *own, const char *reporter,
+		       enum judge_dev_fig f, struct judge_expect *e);
 /* judge_expect_pair() - the expectation for pair @gp's figure @f. */
 void judge_expect_pair(const struct check_run *r, const struct gpu_pair *gp,
 		       enum judge_pair_fig f, struct judge_expect *e);
