@@ -83,6 +83,25 @@ struct ev_matrix {
 	struct ev_ref ref;	/* its title line */
 };
 
+/* nvbandwidth's host copies: by the copy engines or by kernels (SM). */
+enum ev_copy_method { EV_COPY_CE, EV_COPY_SM, EV_COPY_METHODS };
+/* Which way, in the order the judge's own figures go (judge_expect.h). */
+enum ev_host_copy {
+	EV_HOST_H2D, EV_HOST_D2H, EV_HOST_BIDIR_H2D, EV_HOST_BIDIR_D2H,
+	EV_HOST_COPIES,
+};
+
+/*
+ * One nvbandwidth host copy case: its CPU row, GB/s per GPU column in
+ * CUDA's numbering (NaN where the row has no figure).
+ */
+struct ev_host_copies {
+	bool have;
+	unsigned int n;
+	double gbs[EV_GPU_MAX];
+	struct ev_ref ref;	/* its "Running" line, else its table's title */
+};
+
 /*
  * nvidia-smi topo -m's connection words; the NVLink count in links.
  * EV_LINK_PCIE: a PCIe path whose switches and bridges the output does
@@ -111,6 +130,7 @@ struct ev_pci_dev {
 	bool req_redir, cmplt_redir, src_valid;
 	unsigned int cap_speed10, cap_width, sta_speed10, sta_width;	/* GT/s x10 */
 	bool speed_downgraded, width_downgraded;	/* lspci's "(downgraded)" */
+	bool smi_link;				/* its link facts are nvidia-smi -q's */
 	/* what the engine's model needs (evidence_lspci_model.c) */
 	unsigned int vendor, device;		/* -nn's [vvvv:dddd], or 0 */
 	unsigned int class_code;		/* -nn's [ccss] and prog-if, or from the name */
@@ -324,6 +344,8 @@ struct evidence {
 
 	/* nvbandwidth device-to-device: peer copies (CE or SM) */
 	struct ev_matrix nvbw_d2d, nvbw_d2d_bidi;
+	/* nvbandwidth host to device and back, each GPU alone */
+	struct ev_host_copies nvbw_host[EV_COPY_METHODS][EV_HOST_COPIES];
 	bool nvbw_waived;
 	struct ev_ref nvbw_waived_ref;
 

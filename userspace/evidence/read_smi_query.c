@@ -242,5 +242,6 @@ void ev_smi_links(struct evidence *ev)
 		d->cap_width = q->width_max[g];
 		d->sta_width = q->width[g];
 		d->lnk_ref = q->link_ref[g];
+		d->smi_link = true;
 	}
 }

@@ -60,6 +60,7 @@ struct judging {
 	struct cand cand[CAND_MAX];
 	unsigned int nr;
 	bool config_known;	/* a cause of slow P2P is in the files */
+	bool host_copies_low;	/* a host copy below what its link carries */
 };
 
 static struct cand *cand_add(struct judging *j, enum finding_severity sev,
@@ -1243,7 +1244,7 @@ static void judge_undecided(struct judging *j)
 	for (i = 0; i < j->nr; i++)
 		if (j->cand[i].sev >= SEV_WARNING)
 			return;
-	if (p2p_decided(ev))
+	if (j->host_copies_low || p2p_decided(ev))
 		return;
 	c = cand_add(j, SEV_INFO, RANK_UNDECIDED, FC_EVIDENCE_UNDECIDED);
 	if (!c)
@@ -1282,6 +1283,8 @@ static bool health_shown(const struct judging *j)
 	bool measured = (ev->nvbw_d2d.have && ev->nvbw_d2d.n >= 2) || osu_device_copy(ev);
 	unsigned int i, a, b;
 
+	if (j->host_copies_low)
+		return false;
 	for (i = 0; i < j->nr; i++)
 		if (j->cand[i].sev >= SEV_WARNING ||
 		    j->cand[i].code == FC_EVIDENCE_UNDECIDED)
@@ -1328,6 +1331,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	trouble = judge_measured(j, false) || ev->kernel.nr_faults;
 	judge_kernel(j, trouble || j->config_known);
 	judge_measured(j, true);
+	j->host_copies_low = judge_evidence_host_copies(r, ev) > 0;
 	judge_undecided(j);
 	r->diagnosis.health_shown = health_shown(j);
 	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));

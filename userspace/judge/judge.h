@@ -97,6 +97,14 @@ struct ev_ref evidence_nvlink_fabric(const struct evidence *ev);
 bool evidence_bar1_spans_memory(const struct ev_smi_query *q, struct ev_ref *ref);
 /* The rules over the evidence's facts alone (the unit tests call it). */
 void judge_evidence_facts(struct check_run *r, const struct evidence *ev);
+/*
+ * judge_evidence_host_copies() - the host copies a paste measured
+ * (nvbandwidth's), judged by the live run's rule against the GPU's PCIe
+ * link as the files show it (evidence_host_copies.c).
+ * Return: the warnings it added.
+ */
+unsigned int judge_evidence_host_copies(struct check_run *r,
+					const struct evidence *ev);
 
 /* GB/s per direction of a PCIe link; 0 when unknown. */
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);

@@ -796,6 +796,45 @@ static void topo_p2p_modes(struct ktap *k, struct evidence *ev)
 	CHECK(k, ok, "evidence: topo -p2p n, a and p read but not as peer access; r, w or no command as peer access");
 }
 
+/* nvbandwidth's host copies: each GPU's figure per case, from its own table. */
+static void nvbandwidth_host(struct ktap *k, const char *fx, struct evidence *ev)
+{
+	const struct ev_host_copies *ce = ev->nvbw_host[EV_COPY_CE],
+				    *sm = ev->nvbw_host[EV_COPY_SM];
+
+	CHECK(k, !load(ev, fx, "nvbandwidth-h100-580-host.txt") &&
+	      ev->file[0].formats == EV_FMT_NVBW_TEXT && ev->nr_gpus == 1 &&
+	      ce[EV_HOST_H2D].n == 1 && near(ce[EV_HOST_H2D].gbs[0], 49.61) &&
+	      near(ce[EV_HOST_D2H].gbs[0], 53.80) &&
+	      near(ce[EV_HOST_BIDIR_H2D].gbs[0], 42.47) &&
+	      near(ce[EV_HOST_BIDIR_D2H].gbs[0], 26.17) &&
+	      ce[EV_HOST_BIDIR_D2H].ref.line == 32 &&
+	      near(sm[EV_HOST_H2D].gbs[0], 30.87) && near(sm[EV_HOST_BIDIR_D2H].gbs[0], 26.54) &&
+	      !ev->nvbw_d2d.have,
+	      "evidence: nvbandwidth's host copies, CE and SM, one way and both, each from its own case (not all_to_host)");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "memcpy CE CPU(row) <- GPU(column) bandwidth (GB/s)\n"
+			    "           0         1\n 0     25.10     24.90\n"
+			    "memcpy CE CPU(row) <-> GPU(column) bandwidth (GB/s)\n"
+			    "           0         1\n 0     20.00     21.00\n") &&
+	      ce[EV_HOST_D2H].n == 2 && near(ce[EV_HOST_D2H].gbs[1], 24.90) &&
+	      ce[EV_HOST_D2H].ref.line == 1 &&
+	      !ce[EV_HOST_BIDIR_H2D].have && !ce[EV_HOST_BIDIR_D2H].have,
+	      "evidence: nvbandwidth host tables pasted without their case names: one way by the arrow, both ways not guessed");
+	evidence_free(ev);
+	CHECK(k, !load_text(ev, "{\"nvbandwidth\": {\"testcases\": [\n"
+			    "{\"name\": \"device_to_host_bidirectional_memcpy_sm\", \"status\": \"Passed\",\n"
+			    " \"bandwidth_matrix\": [[\"26.54\", \"N/A\"]]},\n"
+			    "{\"name\": \"host_to_all_memcpy_ce\", \"status\": \"Passed\",\n"
+			    " \"bandwidth_matrix\": [[\"48.00\"]]}]}}\n") &&
+	      ev->file[0].formats == EV_FMT_NVBW_JSON &&
+	      sm[EV_HOST_BIDIR_D2H].n == 2 && near(sm[EV_HOST_BIDIR_D2H].gbs[0], 26.54) &&
+	      isnan(sm[EV_HOST_BIDIR_D2H].gbs[1]) && sm[EV_HOST_BIDIR_D2H].ref.line == 2 &&
+	      !ce[EV_HOST_H2D].have,
+	      "evidence: nvbandwidth --json's host copies by case name, N/A unknown, host_to_all not one GPU's");
+	evidence_free(ev);
+}
+
 void test_evidence(struct ktap *k, const char *fixtures)
 {
 	struct evidence *ev = malloc(sizeof(*ev));
@@ -807,6 +846,7 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	p2pbw(k, fixtures, ev);
 	topo(k, fixtures, ev);
 	others(k, fixtures, ev);
+	nvbandwidth_host(k, fixtures, ev);
 	sockets(k, fixtures, ev);
 	verbose_model(k, fixtures, ev);
 	pasting(k, fixtures, ev);

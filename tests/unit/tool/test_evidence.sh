@@ -128,6 +128,40 @@ expect_root healthy "evidence: root cause: nvbandwidth on 6 A6000, even peer fig
 expect_root undecided "evidence: root cause: the IOMMU fault of a device not known to be a GPU: undecided" \
 	"$ev/dmesg-dmar-igpu.txt"
 
+# Host copies judged by the live run's own rule against the link the files
+# show.  On this H100 the live run said bw-low for device to host, both
+# directions at once (28.9 GB/s of the 50.5 expected); nvbandwidth's run
+# there measured 26.17.
+h100=("$ev/nvbandwidth-h100-580-host.txt" "$ev/smi-q-h100-580.txt" "$ev/topo-h100-580-escapes.txt")
+expect_first "1 bw-low" "evidence: one H100's nvbandwidth host copies and its Gen5 x16 link: bw-low, as the live run said" \
+	"${h100[@]}"
+host_low() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [x for x in d["findings"] if x["code"] == "bw-low"]
+m = f[0]["message"] if f else "-"
+print(len(f), m[:m.find(" expected") + 9], d["root_cause"],
+      " ".join("%s:%d" % (e["file"].rsplit("/", 1)[-1], e["line"]) for e in f[0]["evidence"]) if f else "-")'; }
+got=$(host_low "${h100[@]}")
+want="5 GPU 0000:00:06.0 device to host (both directions): 26.2 GB/s is 0.52 of the 50.5 GB/s expected undecided nvbandwidth-h100-580-host.txt:32 smi-q-h100-580.txt:82"
+[ "$got" = "$want" ] && result 1 "evidence: the H100's worst host copy first, against the live run's expectation, citing its table and link lines" ||
+	result 0 "evidence: the H100's worst host copy first, against the live run's expectation, citing its table and link lines" "got '$got'"
+grep -A10 "GPU Link Info" "$ev/smi-q-h100-580.txt" >"$tmp/link-only.txt"
+expect_first "1 bw-low" "evidence: the H100's host copies with its GPU Link Info grepped, no Bus Id: bw-low" \
+	"$ev/nvbandwidth-h100-580-host.txt" "$tmp/link-only.txt"
+expect_first "0 evidence-undecided" "evidence: the H100's host copies without its link: undecided, not judged" \
+	"$ev/nvbandwidth-h100-580-host.txt" "$ev/topo-h100-580-escapes.txt"
+msg=$("$bin" --evidence --json "$ev/nvbandwidth-h100-580-host.txt" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(len([x for x in d["findings"] if x["code"] == "bw-low"]),
+      [x["message"] for x in d["findings"] if "PCIe link" in x["message"]])')
+case $msg in
+"0 ['nvbandwidth measured host copies of GPU 0 (NVIDIA H100 80GB HBM3), but no file here shows the PCIe link they cross"*)
+	result 1 "evidence: host copies without a link say the link is missing" ;;
+*)	result 0 "evidence: host copies without a link say the link is missing" "got '$msg'" ;;
+esac
+
 # The rules over the other formats' facts, each from its thread
 expect_first "1 acs-redirect" "evidence: setpci reads of ACS Control over PLX ports, 0x001d: acs-redirect" \
 	"$ev/setpci-plx-acs-loop.txt"
