@@ -5,6 +5,12 @@
 # counts: a name with "# SKIP" ran nothing that could fail.
 n=0 passed=0 failed=0 skipped=0
 
+# The tests' python3 is Debian's, where .ci/deps installs the modules they
+# import, even where another python3 comes first in PATH: a version
+# manager's shim is another interpreter, and takes most of a second to
+# start, which the hundreds of checks that parse JSON would each pay.
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
+
 # result 1|0 NAME [WHY]
 result() {
 	n=$((n + 1))

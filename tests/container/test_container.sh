@@ -71,7 +71,7 @@ v=$(podman run --rm --network=none "${opts[@]}" "$tag" --version 2>"$tmp/version
 podman run --rm --network=none "${opts[@]}" -v "$host:/host:ro" "$tag" \
 	--root /host --topology-file /host/t.topo --no-color --json >"$tmp/report.json" 2>"$tmp/run.err"
 rc=$?
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 codes = sorted({f["code"] for f in d["findings"]})

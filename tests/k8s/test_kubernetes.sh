@@ -72,7 +72,7 @@ done
 fact() {
 	local line
 	line=$(grep "^facts $1 " <<<"$out")
-	python3 -c 'import json, sys
+	"$PYTHON" -c 'import json, sys
 f = json.loads(sys.argv[1])
 mount = {m["path"]: m for m in f["mounts"]}
 sys.exit(0 if eval(sys.argv[2]) else 1)' "${line#facts "$1" }" "$2" 2>&1
@@ -100,7 +100,7 @@ check_fact p2pdiag-check-module.yaml "GPU nodes only, no control plane, only whe
 	"$gpu_terms and $(src_terms In)"
 v=$(for m in p2pdiag-check-pci.yaml p2pdiag-check-module.yaml; do
 	line=$(grep "^facts $m " <<<"$out")
-	python3 -c 'import json, sys; f = json.loads(sys.argv[1]); print(f["name"], json.dumps(f["selector"], sort_keys=True))' "${line#facts "$m" }"
+	"$PYTHON" -c 'import json, sys; f = json.loads(sys.argv[1]); print(f["name"], json.dumps(f["selector"], sort_keys=True))' "${line#facts "$m" }"
 done | sort | uniq -d)
 [ -z "$v" ] && result 1 "kubernetes: the two DaemonSets differ in name and selector, so both can be applied" ||
 	result 0 "kubernetes: the two DaemonSets differ in name and selector, so both can be applied" "$v"
@@ -113,7 +113,7 @@ for m in p2pdiag-check-pci.yaml p2pdiag-check-module.yaml; do
 		"[p['path'] for p in f['mounts'] if p['hostPath'] and not p['readOnly']] == ['$features'] and '--nfd-features $features/' in f['command']"
 	# Its command line, on a saved broken tree: the labels NFD would publish.
 	line=$(grep "^facts $m " <<<"$out")
-	args=$(python3 -c 'import json, re, sys
+	args=$("$PYTHON" -c 'import json, re, sys
 cmd = json.loads(sys.argv[1])["command"]
 print(re.search(r"p2pdiag-check ([^\n]*)", cmd).group(1))' "${line#facts "$m" }")
 	args=${args//$features/$tmp}
@@ -129,7 +129,7 @@ print(re.search(r"p2pdiag-check ([^\n]*)", cmd).group(1))' "${line#facts "$m" }"
 			"$args: $why $(cat "$file" 2>&1)"
 	# ... which expire three intervals on, say when, and give a scheduler
 	# one label to select on
-	v=$(python3 -c '
+	v=$("$PYTHON" -c '
 import calendar, re, sys, time
 text = open(sys.argv[1]).read()
 now = time.time()

@@ -121,7 +121,7 @@ else
 		promtool test rules "$here/prometheus/p2pdiag.rules.test.yml"
 	# The rules fed the tool's own textfiles, one node per run above: each
 	# alert fires exactly where rule_tests.py says it must, with its text.
-	if summary_out=$(python3 "$here/prometheus/rule_tests.py" "$rules" "$tmp/generated.test.yml" \
+	if summary_out=$("$PYTHON" "$here/prometheus/rule_tests.py" "$rules" "$tmp/generated.test.yml" \
 		"${nodes[@]}" 2>&1); then
 		printf '%s\n' "$summary_out" | sed 's/^/# /'
 		check "prometheus: promtool test rules on ${#nodes[@]} real textfiles: every alert fires where it should, naming cause and device" \
@@ -150,14 +150,14 @@ if [ -z "$exporter" ]; then
 fi
 # scrape: node_exporter's /metrics
 scrape() {
-	python3 -c 'import sys, urllib.request
+	"$PYTHON" -c 'import sys, urllib.request
 sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
 		"http://127.0.0.1:$port/metrics" 2>/dev/null
 }
 mkdir -p "$tmp/textfile"
 src=${measured:-$tmp/system-aer.prom}
 cp "$src" "$tmp/textfile/p2pdiag.prom"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$exporter" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$tmp/textfile" \
 	--web.listen-address="127.0.0.1:$port" >"$tmp/exporter.log" 2>&1 &
@@ -179,7 +179,7 @@ fi
 # node_exporter gives every series of a family the family's label
 # names, empty where a series has none: such labels are left out.
 samples() {
-	python3 - "$1" <<'PY'
+	"$PYTHON" - "$1" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
     m = re.match(r'(p2pdiag_\w+)(?:\{(.*)\})? (\S+)$', line)

@@ -69,7 +69,7 @@ if [ -n "$gpu" ] && [ -x "$gpu/mksysfs" ] && [ -d "$gpu/doubles/cuda" ] &&
 		LD_LIBRARY_PATH=$gpu/doubles/cuda:$gpu/doubles/nvml \
 		"$bin" --json --source=module --sysfs-root "$tmp/gpu-tree" --size 1M \
 		--timeout 10 >"$tmp/gpu.json" 2>/dev/null
-	if python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["gpus"])' "$tmp/gpu.json" 2>/dev/null; then
+	if "$PYTHON" -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["gpus"])' "$tmp/gpu.json" 2>/dev/null; then
 		validate "a measured run's report (GPUs, bandwidth, exchange)" "$tmp/gpu.json"
 	else
 		result 0 "schema: a measured run's report has GPUs" "$(head -c 300 "$tmp/gpu.json")"
@@ -81,7 +81,7 @@ fi
 # The check can fail: a verdict the schema does not know, an undeclared
 # key, a missing key.
 base=$tmp/tree-redirect.json
-python3 - "$base" "$tmp" <<'PY'
+"$PYTHON" - "$base" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 bad = json.loads(json.dumps(d)); bad["pairs"][0]["verdict"] = "fine"

@@ -55,7 +55,7 @@ prio=$(sed -n 's/^<\([0-9]\)>warning acs-redirect .*/\1/p' "$tmp/journal" | sort
 	result 1 "systemd: a run with warnings exits 1, every journal line has a priority, warnings at 4" ||
 	result 0 "systemd: a run with warnings exits 1, every journal line has a priority, warnings at 4" \
 		"exit $rc: $(cat "$tmp/journal")"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["summary"]["exit_status"] != 1)' \
+"$PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["summary"]["exit_status"] != 1)' \
 	"$tmp/state/report.json" 2>"$tmp/err" && [ -z "$(find "$tmp/state" -name '.report.json.*')" ] &&
 	[ "$(stat -c %a "$tmp/state/report.json")" = 644 ] &&
 	result 1 "systemd: the report is in report.json (mode 644), no temporary left" ||

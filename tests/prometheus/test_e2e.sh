@@ -48,16 +48,16 @@ trap stop EXIT
 start=$SECONDS
 
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	"$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 # get URL: the body, or nothing
 get() {
-	python3 -c 'import sys, urllib.request
+	"$PYTHON" -c 'import sys, urllib.request
 sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null
 }
 # query EXPR: Prometheus' instant-query result list, as JSON
 query() {
-	python3 - "http://127.0.0.1:$pport/api/v1/query" "$1" <<'PY'
+	"$PYTHON" - "http://127.0.0.1:$pport/api/v1/query" "$1" <<'PY'
 import json, sys, urllib.parse, urllib.request
 url = sys.argv[1] + "?" + urllib.parse.urlencode({"query": sys.argv[2]})
 try:
@@ -147,7 +147,7 @@ EOF
 	--web.listen-address="127.0.0.1:$pport" >"$t/prometheus.log" 2>&1 &
 pids+=($!)
 
-all_up() { [ "$(query 'sum(up{job="node"})' | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r[0]["value"][1] if r else 0)')" = 4 ]; }
+all_up() { [ "$(query 'sum(up{job="node"})' | "$PYTHON" -c 'import json,sys; r=json.load(sys.stdin); print(r[0]["value"][1] if r else 0)')" = 4 ]; }
 if wait_for 40 all_up; then
 	result 1 "prometheus-e2e: prometheus scrapes the four node_exporters (textfile collector) on 127.0.0.1"
 else
@@ -163,7 +163,7 @@ firing() {
 }
 # Alertmanager's alerts, one line each: node alertname code | summary
 am_alerts() {
-	get "http://127.0.0.1:$aport/api/v2/alerts" | python3 -c 'import json, sys
+	get "http://127.0.0.1:$aport/api/v2/alerts" | "$PYTHON" -c 'import json, sys
 for a in json.load(sys.stdin):
     l = a["labels"]
     print(l.get("node", "-"), l["alertname"], l.get("code", "-"), "|", a["annotations"].get("summary", ""))'
@@ -189,7 +189,7 @@ echo "# Alertmanager holds $(am_alerts | wc -l) alerts, $((SECONDS - start)) s a
 
 # Each query of the dashboard, its node variable matching every node,
 # returns data; the state counts are one node each.
-mapfile -t exprs < <(python3 -c 'import json, sys
+mapfile -t exprs < <("$PYTHON" -c 'import json, sys
 for p in json.load(open(sys.argv[1]))["panels"]:
     for t in p["targets"]:
         print(p["title"] + "\t" + t["expr"].replace("$instance", ".+"))' "$dashboard")
@@ -204,7 +204,7 @@ for e in "${exprs[@]}"; do
 	[[ $r == '[{'* ]] || why+="'$title': $expr gives $r"$'\n'
 done
 states=$(for s in 0 1 2 3; do query "count(p2pdiag_exit_status == $s) or vector(0)" |
-	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["value"][1])'; done | tr '\n' ' ')
+	"$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["value"][1])'; done | tr '\n' ' ')
 [ "$states" = "1 1 1 1 " ] || why+="nodes by state (0 1 2 3): $states, want 1 1 1 1"
 [ -z "$why" ] && result 1 "prometheus-e2e: each of the dashboard's ${#exprs[@]} queries returns data; one node in each state" ||
 	result 0 "prometheus-e2e: each of the dashboard's ${#exprs[@]} queries returns data; one node in each state" "$why"

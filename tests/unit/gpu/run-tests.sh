@@ -689,10 +689,10 @@ bw = pair[0]["bw"]
 assert abs(bw["p2p_gbs"] - 9.90) < 1.0 and abs(bw["staged_gbs"] - 20.10) < 2.0, bw
 assert "fake-p2p" in [c["code"] for c in d["causes"]], [c["code"] for c in d["causes"]]
 PY
-	python3 "$EMPTY/replay.py" <<<"$out" >"$EMPTY/replay.txt" 2>&1 ||
+	"$PYTHON" "$EMPTY/replay.py" <<<"$out" >"$EMPTY/replay.txt" 2>&1 ||
 		why=${why:-"$(tail -3 "$EMPTY/replay.txt")"}
 	ev=$("$P2PDIAG" --evidence --json "$paste" 2>/dev/null |
-		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["causes"][0]["code"], d["summary"]["exit_status"])')
+		"$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print(d["causes"][0]["code"], d["summary"]["exit_status"])')
 	[ "$ev" = "p2p-slower-than-host 1" ] || why=${why:-"--evidence on the paste: $ev"}
 	finish "p2pdiag-check, a pasted matrix replayed: live fake-p2p at 9.9 of 20.1 GB/s, --evidence p2p-slower-than-host"
 else
@@ -739,7 +739,7 @@ for mode in partial failed; do
 	[ $mode = failed ] && env=(FAKE_CUDA_FAIL_CALL=cuDeviceGetP2PAtomicCapabilities)
 	check atomics 0000:02:00.0,0000:1b:00.0,0000:1c:00.0 "${ATOMICS_GPUS[@]}" "${env[@]}" -- \
 		--quick --json="$EMPTY/atomics-$mode.json"
-	python3 - "$EMPTY/atomics-$mode.json" $mode <<'PY' >"$EMPTY/atomics-$mode.txt" 2>&1 ||
+	"$PYTHON" - "$EMPTY/atomics-$mode.json" $mode <<'PY' >"$EMPTY/atomics-$mode.txt" 2>&1 ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 ops = [p["cuda"]["atomic_ops"] for p in d["pairs"] if p["cuda"]]
@@ -752,7 +752,7 @@ for o in ops:
         assert o["ops"]["cas"] == ["signed", "unsigned", "32", "64", "128"], o["ops"]["cas"]
 PY
 		why=${why:-"$(tail -2 "$EMPTY/atomics-$mode.txt")"}
-	if python3 -c "import jsonschema" 2>/dev/null; then
+	if "$PYTHON" -c "import jsonschema" 2>/dev/null; then
 		"$(dirname "$0")/../../packaging/validate-report" \
 			"$(dirname "$0")/../../../userspace/schema.json" "$EMPTY/atomics-$mode.json" \
 			>"$EMPTY/atomics-$mode.txt" 2>&1 || why=${why:-"$(head -3 "$EMPTY/atomics-$mode.txt")"}
@@ -817,7 +817,7 @@ finish "p2pdiag-check, NVML's BAR1 256 MiB of 24564 MiB: bar1-below-memory with 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_BAR1=256:5 FAKE_NVML_MEMORY=24564 -- \
 	--json="$EMPTY/bar1.json"
 status 1
-python3 - "$EMPTY/bar1.json" "$FIXTURES/../../../userspace/schema.json" <<'PY' ||
+"$PYTHON" - "$EMPTY/bar1.json" "$FIXTURES/../../../userspace/schema.json" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["gpus"][0]["bar1"] == {"total_mib": 256, "used_mib": 5, "memory_mib": 24564}, d["gpus"][0].get("bar1")
@@ -976,7 +976,7 @@ finish "p2pdiag-check: the report in troubleshooting order, the curve with fixed
 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_PROCS=4711:copier:2600 -- \
 	--json --if-busy=measure --curve
-python3 -c '
+"$PYTHON" -c '
 import json, sys
 j = json.load(sys.stdin)
 g = j["gpus"][0]
@@ -1054,7 +1054,7 @@ check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetHandleByPc
 has "    other work: unknown (nvmlDeviceGetHandleByPciBusId_v2 failed: GPU is lost)"
 check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrPcieLinkWidth \
 	FAKE_NVML_FAIL_GPU=1 -- --json
-python3 -c '
+"$PYTHON" -c '
 import json, sys
 j = json.load(sys.stdin)
 g = {x["addr"]: x for x in j["gpus"]}
@@ -1067,7 +1067,7 @@ finish "p2pdiag-check, NVML readings failing: text and JSON name the reading, th
 
 EVERY_FAILING=FAKE_NVML_FAIL_CALL=nvmlDeviceGetCurrentClocksThrottleReasons,nvmlDeviceGetClock,nvmlDeviceGetP2PStatus,nvmlEventSetWait_v2
 check 02-eight-gpu-four-switches $SW $EVERY_FAILING FAKE_NVML_FAIL_GPU=1 -- --json
-python3 -c '
+"$PYTHON" -c '
 import json, sys
 j = json.load(sys.stdin)
 g = {x["addr"]: x for x in j["gpus"]}
@@ -1100,7 +1100,7 @@ has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: GPU i
 	why=${why:-"P2P status not said for each GPU"}
 [ "$(grep -c "NVML reading link unknown" <<<"$out")" = 1 ] || why=${why:-"link said for the GPU that read it"}
 check 02-eight-gpu-four-switches $SW "${QUICK_FAILING[@]}" -- --quick --json
-python3 -c '
+"$PYTHON" -c '
 import json, sys
 j = json.load(sys.stdin)
 g = {x["addr"]: x for x in j["gpus"]}
@@ -1111,7 +1111,7 @@ has "    NVML reading link unknown: nvmlDeviceGetCurrPcieLinkWidth failed: NVML 
 check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlSystemGetDriverVersion -- --quick
 has_re "^CUDA: ok .*, NVML: ok \(driver unknown: nvmlSystemGetDriverVersion failed: GPU is lost\), 2 GPU"
 check 02-eight-gpu-four-switches $SW FAKE_NVML_FAIL_CALL=nvmlSystemGetDriverVersion -- --quick --json
-python3 -c '
+"$PYTHON" -c '
 import json, sys
 s = json.load(sys.stdin)["gpu_status"]
 assert s["nvml_driver"] is None and s["nvml_driver_error"] == "nvmlSystemGetDriverVersion failed: GPU is lost", s
@@ -1127,7 +1127,7 @@ for calls in cuCtxDisablePeerAccess \
 	cuCtxDisablePeerAccess,cuMemFree,cuStreamDestroy,cuDevicePrimaryCtxRelease; do
 	check 02-eight-gpu-four-switches $SW FAKE_CUDA_FAIL_CALL=$calls -- --json
 	status 1
-	python3 -c '
+	"$PYTHON" -c '
 import json, sys
 j = json.load(sys.stdin)
 f = {x["code"]: x for x in j["findings"]}

@@ -38,7 +38,7 @@ expect_rc() { # expect_rc WANT NAME CMD...
 # retrail FILE: a module text edited above its trailer line gets the
 # trailer's byte count of the edited text (the reader checks it).
 retrail() {
-	python3 - "$1" <<'PY'
+	"$PYTHON" - "$1" <<'PY'
 import sys
 path = sys.argv[1]
 lines = open(path).read().splitlines(True)
@@ -49,7 +49,7 @@ PY
 }
 
 json_get() { # json_get EXPR: python expression over d, from $out
-	python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print($1)" <<<"$out" 2>&1
+	"$PYTHON" -c "import json,sys; d=json.loads(sys.stdin.read()); print($1)" <<<"$out" 2>&1
 }
 
 for t in ok redirect blocked; do
@@ -159,7 +159,7 @@ case $out in *$'\033'*) result 0 "cli: escape sequences from a --root's files ar
 *) result 0 "cli: escape sequences from a --root's files are not sent to the terminal" "$(grep system: <<<"$out")";;
 esac
 "$bin" --pci-dump "$dump" --root "$tmp/escroot" --no-cuda --json >"$tmp/esc.json" 2>/dev/null
-v=$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); print(ascii(d["system"]["context"]["bios_vendor"]))' "$tmp/esc.json" 2>&1)
+v=$("$PYTHON" -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8")); print(ascii(d["system"]["context"]["bios_vendor"]))' "$tmp/esc.json" 2>&1)
 [ "$v" = "'Bios\\ufffd Inc'" ] && result 1 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" ||
 	result 0 "cli: bytes that are not UTF-8 in DMI strings keep the JSON UTF-8" "$v"
 expect_rc 3 "cli: a missing --cpuinfo exits 3" "$bin" --pci-dump "$dump" --cpuinfo "$tmp/none"
@@ -529,7 +529,7 @@ text=$out text_rc=$rc
 run "$bin" --topology-file "$tmp/one-gpu.topo" --no-cuda --summary
 summary=$out
 run "$bin" --topology-file "$tmp/one-gpu.topo" --no-cuda --json
-v=$(python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["summary"]; print(s["state"], s["grounds"], d["root_cause"])' <<<"$out" 2>&1)
+v=$("$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); s=d["summary"]; print(s["state"], s["grounds"], d["root_cause"])' <<<"$out" 2>&1)
 [ "$text_rc" = 0 ] && [[ $text == *"P2P here: undecided: no pair of P2P endpoints to judge. 0 pairs judged"* ]] &&
 	[[ $text != *"healthy"* ]] && [ "$summary" = "undecided: no pair of P2P endpoints to judge" ] &&
 	[ "$v" = "undecided no-pair undecided" ] &&
@@ -578,7 +578,7 @@ v=$(json_get 'd["groups"], len(d["pairs"]), {p["count"] for p in d["pairs"]}, {p
 	result 1 "cli: --expand-pairs lists all 28 pairs, each alone" ||
 	result 0 "cli: --expand-pairs lists all 28 pairs, each alone" "rc $rc: $v"
 # every expanded pair has the judgement of the group pair that stood for it
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 g = json.loads(sys.argv[1]); e = json.loads(sys.argv[2])
 of = {a: x["group"] for x in g["groups"] for a in x["members"]}
@@ -594,7 +594,7 @@ case $out in *"28 pairs judged: 28 direct (8 group pairs of 4 endpoint groups ju
 	result 1 "cli: the text report counts the pairs and names the groups";;
 	*) result 0 "cli: the text report counts the pairs and names the groups" "$(head -12 <<<"$out")";; esac
 # 1,500 more VFs: 1,136,278 pairs are too many one by one, and fine grouped.
-python3 - "$sriov" "$tmp/many.topo" <<'PY'
+"$PYTHON" - "$sriov" "$tmp/many.topo" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 head, body = lines[0], [l for l in lines[1:] if l.startswith("addr=")]
@@ -655,7 +655,7 @@ v=$(json_get '[f["message"] for f in d["findings"] if f["code"] == "baseline-ver
 	result 0 "cli: ... and a baseline of split groups is checked against this run's merged one" "rc $rc: $v"
 # A baseline without groups or counts (from before grouping: each entry
 # one pair) still loads, and each of its pairs is checked.
-python3 - "$tmp/sriov-grouped.json" "$tmp/sriov-old.json" "$tmp/sriov-expanded.json" <<'PY' 2>&1
+"$PYTHON" - "$tmp/sriov-grouped.json" "$tmp/sriov-old.json" "$tmp/sriov-expanded.json" <<'PY' 2>&1
 import json, sys
 d = json.load(open(sys.argv[1]))
 del d["groups"]
@@ -751,7 +751,7 @@ case $rc:$(cat "$tmp/stderr") in "3:p2pdiag-check: cannot write the JSON report 
 	*) result 0 "cli: --json into a closed pipe exits 3, naming the error" "rc $rc: $(cat "$tmp/stderr")";; esac
 # the baseline, streamed into NAME.tmp, is renamed into place whole
 run "$bin" --topology-file "$sriov" --no-cuda --baseline save "$tmp/sriov-base.json"
-v=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tool"], len(d["pairs"]), sum(p["count"] for p in d["pairs"]))' "$tmp/sriov-base.json" 2>&1)
+v=$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tool"], len(d["pairs"]), sum(p["count"] for p in d["pairs"]))' "$tmp/sriov-base.json" 2>&1)
 [ "$rc" = 0 ] && [ "$v" = "p2pdiag-check 8 28" ] && [ ! -e "$tmp/sriov-base.json.tmp" ] &&
 	result 1 "cli: --baseline save streams the whole report into place" ||
 	result 0 "cli: --baseline save streams the whole report into place" "rc $rc: $v $err"
@@ -870,7 +870,7 @@ v=$(sed -n '/^Every finding has a stable code/,/^$/p' "$docs/README.md" | grep -
 	done)
 [ -z "$v" ] && result 1 "cli: README.md's example codes are registered" ||
 	result 0 "cli: README.md's example codes are registered" "not registered: $v"
-pattern=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["$defs"]["finding"]["properties"]["code"]["pattern"])' \
+pattern=$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["$defs"]["finding"]["properties"]["code"]["pattern"])' \
 	"$docs/userspace/schema.json" 2>&1)
 v=$(grep -Ev -- "$pattern" "$tmp/codes" | tr '\n' ' ')
 [ -z "$v" ] && result 1 "cli: every registered code matches schema.json's code pattern" ||

@@ -126,7 +126,7 @@ for walk in "" 1; do
 	r=$(new_root "inside$walk")
 	echo "pci=noacs inside-cmdline" >"$r/cmdline.real" && ln -s ../cmdline.real "$r/proc/cmdline"
 	run "$bin" --root "$r" --sysfs-root "$tmp/ok" --no-cuda --json
-	v=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["system"]["kernel"]["cmdline"])' <<<"$out" 2>&1)
+	v=$("$PYTHON" -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["system"]["kernel"]["cmdline"])' <<<"$out" 2>&1)
 	[ "$rc" != 3 ] && [ "$v" = "pci=noacs inside-cmdline" ] &&
 		result 1 "roots: a link that stays inside the root is followed$how" ||
 		result 0 "roots: a link that stays inside the root is followed$how" "exit $rc, '$v': $err"

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 first() {
 	"$bin" --evidence --json "$@" 2>"$tmp/stderr" >"$tmp/out.json"
 	local rc=$?
-	python3 - "$rc" "$tmp/out.json" <<'PY'
+	"$PYTHON" - "$rc" "$tmp/out.json" <<'PY'
 import json, sys
 rc, path = sys.argv[1], sys.argv[2]
 try:
@@ -71,13 +71,13 @@ expect_first "1 env-nccl-p2p-level" "evidence: NCCL_P2P_LEVEL=LOC from the envir
 	"$ev/nccl-p2p-level-loc.txt"
 expect_first "1 acs-redirect" "evidence: lspci -vvv, two GPUs behind switch ports with ReqRedir+: acs-redirect" \
 	"$ev/lspci-vvv-switch-assembled.txt"
-fixline=$(python3 -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"].split()[0])')
+fixline=$("$PYTHON" -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"].split()[0])')
 [ "$fixline" = "pci=disable_acs_redir=0000:02:08.0;0000:02:09.0" ] && result 1 "evidence: ... its fix names both ports" ||
 	result 0 "evidence: ... its fix names both ports" "$fixline"
 grep -v 'ACSC' "$ev/lspci-vvv-switch-assembled.txt" |
 	sed 's/^\(        Capabilities: \[68\].*\)$/\1\n        Capabilities: <access denied>/' >"$tmp/denied.txt"
 expect_first "0 evidence-undecided" "evidence: the same without root (<access denied>): undecided" "$tmp/denied.txt"
-case $(python3 -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"])') in
+case $("$PYTHON" -c 'import json; d=json.load(open("'"$tmp"'/out.json")); print(d["findings"][0]["fix"])') in
 	*"sudo lspci -vvv -s 02:08.0 | grep ACSCtl"*) result 1 "evidence: ... naming the command that decides it" ;;
 	*) result 0 "evidence: ... naming the command that decides it" "$(cat "$tmp/out.json" | head -c 400)" ;; esac
 expect_first "2 p2p-not-supported" "evidence: nccl-tests on GeForce RTX 4090, nothing showing P2P: p2p-not-supported" \
@@ -101,7 +101,7 @@ expect_root() {
 	local want=$1 name=$2 got
 	shift 2
 	"$bin" --evidence --json "$@" >"$tmp/root.json" 2>"$tmp/stderr"
-	got=$(python3 - "$tmp/root.json" <<'PY'
+	got=$("$PYTHON" - "$tmp/root.json" <<'PY'
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
@@ -135,7 +135,7 @@ expect_root undecided "evidence: root cause: the IOMMU fault of a device not kno
 h100=("$ev/nvbandwidth-h100-580-host.txt" "$ev/smi-q-h100-580.txt" "$ev/topo-h100-580-escapes.txt")
 expect_first "1 bw-low" "evidence: one H100's nvbandwidth host copies and its Gen5 x16 link: bw-low, as the live run said" \
 	"${h100[@]}"
-host_low() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c '
+host_low() { "$bin" --evidence --json "$@" 2>/dev/null | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 f = [x for x in d["findings"] if x["code"] == "bw-low"]
@@ -151,7 +151,7 @@ expect_first "1 bw-low" "evidence: the H100's host copies with its GPU Link Info
 	"$ev/nvbandwidth-h100-580-host.txt" "$tmp/link-only.txt"
 expect_first "0 evidence-undecided" "evidence: the H100's host copies without its link: undecided, not judged" \
 	"$ev/nvbandwidth-h100-580-host.txt" "$ev/topo-h100-580-escapes.txt"
-msg=$("$bin" --evidence --json "$ev/nvbandwidth-h100-580-host.txt" 2>/dev/null | python3 -c '
+msg=$("$bin" --evidence --json "$ev/nvbandwidth-h100-580-host.txt" 2>/dev/null | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 print(len([x for x in d["findings"] if x["code"] == "bw-low"]),
@@ -176,7 +176,7 @@ expect_root driver "evidence: root cause: NCCL's own failure on GeForce cards: d
 expect_first "2 p2p-not-supported" "evidence: PyTorch's peer access is not supported: p2p-not-supported" \
 	"$ev/torch-peer-unsupported.txt"
 # suspects: where the facts do not decide, ranked, with facts and the command
-suspects() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c '
+suspects() { "$bin" --evidence --json "$@" 2>/dev/null | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 s = d["suspects"]
@@ -283,7 +283,7 @@ sed 's/32768 MiB/65536 MiB/' "$tmp/smi-q.txt" >"$tmp/smi-q-big.txt"
 got=$(suspects "$tmp/smi-q-big.txt" 2>/dev/null)
 case $got in *bar-size*) result 0 "evidence: suspects: a BAR1 that spans the memory: no bar-size suspect" "$got" ;;
 	*) result 1 "evidence: suspects: a BAR1 that spans the memory: no bar-size suspect" ;; esac
-got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
+got=$("$bin" --evidence --json "$tmp/smi-q.txt" 2>/dev/null | "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"])')
 [ "$got" = "nvidia-smi-q undecided" ] && result 1 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" ||
 	result 0 "evidence: nvidia-smi -q, grepped to BAR1 and memory: read, undecided" "$got"
 # nvidia-smi -q's GPU Link Info: the GPU's link as lspci's would be
@@ -312,7 +312,7 @@ expect_suspects "healthy:likely" "evidence: simpleP2P passed on two L4: healthy 
 # its measured, verified copy is a fact for health, never "nothing measured"
 # (ROCm/hip#3103, NVIDIA/cuda-samples#284)
 first "$ev/simplep2p-l4-sys.txt" >/dev/null
-got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suspects"][0]; print(" | ".join(s["for"] + ["AGAINST"] + s["against"]))' "$tmp/out.json")
+got=$("$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1]))["suspects"][0]; print(" | ".join(s["for"] + ["AGAINST"] + s["against"]))' "$tmp/out.json")
 case $got in
 *"nothing in these files measures"*) result 0 "evidence: simpleP2P's verified copy weighed for health, one pair against" "$got" ;;
 *"simpleP2P copied 19.87 GB/s"*"AGAINST"*"one pair"*) result 1 "evidence: simpleP2P's verified copy weighed for health, one pair against" ;;
@@ -327,7 +327,7 @@ expect_first "2 p2p-not-supported" "evidence: RVS's peers:false between two GPUs
 # whether a large BAR exposes their memory, never nvidia-smi or GeForce
 # (ROCm/ROCmValidationSuite#289, ROCm/rocm_bandwidth_test#18)
 rocm_fix() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"][0]; print(f["message"], "|", f["fix"])' "$tmp/out.json"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"][0]; print(f["message"], "|", f["fix"])' "$tmp/out.json"
 }
 got=$(rocm_fix)
 case $got in
@@ -353,7 +353,7 @@ printf '%s\n' 'GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-0b5c6a8e-0000-0000-0000
 expect_root consumer-gpu "evidence: root cause: nvidia-smi -L naming GeForce cards, nothing granted: consumer-gpu" "$tmp/smi-L.txt"
 printf '%s\n' 'Collecting environment information...' 'PyTorch version: 2.1.0' 'GPU models and configuration:' \
 	'GPU 0: NVIDIA RTX A6000' 'GPU 1: NVIDIA RTX A6000' 'Vendor ID:                       AuthenticAMD' >"$tmp/collect_env.txt"
-got=$("$bin" --evidence --json "$tmp/collect_env.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | python3 -c '
+got=$("$bin" --evidence --json "$tmp/collect_env.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 s = d["suspects"][0]
@@ -363,7 +363,7 @@ print(d["inputs"][0]["format"], s["root_cause"], any("AMD host" in x for x in s[
 
 # The JSON: source, the files, each finding's evidence, the causes' order
 "$bin" --evidence --json "$ev/p2pbw-enabled-slower.txt" "$ev/dmesg-amdvi-fault.txt" >"$tmp/two.json" 2>/dev/null
-python3 - "$tmp/two.json" "$ev" <<'PY' && result 1 "evidence: JSON source, files, evidence per finding, findings in cause order" || result 0 "evidence: JSON source, files, evidence per finding, findings in cause order"
+"$PYTHON" - "$tmp/two.json" "$ev" <<'PY' && result 1 "evidence: JSON source, files, evidence per finding, findings in cause order" || result 0 "evidence: JSON source, files, evidence per finding, findings in cause order"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = sys.argv[2]
@@ -381,8 +381,8 @@ assert {"file": ev + "/dmesg-amdvi-fault.txt", "line": 2} in d["findings"][0]["e
 assert d["causes"][0]["evidence"] == d["findings"][0]["evidence"]
 PY
 # the schema the tests validate reports against
-if python3 -c 'import jsonschema' 2>/dev/null; then
-	python3 - "$tmp/two.json" "$fix/../../../../userspace/schema.json" <<'PY' && result 1 "evidence: the report validates against schema.json" || result 0 "evidence: the report validates against schema.json"
+if "$PYTHON" -c 'import jsonschema' 2>/dev/null; then
+	"$PYTHON" - "$tmp/two.json" "$fix/../../../../userspace/schema.json" <<'PY' && result 1 "evidence: the report validates against schema.json" || result 0 "evidence: the report validates against schema.json"
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 PY
@@ -395,14 +395,14 @@ case $out in *"P2P there: broken."*"GeForce GPUs"*"evidence: $ev/p2pbw-geforce-c
 
 # stdin, and a paste mangled as pasted: CRLF, quoted, a prompt
 sed 's/$/\r/; s/^/> /' "$ev/p2pbw-enabled-slower.txt" | { echo '$ ./p2pBandwidthLatencyTest'; cat; } >"$tmp/mangled.txt"
-got=$("$bin" --evidence --json - <"$tmp/mangled.txt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["evidence_files"][0]["file"], d["causes"][0]["code"], d["findings"][0]["evidence"][0]["line"])')
+got=$("$bin" --evidence --json - <"$tmp/mangled.txt" 2>/dev/null | "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print(d["evidence_files"][0]["file"], d["causes"][0]["code"], d["findings"][0]["evidence"][0]["line"])')
 [ "$got" = "stdin p2p-slower-than-host 12" ] && result 1 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" ||
 	result 0 "evidence: stdin, CRLF, quoted, after a prompt: the same cause, lines counted" "$got"
 
 # What pasting and newer drivers add: nvidia-smi's escapes in the header
 # (driver 580, into a file), a UTF-8 BOM, UTF-16, a markdown table and a
 # header turned into a heading; a single GPU holds no pair: never healthy
-fmt_root() { "$bin" --evidence --json "$@" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"], d["causes"][0]["code"] if d["causes"] else "none")'; }
+fmt_root() { "$bin" --evidence --json "$@" 2>/dev/null | "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print(d["inputs"][0]["format"], d["root_cause"], d["causes"][0]["code"] if d["causes"] else "none")'; }
 expect_fmt() { # expect_fmt WANT NAME FILE
 	local got
 	got=$(fmt_root "$3")
@@ -437,10 +437,10 @@ expect_fmt "nvidia-smi-q undecided evidence-undecided" \
 	"evidence: nvidia-smi -q's link at its maximum, cut: read, undecided" "$ev/smi-q-passthrough-cut.txt"
 { printf '\357\273\277'; cat "$ev/p2pbw-geforce-cannot.txt"; } >"$tmp/bom.txt"
 expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: a UTF-8 BOM: read" "$tmp/bom.txt"
-python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
+"$PYTHON" -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16"))' \
 	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16.txt"
 expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16 with its BOM (PowerShell): read" "$tmp/utf16.txt"
-python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16-le"))' \
+"$PYTHON" -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], encoding="utf-8").read().encode("utf-16-le"))' \
 	"$ev/p2pbw-geforce-cannot.txt" >"$tmp/utf16le.txt"
 expect_fmt "p2pBandwidthLatencyTest consumer-gpu p2p-not-supported" "evidence: UTF-16LE without a BOM: read" "$tmp/utf16le.txt"
 printf '|  | GPU0 | GPU1 | CPU Affinity |\n|---|---|---|---|\n| GPU0 | X | NV4 | 0-15 |\n| GPU1 | NV4 | X | 0-15 |\n' >"$tmp/table.txt"
@@ -451,7 +451,7 @@ sed 's/\x1b//g' "$ev/topo-h100-580-escapes.txt" >"$tmp/noesc.txt"
 expect_fmt "nvidia-smi-topo-matrix undecided evidence-undecided" "evidence: the escapes with their ESC lost in the paste: read" "$tmp/noesc.txt"
 
 # An lspci -xxxx dump in a paste is judged as --pci-dump judges it
-codes() { python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["code"], c["pairs"]) for c in d["causes"]])'; }
+codes() { "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print([(c["code"], c["pairs"]) for c in d["causes"]])'; }
 for f in "$fix"/*.lspci; do
 	{ echo '```'; cat "$f"; echo '```'; } | sed 's/$/\r/' >"$tmp/dump.txt"
 	a=$("$bin" --pci-dump "$f" --no-cuda --json 2>/dev/null | codes)
@@ -513,7 +513,7 @@ check_bad 3 "absent: cannot read it" "evidence: a missing file: exit 3" --eviden
 # files not read are named in the report, which is written even when none is
 "$bin" --evidence --json "$tmp/absent" "$tmp/prose.txt" >"$tmp/none.json" 2>/dev/null
 rc=$?
-python3 - "$tmp/none.json" "$tmp" <<'PY' && [ $rc = 3 ] && result 1 "evidence: no file read: a report naming each and why, exit 3" || result 0 "evidence: no file read: a report naming each and why, exit 3" "exit $rc"
+"$PYTHON" - "$tmp/none.json" "$tmp" <<'PY' && [ $rc = 3 ] && result 1 "evidence: no file read: a report naming each and why, exit 3" || result 0 "evidence: no file read: a report naming each and why, exit 3" "exit $rc"
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = sys.argv[2]
@@ -522,7 +522,7 @@ assert "No such file" in d["inputs"][0]["why"] and "not in a format" in d["input
 assert d["root_cause"] == "undecided" and d["causes"][0]["code"] == "evidence-undecided"
 PY
 "$bin" --evidence --json "$tmp/absent" "$ev/p2pbw-geforce-cannot.txt" >"$tmp/one.json" 2>/dev/null
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [i["read"] for i in d["inputs"]] == [False, True] and d["inputs"][1]["format"] == "p2pBandwidthLatencyTest"' "$tmp/one.json" &&
+"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [i["read"] for i in d["inputs"]] == [False, True] and d["inputs"][1]["format"] == "p2pBandwidthLatencyTest"' "$tmp/one.json" &&
 	result 1 "evidence: a missing file beside a paste: named as not read, the paste judged" ||
 	result 0 "evidence: a missing file beside a paste: named as not read, the paste judged"
 check_bad 3 "needs at least one FILE" "evidence: no file: exit 3" --evidence
@@ -530,7 +530,7 @@ check_bad 3 "cannot be combined with --pci-dump" "evidence: with --pci-dump: exi
 	--evidence --pci-dump "$fix/amd-rootports-acs.lspci" "$ev/nccl-shm.txt"
 check_bad 3 "unexpected argument" "cli: a file without --evidence is still refused" "$ev/nccl-shm.txt"
 # a line far longer than the readers take, in a file of many lines
-python3 -c "
+"$PYTHON" -c "
 import sys
 sys.stdout.write('x' * 100000 + '\n')
 for i in range(200000): sys.stdout.write('NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n')

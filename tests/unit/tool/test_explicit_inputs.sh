@@ -147,7 +147,7 @@ done
 # --root --source=pci walks the root's PCI tree, and says so (a tree made
 # from the AMD dump: its config space, and the attributes libpci reads).
 mkdir -p "$tmp/pciroot/proc" && cp "$tmp/hermetic/proc/cpuinfo" "$tmp/pciroot/proc/"
-python3 - "$dump" "$tmp/pciroot" <<'PY'
+"$PYTHON" - "$dump" "$tmp/pciroot" <<'PY'
 import os, re, sys
 dump, root = sys.argv[1], sys.argv[2]
 devs, cur = {}, None

@@ -20,14 +20,14 @@ run() { # run CMD...: sets rc, out, err
 	err=$(cat "$tmp/stderr")
 }
 
-python3 "$here/fleet_reports.py" "$bin" "$topofix/02-eight-gpu-four-switches.topo" \
+"$PYTHON" "$here/fleet_reports.py" "$bin" "$topofix/02-eight-gpu-four-switches.topo" \
 	"$tmp/fleet" "$count" "$tmp/planted.json" 2>"$tmp/stderr" &&
 	result 1 "fleet: $count reports generated from the tool's own reports" ||
 	result 0 "fleet: $count reports generated from the tool's own reports" "$(cat "$tmp/stderr")"
 
 # check_planted JSON_FILE: every planted outlier and nothing else, worst first.
 check_planted() {
-	python3 - "$tmp/planted.json" "$1" <<'PY'
+	"$PYTHON" - "$tmp/planted.json" "$1" <<'PY'
 import json, sys
 planted = json.load(open(sys.argv[1]))
 got = json.load(open(sys.argv[2]))
@@ -59,7 +59,7 @@ printf '%s\n' "$out" >"$tmp/result.json"
 v=$(check_planted "$tmp/result.json")
 [ "$v" = same ] && result 1 "fleet: exactly the planted outliers, worst first, in two groups" ||
 	result 0 "fleet: exactly the planted outliers, worst first, in two groups" "$v"
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(sorted((g["bios_version"], g["servers"]) for g in d["groups"]), d["unreadable"])' "$tmp/result.json" 2>&1)
@@ -75,7 +75,7 @@ case $out in *"error   $tmp/fleet/node-00004.json (group 1): 1 difference"*"verd
 # A group's name comes from the reports: an escape sequence there is shown,
 # not sent to the terminal.
 mkdir -p "$tmp/esc"
-python3 - "$tmp/fleet/node-00001.json" "$tmp/esc/node.json" <<'PY'
+"$PYTHON" - "$tmp/fleet/node-00001.json" "$tmp/esc/node.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["system"]["context"]["bios_version"] = "1.25\u001b[2J\u001b[31m"
@@ -89,7 +89,7 @@ esac
 
 # Files named one by one are the same inputs.
 run "$bin" --compare-fleet "$tmp"/fleet/node-0000[0-9].json "$tmp"/fleet/node-0001*.json --json
-v=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["summary"]["reports"], sorted(o["file"][-15:] for o in d["outliers"]))' <<<"$out" 2>&1)
+v=$("$PYTHON" -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["summary"]["reports"], sorted(o["file"][-15:] for o in d["outliers"]))' <<<"$out" 2>&1)
 [ "$rc" = 2 ] && [ "$v" = "20 ['node-00001.json', 'node-00002.json', 'node-00003.json', 'node-00004.json', 'node-00005.json']" ] &&
 	result 1 "fleet: files named one by one (group 2 too small for its median)" ||
 	result 0 "fleet: files named one by one (group 2 too small for its median)" "rc $rc $v $err"
@@ -112,7 +112,7 @@ run "$bin" --compare-fleet "$tmp/clean" "$tmp/fleet/node-00005.json" --tolerance
 # Groups compared with each other: the second BIOS turned ACS redirect on
 # at a root port in every server that runs it, so that group agrees with
 # itself; against its model's other group it differs, and is reported.
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 bios = {g["group"]: g["bios_version"] for g in d["groups"]}
@@ -168,7 +168,7 @@ printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nGPU UUID: \t GPU-0a1b2c3d-7777-8888-9
 grep -v '^expect ' "$topofix/02-eight-gpu-four-switches.topo" >"$tmp/id.topo"
 before=$(date -u +%s)
 "$bin" --root "$id_root" --topology-file "$tmp/id.topo" --no-cuda --json >"$tmp/id.json" 2>"$tmp/stderr"
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys, calendar, time
 i = json.load(open(sys.argv[1]))["system"]["identity"]
 t = calendar.timegm(time.strptime(i["run_time"], "%Y-%m-%dT%H:%M:%SZ"))
@@ -180,7 +180,7 @@ print(i["hostname"], i["machine_id"], i["dmi_serial"],
 	result 0 "fleet: a report carries its identity: hostname, machine-id, DMI serial, GPU UUIDs by address, run time" "$v"
 # Duplicated and stale reports, by that identity.
 mkdir -p "$tmp/ids"
-python3 - "$tmp/clean" "$tmp/ids" <<'PY'
+"$PYTHON" - "$tmp/clean" "$tmp/ids" <<'PY'
 import json, os, sys
 src, dst = sys.argv[1:3]
 for n, f in enumerate(sorted(os.listdir(src))):
@@ -197,7 +197,7 @@ for n, f in enumerate(sorted(os.listdir(src))):
     json.dump(d, open(os.path.join(dst, f), "w"))
 PY
 run "$bin" --compare-fleet "$tmp/ids" --json
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 d = json.loads(sys.stdin.read())
 for n in d["identity"]:
@@ -224,13 +224,13 @@ ln -s "$bad/nowhere" "$bad/mixed/dangling.json"
 echo 'not a report' >"$bad/mixed/notes.txt"
 cat "$tmp/fleet/node-00000.json" "$tmp/fleet/node-00000.json" >"$bad/mixed/twice.json"
 printf '{"tool": "p2pdiag-check", "schema": 1,}' >"$bad/mixed/comma.json"
-python3 -c 'print("[" * 100 + "]" * 100)' >"$bad/mixed/deep.json"
+"$PYTHON" -c 'print("[" * 100 + "]" * 100)' >"$bad/mixed/deep.json"
 printf '{"tool": "p2pdiag-check\x01"}' >"$bad/mixed/control.json"
 sed 's/"devices"/"devices\\q"/' "$tmp/fleet/node-00000.json" >"$bad/mixed/escape.json"
-python3 -c 'print("{\"tool\": \"p2pdiag-check\", \"schema\": 1, \"system\": {\"context\": {\"bios_version\": \"%s\"}}}" % ("9" * 300))' >"$bad/mixed/long.json"
+"$PYTHON" -c 'print("{\"tool\": \"p2pdiag-check\", \"schema\": 1, \"system\": {\"context\": {\"bios_version\": \"%s\"}}}" % ("9" * 300))' >"$bad/mixed/long.json"
 run timeout 60 "$bin" --compare-fleet "$bad/mixed" --json
 printf '%s\n' "$out" >"$tmp/bad.json"
-v=$(python3 -c '
+v=$("$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for u in sorted(d["unreadable"], key=lambda u: u["file"]):
