@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "evidence/evidence_formats.h"
 #include "p2pdiag/model.h"
 
 struct check_run;
@@ -31,32 +32,14 @@ struct ev_ref {
 	unsigned int line;	/* 0: not read */
 };
 
-/* The formats, one bit each: a paste may hold several. */
-enum ev_format {
-	EV_FMT_TOPO_MATRIX	= 1u << 0,	/* nvidia-smi topo -m */
-	EV_FMT_TOPO_P2P		= 1u << 1,	/* nvidia-smi topo -p2p r|w|n|a */
-	EV_FMT_P2PBW		= 1u << 2,	/* p2pBandwidthLatencyTest */
-	EV_FMT_NVBW_TEXT	= 1u << 3,	/* nvbandwidth */
-	EV_FMT_NVBW_JSON	= 1u << 4,	/* nvbandwidth --json */
-	EV_FMT_LSPCI_TREE	= 1u << 5,	/* lspci -tv */
-	EV_FMT_LSPCI_VERBOSE	= 1u << 6,	/* lspci -vvv, -vvvnn */
-	EV_FMT_LSPCI_HEX	= 1u << 7,	/* lspci -xxxx */
-	EV_FMT_NCCL		= 1u << 8,	/* NCCL_DEBUG=INFO */
-	EV_FMT_NCCL_TESTS	= 1u << 9,	/* nccl-tests' table */
-	EV_FMT_KERNEL_LOG	= 1u << 10,	/* dmesg, journalctl -k */
-	EV_FMT_CUDA_ERROR	= 1u << 11,	/* CUDA, PyTorch peer-access errors */
-	EV_FMT_SETPCI		= 1u << 12,	/* setpci reads of ACS Control */
-	EV_FMT_SMI_QUERY	= 1u << 13,	/* nvidia-smi -q, whole or grepped */
-	EV_FMT_ROCM		= 1u << 14,	/* ROCm Validation Suite's peer query */
-	EV_FMT_TORCH		= 1u << 15,	/* a PyTorch session's printed tensors */
-	EV_FMT_COLLECT_ENV	= 1u << 16,	/* collect_env and nvidia-smi -L: GPU models */
-	EV_FMT_NVLINK		= 1u << 17,	/* nvidia-smi nvlink -s, -e, -c */
-	EV_FMT_SIMPLE_P2P	= 1u << 18,	/* cuda-samples' simpleP2P (HIP's too) */
-	EV_FMT_ROCM_SMI_TOPO	= 1u << 19,	/* rocm-smi --showtopo */
-	EV_FMT_ROCM_BW		= 1u << 20,	/* rocm_bandwidth_test */
-	EV_FMT_OSU		= 1u << 21,	/* OSU osu_bw, osu_bibw */
-	EV_FMT_COUNT		= 22,
-};
+/* The formats, one bit each (evidence_formats.h): a paste may hold several. */
+#define EV_FORMAT_INDEX(id, name) EV_FMT_INDEX_##id,
+enum { EV_FORMATS(EV_FORMAT_INDEX) EV_FMT_COUNT };
+#undef EV_FORMAT_INDEX
+
+#define EV_FORMAT_BIT(id, name) EV_FMT_##id = 1u << EV_FMT_INDEX_##id,
+enum ev_format { EV_FORMATS(EV_FORMAT_BIT) };
+#undef EV_FORMAT_BIT
 
 const char *ev_format_name(unsigned int bit);
 
@@ -460,24 +443,12 @@ int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
  */
 bool ev_lspci_model(struct evidence *ev);
 
-/* The readers: each scans every line of file @fi and adds what it knows. */
-void read_topo(struct evidence *ev, unsigned int fi);
-void read_p2pbw(struct evidence *ev, unsigned int fi);
-void read_nvbandwidth(struct evidence *ev, unsigned int fi);
-int read_lspci(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
-void read_nccl(struct evidence *ev, unsigned int fi);
-void read_kernel_log(struct evidence *ev, unsigned int fi);
-void read_cuda_errors(struct evidence *ev, unsigned int fi);
-void read_setpci(struct evidence *ev, unsigned int fi);
-void read_smi_query(struct evidence *ev, unsigned int fi);
-void read_rocm(struct evidence *ev, unsigned int fi);
-void read_torch_session(struct evidence *ev, unsigned int fi);
-void read_collect_env(struct evidence *ev, unsigned int fi);
-void read_nvlink(struct evidence *ev, unsigned int fi);
-void read_simple_p2p(struct evidence *ev, unsigned int fi);
-void read_rocm_smi_topo(struct evidence *ev, unsigned int fi);
-void read_rocm_bandwidth(struct evidence *ev, unsigned int fi);
-void read_osu(struct evidence *ev, unsigned int fi);
+/* The readers (evidence_formats.h): each scans every line of file @fi and adds what it knows. */
+#define EV_DECLARE_READ(fn) void fn(struct evidence *ev, unsigned int fi);
+#define EV_DECLARE_REFUSE(fn) int fn(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
+EV_READERS(EV_DECLARE_READ, EV_DECLARE_REFUSE)
+#undef EV_DECLARE_READ
+#undef EV_DECLARE_REFUSE
 
 /*
  * ev_smi_links() - once every file is read: the PCIe links nvidia-smi -q
@@ -486,13 +457,6 @@ void read_osu(struct evidence *ev, unsigned int fi);
  * no lspci shows.
  */
 void ev_smi_links(struct evidence *ev);
-
-/*
- * read_lspci_dump() - an `lspci -xxxx` dump in file @fi, read by libpci
- * into ev->dump (the tool's --pci-dump path).
- * Return: 0, or -1 with @err when the file holds a dump that libpci refused.
- */
-int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
 
 /*
  * evidence_read() - read @paths into @ev, and tell @r where its facts

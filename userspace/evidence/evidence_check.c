@@ -50,10 +50,23 @@ bool evidence_none_read(const struct evidence *ev)
 	return true;
 }
 
+/* Every reader, in evidence_formats.h's order. */
+static const struct {
+	void (*read)(struct evidence *ev, unsigned int fi);
+	int (*refuse)(struct evidence *ev, unsigned int fi, char *err, size_t errlen);
+} readers[] = {
+#define EV_READER(fn) { .read = fn },
+#define EV_REFUSING_READER(fn) { .refuse = fn },
+	EV_READERS(EV_READER, EV_REFUSING_READER)
+#undef EV_READER
+#undef EV_REFUSING_READER
+};
+
 int evidence_read(struct check_run *r, struct evidence *ev,
 		   char *const *paths, unsigned int nr, char *err, size_t errlen)
 {
 	unsigned int i;
+	size_t k;
 
 	if (!nr) {
 		snprintf(err, errlen, "--evidence needs at least one FILE (- for stdin)");
@@ -67,27 +80,12 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		f = &ev->file[ev->nr_files - 1];
 		if (f->binary || f->unreadable)
 			continue;
-		read_topo(ev, i);
-		read_p2pbw(ev, i);
-		read_nvbandwidth(ev, i);
-		if (read_lspci(ev, i, err, errlen))
-			return -1;
-		read_nccl(ev, i);
-		read_kernel_log(ev, i);
-		read_cuda_errors(ev, i);
-		read_setpci(ev, i);
-		read_smi_query(ev, i);
-		read_rocm(ev, i);
-		read_torch_session(ev, i);
-		read_collect_env(ev, i);
-		read_nvlink(ev, i);
-		read_simple_p2p(ev, i);
-		read_rocm_smi_topo(ev, i);
-		read_rocm_bandwidth(ev, i);
-		read_osu(ev, i);
-		/* a dump libpci refused is that file's reason, not the run's end */
-		if (read_lspci_dump(ev, i, f->why, sizeof(f->why)) && f->formats)
-			f->why[0] = '\0';
+		for (k = 0; k < sizeof(readers) / sizeof(readers[0]); k++) {
+			if (readers[k].read)
+				readers[k].read(ev, i);
+			else if (readers[k].refuse(ev, i, err, errlen))
+				return -1;
+		}
 	}
 	ev_smi_links(ev);
 	ev_match_gpus(ev);

@@ -12,14 +12,9 @@
 #include "evidence/evidence.h"
 #include "topology/topology_parse.h"
 
-static const char *const format_names[EV_FMT_COUNT] = {
-	"nvidia-smi-topo-matrix", "nvidia-smi-topo-p2p", "p2pBandwidthLatencyTest",
-	"nvbandwidth", "nvbandwidth-json", "lspci-tree", "lspci-verbose",
-	"lspci-hex", "nccl-log", "nccl-tests", "kernel-log", "cuda-error", "setpci",
-	"nvidia-smi-q", "rocm-rvs", "torch-session",
-	"collect-env", "nvidia-smi-nvlink", "simpleP2P",
-	"rocm-smi-topo", "rocm_bandwidth_test", "osu-bw",
-};
+#define EV_FORMAT_NAME(id, name) [EV_FMT_INDEX_##id] = name,
+static const char *const format_names[EV_FMT_COUNT] = { EV_FORMATS(EV_FORMAT_NAME) };
+#undef EV_FORMAT_NAME
 
 const char *ev_format_name(unsigned int bit)
 {

@@ -410,7 +410,13 @@ int read_lspci(struct evidence *ev, unsigned int fi, char *err, size_t errlen)
 	return 0;
 }
 
-int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errlen)
+/*
+ * An `lspci -xxxx` dump in file @fi, read by libpci into ev->dump (the
+ * tool's --pci-dump path).  A dump libpci refuses is that file's reason
+ * for not being read (shown only where no other reader found a format in
+ * it), never the run's end.
+ */
+void read_lspci_dump(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
 	unsigned int i, hex = 0, first = 0;
@@ -423,14 +429,14 @@ int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errl
 		if (hex_line(ev_skip_blank(f->line[i])) && ++hex == 1)
 			first = i;
 	if (hex < 4 || ev->have_dump)
-		return 0;
+		return;
 	fd = memfd_create("p2pdiag-evidence-dump", 0);
 	if (fd < 0)
-		return 0;
+		return;
 	out = fdopen(dup(fd), "w");
 	if (!out) {
 		close(fd);
-		return 0;
+		return;
 	}
 	for (i = 0; i < f->nr_lines; i++) {
 		const char *s = ev_skip_blank(f->line[i]);
@@ -448,13 +454,12 @@ int read_lspci_dump(struct evidence *ev, unsigned int fi, char *err, size_t errl
 		rc = pci_source_read(path, &ev->dump, perr, sizeof(perr));
 	close(fd);
 	if (rc) {
-		snprintf(err, errlen, "--evidence: %s: an lspci -xxxx dump that cannot be read: %s",
-			 ev_file_name(ev, fi), strstr(perr, path) ? "its hex lines are malformed" : perr);
-		return -1;
+		snprintf(f->why, sizeof(f->why), "an lspci -xxxx dump that cannot be read: %.150s",
+			 strstr(perr, path) ? "its hex lines are malformed" : perr);
+		return;
 	}
 	ev->have_dump = true;
 	ev->dump_ref.file = fi;
 	ev->dump_ref.line = first + 1;
 	f->formats |= EV_FMT_LSPCI_HEX;
-	return 0;
 }
