@@ -76,6 +76,11 @@ double judge_nvlink_rate(unsigned int v)
 	}
 }
 
+double judge_nvlink_count_gbs(unsigned int nvlinks)
+{
+	return nvlinks * JUDGE_NVLINK_FALLBACK_GBS * JUDGE_NVLINK_EFFICIENCY;
+}
+
 double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
 			char *basis, size_t len)
 {
@@ -129,8 +134,7 @@ double judge_expected_pair_gbs(const struct check_run *r,
 
 	if (gp->nvlinks)
 		return r->gpu ? judge_nvlink_gbs(r->gpu, gp, NULL, 0) :
-				gp->nvlinks * JUDGE_NVLINK_FALLBACK_GBS *
-					JUDGE_NVLINK_EFFICIENCY;
+				judge_nvlink_count_gbs(gp->nvlinks);
 	if (!r->model)
 		return 0;
 	fa = run_gpu_function(r, (unsigned int)gp->src);

@@ -108,6 +108,12 @@ unsigned int judge_evidence_host_copies(struct check_run *r,
 
 /* GB/s per direction of a PCIe link; 0 when unknown. */
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);
+/*
+ * GB/s per direction that @nvlinks NVLinks of no known version carry (a
+ * count alone, as topo -m's NV# gives it): the common per-link rate x
+ * the NVLink efficiency.
+ */
+double judge_nvlink_count_gbs(unsigned int nvlinks);
 /* Expected GB/s of src -> dst for a GPU pair, 0 when unknown. */
 double judge_expected_pair_gbs(const struct check_run *r,
 			       const struct gpu_pair *gp);
