@@ -5,6 +5,7 @@
  * judgement measures them against.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "judge/judge.h"
 #include "p2pdiag/abi.h"
@@ -76,6 +77,36 @@ double judge_nvlink_rate(unsigned int v)
 	}
 }
 
+double judge_nvlink_links_gbs(unsigned int nvlinks, double rate)
+{
+	return nvlinks * rate * JUDGE_NVLINK_EFFICIENCY;
+}
+
+/*
+ * The GPUs whose model fixes the NVLink version of every link they have
+ * (so its rate, judge_nvlink_rate()), longest name first where one
+ * holds another; bridged workstation and GeForce parts are not here, as
+ * their links run narrower than their version's rate.
+ */
+static const struct {
+	const char *model;
+	unsigned int version;
+} nvlink_models[] = {
+	{ "P100", 1 }, { "V100", 2 }, { "A100", 3 }, { "A800", 3 },
+	{ "H100", 4 }, { "H800", 4 }, { "H200", 4 }, { "H20", 4 }, { "GH200", 4 },
+	{ "GB200", 5 }, { "GB300", 5 }, { "B200", 5 }, { "B300", 5 },
+};
+
+unsigned int judge_nvlink_version_of(const char *gpu_name)
+{
+	unsigned int i;
+
+	for (i = 0; gpu_name && i < sizeof(nvlink_models) / sizeof(nvlink_models[0]); i++)
+		if (strstr(gpu_name, nvlink_models[i].model))
+			return nvlink_models[i].version;
+	return 0;
+}
+
 double judge_nvlink_gbs(const struct gpu_state *st, const struct gpu_pair *gp,
 			char *basis, size_t len)
 {
@@ -129,8 +160,7 @@ double judge_expected_pair_gbs(const struct check_run *r,
 
 	if (gp->nvlinks)
 		return r->gpu ? judge_nvlink_gbs(r->gpu, gp, NULL, 0) :
-				gp->nvlinks * JUDGE_NVLINK_FALLBACK_GBS *
-					JUDGE_NVLINK_EFFICIENCY;
+				judge_nvlink_links_gbs(gp->nvlinks, JUDGE_NVLINK_FALLBACK_GBS);
 	if (!r->model)
 		return 0;
 	fa = run_gpu_function(r, (unsigned int)gp->src);

@@ -25,6 +25,7 @@
 #include "judge/causes.h"
 #include "judge/cpu_inference.h"
 #include "judge/diagnosis.h"
+#include "judge/evidence_health.h"
 #include "judge/findings.h"
 #include "judge/finding_registry.h"
 #include "judge/judge.h"
@@ -1333,8 +1334,9 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_measured(j, true);
 	j->host_copies_low = judge_evidence_host_copies(r, ev) > 0;
 	judge_undecided(j);
-	r->diagnosis.health_shown = health_shown(j);
+	r->diagnosis.health_shown = health_shown(j) && !evidence_links_short(r, ev);
 	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));
+	evidence_links_suspects(r, ev, &r->diagnosis);
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];

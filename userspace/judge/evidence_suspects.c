@@ -16,6 +16,7 @@
 #include "evidence/evidence.h"
 #include "judge/bar1_window.h"
 #include "judge/diagnosis.h"
+#include "judge/evidence_health.h"
 #include "judge/judge.h"
 
 #define CMD_GNS	"nvidia-smi topo -p2p r (GNS: the GPU offers no P2P; CNS: the chipset; OK: granted)"
@@ -308,7 +309,7 @@ static void topology_suspects(struct facts *f, struct diagnosis *d)
 		s = diagnosis_suspect(d, RC_HEALTHY, POSSIBLE, CMD_MEASURE);
 		suspect_for(s, "every GPU pair is joined by NVLink%s", at(f, ev->topo_ref[0]));
 		suspect_against(s, "nothing in these files measures P2P");
-		s = diagnosis_suspect(d, RC_NVLINK, UNLIKELY, "nvidia-smi nvlink -s (every link up at its rate); nvidia-smi nvlink -e (error counters)");
+		s = diagnosis_suspect(d, RC_NVLINK, UNLIKELY, CMD_NVLINK_LINKS);
 		suspect_for(s, "P2P between these GPUs rests on their NVLinks%s", at(f, ev->topo_ref[0]));
 		return;
 	}
@@ -474,8 +475,11 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 				    sp->gbs, sp->gpu[0], sp->gpu[1], at(&f, sp->passed_ref));
 		else if (granted(ev))
 			suspect_for(s, "peer access granted between the GPUs");
-		suspect_against(s, verified ?
-				"simpleP2P measures one pair, with no staged copy or link speed to weigh its figure against" :
-				"nothing in these files measures P2P between the GPUs");
+		if (verified)
+			suspect_against(s, "simpleP2P measures one pair, with no staged copy or link speed to weigh its figure against");
+		else if (!ev->uni_on.have && !ev->nvbw_d2d.have)
+			suspect_against(s, "nothing in these files measures P2P between the GPUs");
+		else
+			suspect_against(s, "the P2P copies measured here are not shown near what the path gives");
 	}
 }

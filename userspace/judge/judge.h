@@ -25,6 +25,12 @@
 #define JUDGE_NVLINK2_GBS		25.0
 /* ... the rate taken when NVML gives no version: the common one. */
 #define JUDGE_NVLINK_FALLBACK_GBS	JUDGE_NVLINK2_GBS
+/*
+ * ... and the slowest any NVLink runs at: GA102's bridged links (RTX 3090,
+ * RTX A6000, A40), four of them 56.25 GB/s per direction.  A figure below
+ * what links at this rate carry is short whatever the GPU.
+ */
+#define JUDGE_NVLINK_SLOWEST_GBS	14.0
 /* P2P no faster than this times host staging is not real P2P. */
 #define JUDGE_FAKE_P2P_MARGIN		1.10
 /* Both directions at once, in all, no faster than this times one: a hairpin. */
@@ -108,6 +114,14 @@ unsigned int judge_evidence_host_copies(struct check_run *r,
 
 /* GB/s per direction of a PCIe link; 0 when unknown. */
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width);
+/* GB/s per direction that @nvlinks NVLinks of @rate GB/s each carry. */
+double judge_nvlink_links_gbs(unsigned int nvlinks, double rate);
+/*
+ * judge_nvlink_version_of() - the NVLink version (judge_nvlink_rate()'s
+ * argument) that a GPU of model @gpu_name has on every link; 0 where the
+ * model does not fix it.
+ */
+unsigned int judge_nvlink_version_of(const char *gpu_name);
 /* Expected GB/s of src -> dst for a GPU pair, 0 when unknown. */
 double judge_expected_pair_gbs(const struct check_run *r,
 			       const struct gpu_pair *gp);
