@@ -32,7 +32,7 @@
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "options.h"
-#include "platform/atomic_file.h"
+#include "outputs.h"
 #include "platform/bounded_file.h"
 #include "platform/fsroot.h"
 #include "platform/interrupt.h"
@@ -89,32 +89,6 @@ static void die_usage(const char *msg)
 static void progress(const char *what)
 {
 	fprintf(stderr, "%sp2pdiag-check: measuring %s\n", stderr_progress_prefix, what);
-}
-
-/*
- * The report on stdout, flushed.  A reader that went away (a closed pipe)
- * is a write error like a full disk, said and exit status 3, not a
- * silent death by SIGPIPE: the report is the last thing on stdout.
- * Return: 0, or -1 with errno set.
- */
-static int write_report(const struct check_run *r, const struct options *opt)
-{
-	bool colour = !opt->no_color && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	int rc = 0;
-
-	signal(SIGPIPE, SIG_IGN);
-	errno = 0;
-	if (opt->json)
-		rc = report_json_print(stdout, r);
-	else if (opt->summary)
-		rc = report_summary(stdout, r);
-	else
-		report_text(stdout, r, colour, opt->verbose);
-	if (!rc && (fflush(stdout) || ferror(stdout)))
-		rc = -1;
-	if (rc && !errno)
-		errno = EIO;
-	return rc;
 }
 
 /* The topology the run judges, and the second one --cross-check reads. */
@@ -438,65 +412,6 @@ static void gpu_options_of(const struct options *o, struct gpu_options *g)
 	g->curve = o->curve;
 }
 
-/*
- * An output file that could not be written (said on stderr, naming it)
- * turns an all-good run into EXIT_USAGE, but never hides a verdict: a
- * broken machine whose textfile directory is gone still exits 2.
- */
-static int output_failed(int status)
-{
-	return status == EXIT_ALL_GOOD ? EXIT_USAGE : status;
-}
-
-static int write_json(FILE *f, const void *run)
-{
-	return report_json_print(f, run);
-}
-
-/*
- * The report on stdout, then what else was asked for: the journal lines,
- * the JSON file, the picture, the saved baseline.  Returns the exit
- * status: the findings', EXIT_USAGE when stdout could not be written
- * (then the report there is not whole), or output_failed()'s when a file
- * could not be (each said on stderr).  The textfile is main's, written
- * even after a failure.
- */
-static int write_outputs(struct check_run *r, const struct options *o,
-			 int graph_pair)
-{
-	int status = outcome_exit_status(&r->findings);
-	char err[1024];
-
-	if (write_report(r, o)) {
-		snprintf(err, sizeof(err), "cannot write the %s report to stdout: %s",
-			 o->json ? "JSON" : o->summary ? "summary" : "text",
-			 strerror(errno));
-		die_usage(err);
-		status = EXIT_USAGE;
-	}
-	if (o->journal)
-		report_journal(stderr, r);
-	if (o->json_file &&
-	    atomic_file_write(o->json_file, write_json, r, err, sizeof(err))) {
-		die_usage(err);
-		status = output_failed(status);
-	}
-	if (o->graph) {
-		if (report_graph_write(o->graph, r, graph_pair, err, sizeof(err))) {
-			die_usage(err);
-			status = output_failed(status);
-		} else {
-			fprintf(stderr, "p2pdiag-check: the PCI tree is drawn in %s\n", o->graph);
-		}
-	}
-	if (o->baseline == BASELINE_SAVE &&
-	    baseline_save(o->baseline_file, r, err, sizeof(err))) {
-		die_usage(err);
-		status = output_failed(status);
-	}
-	return status;
-}
-
 static void sources_free(struct sources *s)
 {
 	if (s->have_module)
@@ -633,31 +548,6 @@ static enum stage_result check_stages(struct check_session *s,
 	return r;
 }
 
-/*
- * The textfiles are written last, also when the run failed: a health
- * check must see exit status 3, not the last good run's metrics.
- */
-static int write_textfiles(const struct check_session *s,
-			   const struct options *opt, int status)
-{
-	char err[1024];
-
-	if (opt->prometheus &&
-	    report_prom_write(opt->prometheus, &s->run, status,
-			      opt->prometheus_all_pairs ? PROM_PAIRS_ALL :
-							  PROM_PAIRS_NOT_OK,
-			      err, sizeof(err))) {
-		die_usage(err);
-		status = output_failed(status);
-	}
-	if (opt->nfd_features &&
-	    report_nfd_write(opt->nfd_features, &s->run, status, err, sizeof(err))) {
-		die_usage(err);
-		status = output_failed(status);
-	}
-	return status;
-}
-
 static void check_session_free(struct check_session *s)
 {
 	if (s->gpu) {
@@ -707,7 +597,9 @@ int main(int argc, char **argv)
 		if (causes_build(&s.run, &s.run.causes))
 			s.run.findings.oom = true;
 		diagnose(&s.run);
-		status = write_outputs(&s.run, &opt, s.graph_pair);
+		status = outputs_write(&s.run, &opt, OUTPUT_AFTER_VERDICT,
+				       outcome_exit_status(&s.run.findings), s.graph_pair,
+				       die_usage);
 		/* pasted files of which none could be read: reported, and exit 3 */
 		if (s.evidence && evidence_none_read(s.evidence))
 			status = EXIT_USAGE;
@@ -718,7 +610,7 @@ int main(int argc, char **argv)
 	case STAGE_REFUSED:
 		break;
 	}
-	status = write_textfiles(&s, &opt, status);
+	status = outputs_write(&s.run, &opt, OUTPUT_ALWAYS, status, s.graph_pair, die_usage);
 	check_session_free(&s);
 	return status;
 }
