@@ -171,6 +171,15 @@ expect_first "1 bar-unassigned" "evidence: a BAR the kernel found no space for: 
 expect_root bar-size "evidence: root cause: no space for a BAR: bar-size" "$ev/dmesg-bar-no-space.txt"
 expect_first "2 bar-unassigned" "evidence: no space for a BAR, and P2P slower than host: an error, first" \
 	"$ev/dmesg-bar-no-space.txt" "$ev/p2pbw-enabled-slower.txt"
+# the address before a kernel message ends at the message's colon
+printf '%s\n' "[   13.042021] kernel: nvidia 0000:84:00.0: BAR 1 [mem size 0x800000000 64bit pref]: can't assign; no space" >"$tmp/bar-gpu.txt"
+msg=$("$bin" --evidence --json "$tmp/bar-gpu.txt" 2>/dev/null | python3 -c '
+import json, sys
+print([x["message"] for x in json.load(sys.stdin)["findings"] if x["code"] == "bar-unassigned"])')
+case $msg in
+*"the first of 0000:84:00.0: a GPU"*) result 1 "evidence: the GPU a BAR line names, without the message's colon" ;;
+*) result 0 "evidence: the GPU a BAR line names, without the message's colon" "got '$msg'" ;;
+esac
 expect_root driver "evidence: root cause: NCCL's own failure on GeForce cards: driver, not consumer-gpu" \
 	"$ev/nccl-5090-maxsharedmem.txt"
 expect_first "2 p2p-not-supported" "evidence: PyTorch's peer access is not supported: p2p-not-supported" \
