@@ -302,8 +302,8 @@ expect_suspects "acs-redirect:likely iommu-translation:likely host-bridge:possib
 head -5 "$tmp/init-stopped.txt" >"$tmp/preamble-only.txt"
 expect_suspects "healthy:possible" "evidence: suspects: a preamble cut in its device list is no hang" "$tmp/preamble-only.txt"
 printf 'GPU0 GPU1 GPU2\nGPU0 X NS NS\nGPU1 NS X NS\nGPU2 NS NS X\n' >"$tmp/ns.txt"
-expect_suspects "consumer-gpu:possible virtualization:possible cross-socket:possible" \
-	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM among them" "$tmp/ns.txt"
+expect_suspects "virtualization:possible cross-socket:possible consumer-gpu:unlikely" \
+	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM first, the GPU's class last (it would say GNS)" "$tmp/ns.txt"
 printf 'GPU0 GPU1\nGPU0 X CNS\nGPU1 CNS X\n' >"$tmp/cns.txt"
 got=$(suspects "$tmp/cns.txt" 2>/dev/null)
 case $got in *virtualization*) result 0 "evidence: suspects: topo -p2p CNS names its reason: no VM suspect" "$got" ;;
