@@ -14,6 +14,23 @@
 
 #include "evidence/evidence.h"
 
+/*
+ * A device's address as the kernel prints it before its message
+ * ("nvidia 0000:84:00.0: BAR 1 ..."): the colon that ends it is the
+ * message's, not the address's.
+ */
+static void line_device(const char *d, char *dev, size_t len)
+{
+	size_t n;
+
+	/* the 23 characters read below, and their end */
+	if (len < 24 || sscanf(d, "%23[0-9a-f:.]", dev) != 1)
+		return;
+	n = strlen(dev);
+	while (n && dev[n - 1] == ':')
+		dev[--n] = '\0';
+}
+
 /* The bb:dd.f a fault line names into @dev. */
 static void fault_device(const char *s, char *dev, size_t len)
 {
@@ -87,7 +104,7 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 
 				ev_note(&k->aer_ref, fi, i + 1);
 				if (d)
-					sscanf(d, "%23[0-9a-f:.]", k->aer_dev);
+					line_device(d, k->aer_dev, sizeof(k->aer_dev));
 			}
 		} else if ((p = strstr(s, ": BAR ")) &&
 			   (strstr(p, "no space for") || strstr(p, "can't assign; no space") ||
@@ -97,7 +114,7 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 
 				ev_note(&k->bar_ref, fi, i + 1);
 				if (d)
-					sscanf(d, "%23[0-9a-f:.]", k->bar_dev);
+					line_device(d, k->bar_dev, sizeof(k->bar_dev));
 			}
 		} else if (strstr(s, "NVRM:") && strstr(s, "Assertion failed") &&
 			   (strstr(s, "kern_bus") || strstr(s, "remoteWMBox"))) {

@@ -159,15 +159,82 @@ static bool peer_access_shown(const struct evidence *ev)
 	return false;
 }
 
+static bool consumer_part(const char *name)
+{
+	return strstr(name, "GeForce") || strstr(name, "TITAN");
+}
+
 /* The first GPU named GeForce or TITAN (consumer parts), or -1. */
 static int consumer_gpu(const struct evidence *ev)
 {
 	unsigned int g;
 
 	for (g = 0; g < ev->nr_gpus; g++)
-		if (strstr(ev->gpu_name[g], "GeForce") || strstr(ev->gpu_name[g], "TITAN"))
+		if (consumer_part(ev->gpu_name[g]))
 			return (int)g;
 	return -1;
+}
+
+/* Any NVLink the files show: a link up, or an NV# in topo -m. */
+static bool nvlink_shown(const struct evidence *ev)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < EV_GPU_MAX; a++) {
+		if (ev->nvlink.up[a])
+			return true;
+		for (b = 0; b < EV_GPU_MAX; b++)
+			if (ev->topo_link[a][b] == EV_LINK_NV)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The consumer GPU a refusal of peer access is put down to, or -1.  The
+ * driver offers no PCIe P2P to a GeForce or TITAN part, so a pair with
+ * one at either end is refused whatever the platform: every refused
+ * pair the files show (cudaDeviceCanAccessPeer's no, a topo -p2p entry
+ * other than OK) must have one at an end, and where no pair is shown
+ * (NCCL's and CUDA's messages name devices by a process's numbering)
+ * every GPU the files name must be one.  NVLink shown anywhere is
+ * another peer path those parts do have (NVLink-bridged GeForce pairs
+ * are granted P2P), so then the class decides nothing.
+ */
+static int refused_consumer_gpu(const struct evidence *ev)
+{
+	unsigned int a, b, g;
+	int first = -1;
+	bool pairs = false;
+
+	if (nvlink_shown(ev))
+		return -1;
+	for (a = 0; a < EV_GPU_MAX; a++)
+		for (b = 0; b < EV_GPU_MAX; b++) {
+			if (a == b || (ev->can_access[a][b] != 0 &&
+				       ev->p2p_status[a][b] <= EV_P2P_OK))
+				continue;
+			pairs = true;
+			if (consumer_part(ev->gpu_name[a]))
+				g = a;
+			else if (consumer_part(ev->gpu_name[b]))
+				g = b;
+			else
+				return -1;
+			if (first < 0)
+				first = (int)g;
+		}
+	if (pairs)
+		return first;
+	for (g = 0; g < ev->nr_gpus; g++) {
+		if (!ev->gpu_name[g][0])
+			continue;
+		if (!consumer_part(ev->gpu_name[g]))
+			return -1;
+		if (first < 0)
+			first = (int)g;
+	}
+	return first;
 }
 
 /*
@@ -400,12 +467,9 @@ static void judge_refusals(struct judging *j)
 		return;
 	if (cannot || gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg ||
 	    ev->nccl.nr_refused || ev->cuda.nr_peer_unsupported) {
-		bool consumer = false;
+		bool consumer;
+		int cons;
 		struct ev_ref first = { 0, 0 };
-
-		for (a = 0; a < ev->nr_gpus; a++)
-			consumer |= strstr(ev->gpu_name[a], "GeForce") != NULL ||
-				    strstr(ev->gpu_name[a], "TITAN") != NULL;
 		const char *rocm = NULL;
 
 		c = cand_add(j, SEV_ERROR, RANK_REFUSED, FC_P2P_NOT_SUPPORTED);
@@ -426,6 +490,8 @@ static void judge_refusals(struct judging *j)
 					}
 			cite(j, c, first);
 		}
+		cons = refused_consumer_gpu(ev);
+		consumer = cons >= 0;
 		/* an NVIDIA source beside ROCm's answer: NVIDIA's fix stands */
 		if (gns || ev->nvbw_waived || ev->nccl.p2p_disabled_msg || ev->nccl.nr_refused ||
 		    ev->cuda.nr_peer_unsupported || consumer)
@@ -466,8 +532,13 @@ static void judge_refusals(struct judging *j)
 			cite(j, c, ev->cuda.peer_ref);
 		}
 		put(c->msg, sizeof(c->msg), ": copies between those GPUs go through host memory");
-		if (consumer)
+		if (consumer) {
+			put(c->msg, sizeof(c->msg),
+			    "; GPU%d, %s, is a consumer part, to which the driver offers no PCIe P2P, and these files show no NVLink",
+			    cons, ev->gpu_name[cons]);
+			cite(j, c, ev->gpu_ref[cons]);
 			c->root_cause = RC_CONSUMER_GPU;
+		}
 		snprintf(c->fix, sizeof(c->fix), "%s",
 			 rocm ?
 			 "on that machine run `" CMD_ROCM_TOPO_RUN "` and `" CMD_ROCM_BAR_RUN "`: ROCm makes GPUs peers only where the platform routes peer traffic between them (not across the sockets of many platforms) and a large BAR exposes each GPU's memory" :

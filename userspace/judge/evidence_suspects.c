@@ -173,18 +173,24 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	int g = geforce(ev);
 	unsigned int row = 0;
 	struct suspect *s;
-
-	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : POSSIBLE, CMD_GNS);
 	/*
 	 * topo -p2p's plain NS gives no reason (CNS: the chipset, GNS: the
 	 * GPU, TNS: the topology): what a guest whose hypervisor passes the
-	 * GPUs through without NVIDIA's GPUDirect clique capability sees
+	 * GPUs through without NVIDIA's GPUDirect clique capability sees.
+	 * A GPU that offers no P2P, a GeForce card's, is answered GNS, so
+	 * NS alone weighs against the GPU's class.
 	 */
-	if (g < 0 && p2p_status_only(ev, EV_P2P_NS, &row)) {
+	bool ns_only = g < 0 && p2p_status_only(ev, EV_P2P_NS, &row);
+
+	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : ns_only ? UNLIKELY : POSSIBLE,
+			      CMD_GNS);
+	if (ns_only) {
 		struct suspect *v = diagnosis_suspect(d, RC_VIRTUALIZATION, POSSIBLE, CMD_VIRT);
 
 		suspect_for(v, "topo -p2p refuses every pair as NS, with no reason (CNS, GNS, TNS)%s, as inside a VM without the GPUDirect clique capability",
 			    at(f, ev->p2p_ref[row]));
+		suspect_against(s, "topo -p2p answers GNS for a GPU that offers no P2P; here it says NS%s",
+				at(f, ev->p2p_ref[row]));
 	}
 	if (g >= 0)
 		suspect_for(s, "GPU%d is a %s: GeForce cards have no PCIe P2P%s", g,

@@ -171,6 +171,15 @@ expect_first "1 bar-unassigned" "evidence: a BAR the kernel found no space for: 
 expect_root bar-size "evidence: root cause: no space for a BAR: bar-size" "$ev/dmesg-bar-no-space.txt"
 expect_first "2 bar-unassigned" "evidence: no space for a BAR, and P2P slower than host: an error, first" \
 	"$ev/dmesg-bar-no-space.txt" "$ev/p2pbw-enabled-slower.txt"
+# the address before a kernel message ends at the message's colon
+printf '%s\n' "[   13.042021] kernel: nvidia 0000:84:00.0: BAR 1 [mem size 0x800000000 64bit pref]: can't assign; no space" >"$tmp/bar-gpu.txt"
+msg=$("$bin" --evidence --json "$tmp/bar-gpu.txt" 2>/dev/null | python3 -c '
+import json, sys
+print([x["message"] for x in json.load(sys.stdin)["findings"] if x["code"] == "bar-unassigned"])')
+case $msg in
+*"the first of 0000:84:00.0: a GPU"*) result 1 "evidence: the GPU a BAR line names, without the message's colon" ;;
+*) result 0 "evidence: the GPU a BAR line names, without the message's colon" "got '$msg'" ;;
+esac
 expect_root driver "evidence: root cause: NCCL's own failure on GeForce cards: driver, not consumer-gpu" \
 	"$ev/nccl-5090-maxsharedmem.txt"
 expect_first "2 p2p-not-supported" "evidence: PyTorch's peer access is not supported: p2p-not-supported" \
@@ -293,8 +302,8 @@ expect_suspects "acs-redirect:likely iommu-translation:likely host-bridge:possib
 head -5 "$tmp/init-stopped.txt" >"$tmp/preamble-only.txt"
 expect_suspects "healthy:possible" "evidence: suspects: a preamble cut in its device list is no hang" "$tmp/preamble-only.txt"
 printf 'GPU0 GPU1 GPU2\nGPU0 X NS NS\nGPU1 NS X NS\nGPU2 NS NS X\n' >"$tmp/ns.txt"
-expect_suspects "consumer-gpu:possible virtualization:possible cross-socket:possible" \
-	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM among them" "$tmp/ns.txt"
+expect_suspects "virtualization:possible cross-socket:possible consumer-gpu:unlikely" \
+	"evidence: suspects: topo -p2p NS on every pair, no GPU named: a VM first, the GPU's class last (it would say GNS)" "$tmp/ns.txt"
 printf 'GPU0 GPU1\nGPU0 X CNS\nGPU1 CNS X\n' >"$tmp/cns.txt"
 got=$(suspects "$tmp/cns.txt" 2>/dev/null)
 case $got in *virtualization*) result 0 "evidence: suspects: topo -p2p CNS names its reason: no VM suspect" "$got" ;;
@@ -381,6 +390,34 @@ got=$(first "$tmp/torch-same.txt")
 printf '%s\n' 'GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-0b5c6a8e-0000-0000-0000-000000000000)' \
 	'GPU 1: NVIDIA GeForce RTX 3090 (UUID: GPU-1c6d7b9f-0000-0000-0000-000000000000)' >"$tmp/smi-L.txt"
 expect_root consumer-gpu "evidence: root cause: nvidia-smi -L naming GeForce cards, nothing granted: consumer-gpu" "$tmp/smi-L.txt"
+# A refusal is the GPU class's only where each refused pair has a GeForce
+# end and no NVLink is shown; the cause cites the line naming the part.
+printf '%s\n' 'host:1:2 [1] NCCL INFO Could not enable P2P between dev 1(=81000) and dev 0(=41000)' >"$tmp/nccl-refused.txt"
+got=$("$bin" --evidence --json "$tmp/nccl-refused.txt" "$tmp/smi-L.txt" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+c = d["causes"][0]
+print(d["root_cause"], any(e["file"].endswith("smi-L.txt") and e["line"] == 1 for e in c["evidence"]))')
+[ "$got" = "consumer-gpu True" ] && result 1 "evidence: NCCL's refusal beside nvidia-smi -L's GeForce cards: consumer-gpu, citing the part" ||
+	result 0 "evidence: NCCL's refusal beside nvidia-smi -L's GeForce cards: consumer-gpu, citing the part" "$got"
+printf '%s\n' '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]' \
+	'Device: 0, NVIDIA A100-PCIE-40GB, pciBusID: 17, pciDeviceID: 0, pciDomainID:0' \
+	'Device: 1, NVIDIA A100-PCIE-40GB, pciBusID: 65, pciDeviceID: 0, pciDomainID:0' \
+	'Device: 2, NVIDIA GeForce GT 1030, pciBusID: b3, pciDeviceID: 0, pciDomainID:0' \
+	'Device=0 CANNOT Access Peer Device=1' 'Device=0 CANNOT Access Peer Device=2' \
+	'Device=1 CANNOT Access Peer Device=0' 'Device=1 CANNOT Access Peer Device=2' \
+	'Device=2 CANNOT Access Peer Device=0' 'Device=2 CANNOT Access Peer Device=1' >"$tmp/p2pbw-a100-gt1030.txt"
+expect_root undecided "evidence: root cause: two A100 refused beside a GeForce display card: undecided, not consumer-gpu" \
+	"$tmp/p2pbw-a100-gt1030.txt"
+printf '%s\n' '[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]' \
+	'Device: 0, NVIDIA GeForce RTX 2080 Ti, pciBusID: 1, pciDeviceID: 0, pciDomainID:0' \
+	'Device: 1, NVIDIA GeForce RTX 2080 Ti, pciBusID: 2, pciDeviceID: 0, pciDomainID:0' \
+	'Device=0 CANNOT Access Peer Device=1' 'Device=1 CANNOT Access Peer Device=0' >"$tmp/p2pbw-2080ti.txt"
+expect_root consumer-gpu "evidence: root cause: two GeForce cards refused, no NVLink shown: consumer-gpu" "$tmp/p2pbw-2080ti.txt"
+printf '%s\n' 'GPU 0: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-0)' '         Link 0: 25.781 GB/s' \
+	'GPU 1: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-1)' '         Link 0: 25.781 GB/s' >"$tmp/nvlink-2080ti.txt"
+expect_root undecided "evidence: root cause: two GeForce cards refused, their NVLink up: undecided, not consumer-gpu" \
+	"$tmp/p2pbw-2080ti.txt" "$tmp/nvlink-2080ti.txt"
 printf '%s\n' 'Collecting environment information...' 'PyTorch version: 2.1.0' 'GPU models and configuration:' \
 	'GPU 0: NVIDIA RTX A6000' 'GPU 1: NVIDIA RTX A6000' 'Vendor ID:                       AuthenticAMD' >"$tmp/collect_env.txt"
 got=$("$bin" --evidence --json "$tmp/collect_env.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | "$PYTHON" -c '
