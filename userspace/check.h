@@ -59,6 +59,13 @@ struct check_run {
 	struct causes causes;		/* the findings by cause, once judged */
 	struct diagnosis diagnosis;	/* the root cause, once the causes are built */
 	struct system_report *system;	/* facts under the root, or NULL */
+	/*
+	 * The host's PCIe ASPM policy as its module parameter's file gives
+	 * it, under the root; "" where not read, or where the topology is
+	 * another machine's (a saved file or a dump without --root at that
+	 * machine's files): this machine's policy is not that machine's.
+	 */
+	char host_aspm_policy[128];
 	const struct evidence *evidence; /* --evidence: the files read, or NULL */
 };
 

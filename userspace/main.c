@@ -42,6 +42,7 @@
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
+#include "system/kernel.h"
 #include "system/system.h"
 #include "p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
@@ -335,6 +336,11 @@ static int choose_source(struct check_run *r, const struct options *o,
 		return -1;
 	if (read_cpu(o, r->root, &c, err, errlen))
 		return -1;
+	/* another machine's topology: this machine's ASPM policy is not its */
+	if (((!o->topology_file && !o->pci_dump) || !fsroot_is_live(r->root)) &&
+	    module_value(r->root, "pcie_aspm", "parameters/policy", r->host_aspm_policy,
+			 sizeof(r->host_aspm_policy)))
+		r->host_aspm_policy[0] = '\0';
 	if (o->topology_file)
 		return source_file(r, o, s, &c, err, errlen);
 

@@ -14,7 +14,6 @@
 #include "judge/judge.h"
 #include "judge/judge_settings.h"
 #include "judge/results.h"
-#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 
 #define NVML_REASON_APP_CLOCKS	0x2ull	/* application or locked clocks */
@@ -143,9 +142,10 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 	return n;
 }
 
-void judge_host_aspm(struct fsroot *root, struct judge_setting *out)
+void judge_host_aspm(const char *policy, struct judge_setting *out)
 {
-	char text[256], *open, *close;
+	char text[sizeof(((struct check_run *)0)->host_aspm_policy)];
+	char *open, *close;
 	unsigned int n = 0;
 	struct judge_setting *s;
 
@@ -153,9 +153,7 @@ void judge_host_aspm(struct fsroot *root, struct judge_setting *out)
 		 "powersave and powersupersave let idle links enter L0s/L1: the first copies after idle wait for the link to wake, and small-copy latency rises");
 	snprintf(s->change, sizeof(s->change),
 		 "boot with pcie_aspm.policy=performance, or: echo performance > /sys/module/pcie_aspm/parameters/policy");
-	if (fsroot_read(root, text, sizeof(text),
-			"/sys/module/pcie_aspm/parameters/policy"))
-		return;
+	snprintf(text, sizeof(text), "%s", policy);
 	open = strchr(text, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (!open || !close)

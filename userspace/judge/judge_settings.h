@@ -37,8 +37,11 @@ struct judge_setting {
  */
 unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 				struct judge_setting *out);
-/* judge_host_aspm() - the PCIe ASPM policy under @root, as a setting. */
-void judge_host_aspm(struct fsroot *root, struct judge_setting *out);
+/*
+ * judge_host_aspm() - the PCIe ASPM policy as its module parameter's file
+ * gives it (@policy, "" when not read: unknown), as a setting.
+ */
+void judge_host_aspm(const char *policy, struct judge_setting *out);
 const char *judge_setting_state_name(enum judge_setting_state s);
 
 /* The findings: ecc-pending, mig-enabled, compute-mode, app-clocks-low,

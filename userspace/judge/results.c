@@ -387,7 +387,7 @@ void judge_figures(struct check_run *r)
 
 	if (!res)
 		return;
-	judge_host_aspm(r->root, &res->host_aspm);
+	judge_host_aspm(r->host_aspm_policy, &res->host_aspm);
 	if (!st)
 		return;
 	for (i = 0; i < st->nr_dev && i < GPU_MAX; i++)

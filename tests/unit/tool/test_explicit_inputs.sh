@@ -186,4 +186,33 @@ named "explicit: --root --source=pci with a config linked out of the root exits 
 	"*$tmp/pciroot/sys/bus/pci/devices/$dev/config leads out of the root*" \
 	"$bin" --root "$tmp/pciroot" --source=pci --no-cuda
 
+# A saved topology or a dump is another machine's: this machine's PCIe
+# ASPM policy is not reported as its host setting (unknown instead); with
+# --root at that machine's files, the policy there is.
+aspm() { # aspm CMD...: the aspm_policy host setting's "value state"
+	"$@" --json 2>/dev/null | "$PYTHON" -c 'import json, sys
+s = [x for x in json.load(sys.stdin)["host_settings"] if x["key"] == "aspm_policy"]
+print(s[0]["value"] if s else "absent", s[0]["state"] if s else "")'
+}
+if [ -r /sys/module/pcie_aspm/parameters/policy ]; then
+	got=$(aspm env -u P2PDIAG_FSROOT "$bin" --topology "$topo" --no-cuda)
+	[ "$got" = "None unknown" ] &&
+		result 1 "explicit: a saved topology's host ASPM policy is unknown, not this machine's" ||
+		result 0 "explicit: a saved topology's host ASPM policy is unknown, not this machine's" \
+			"got '$got'; this machine's: $(cat /sys/module/pcie_aspm/parameters/policy)"
+	got=$(aspm env -u P2PDIAG_FSROOT "$bin" --pci-dump "$dump" --no-cuda)
+	[ "$got" = "None unknown" ] &&
+		result 1 "explicit: a dump's host ASPM policy is unknown, not this machine's" ||
+		result 0 "explicit: a dump's host ASPM policy is unknown, not this machine's" "got '$got'"
+else
+	result 1 "explicit: a saved topology's host ASPM policy is unknown, not this machine's # SKIP this machine has no pcie_aspm policy to leak"
+	result 1 "explicit: a dump's host ASPM policy is unknown, not this machine's # SKIP this machine has no pcie_aspm policy to leak"
+fi
+cp -a "$tmp/hermetic" "$tmp/aspmroot" && mkdir -p "$tmp/aspmroot/sys/module/pcie_aspm/parameters" &&
+	echo "default performance [powersave] powersupersave" >"$tmp/aspmroot/sys/module/pcie_aspm/parameters/policy"
+got=$(aspm "$bin" --root "$tmp/aspmroot" --topology "$topo" --no-cuda)
+[ "$got" = "powersave note" ] &&
+	result 1 "explicit: --root at a saved topology's machine gives its ASPM policy" ||
+	result 0 "explicit: --root at a saved topology's machine gives its ASPM policy" "got '$got'"
+
 summary "explicit inputs"
