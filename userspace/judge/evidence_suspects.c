@@ -147,6 +147,28 @@ static bool p2p_status_only(const struct evidence *ev, enum ev_p2p_status st, un
 }
 
 /*
+ * A pair CUDA grants peer access both ways whose GPUs are both GPU@g's
+ * model, into *@pa and *@pb: a class without PCIe P2P is refused on
+ * every pair, so a granted one says the class is not what refuses the
+ * others.
+ */
+static bool class_granted(const struct evidence *ev, int g, unsigned int *pa, unsigned int *pb)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < ev->nr_gpus && a < EV_GPU_MAX; a++)
+		for (b = a + 1; b < ev->nr_gpus && b < EV_GPU_MAX; b++)
+			if (!strcmp(ev->gpu_name[a], ev->gpu_name[g]) &&
+			    !strcmp(ev->gpu_name[b], ev->gpu_name[g]) &&
+			    ev->can_access[a][b] == 1 && ev->can_access[b][a] == 1) {
+				*pa = a;
+				*pb = b;
+				return true;
+			}
+	return false;
+}
+
+/*
  * ROCm refusing peers: it peers PCIe GPUs only under one root complex
  * that routes peer traffic (not across sockets on hosts whose
  * interconnect carries none), and only where a large BAR exposes the
@@ -171,7 +193,10 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
 	int g = geforce(ev);
-	unsigned int row = 0;
+	unsigned int row = 0, pa = 0, pb = 0, group[EV_GPU_MAX];
+	bool peers = g >= 0 && class_granted(ev, g, &pa, &pb);
+	/* the findings' note of the same pattern (evidence_findings.c) */
+	bool groups = evidence_refused_between_groups(ev, group);
 	struct suspect *s;
 	/*
 	 * topo -p2p's plain NS gives no reason (CNS: the chipset, GNS: the
@@ -182,7 +207,8 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	 */
 	bool ns_only = g < 0 && p2p_status_only(ev, EV_P2P_NS, &row);
 
-	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : ns_only ? UNLIKELY : POSSIBLE,
+	s = diagnosis_suspect(d, RC_CONSUMER_GPU,
+			      peers ? UNLIKELY : g >= 0 ? LIKELY : ns_only ? UNLIKELY : POSSIBLE,
 			      CMD_GNS);
 	if (ns_only) {
 		struct suspect *v = diagnosis_suspect(d, RC_VIRTUALIZATION, POSSIBLE, CMD_VIRT);
@@ -200,17 +226,25 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	if (ev->cuda.nr_peer_unsupported)
 		suspect_for(s, "CUDA: peer access is not supported between these two devices%s",
 			    at(f, ev->cuda.peer_ref));
+	if (peers)
+		suspect_against(s, "CUDA grants GPU%u and GPU%u, both %s, peer access%s: the GPU's class does not refuse it",
+				pa, pb, ev->gpu_name[g], at(f, ev->can_ref[pa][pb]));
 	if (topo_has(ev, EV_LINK_NV, &row))
 		suspect_against(s, "NVLink joins GPUs%s: a consumer card's bridge is a peer path",
 				at(f, ev->topo_ref[row]));
 	/* CUDA keeps pairs on different sockets off P2P by design */
 	if (topo_has(ev, EV_LINK_SYS, &row)) {
-		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, groups ? LIKELY : POSSIBLE, CMD_TOPO);
 		suspect_for(s, "GPUs on different sockets (SYS)%s", at(f, ev->topo_ref[row]));
 	} else if (!ev->topo_gpus) {
-		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, groups ? LIKELY : POSSIBLE, CMD_TOPO);
 		suspect_for(s, "CUDA refuses P2P between GPUs on different sockets, and these files do not show where the GPUs sit");
+	} else {
+		s = NULL;
 	}
+	if (s && groups)
+		suspect_for(s, "CUDA grants peer access inside groups of GPUs and refuses it only between them%s, as it answers for GPUs under two sockets",
+			    at(f, evidence_first_refusal(ev)));
 	s = diagnosis_suspect(d, RC_HOST_BRIDGE, UNLIKELY, CMD_GNS);
 	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
 }

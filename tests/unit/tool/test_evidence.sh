@@ -203,6 +203,11 @@ expect_suspects() { # expect_suspects WANT NAME FILE...
 expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikely" \
 	"evidence: suspects: peer access not supported, no GPU named: the GPU's class, the sockets, the platform" \
 	"$ev/torch-peer-unsupported.txt"
+# GeForce cards that peer in pairs and are refused only between the pairs:
+# the class does not refuse them, the sockets do (as the findings' note says)
+expect_suspects "cross-socket:likely consumer-gpu:unlikely host-bridge:unlikely" \
+	"evidence: suspects: GeForce peers refused only between groups: the sockets, not the class" \
+	"$ev/p2pbw-two-sockets-cut.txt"
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
 	"$ev/p2pbw-enabled-slower.txt"
