@@ -249,6 +249,57 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
 }
 
+/* Whether a file holds kernel log lines (or the kernel command line). */
+static bool kernel_lines(const struct evidence *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_files; i++)
+		if (ev->file[i].formats & EV_FMT_KERNEL_LOG)
+			return true;
+	return false;
+}
+
+/*
+ * The kernel command line pasted turning the IOMMU off: iommu=off always;
+ * intel_iommu=off and amd_iommu=off only their vendor's IOMMU, so where
+ * the files show the other vendor's CPU they say nothing, and where they
+ * show no CPU the argument is a fact against the IOMMU, not its
+ * exclusion.  Return: 0 not off, 1 off if the CPU is that vendor's, 2 off.
+ */
+static int iommu_off(const struct evidence *ev)
+{
+	const struct ev_kernel *k = &ev->kernel;
+	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
+	bool intel_arg = !strcmp(k->iommu_arg, "intel_iommu=off");
+	bool amd_arg = !strcmp(k->iommu_arg, "amd_iommu=off");
+
+	if (!k->iommu_off || (intel_arg && amd) || (amd_arg && ev->cpu_known && !amd))
+		return 0;
+	return (intel_arg || amd_arg) && !ev->cpu_known ? 1 : 2;
+}
+
+/* The IOMMU suspect's likelihood @l, unless the command line turns it off. */
+static enum likelihood iommu_likelihood(const struct evidence *ev, enum likelihood l)
+{
+	return iommu_off(ev) == 2 ? UNLIKELY : l;
+}
+
+/* iommu_off()'s fact against the IOMMU suspect @s, where it has one. */
+static void iommu_off_against(struct facts *f, struct suspect *s)
+{
+	const struct ev_kernel *k = &f->ev->kernel;
+	int off = iommu_off(f->ev);
+
+	if (off == 1)
+		suspect_against(s, "%s on the kernel command line%s turns the IOMMU off where the CPU is %s's",
+				k->iommu_arg, at(f, k->cmdline_ref),
+				k->iommu_arg[0] == 'i' ? "Intel" : "AMD");
+	else if (off == 2)
+		suspect_against(s, "%s on the kernel command line%s: the IOMMU is off, and translates nothing",
+				k->iommu_arg, at(f, k->cmdline_ref));
+}
+
 /*
  * A GPU's link pasted slower than its capability with its width whole
  * (lanes missing are a cause of their own, evidence_findings.c): idle
@@ -314,7 +365,8 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 			    at(f, ev->topo_ref[srow]));
 	}
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
-			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);
+			      iommu_likelihood(ev, k->translated || amd || !pix ? LIKELY : POSSIBLE),
+			      CMD_IOMMU);
 	suspect_for(s, "P2P enabled is slower than copies staged through the host%s, as peer DMA translated by the IOMMU is",
 		    at(f, ev->uni_on.ref));
 	if (k->translated)
@@ -323,6 +375,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 		suspect_for(s, "an AMD host, whose root ports redirect peer traffic into the IOMMU where it is on");
 	if (k->passthrough)
 		suspect_against(s, "the IOMMU is in passthrough%s", at(f, k->mode_ref));
+	iommu_off_against(f, s);
 	s = diagnosis_suspect(d, RC_ACS_REDIRECT, pix ? LIKELY : POSSIBLE, CMD_ACS);
 	if (pix)
 		suspect_for(s, "GPUs behind one PCIe switch (PIX/PXB)%s: ACS redirect there sends their traffic up to the root complex",
@@ -393,9 +446,11 @@ static void stopped_suspects(struct facts *f, struct diagnosis *d)
 
 	s = diagnosis_suspect(d, RC_ACS_REDIRECT, LIKELY, CMD_ACS);
 	suspect_for(s, "the collective stopped before its first size (or the paste ends there)%s: peer writes that ACS redirects and the root complex drops never arrive", at(f, hdr));
-	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, iommu_likelihood(ev, LIKELY), CMD_IOMMU);
 	suspect_for(s, "the collective stopped before its first size%s: peer writes the IOMMU does not map are dropped", at(f, hdr));
-	suspect_against(s, "no IOMMU fault in these files (they hold no kernel log)");
+	suspect_against(s, "no IOMMU fault in these files (%s)",
+			kernel_lines(ev) ? "in the kernel lines pasted" : "they hold no kernel log");
+	iommu_off_against(f, s);
 	s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 	suspect_for(s, "a root complex that does not route peer writes between its ports stalls them the same way");
 }

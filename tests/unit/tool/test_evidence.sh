@@ -218,6 +218,25 @@ expect_suspects "cross-socket:likely iommu-translation:likely acs-redirect:possi
 expect_suspects "iommu-translation:likely acs-redirect:possible link-degraded:possible" \
 	"evidence: suspects: P2P slower than host beside a GPU link below its speed: the link among them" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/lspci-link-idle.txt"
+# the kernel command line (dmesg's, or /proc/cmdline pasted) as the IOMMU's
+# setting: off excludes translation; a vendor's own off only on its CPU
+printf '%s\n' '$ cat /proc/cmdline' 'BOOT_IMAGE=/vmlinuz-5.15.0-101-generic root=/dev/sda2 ro iommu=pt' >"$tmp/cmdline-pt.txt"
+printf '%s\n' '[    0.000000] Command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0 root=UUID=2f1c0a9e ro iommu=off quiet' >"$tmp/dmesg-iommu-off.txt"
+printf '%s\n' 'BOOT_IMAGE=/boot/vmlinuz-5.4.0 root=/dev/sda1 ro intel_iommu=off' >"$tmp/cmdline-intel-off.txt"
+"$bin" --evidence --json "$tmp/cmdline-pt.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["inputs"][0]["read"] and d["inputs"][0]["format"] == "kernel-log", d["inputs"][0]
+s = [x for x in d["suspects"] if x["root_cause"] == "iommu-translation"][0]
+assert any("passthrough" in a and "cmdline-pt.txt:2" in a for a in s["against"]), s' &&
+	result 1 "evidence: /proc/cmdline pasted is read: iommu=pt against IOMMU translation, its line cited" ||
+	result 0 "evidence: /proc/cmdline pasted is read: iommu=pt against IOMMU translation, its line cited"
+expect_suspects "acs-redirect:possible host-bridge:possible iommu-translation:unlikely" \
+	"evidence: suspects: P2P slower than host, iommu=off in dmesg's command line: the IOMMU last" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/dmesg-iommu-off.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
+	"evidence: suspects: intel_iommu=off with no CPU shown: a fact against, not an exclusion" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/cmdline-intel-off.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 # Health needs P2P near what the links carry, not only above the staged
