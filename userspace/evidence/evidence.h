@@ -176,6 +176,9 @@ struct ev_kernel {
 	bool iommu_off;
 	char iommu_arg[32];
 	struct ev_ref cmdline_ref;
+	/* the kernel's own word that the IOMMU is off ("DMAR: IOMMU disabled") */
+	bool iommu_disabled;
+	struct ev_ref disabled_ref;
 };
 
 /* What NCCL's log says it chose. */

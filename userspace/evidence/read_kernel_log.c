@@ -3,7 +3,7 @@
  * Kernel log lines (dmesg, journalctl -k, with or without their time
  * stamps): whether the IOMMU is on and in which mode ("DMAR: IOMMU
  * enabled", "AMD-Vi: ...", "iommu: Default domain type: Translated" or
- * "Passthrough"), the IOMMU's faults (Intel's "DMAR: [DMA Read|Write
+ * "Passthrough") or off ("DMAR: IOMMU disabled"), the IOMMU's faults (Intel's "DMAR: [DMA Read|Write
  * ...] Request device [bb:dd.f] fault", AMD's "IO_PAGE_FAULT
  * device=bb:dd.f"), the GPU driver's Xid errors, AER reports, the
  * ACS override of patched kernels, and the kernel command line (its
@@ -111,6 +111,9 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 		    strstr(s, "Intel(R) Virtualization Technology for Directed I/O")) {
 			k->iommu_on = true;
 			ev_note(&k->iommu_ref, fi, i + 1);
+		} else if (strstr(s, "DMAR: IOMMU disabled")) {
+			k->iommu_disabled = true;
+			ev_note(&k->disabled_ref, fi, i + 1);
 		} else if ((p = strstr(s, "Default domain type: "))) {
 			/* the kernel's result, over a command line read before it */
 			k->translated = ev_starts(p + 21, "Translated");

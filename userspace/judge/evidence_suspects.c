@@ -261,11 +261,12 @@ static bool kernel_lines(const struct evidence *ev)
 }
 
 /*
- * The kernel command line pasted turning the IOMMU off: iommu=off always;
- * intel_iommu=off and amd_iommu=off only their vendor's IOMMU, so where
- * the files show the other vendor's CPU they say nothing, and where they
- * show no CPU the argument is a fact against the IOMMU, not its
- * exclusion.  Return: 0 not off, 1 off if the CPU is that vendor's, 2 off.
+ * The IOMMU off: where the kernel says so, or where the kernel command
+ * line pasted turns it off: iommu=off always; intel_iommu=off and
+ * amd_iommu=off only their vendor's IOMMU, so where the files show the
+ * other vendor's CPU they say nothing, and where they show no CPU the
+ * argument is a fact against the IOMMU, not its exclusion.
+ * Return: 0 not off, 1 off if the CPU is that vendor's, 2 off.
  */
 static int iommu_off(const struct evidence *ev)
 {
@@ -274,6 +275,8 @@ static int iommu_off(const struct evidence *ev)
 	bool intel_arg = !strcmp(k->iommu_arg, "intel_iommu=off");
 	bool amd_arg = !strcmp(k->iommu_arg, "amd_iommu=off");
 
+	if (k->iommu_disabled)
+		return 2;
 	if (!k->iommu_off || (intel_arg && amd) || (amd_arg && ev->cpu_known && !amd))
 		return 0;
 	return (intel_arg || amd_arg) && !ev->cpu_known ? 1 : 2;
@@ -291,7 +294,9 @@ static void iommu_off_against(struct facts *f, struct suspect *s)
 	const struct ev_kernel *k = &f->ev->kernel;
 	int off = iommu_off(f->ev);
 
-	if (off == 1)
+	if (off && k->iommu_disabled)
+		suspect_against(s, "the kernel says the IOMMU is disabled%s", at(f, k->disabled_ref));
+	else if (off == 1)
 		suspect_against(s, "%s on the kernel command line%s turns the IOMMU off where the CPU is %s's",
 				k->iommu_arg, at(f, k->cmdline_ref),
 				k->iommu_arg[0] == 'i' ? "Intel" : "AMD");

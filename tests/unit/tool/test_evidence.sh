@@ -237,6 +237,10 @@ expect_suspects "acs-redirect:possible host-bridge:possible iommu-translation:un
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: intel_iommu=off with no CPU shown: a fact against, not an exclusion" \
 	"$ev/p2pbw-enabled-slower.txt" "$tmp/cmdline-intel-off.txt"
+printf '%s\n' '[    0.173076] DMAR: IOMMU disabled' >"$tmp/dmesg-dmar-disabled.txt"
+expect_suspects "acs-redirect:possible host-bridge:possible iommu-translation:unlikely" \
+	"evidence: suspects: P2P slower than host, the kernel's DMAR: IOMMU disabled: the IOMMU last" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/dmesg-dmar-disabled.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 # Health needs P2P near what the links carry, not only above the staged
