@@ -530,12 +530,16 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 		suspect_for(s, "CUDA waits on the driver's system state%s; a driver half installed or of another version than its daemons gives the same",
 			    at(&f, ev->cuda.not_ready_ref));
 	} else if (ev->torch.nr_corrupt) {
-		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
+						      iommu_likelihood(ev, LIKELY), CMD_IOMMU);
 
 		suspect_for(s, "a GPU-to-GPU copy arrived with other values than the same data where it was made or staged through the host%s: peer writes the IOMMU does not translate land elsewhere, and the copy reads zeros",
 			    at(&f, ev->torch.corrupt_ref));
-		s = diagnosis_suspect(d, RC_ACS_REDIRECT, POSSIBLE, CMD_ACS);
+		iommu_off_against(&f, s);
+		/* redirected writes go wrong only where the IOMMU translates them */
+		s = diagnosis_suspect(d, RC_ACS_REDIRECT, iommu_likelihood(ev, POSSIBLE), CMD_ACS);
 		suspect_for(s, "peer writes that ACS redirects into the IOMMU are translated the same way");
+		iommu_off_against(&f, s);
 		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 		suspect_for(s, "a root complex that does not route peer writes correctly corrupts them");
 	} else if (ev->rocm.nr_refused)

@@ -410,6 +410,9 @@ printf '%s\n' '>>> x = torch.tensor([1.0, 2.0], device=0)' '>>> x.to(1)' "tensor
 expect_first "2 data-corrupt" "evidence: a tensor copied GPU to GPU that differs from its staged copy: data-corrupt" "$tmp/torch-corrupt.txt"
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: a corrupt peer copy: the IOMMU first" "$tmp/torch-corrupt.txt"
+expect_suspects "host-bridge:possible iommu-translation:unlikely acs-redirect:unlikely" \
+	"evidence: suspects: a corrupt peer copy with the IOMMU disabled: the root complex first" \
+	"$tmp/torch-corrupt.txt" "$tmp/dmesg-dmar-disabled.txt"
 sed 's/1.4013e-45, 0.0000e+00/1.0000, 2.0000/' "$tmp/torch-corrupt.txt" >"$tmp/torch-same.txt"
 got=$(first "$tmp/torch-same.txt")
 [ "$got" = "0 evidence-undecided" ] && result 1 "evidence: a peer copy that prints the same values (other format): no data-corrupt" ||
