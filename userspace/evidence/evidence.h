@@ -168,6 +168,17 @@ struct ev_kernel {
 	 */
 	unsigned int nr_p2pdma_refused;
 	struct ev_ref p2pdma_ref;
+	/*
+	 * The kernel command line (dmesg's "Command line:", a pasted
+	 * /proc/cmdline): whether it turns the IOMMU off, and the argument
+	 * that sets the IOMMU (bootline_iommu()), "" where none does
+	 */
+	bool iommu_off;
+	char iommu_arg[32];
+	struct ev_ref cmdline_ref;
+	/* the kernel's own word that the IOMMU is off ("DMAR: IOMMU disabled") */
+	bool iommu_disabled;
+	struct ev_ref disabled_ref;
 };
 
 /* What NCCL's log says it chose. */

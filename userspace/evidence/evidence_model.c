@@ -96,7 +96,7 @@ const char *ev_file_why(const struct ev_file *f)
 		return "binary data, not a pasted output";
 	if (!f->len)
 		return "empty";
-	return "not in a format p2pdiag reads (nvidia-smi topo, -q and nvlink, p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg, ROCm's rvs, rocm-smi --showtopo and rocm_bandwidth_test, osu_bw, PyTorch sessions and collect_env)";
+	return "not in a format p2pdiag reads (nvidia-smi topo, -q and nvlink, p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, lspci, setpci, NCCL_DEBUG=INFO, nccl-tests, CUDA errors, dmesg and /proc/cmdline, ROCm's rvs, rocm-smi --showtopo and rocm_bandwidth_test, osu_bw, PyTorch sessions and collect_env)";
 }
 
 const char *ev_file_name(const struct evidence *ev, unsigned int i)

@@ -3,16 +3,19 @@
  * Kernel log lines (dmesg, journalctl -k, with or without their time
  * stamps): whether the IOMMU is on and in which mode ("DMAR: IOMMU
  * enabled", "AMD-Vi: ...", "iommu: Default domain type: Translated" or
- * "Passthrough"), the IOMMU's faults (Intel's "DMAR: [DMA Read|Write
+ * "Passthrough") or off ("DMAR: IOMMU disabled"), the IOMMU's faults (Intel's "DMAR: [DMA Read|Write
  * ...] Request device [bb:dd.f] fault", AMD's "IO_PAGE_FAULT
- * device=bb:dd.f"), the GPU driver's Xid errors, AER reports, and
- * the ACS override of patched kernels.
+ * device=bb:dd.f"), the GPU driver's Xid errors, AER reports, the
+ * ACS override of patched kernels, and the kernel command line (its
+ * "Command line:" line, or /proc/cmdline pasted) as far as it sets the
+ * IOMMU.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evidence/evidence.h"
+#include "system/bootline.h"
 
 /*
  * A device's address as the kernel prints it before its message
@@ -58,6 +61,41 @@ static void fault_device(const char *s, char *dev, size_t len)
 		snprintf(dev, len, "%02x:%02x.%u", bus, d, fn);
 }
 
+/*
+ * The arguments of a kernel command line in @s, or NULL: dmesg's
+ * "Command line: " (and "Kernel command line: "), or /proc/cmdline as
+ * pasted, which starts with BOOT_IMAGE= or follows the command that
+ * printed it (@prev).
+ */
+static const char *cmdline_args(const char *s, const char *prev)
+{
+	const char *p = strstr(s, "Command line: ");
+
+	if (p)
+		return p + 14;
+	if (ev_starts(s, "BOOT_IMAGE=") ||
+	    (prev && strstr(prev, "cat /proc/cmdline") && strstr(s, "root=")))
+		return s;
+	return NULL;
+}
+
+/* The IOMMU's setting on the first command line read (bootline.c's rule). */
+static void read_cmdline(struct ev_kernel *k, const char *args, unsigned int fi, unsigned int line)
+{
+	enum bootline_iommu mode;
+
+	if (k->cmdline_ref.line)
+		return;		/* dmesg prints it twice */
+	ev_note(&k->cmdline_ref, fi, line);
+	mode = bootline_iommu(args, k->iommu_arg, sizeof(k->iommu_arg));
+	k->iommu_off = mode == BOOTLINE_IOMMU_OFF;
+	/* the kernel's own "Default domain type" line, where read, decides */
+	if (mode == BOOTLINE_IOMMU_PASSTHROUGH && !k->mode_ref.line) {
+		k->passthrough = true;
+		ev_note(&k->mode_ref, fi, line);
+	}
+}
+
 void read_kernel_log(struct evidence *ev, unsigned int fi)
 {
 	struct ev_file *f = &ev->file[fi];
@@ -73,13 +111,18 @@ void read_kernel_log(struct evidence *ev, unsigned int fi)
 		    strstr(s, "Intel(R) Virtualization Technology for Directed I/O")) {
 			k->iommu_on = true;
 			ev_note(&k->iommu_ref, fi, i + 1);
+		} else if (strstr(s, "DMAR: IOMMU disabled")) {
+			k->iommu_disabled = true;
+			ev_note(&k->disabled_ref, fi, i + 1);
 		} else if ((p = strstr(s, "Default domain type: "))) {
-			if (ev_starts(p + 21, "Translated"))
-				k->translated = true;
-			else if (ev_starts(p + 21, "Passthrough"))
-				k->passthrough = true;
+			/* the kernel's result, over a command line read before it */
+			k->translated = ev_starts(p + 21, "Translated");
+			k->passthrough = ev_starts(p + 21, "Passthrough");
 			k->iommu_on = true;
-			ev_note(&k->mode_ref, fi, i + 1);
+			k->mode_ref.file = fi;
+			k->mode_ref.line = i + 1;
+		} else if ((p = cmdline_args(s, i ? f->line[i - 1] : NULL))) {
+			read_cmdline(k, p, fi, i + 1);
 		} else if ((strstr(s, "DMAR:") && strstr(s, "fault") &&
 			    strstr(s, "Request device")) ||
 			   strstr(s, "IO_PAGE_FAULT")) {

@@ -333,6 +333,23 @@ static bool refused_between_groups(const struct evidence *ev, unsigned int n,
 	return big > 0;
 }
 
+bool evidence_refused_between_groups(const struct evidence *ev, unsigned int *group)
+{
+	return refused_between_groups(ev, pair_count(ev), group);
+}
+
+struct ev_ref evidence_first_refusal(const struct evidence *ev)
+{
+	unsigned int n = pair_count(ev), a, b;
+	struct ev_ref none = { 0, 0 };
+
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			if (a != b && ev->can_access[a][b] == 0)
+				return ev->can_ref[a][b];
+	return none;
+}
+
 /* "0+1, 2+3": the groups of refused_between_groups(), into @buf. */
 static void group_words(const unsigned int group[EV_GPU_MAX], unsigned int n,
 			char *buf, size_t len)
@@ -400,12 +417,7 @@ static struct cand *refusals_across_sockets(struct judging *j, unsigned int n)
 		 "`nvidia-smi topo -m` on that machine shows whether the groups are the sockets (SYS between them); if they are not, the refusal is the driver's: run p2pdiag-check there");
 	for (a = 0; a < 4 && a < shown; a++)
 		cite(j, c, where[a]);
-	for (a = 0; a < n; a++)
-		for (b = 0; b < n; b++)
-			if (a != b && ev->can_access[a][b] == 0) {
-				cite(j, c, ev->can_ref[a][b]);
-				return c;
-			}
+	cite(j, c, evidence_first_refusal(ev));
 	return c;
 }
 

@@ -147,6 +147,28 @@ static bool p2p_status_only(const struct evidence *ev, enum ev_p2p_status st, un
 }
 
 /*
+ * A pair CUDA grants peer access both ways whose GPUs are both GPU@g's
+ * model, into *@pa and *@pb: a class without PCIe P2P is refused on
+ * every pair, so a granted one says the class is not what refuses the
+ * others.
+ */
+static bool class_granted(const struct evidence *ev, int g, unsigned int *pa, unsigned int *pb)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < ev->nr_gpus && a < EV_GPU_MAX; a++)
+		for (b = a + 1; b < ev->nr_gpus && b < EV_GPU_MAX; b++)
+			if (!strcmp(ev->gpu_name[a], ev->gpu_name[g]) &&
+			    !strcmp(ev->gpu_name[b], ev->gpu_name[g]) &&
+			    ev->can_access[a][b] == 1 && ev->can_access[b][a] == 1) {
+				*pa = a;
+				*pb = b;
+				return true;
+			}
+	return false;
+}
+
+/*
  * ROCm refusing peers: it peers PCIe GPUs only under one root complex
  * that routes peer traffic (not across sockets on hosts whose
  * interconnect carries none), and only where a large BAR exposes the
@@ -171,7 +193,10 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
 	int g = geforce(ev);
-	unsigned int row = 0;
+	unsigned int row = 0, pa = 0, pb = 0, group[EV_GPU_MAX];
+	bool peers = g >= 0 && class_granted(ev, g, &pa, &pb);
+	/* the findings' note of the same pattern (evidence_findings.c) */
+	bool groups = evidence_refused_between_groups(ev, group);
 	struct suspect *s;
 	/*
 	 * topo -p2p's plain NS gives no reason (CNS: the chipset, GNS: the
@@ -182,7 +207,8 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	 */
 	bool ns_only = g < 0 && p2p_status_only(ev, EV_P2P_NS, &row);
 
-	s = diagnosis_suspect(d, RC_CONSUMER_GPU, g >= 0 ? LIKELY : ns_only ? UNLIKELY : POSSIBLE,
+	s = diagnosis_suspect(d, RC_CONSUMER_GPU,
+			      peers ? UNLIKELY : g >= 0 ? LIKELY : ns_only ? UNLIKELY : POSSIBLE,
 			      CMD_GNS);
 	if (ns_only) {
 		struct suspect *v = diagnosis_suspect(d, RC_VIRTUALIZATION, POSSIBLE, CMD_VIRT);
@@ -200,19 +226,83 @@ static void refusal_suspects(struct facts *f, struct diagnosis *d)
 	if (ev->cuda.nr_peer_unsupported)
 		suspect_for(s, "CUDA: peer access is not supported between these two devices%s",
 			    at(f, ev->cuda.peer_ref));
+	if (peers)
+		suspect_against(s, "CUDA grants GPU%u and GPU%u, both %s, peer access%s: the GPU's class does not refuse it",
+				pa, pb, ev->gpu_name[g], at(f, ev->can_ref[pa][pb]));
 	if (topo_has(ev, EV_LINK_NV, &row))
 		suspect_against(s, "NVLink joins GPUs%s: a consumer card's bridge is a peer path",
 				at(f, ev->topo_ref[row]));
 	/* CUDA keeps pairs on different sockets off P2P by design */
 	if (topo_has(ev, EV_LINK_SYS, &row)) {
-		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, groups ? LIKELY : POSSIBLE, CMD_TOPO);
 		suspect_for(s, "GPUs on different sockets (SYS)%s", at(f, ev->topo_ref[row]));
 	} else if (!ev->topo_gpus) {
-		s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_TOPO);
+		s = diagnosis_suspect(d, RC_CROSS_SOCKET, groups ? LIKELY : POSSIBLE, CMD_TOPO);
 		suspect_for(s, "CUDA refuses P2P between GPUs on different sockets, and these files do not show where the GPUs sit");
+	} else {
+		s = NULL;
 	}
+	if (s && groups)
+		suspect_for(s, "CUDA grants peer access inside groups of GPUs and refuses it only between them%s, as it answers for GPUs under two sockets",
+			    at(f, evidence_first_refusal(ev)));
 	s = diagnosis_suspect(d, RC_HOST_BRIDGE, UNLIKELY, CMD_GNS);
 	suspect_for(s, "a root complex that does not route P2P is refused as CNS");
+}
+
+/* Whether a file holds kernel log lines (or the kernel command line). */
+static bool kernel_lines(const struct evidence *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_files; i++)
+		if (ev->file[i].formats & EV_FMT_KERNEL_LOG)
+			return true;
+	return false;
+}
+
+/*
+ * The IOMMU off: where the kernel says so, or where the kernel command
+ * line pasted turns it off: iommu=off always; intel_iommu=off and
+ * amd_iommu=off only their vendor's IOMMU, so where the files show the
+ * other vendor's CPU they say nothing, and where they show no CPU the
+ * argument is a fact against the IOMMU, not its exclusion.
+ * Return: 0 not off, 1 off if the CPU is that vendor's, 2 off.
+ */
+static int iommu_off(const struct evidence *ev)
+{
+	const struct ev_kernel *k = &ev->kernel;
+	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);
+	bool intel_arg = !strcmp(k->iommu_arg, "intel_iommu=off");
+	bool amd_arg = !strcmp(k->iommu_arg, "amd_iommu=off");
+
+	if (k->iommu_disabled)
+		return 2;
+	if (!k->iommu_off || (intel_arg && amd) || (amd_arg && ev->cpu_known && !amd))
+		return 0;
+	return (intel_arg || amd_arg) && !ev->cpu_known ? 1 : 2;
+}
+
+/* The IOMMU suspect's likelihood @l, unless the command line turns it off. */
+static enum likelihood iommu_likelihood(const struct evidence *ev, enum likelihood l)
+{
+	return iommu_off(ev) == 2 ? UNLIKELY : l;
+}
+
+/* iommu_off()'s fact against the IOMMU suspect @s, where it has one. */
+static void iommu_off_against(struct facts *f, struct suspect *s)
+{
+	const struct ev_kernel *k = &f->ev->kernel;
+	int off = iommu_off(f->ev);
+
+	if (off && k->iommu_disabled)
+		suspect_against(s, "the kernel says the IOMMU is disabled%s", at(f, k->disabled_ref));
+	else if (off == 1)
+		suspect_against(s, "%s on the kernel command line%s turns the IOMMU off where the CPU is %s's",
+				k->iommu_arg, at(f, k->cmdline_ref),
+				k->iommu_arg[0] == 'i' ? "Intel" : "AMD");
+	else if (off == 2)
+		suspect_against(s, "%s on the kernel command line%s: the IOMMU is off, and translates nothing",
+				k->iommu_arg, at(f, k->cmdline_ref));
 }
 
 /*
@@ -280,7 +370,8 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 			    at(f, ev->topo_ref[srow]));
 	}
 	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
-			      k->translated || amd || !pix ? LIKELY : POSSIBLE, CMD_IOMMU);
+			      iommu_likelihood(ev, k->translated || amd || !pix ? LIKELY : POSSIBLE),
+			      CMD_IOMMU);
 	suspect_for(s, "P2P enabled is slower than copies staged through the host%s, as peer DMA translated by the IOMMU is",
 		    at(f, ev->uni_on.ref));
 	if (k->translated)
@@ -289,6 +380,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 		suspect_for(s, "an AMD host, whose root ports redirect peer traffic into the IOMMU where it is on");
 	if (k->passthrough)
 		suspect_against(s, "the IOMMU is in passthrough%s", at(f, k->mode_ref));
+	iommu_off_against(f, s);
 	s = diagnosis_suspect(d, RC_ACS_REDIRECT, pix ? LIKELY : POSSIBLE, CMD_ACS);
 	if (pix)
 		suspect_for(s, "GPUs behind one PCIe switch (PIX/PXB)%s: ACS redirect there sends their traffic up to the root complex",
@@ -359,9 +451,11 @@ static void stopped_suspects(struct facts *f, struct diagnosis *d)
 
 	s = diagnosis_suspect(d, RC_ACS_REDIRECT, LIKELY, CMD_ACS);
 	suspect_for(s, "the collective stopped before its first size (or the paste ends there)%s: peer writes that ACS redirects and the root complex drops never arrive", at(f, hdr));
-	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+	s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, iommu_likelihood(ev, LIKELY), CMD_IOMMU);
 	suspect_for(s, "the collective stopped before its first size%s: peer writes the IOMMU does not map are dropped", at(f, hdr));
-	suspect_against(s, "no IOMMU fault in these files (they hold no kernel log)");
+	suspect_against(s, "no IOMMU fault in these files (%s)",
+			kernel_lines(ev) ? "in the kernel lines pasted" : "they hold no kernel log");
+	iommu_off_against(f, s);
 	s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 	suspect_for(s, "a root complex that does not route peer writes between its ports stalls them the same way");
 }
@@ -436,12 +530,16 @@ void evidence_suspects(const struct evidence *ev, struct diagnosis *d, bool slow
 		suspect_for(s, "CUDA waits on the driver's system state%s; a driver half installed or of another version than its daemons gives the same",
 			    at(&f, ev->cuda.not_ready_ref));
 	} else if (ev->torch.nr_corrupt) {
-		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION, LIKELY, CMD_IOMMU);
+		struct suspect *s = diagnosis_suspect(d, RC_IOMMU_TRANSLATION,
+						      iommu_likelihood(ev, LIKELY), CMD_IOMMU);
 
 		suspect_for(s, "a GPU-to-GPU copy arrived with other values than the same data where it was made or staged through the host%s: peer writes the IOMMU does not translate land elsewhere, and the copy reads zeros",
 			    at(&f, ev->torch.corrupt_ref));
-		s = diagnosis_suspect(d, RC_ACS_REDIRECT, POSSIBLE, CMD_ACS);
+		iommu_off_against(&f, s);
+		/* redirected writes go wrong only where the IOMMU translates them */
+		s = diagnosis_suspect(d, RC_ACS_REDIRECT, iommu_likelihood(ev, POSSIBLE), CMD_ACS);
 		suspect_for(s, "peer writes that ACS redirects into the IOMMU are translated the same way");
+		iommu_off_against(&f, s);
 		s = diagnosis_suspect(d, RC_HOST_BRIDGE, POSSIBLE, CMD_GNS);
 		suspect_for(s, "a root complex that does not route peer writes correctly corrupts them");
 	} else if (ev->rocm.nr_refused)

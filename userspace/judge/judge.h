@@ -101,6 +101,19 @@ struct ev_ref evidence_nvlink_fabric(const struct evidence *ev);
  * BAR1 then spans the memory peers map.  @ref gets the first such BAR1.
  */
 bool evidence_bar1_spans_memory(const struct ev_smi_query *q, struct ev_ref *ref);
+/*
+ * evidence_refused_between_groups() - whether CUDA's answers split @ev's
+ * GPUs into groups, peer access granted inside each and refused only
+ * between them (one group of two or more, the groups' buses apart): the
+ * pattern of GPUs under two CPU sockets.  @group (EV_GPU_MAX entries)
+ * gets each GPU's group.
+ */
+bool evidence_refused_between_groups(const struct evidence *ev, unsigned int *group);
+/*
+ * evidence_first_refusal() - the line of @ev's first cudaDeviceCanAccessPeer
+ * refusal; a ref with no line where none.
+ */
+struct ev_ref evidence_first_refusal(const struct evidence *ev);
 /* The rules over the evidence's facts alone (the unit tests call it). */
 void judge_evidence_facts(struct check_run *r, const struct evidence *ev);
 /*

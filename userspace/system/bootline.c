@@ -120,6 +120,36 @@ static void scan_pci_value(struct acs_args *a, const char *value, const char *ar
 		append(a->lists_seen, sizeof(a->lists_seen), " ", arg);
 }
 
+/* What one argument sets of the IOMMU (the kernel's parameters). */
+static enum bootline_iommu iommu_arg(const char *arg)
+{
+	if (!strcmp(arg, "iommu=off") || !strcmp(arg, "amd_iommu=off") ||
+	    !strcmp(arg, "intel_iommu=off"))
+		return BOOTLINE_IOMMU_OFF;
+	if (!strcmp(arg, "iommu=pt") || !strcmp(arg, "amd_iommu=pt"))
+		return BOOTLINE_IOMMU_PASSTHROUGH;
+	return BOOTLINE_IOMMU_UNSAID;
+}
+
+enum bootline_iommu bootline_iommu(const char *cmdline, char *out, size_t len)
+{
+	enum bootline_iommu mode = BOOTLINE_IOMMU_UNSAID, m;
+	char arg[ARG_MAX_LEN];
+	const char *s = cmdline;
+
+	if (len)
+		out[0] = '\0';
+	while ((s = next_arg(s, arg, sizeof(arg)))) {
+		m = iommu_arg(arg);
+		if (m == BOOTLINE_IOMMU_UNSAID || mode == BOOTLINE_IOMMU_OFF)
+			continue;
+		mode = m;
+		if (len)
+			snprintf(out, len, "%s", arg);
+	}
+	return mode;
+}
+
 static void scan(struct acs_args *a, const char *cmdline)
 {
 	char arg[ARG_MAX_LEN];
@@ -129,7 +159,7 @@ static void scan(struct acs_args *a, const char *cmdline)
 	while ((s = next_arg(s, arg, sizeof(arg)))) {
 		if (!strncmp(arg, "pci=", 4))
 			scan_pci_value(a, arg + 4, arg);
-		else if (!strcmp(arg, "iommu=pt") || !strcmp(arg, "amd_iommu=pt"))
+		else if (iommu_arg(arg) == BOOTLINE_IOMMU_PASSTHROUGH)
 			a->iommu_pt = true;
 		else if (!strncmp(arg, "pcie_acs_override=", 18))
 			a->acs_override = true;

@@ -203,6 +203,11 @@ expect_suspects() { # expect_suspects WANT NAME FILE...
 expect_suspects "consumer-gpu:possible cross-socket:possible host-bridge:unlikely" \
 	"evidence: suspects: peer access not supported, no GPU named: the GPU's class, the sockets, the platform" \
 	"$ev/torch-peer-unsupported.txt"
+# GeForce cards that peer in pairs and are refused only between the pairs:
+# the class does not refuse them, the sockets do (as the findings' note says)
+expect_suspects "cross-socket:likely consumer-gpu:unlikely host-bridge:unlikely" \
+	"evidence: suspects: GeForce peers refused only between groups: the sockets, not the class" \
+	"$ev/p2pbw-two-sockets-cut.txt"
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: P2P slower than host with nothing else shown: the IOMMU first" \
 	"$ev/p2pbw-enabled-slower.txt"
@@ -213,6 +218,29 @@ expect_suspects "cross-socket:likely iommu-translation:likely acs-redirect:possi
 expect_suspects "iommu-translation:likely acs-redirect:possible link-degraded:possible" \
 	"evidence: suspects: P2P slower than host beside a GPU link below its speed: the link among them" \
 	"$ev/p2pbw-enabled-slower.txt" "$ev/lspci-link-idle.txt"
+# the kernel command line (dmesg's, or /proc/cmdline pasted) as the IOMMU's
+# setting: off excludes translation; a vendor's own off only on its CPU
+printf '%s\n' '$ cat /proc/cmdline' 'BOOT_IMAGE=/vmlinuz-5.15.0-101-generic root=/dev/sda2 ro iommu=pt' >"$tmp/cmdline-pt.txt"
+printf '%s\n' '[    0.000000] Command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0 root=UUID=2f1c0a9e ro iommu=off quiet' >"$tmp/dmesg-iommu-off.txt"
+printf '%s\n' 'BOOT_IMAGE=/boot/vmlinuz-5.4.0 root=/dev/sda1 ro intel_iommu=off' >"$tmp/cmdline-intel-off.txt"
+"$bin" --evidence --json "$tmp/cmdline-pt.txt" "$ev/p2pbw-enabled-slower.txt" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["inputs"][0]["read"] and d["inputs"][0]["format"] == "kernel-log", d["inputs"][0]
+s = [x for x in d["suspects"] if x["root_cause"] == "iommu-translation"][0]
+assert any("passthrough" in a and "cmdline-pt.txt:2" in a for a in s["against"]), s' &&
+	result 1 "evidence: /proc/cmdline pasted is read: iommu=pt against IOMMU translation, its line cited" ||
+	result 0 "evidence: /proc/cmdline pasted is read: iommu=pt against IOMMU translation, its line cited"
+expect_suspects "acs-redirect:possible host-bridge:possible iommu-translation:unlikely" \
+	"evidence: suspects: P2P slower than host, iommu=off in dmesg's command line: the IOMMU last" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/dmesg-iommu-off.txt"
+expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
+	"evidence: suspects: intel_iommu=off with no CPU shown: a fact against, not an exclusion" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/cmdline-intel-off.txt"
+printf '%s\n' '[    0.173076] DMAR: IOMMU disabled' >"$tmp/dmesg-dmar-disabled.txt"
+expect_suspects "acs-redirect:possible host-bridge:possible iommu-translation:unlikely" \
+	"evidence: suspects: P2P slower than host, the kernel's DMAR: IOMMU disabled: the IOMMU last" \
+	"$ev/p2pbw-enabled-slower.txt" "$tmp/dmesg-dmar-disabled.txt"
 expect_suspects "healthy:possible nvlink:unlikely" \
 	"evidence: suspects: topo -m alone, every pair NVLink: healthy only as a suspect" "$ev/topo-nvswitch-16.txt"
 # Health needs P2P near what the links carry, not only above the staged
@@ -382,6 +410,9 @@ printf '%s\n' '>>> x = torch.tensor([1.0, 2.0], device=0)' '>>> x.to(1)' "tensor
 expect_first "2 data-corrupt" "evidence: a tensor copied GPU to GPU that differs from its staged copy: data-corrupt" "$tmp/torch-corrupt.txt"
 expect_suspects "iommu-translation:likely acs-redirect:possible host-bridge:possible" \
 	"evidence: suspects: a corrupt peer copy: the IOMMU first" "$tmp/torch-corrupt.txt"
+expect_suspects "host-bridge:possible iommu-translation:unlikely acs-redirect:unlikely" \
+	"evidence: suspects: a corrupt peer copy with the IOMMU disabled: the root complex first" \
+	"$tmp/torch-corrupt.txt" "$tmp/dmesg-dmar-disabled.txt"
 sed 's/1.4013e-45, 0.0000e+00/1.0000, 2.0000/' "$tmp/torch-corrupt.txt" >"$tmp/torch-same.txt"
 got=$(first "$tmp/torch-same.txt")
 [ "$got" = "0 evidence-undecided" ] && result 1 "evidence: a peer copy that prints the same values (other format): no data-corrupt" ||
