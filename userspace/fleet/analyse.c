@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fleet/fleet_priv.h"
-#include "report/compare_rules.h"
+#include "judge/compare_rules.h"
 #include "topology/parse_values.h"
 #include "p2pdiag/format.h"
 

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "fleet/fleet_priv.h"
-#include "report/compare_rules.h"
+#include "judge/compare_rules.h"
 #include "fleet/json_scan.h"
 #include "report/report.h"
 #include "report/report_file.h"

@@ -16,7 +16,7 @@
 #include "report/baseline.h"
 #include "report/baseline_context.h"
 #include "platform/atomic_file.h"
-#include "report/compare_rules.h"
+#include "judge/compare_rules.h"
 #include "report/report_file.h"
 #include "judge/results.h"
 #include "topology/parse_values.h"

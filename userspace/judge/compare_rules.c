@@ -2,7 +2,7 @@
 /*
  * Comparison rules shared by the baseline check and the fleet comparison.
  */
-#include "report/compare_rules.h"
+#include "judge/compare_rules.h"
 
 const enum p2pd_field same_model_fields[] = {
 	P2PD_F_ROLE, P2PD_F_PARENT, P2PD_F_VENDOR, P2PD_F_DEVICE,
