@@ -173,9 +173,8 @@ int outputs_write(const struct check_run *r, const struct options *o,
 		if (!out->write(&c, err, sizeof(err)))
 			continue;
 		say(err[0] ? err : out->option);
-		if (out->owns_stdout)
-			status = EXIT_USAGE;
-		else if (status == EXIT_ALL_GOOD)
+		/* stdout's report is cut: exit 3 whatever the verdict */
+		if (out->owns_stdout || status == EXIT_ALL_GOOD)
 			status = EXIT_USAGE;
 		c.status = status;
 	}
