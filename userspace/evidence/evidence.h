@@ -445,6 +445,16 @@ int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
 		 struct ev_ref *ref);
 
 /*
+ * ev_consumer_gpu() - whether the product name @name is an NVIDIA consumer
+ * part (GeForce, TITAN), to which the driver offers no PCIe P2P.  The
+ * workstation RTX parts (RTX 4000 Ada, Quadro RTX 8000, RTX A6000) are
+ * not.
+ */
+bool ev_consumer_gpu(const char *name);
+/* The first GPU the files name that ev_consumer_gpu() holds for, or -1. */
+int ev_first_consumer_gpu(const struct evidence *ev);
+
+/*
  * ev_lspci_model() - lspci -vvv's functions as the engine's model in
  * ev->dump, where no lspci -xxxx dump is there and they form a tree:
  * every P2P endpoint's bridges up to a root bus pasted, two endpoints or

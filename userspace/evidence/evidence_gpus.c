@@ -9,6 +9,7 @@
  * that bus.  What they say of its place (nvidia-smi's NUMA Affinity or CPU
  * Affinity, topo -m's SYS, lspci's NUMA node) then belongs to it.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "evidence/evidence.h"
@@ -119,5 +120,39 @@ int ev_pair_numa(const struct evidence *ev, unsigned int a, unsigned int b,
 	cpus = cpus_differ(ev, ra, rb);
 	if (cpus >= 0)
 		return cpus;
+	return -1;
+}
+
+/*
+ * A name that drops "GeForce" ("RTX 4090", as people write it) still
+ * says its model: a GeForce RTX number is 20x0 to 50x0 with x from 5 to
+ * 9 (2060, 3090, 4070, 5080); the workstation parts' numbers end in 00
+ * or are not of that form (2000, 4000, 4500, 5880, 6000, 8000).
+ */
+static bool geforce_rtx_number(const char *name)
+{
+	const char *s = name;
+
+	while ((s = strstr(s, "RTX ")) != NULL) {
+		s += 4;
+		if (s[0] >= '2' && s[0] <= '5' && s[1] == '0' && s[2] >= '5' && s[2] <= '9' &&
+		    s[3] == '0' && !isdigit((unsigned char)s[4]))
+			return true;
+	}
+	return false;
+}
+
+bool ev_consumer_gpu(const char *name)
+{
+	return strstr(name, "GeForce") || strstr(name, "TITAN") || geforce_rtx_number(name);
+}
+
+int ev_first_consumer_gpu(const struct evidence *ev)
+{
+	unsigned int g;
+
+	for (g = 0; g < ev->nr_gpus; g++)
+		if (ev_consumer_gpu(ev->gpu_name[g]))
+			return (int)g;
 	return -1;
 }

@@ -159,22 +159,6 @@ static bool peer_access_shown(const struct evidence *ev)
 	return false;
 }
 
-static bool consumer_part(const char *name)
-{
-	return strstr(name, "GeForce") || strstr(name, "TITAN");
-}
-
-/* The first GPU named GeForce or TITAN (consumer parts), or -1. */
-static int consumer_gpu(const struct evidence *ev)
-{
-	unsigned int g;
-
-	for (g = 0; g < ev->nr_gpus; g++)
-		if (consumer_part(ev->gpu_name[g]))
-			return (int)g;
-	return -1;
-}
-
 /* Any NVLink the files show: a link up, or an NV# in topo -m. */
 static bool nvlink_shown(const struct evidence *ev)
 {
@@ -215,9 +199,9 @@ static int refused_consumer_gpu(const struct evidence *ev)
 				       ev->p2p_status[a][b] <= EV_P2P_OK))
 				continue;
 			pairs = true;
-			if (consumer_part(ev->gpu_name[a]))
+			if (ev_consumer_gpu(ev->gpu_name[a]))
 				g = a;
-			else if (consumer_part(ev->gpu_name[b]))
+			else if (ev_consumer_gpu(ev->gpu_name[b]))
 				g = b;
 			else
 				return -1;
@@ -229,7 +213,7 @@ static int refused_consumer_gpu(const struct evidence *ev)
 	for (g = 0; g < ev->nr_gpus; g++) {
 		if (!ev->gpu_name[g][0])
 			continue;
-		if (!consumer_part(ev->gpu_name[g]))
+		if (!ev_consumer_gpu(ev->gpu_name[g]))
 			return -1;
 		if (first < 0)
 			first = (int)g;
@@ -245,7 +229,7 @@ static int refused_consumer_gpu(const struct evidence *ev)
 static void judge_consumer(struct judging *j)
 {
 	const struct evidence *ev = j->ev;
-	int g = consumer_gpu(ev);
+	int g = ev_first_consumer_gpu(ev);
 	struct cand *c;
 	unsigned int a, b;
 

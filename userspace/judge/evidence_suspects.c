@@ -46,19 +46,6 @@ static const char *at(struct facts *f, struct ev_ref r)
 	return f->ref;
 }
 
-/* The first GeForce or TITAN the files name, or -1. */
-static int geforce(const struct evidence *ev)
-{
-	unsigned int g;
-
-	for (g = 0; g < ev->nr_gpus; g++)
-		if (strstr(ev->gpu_name[g], "GeForce") || strstr(ev->gpu_name[g], "TITAN") ||
-		    strstr(ev->gpu_name[g], "RTX 30") || strstr(ev->gpu_name[g], "RTX 40") ||
-		    strstr(ev->gpu_name[g], "RTX 50"))
-			return (int)g;
-	return -1;
-}
-
 /* Whether CUDA, nvbandwidth, NCCL or topo -p2p refused P2P anywhere. */
 static bool refused(const struct evidence *ev)
 {
@@ -192,7 +179,7 @@ static void rocm_refusal_suspects(struct facts *f, struct diagnosis *d)
 static void refusal_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
-	int g = geforce(ev);
+	int g = ev_first_consumer_gpu(ev);
 	unsigned int row = 0, pa = 0, pb = 0, group[EV_GPU_MAX];
 	bool peers = g >= 0 && class_granted(ev, g, &pa, &pb);
 	/* the findings' note of the same pattern (evidence_findings.c) */
@@ -340,7 +327,7 @@ static void slow_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
 	const struct ev_kernel *k = &ev->kernel;
-	int g = geforce(ev);
+	int g = ev_first_consumer_gpu(ev);
 	unsigned int row, srow;
 	bool pix = topo_has(ev, EV_LINK_PIX, &row) || topo_has(ev, EV_LINK_PXB, &row);
 	bool amd = ev->cpu_known && (ev->cpu_flags & P2PD_CPU_AMD);

@@ -796,6 +796,34 @@ static void topo_p2p_modes(struct ktap *k, struct evidence *ev)
 	CHECK(k, ok, "evidence: topo -p2p n, a and p read but not as peer access; r, w or no command as peer access");
 }
 
+/* Consumer parts by name: GeForce and TITAN, and GeForce RTX numbers without the word. */
+static void consumer_names(struct ktap *k)
+{
+	static const char *const consumer[] = {
+		"NVIDIA GeForce RTX 4090", "RTX 4090", "NVIDIA TITAN RTX", "RTX 3060 Ti",
+		"GeForce GTX 1080 Ti", "NVIDIA RTX 2080", "RTX 5090",
+	};
+	static const char *const not_consumer[] = {
+		"NVIDIA RTX 4000 Ada Generation", "Quadro RTX 8000", "NVIDIA RTX A6000",
+		"NVIDIA RTX 4500 Ada Generation", "NVIDIA RTX 5000 Ada Generation",
+		"NVIDIA RTX 5880 Ada Generation", "NVIDIA H100 80GB HBM3", "RTX 40900", "",
+	};
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(consumer) / sizeof(consumer[0]); i++)
+		if (!ev_consumer_gpu(consumer[i])) {
+			printf("# not taken for a consumer part: %s\n", consumer[i]);
+			ok = false;
+		}
+	for (i = 0; i < sizeof(not_consumer) / sizeof(not_consumer[0]); i++)
+		if (ev_consumer_gpu(not_consumer[i])) {
+			printf("# taken for a consumer part: %s\n", not_consumer[i]);
+			ok = false;
+		}
+	CHECK(k, ok, "evidence: GeForce and TITAN names are consumer parts, workstation RTX ones are not");
+}
+
 /* nvbandwidth's host copies: each GPU's figure per case, from its own table. */
 static void nvbandwidth_host(struct ktap *k, const char *fx, struct evidence *ev)
 {
@@ -856,6 +884,7 @@ void test_evidence(struct ktap *k, const char *fixtures)
 	nvlink(k, fixtures, ev);
 	simple_p2p(k, fixtures, ev);
 	topo_p2p_modes(k, ev);
+	consumer_names(k);
 	rocm_smi_topo(k, fixtures, ev);
 	rocm_bandwidth(k, fixtures, ev);
 	osu(k, fixtures, ev);
