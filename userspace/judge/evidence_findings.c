@@ -1382,7 +1382,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 {
 	struct judging *j = calloc(1, sizeof(*j));
 	unsigned int i;
-	bool trouble;
+	bool trouble, links_short;
 
 	if (!j) {
 		r->findings.oom = true;
@@ -1401,9 +1401,9 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_measured(j, true);
 	j->host_copies_low = judge_evidence_host_copies(r, ev) > 0;
 	judge_undecided(j);
-	r->diagnosis.health_shown = health_shown(j) && !evidence_links_short(r, ev);
 	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));
-	evidence_links_suspects(r, ev, &r->diagnosis);
+	links_short = evidence_links_suspects(r, ev, &r->diagnosis);
+	r->diagnosis.health_shown = health_shown(j) && !links_short;
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];

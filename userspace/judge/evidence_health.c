@@ -86,14 +86,7 @@ static bool find_shortfall(const struct check_run *r, const struct evidence *ev,
 	return s->nr > 0;
 }
 
-bool evidence_links_short(const struct check_run *r, const struct evidence *ev)
-{
-	struct shortfall s;
-
-	return find_shortfall(r, ev, &s);
-}
-
-void evidence_links_suspects(const struct check_run *r, const struct evidence *ev,
+bool evidence_links_suspects(const struct check_run *r, const struct evidence *ev,
 			     struct diagnosis *d)
 {
 	char fact[DIAG_FACT_LEN], fig[100], topo[100], rate[64];
@@ -102,7 +95,7 @@ void evidence_links_suspects(const struct check_run *r, const struct evidence *e
 	unsigned int i;
 
 	if (!find_shortfall(r, ev, &s))
-		return;
+		return false;
 	if (s.version)
 		snprintf(rate, sizeof(rate), "NVLink %u, as its model has", s.version);
 	else
@@ -120,4 +113,5 @@ void evidence_links_suspects(const struct check_run *r, const struct evidence *e
 		}
 	sp = diagnosis_suspect(d, RC_NVLINK, LIKELY, CMD_NVLINK_LINKS);
 	suspect_for(sp, "%s: links down or slowed, or peer traffic not on them", fact);
+	return true;
 }

@@ -18,18 +18,16 @@ struct evidence;
 #define CMD_NVLINK_LINKS "nvidia-smi nvlink -s (every link up at its rate); nvidia-smi nvlink -e (error counters)"
 
 /*
- * evidence_links_short() - whether a peer copy that @ev measured
+ * evidence_links_suspects() - whether a peer copy that @ev measured
  * (p2pBandwidthLatencyTest's or nvbandwidth's) between GPUs that topo -m
- * joins by NV# misses what those links carry, by the run's --min-ratio:
- * then the files do not show health, whatever the staged copies did.
+ * joins by NV# misses what those links carry, by the run's --min-ratio;
+ * where one does, the NVLinks go into @d as a suspect with the pair that
+ * fell short furthest and the links it rests on, and that fact against a
+ * healthy suspect already there.
+ * Return: true when a copy fell short: then the files do not show health,
+ * whatever the staged copies did.
  */
-bool evidence_links_short(const struct check_run *r, const struct evidence *ev);
-/*
- * evidence_links_suspects() - where evidence_links_short(), the NVLinks
- * as a suspect with the pair that fell short and the links it rests on,
- * and that fact against a healthy suspect already in @d.
- */
-void evidence_links_suspects(const struct check_run *r, const struct evidence *ev,
+bool evidence_links_suspects(const struct check_run *r, const struct evidence *ev,
 			     struct diagnosis *d);
 
 #endif /* P2PDIAG_EVIDENCE_HEALTH_H */
