@@ -13,7 +13,7 @@
 #include "evidence/evidence_matrix.h"
 
 /* The number of columns a header line names (0, 1, ... n-1), or 0. */
-unsigned int ev_matrix_header(const char *s)
+static unsigned int ev_matrix_header(const char *s)
 {
 	char w[32];
 	unsigned int n = 0;

@@ -5,9 +5,6 @@
 
 #include "evidence/evidence.h"
 
-/* The number of columns a table header names, or 0 when @s is none. */
-unsigned int ev_matrix_header(const char *s);
-
 /*
  * ev_matrix_read() - the table whose title is line @i (0-based) of @f,
  * file @fi of the set, into @m (cleared when a header is found, and

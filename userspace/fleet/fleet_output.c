@@ -29,7 +29,7 @@ static const char *const diff_kind_names[] = {
 	[FD_BW_LOW] = "bandwidth-low",
 };
 
-const char *fleet_diff_kind_name(enum fleet_diff_kind k)
+static const char *fleet_diff_kind_name(enum fleet_diff_kind k)
 {
 	return diff_kind_names[k];
 }
@@ -56,9 +56,13 @@ static const char *figure_name(enum fleet_kind k)
 	       k == FK_BW_D2H ? "device to host" : "P2P";
 }
 
-void fleet_diff_text(char *buf, size_t len, const struct fleet_state *st,
-		     const struct fleet_group *g, const struct fleet_diff *d,
-		     const char *whose)
+/*
+ * One difference in words, as both outputs say it; @whose: "group's" for
+ * a server, "model's" for a group.
+ */
+static void fleet_diff_text(char *buf, size_t len, const struct fleet_state *st,
+			    const struct fleet_group *g, const struct fleet_diff *d,
+			    const char *whose)
 {
 	const struct fleet_key *k = fleet_key_of(st, d->key);
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
@@ -151,8 +155,10 @@ static void key_text(char *buf, size_t len, const struct fleet_state *st,
 
 #define SPLIT_SHOWN 5
 
-void fleet_identity_text(char *buf, size_t len, const struct fleet_state *st,
-			 const struct fleet_identity_note *n)
+/* A note on the identities in words, as both outputs say it. */
+static void fleet_identity_text(char *buf, size_t len,
+				const struct fleet_state *st,
+				const struct fleet_identity_note *n)
 {
 	const char *file = st->server[n->server].name;
 

@@ -250,14 +250,5 @@ int fleet_status(const struct fleet_state *st);
 /* The result, as text or JSON.  Return: 0, or -1 with errno. */
 int fleet_print_text(FILE *out, const struct fleet_state *st, int status);
 int fleet_print_json(FILE *out, const struct fleet_state *st, int status);
-/* One difference in words, as both outputs say it. */
-/* @whose: "group's" for a server, "model's" for a group. */
-void fleet_diff_text(char *buf, size_t len, const struct fleet_state *st,
-		     const struct fleet_group *g, const struct fleet_diff *d,
-		     const char *whose);
-/* A note on the identities in words, as both outputs say it. */
-void fleet_identity_text(char *buf, size_t len, const struct fleet_state *st,
-			 const struct fleet_identity_note *n);
-const char *fleet_diff_kind_name(enum fleet_diff_kind k);
 
 #endif /* P2PDIAG_FLEET_PRIV_H */

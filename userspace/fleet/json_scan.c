@@ -41,7 +41,8 @@ void json_scan_begin(struct json_scan *s, const char *text, size_t len)
 	s->end = text + len;
 }
 
-char json_scan_peek(struct json_scan *s)
+/* The next value's first character ('{', '[', '"', 'n', 't', 'f', '-' or a digit), or 0 at the end. */
+static char json_scan_peek(struct json_scan *s)
 {
 	if (s->error)
 		return 0;

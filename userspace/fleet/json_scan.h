@@ -29,9 +29,6 @@ struct json_scan {
 
 void json_scan_begin(struct json_scan *s, const char *text, size_t len);
 
-/* The next value's first character ('{', '[', '"', 'n', 't', 'f', '-' or a digit), or 0 at the end. */
-char json_scan_peek(struct json_scan *s);
-
 /* Skip one value, whatever it is.  Return: 0, or -1. */
 int json_scan_skip(struct json_scan *s);
 

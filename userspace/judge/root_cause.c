@@ -30,13 +30,3 @@ const char *root_cause_name(enum root_cause rc)
 		return names[RC_UNDECIDED];
 	return names[rc];
 }
-
-enum root_cause root_cause_from_name(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < RC_COUNT; i++)
-		if (!strcmp(names[i], name))
-			return (enum root_cause)i;
-	return RC_COUNT;
-}

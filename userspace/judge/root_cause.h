@@ -33,7 +33,4 @@ enum root_cause {
 /* "acs-redirect", ...; "undecided" for anything out of range. */
 const char *root_cause_name(enum root_cause rc);
 
-/* The root cause whose name is @name, or RC_COUNT when none is. */
-enum root_cause root_cause_from_name(const char *name);
-
 #endif /* P2PDIAG_ROOT_CAUSE_H */

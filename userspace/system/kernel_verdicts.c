@@ -119,7 +119,8 @@ static void not_listed_line(struct check_run *r, const char *line, size_t n)
 	}
 }
 
-void kernel_verdicts_judge_text(struct check_run *r, const char *text)
+/* Judge the log @text (NUL-terminated) against @r's pairs. */
+static void kernel_verdicts_judge_text(struct check_run *r, const char *text)
 {
 	const char *line = text;
 

@@ -13,8 +13,6 @@
 
 struct check_run;
 
-/* Judge the log @text (NUL-terminated) against @r's pairs. */
-void kernel_verdicts_judge_text(struct check_run *r, const char *text);
 /* Read the kernel log under @r's root and judge it; nothing when unreadable. */
 void kernel_verdicts_judge(struct check_run *r);
 

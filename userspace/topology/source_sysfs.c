@@ -49,8 +49,15 @@ int sysfs_read_value(const char *root, const char *path, char *buf, size_t cap,
 				      found);
 }
 
-int sysfs_read_table(const char *root, const char *path, char **out,
-		     size_t *len, mode_t *found)
+/*
+ * sysfs_read_table() - a whole topology or pairs file: read() to the end
+ * (a binary attribute hands out at most a page per call), at most
+ * SYSFS_TABLE_MAX bytes, NUL-terminated, in a malloc'd *@out; @root and
+ * @path as sysfs_read_value().
+ * Return: 0, or -1 with errno set.
+ */
+static int sysfs_read_table(const char *root, const char *path, char **out,
+			    size_t *len, mode_t *found)
 {
 	const char *rel = in_root(root, path);
 

@@ -51,10 +51,11 @@ int sysfs_root_check(const char *dir, char *err, size_t errlen);
 
 /*
  * sysfs_read_value() - one bounded read() of a one-value file into @buf,
- * without the trailing newline.
- * Both readers open through system_file_open(): a FIFO, socket, device
- * node or directory in the tree is refused at once (ENXIO, EISDIR), and
- * *@found (NULL: not wanted) says what it is, as system_file_open() does.
+ * without the trailing newline.  It and the whole-file reader of the
+ * topology and pairs files open through system_file_open(): a FIFO,
+ * socket, device node or directory in the tree is refused at once
+ * (ENXIO, EISDIR), and *@found (NULL: not wanted) says what it is, as
+ * system_file_open() does.
  * @path is a file of the module's tree @root and starts with it: it is
  * read beneath @root, never through a link out of it (EXDEV); @root NULL
  * reads @path as it is.
@@ -63,16 +64,6 @@ int sysfs_root_check(const char *dir, char *err, size_t errlen);
  */
 int sysfs_read_value(const char *root, const char *path, char *buf, size_t cap,
 		     mode_t *found);
-
-/*
- * sysfs_read_table() - a whole topology or pairs file: read() to the end
- * (a binary attribute hands out at most a page per call), at most
- * SYSFS_TABLE_MAX bytes, NUL-terminated, in a malloc'd *@out; @root and
- * @path as sysfs_read_value().
- * Return: 0, or -1 with errno set.
- */
-int sysfs_read_table(const char *root, const char *path, char **out,
-		     size_t *len, mode_t *found);
 
 /*
  * sysfs_header_generation() - the generation= of a "# p2pdiag abi=<n> ..."
