@@ -12,7 +12,8 @@
 #   pci-rescan N <addr>     N cycles of /sys/bus/pci/devices/<addr>/remove
 #                           and /sys/bus/pci/rescan under 4 readers
 #   rescan-writers N <w>    <w> writers x N writes of "1" to rescan under 4
-#                           readers: all return, slab objects flat
+#                           readers: all return, slab objects flat (and
+#                           a control shows the count sees such a leak)
 #   hotplug N <addr> <dev>  N QMP device_add + device_del cycles of <dev>
 #                           (driver,id=...,prop=...) under 4 readers
 #   hotplug-race N <addr> <dev>  N times: rmmod, then device_add and insmod
@@ -108,7 +109,10 @@ stress_readers_start() {	# n
 	: > "$STRESS/readers"
 	while [ $i -lt "$1" ]; do
 		i=$((i + 1))
-		( passes=0
+		# TERM waits for the cat in hand: a killed reader leaves no
+		# child holding a file open while the slab is counted.
+		( trap 'exit 0' TERM
+		  passes=0
 		  while :; do
 			for f in "$P2PD"/devices/*/*; do
 				{ read -r v < "$f"; } 2>/dev/null
@@ -223,14 +227,28 @@ stress_pci_rescan() {	# cycles addr
 }
 
 # Active objects of all caches and of the kmalloc caches (/proc/slabinfo),
-# once queued frees have run.
+# once queued frees have run.  A cache's shrink also empties KASAN's
+# quarantine of its objects and its per-CPU slabs, both of which count as
+# active; RCU-deferred frees land in their own time, so the count is read
+# again until it stops falling.
 # A copy of /proc/slabinfo goes to $STRESS/slabinfo.<tag>.
 stress_slab() {	# tag
+	local s cur prev= tries=0
 	echo 3 > /proc/sys/vm/drop_caches
-	sleep 1
-	cat /proc/slabinfo > "$STRESS/slabinfo.$1"
-	awk 'NR > 2 { all += $2; if ($1 ~ /^kmalloc-/) km += $2 }
-	     END { print all + 0, km + 0 }' "$STRESS/slabinfo.$1"
+	while :; do
+		for s in /sys/kernel/slab/*/shrink; do
+			echo 1 2>/dev/null > "$s"
+		done
+		cat /proc/slabinfo > "$STRESS/slabinfo.$1"
+		cur=$(awk 'NR > 2 { all += $2; if ($1 ~ /^kmalloc-/) km += $2 }
+			   END { print all + 0, km + 0 }' "$STRESS/slabinfo.$1")
+		tries=$((tries + 1))
+		[ -n "$prev" ] && [ "${cur#* }" -ge "${prev#* }" ] && break
+		[ $tries -ge 10 ] && break
+		prev=$cur
+		sleep 1
+	done
+	echo "$cur"
 }
 
 # The caches whose active objects grew by more than 64 between two copies.
@@ -238,6 +256,33 @@ stress_slab_growth() {	# tag-before tag-after
 	awk 'FNR > 2 { if (FILENAME == ARGV[1]) a[$1] = $2
 		       else if ($2 - a[$1] > 64) printf "%s %d->%d ", $1, a[$1], $2 }' \
 		"$STRESS/slabinfo.$1" "$STRESS/slabinfo.$2"
+}
+
+# The control for a "kmalloc objects flat" check: <leak> kmalloc objects
+# held (hold-pipes, two a pipe) must raise the count from <before> by at
+# least <allowed>, or the check could not have seen such a leak.
+stress_slab_control() {	# before leak allowed
+	local pid held km ready=$STRESS/hold-pipes.ready
+	rm -f "$ready"
+	/lab/bin/hold-pipes $(($2 / 2)) "$ready" &
+	pid=$!
+	if ! wait_for "[ -e $ready ]" $((1000 * $(time_scale))); then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		ktap_result "not ok" "slab count control: $2 held kmalloc objects seen" "hold-pipes did not start"
+		return
+	fi
+	held=$(stress_slab held)
+	km=${held#* }
+	kill "$pid"
+	wait "$pid"
+	rm -f "$ready"
+	ktap_diag "stress: slab control: kmalloc $1 -> $km with $2 objects held"
+	if [ $((km - $1)) -ge "$3" ]; then
+		ktap_result ok "slab count control: $2 held kmalloc objects seen ($1 -> $km)"
+	else
+		ktap_result "not ok" "slab count control: $2 held kmalloc objects seen ($1 -> $km)"
+	fi
 }
 
 stress_rescan_writers() {	# writes writers
@@ -302,6 +347,7 @@ stress_rescan_writers() {	# writes writers
 	else
 		ktap_result "not ok" "rescan: kmalloc objects flat ($km0 -> $km1 after $total writes)"
 	fi
+	stress_slab_control "$km1" "$total" $((total / 8 + 256))
 	stress_check_tree "rescan writers: devices/ equals /sys/bus/pci/devices"
 }
 
