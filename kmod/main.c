@@ -8,7 +8,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
-#include <p2pdiag/abi.h>
+#include <uapi/p2pdiag/abi.h>
 #include "compat.h"
 #include "p2pdiag.h"
 

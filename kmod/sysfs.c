@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/p2pdiag, ABI version 2 (include/p2pdiag/ABI.txt).
+ * /sys/kernel/p2pdiag, ABI version 2 (include/uapi/p2pdiag/ABI.txt).
  *
  * Every read is served from the current snapshot, inside an RCU read-side
  * section or (devices/<addr>/pairs, formatted when read) holding it:
@@ -22,7 +22,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include <p2pdiag/abi.h>
+#include <uapi/p2pdiag/abi.h>
 #include <p2pdiag/format.h>
 #include <p2pdiag/parse.h>
 #include <p2pdiag/verdict.h>

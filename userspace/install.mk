@@ -8,7 +8,7 @@
 # The man pages, the unit, its helper, the Slurm health check and the NHC
 # check get the version and the install
 # paths substituted in $(BUILD)/installed/; p2pdiag(4)'s FILES section is
-# generated from include/p2pdiag/ABI.txt.
+# generated from include/uapi/p2pdiag/ABI.txt.
 
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/p2pdiag
@@ -19,7 +19,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # systemd reads /usr/lib/systemd/system and /usr/local/lib/systemd/system.
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
-ABI_TXT := ../include/p2pdiag/ABI.txt
+ABI_TXT := ../include/uapi/p2pdiag/ABI.txt
 INSTALLED := $(BUILD)/installed
 SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
 	-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g'

@@ -43,7 +43,7 @@
 #include "topology/topology_parse.h"
 #include "system/kernel.h"
 #include "system/system.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 

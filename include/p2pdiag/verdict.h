@@ -68,7 +68,8 @@ enum p2pd_common {
 #define P2PD_MISSING_HOST	0x04	/* the root bus has no function to identify it */
 #define P2PD_MISSING_DEPTH	0x08	/* the hierarchy is deeper than P2PD_MAX_DEPTH */
 #define P2PD_MISSING_BRIDGE	0x10	/* an upstream bridge p2pdiag does not model (CardBus) */
-#define P2PD_MISSING_LIST	0x20	/* the kernel's list may name the host bridge by an id not known here */
+/* the kernel's list may name the host bridge by an id not known here */
+#define P2PD_MISSING_LIST	0x20
 
 #define P2PD_MAX_DEPTH		32
 #define P2PD_MAX_PATH		(2 * P2PD_MAX_DEPTH)

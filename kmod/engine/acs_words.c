@@ -5,7 +5,7 @@
  * of the blockers list.  One table for both directions.
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "format_frame.h"
 
 static const struct acs_bit_name {

@@ -5,7 +5,7 @@
  * of), written and read back.
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "format_frame.h"
 
 /* The header's cpu= words; p2pd_cpu_word() picks one, p2pd_cpu_word_flags() reads it. */

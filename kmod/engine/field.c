@@ -5,7 +5,7 @@
  * field's spelling.
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 static const char *const field_names[P2PD_F_COUNT] = {
 	[P2PD_F_ROLE] = P2PD_FIELD_ROLE,

@@ -5,7 +5,7 @@
  * setpci command for one port, and the blockers list of a pair.
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 /*
  * Clearing ACS redirect only helps where it leaves a direct path: under a

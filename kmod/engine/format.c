@@ -10,7 +10,7 @@
  * so the two can be compared byte for byte).
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "format_frame.h"
 
 /* A field value inside a topology line: spaces become "\x20". */

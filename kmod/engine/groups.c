@@ -13,7 +13,7 @@
  */
 #include "p2pdiag/decode.h"
 #include "p2pdiag/groups.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
 
 /* REQ_ACS_FLAGS of drivers/iommu/iommu.c */

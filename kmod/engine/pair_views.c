@@ -5,7 +5,7 @@
  * pairs, each framed like the full file (format_frame.h).
  */
 #include "p2pdiag/format.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/endpoint_groups.h"
 #include "format_frame.h"
 

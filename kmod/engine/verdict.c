@@ -36,7 +36,7 @@
  * what the kernel says.
  */
 #include "p2pdiag/verdict.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/vendor_ids.h"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The man pages as installed: rendered by man -l, no warnings from
 # groff -ww or mandoc -T lint; p2pdiag-check(8) documents every option of
-# --help, p2pdiag(4) every file of include/p2pdiag/ABI.txt and every
+# --help, p2pdiag(4) every file of include/uapi/p2pdiag/ABI.txt and every
 # module parameter, and abi2man
 # refuses an ABI text it cannot read.  Usage: test_man.sh ROOT P2PDIAG_CHECK
 set -u
@@ -40,7 +40,7 @@ done)
 		"missing: $missing (document it in userspace/man/p2pdiag-check.8)"
 [ -n "$(help_options "$bin")" ] || result 0 "man: --help lists options" "none found"
 
-missing=$(sed -n 's/^What:[[:space:]]*//p' "$root/include/p2pdiag/ABI.txt" | while read -r w; do
+missing=$(sed -n 's/^What:[[:space:]]*//p' "$root/include/uapi/p2pdiag/ABI.txt" | while read -r w; do
 	grep -qxF "       $w" "$tmp/p2pdiag.4.txt" || echo "$w"
 done)
 [ -z "$missing" ] && result 1 "man: p2pdiag(4) has every file of ABI.txt" ||

@@ -24,7 +24,7 @@
 
 #include "kselftest_harness.h"
 
-#include "../../include/p2pdiag/abi.h"
+#include "../../include/uapi/p2pdiag/abi.h"
 #include "config_decode.h"
 #include "sysfs_paths.h"
 #include "harness_main.h"
@@ -386,7 +386,7 @@ TEST(file_modes)
 
 /*
  * Every readable file, the root's and each function's, also reads for an
- * unprivileged user (the ABI's choice: see include/p2pdiag/ABI.txt), and
+ * unprivileged user (the ABI's choice: see include/uapi/p2pdiag/ABI.txt), and
  * each one-value file stays within a page and ends in its newline, so no
  * show() was cut short.  Runs in a child that drops to nobody.
  */

@@ -19,7 +19,7 @@
 
 #include "kselftest_harness.h"
 
-#include "../../include/p2pdiag/abi.h"
+#include "../../include/uapi/p2pdiag/abi.h"
 #include "config_decode.h"
 #include "sysfs_paths.h"
 #include "harness_main.h"

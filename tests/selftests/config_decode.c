@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../include/p2pdiag/abi.h"
+#include "../../include/uapi/p2pdiag/abi.h"
 #include "config_decode.h"
 
 #define CFG_STD_SIZE		256

@@ -11,7 +11,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "../../include/p2pdiag/abi.h"
+#include "../../include/uapi/p2pdiag/abi.h"
 #include "sysfs_paths.h"
 
 #ifndef SYSFS_MAGIC

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "evidence/evidence.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "topology/source_pci.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "evidence/evidence.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 /*
  * A read of a 16-bit register by setpci, "setpci ... ECAP_ACS+6.w" or a

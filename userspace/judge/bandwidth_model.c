@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "judge/judge.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 
 double judge_pcie_gbs(unsigned int speed_tenths, unsigned int width)

@@ -13,7 +13,7 @@
 #include "judge/cross_check.h"
 #include "topology/format_text.h"
 #include "topology/pciaddr.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
 /* The first line where two texts differ, for a message. */

@@ -30,7 +30,7 @@
 #include "judge/finding_registry.h"
 #include "judge/judge.h"
 #include "judge/results.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 /* Ranks within a severity: the order the report gives them in. */
 enum ev_rank {

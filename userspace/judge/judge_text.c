@@ -10,7 +10,7 @@
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "judge/judge_priv.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
 static void format_into(char *buf, size_t len,

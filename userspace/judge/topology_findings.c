@@ -14,7 +14,7 @@
 #include "topology/pciaddr.h"
 #include "system/link_caps.h"
 #include "system/system.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 

@@ -23,7 +23,7 @@
 #include "judge/judge.h"
 #include "topology/pciaddr.h"
 #include "report/report.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 

@@ -26,7 +26,7 @@
 #include "report/system_output.h"
 #include "report/json_stream.h"
 #include "report/report_json_steps.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 

@@ -25,7 +25,7 @@
 #include "report/report.h"
 #include "report/system_output.h"
 #include "report/report_text_steps.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 
 #ifndef P2PDIAG_VERSION

@@ -19,7 +19,7 @@
 #include "check.h"
 #include "topology/pciaddr.h"
 #include "system/bootline.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
 
 #define ARG_MAX_LEN	1024

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/endpoint_groups.h"
 #include "topology/format_text.h"
 

@@ -3,7 +3,7 @@
  * An IOMMU group's default domain type, from the group's type file in
  * sysfs (read through the system root, platform/fsroot.h).  Both topology
  * sources use it: the libpci walk, and the module's snapshot, which names
- * the group but leaves its type to this file (include/p2pdiag/ABI.txt).
+ * the group but leaves its type to this file (include/uapi/p2pdiag/ABI.txt).
  */
 #ifndef P2PDIAG_IOMMU_TYPE_H
 #define P2PDIAG_IOMMU_TYPE_H

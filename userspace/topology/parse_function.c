@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "topology/parse_lines.h"
 #include "topology/parse_values.h"

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/parse.h"
 #include "p2pdiag/verdict.h"

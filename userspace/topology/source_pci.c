@@ -33,7 +33,7 @@
 #include "topology/iommu_type.h"
 #include "topology/pciaddr.h"
 #include "topology/topology_parse.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
 

@@ -24,7 +24,7 @@
 #include "platform/system_file.h"
 #include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 /* @path beneath @root, which it starts with (source_sysfs.h) */
 static const char *in_root(const char *root, const char *path)

@@ -174,7 +174,7 @@ def grouped_pairs(gen, pairs, mutation):
 
 
 def trailer(gen, nbytes):
-    """The last line of topology and pairs (include/p2pdiag/ABI.txt)."""
+    """The last line of topology and pairs (include/uapi/p2pdiag/ABI.txt)."""
     return "# p2pdiag end generation=%d bytes=%d\n" % (gen, nbytes)
 
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/groups.h"
 #include "fabric_model.h"
 

@@ -4,7 +4,7 @@
  * kernel_oracle.h).  Only facts are taken from the kernel: which registers
  * count, the walk order, the distance arithmetic, the whitelist entries.
  */
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "kernel_oracle.h"
 
 /*

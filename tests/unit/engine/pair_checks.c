@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "kernel_oracle.h"
 #include "model_util.h"
 #include "pair_checks.h"

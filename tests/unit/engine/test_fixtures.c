@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/parse.h"
 #include "p2pdiag/verdict.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 #include "tool_util.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "topology/format_text.h"
 #include "topology/topology_parse.h"

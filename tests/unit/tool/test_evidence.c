@@ -15,7 +15,7 @@
 #include "check.h"
 #include "evidence/evidence.h"
 #include "judge/judge.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 void test_evidence(struct ktap *k, const char *fixtures);
 

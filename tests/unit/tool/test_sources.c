@@ -19,7 +19,7 @@
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
 #include "topology/topology_parse.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"

@@ -24,7 +24,7 @@
 #include "open_hook.h"
 #include "tool_util.h"
 #include "topology/source_sysfs.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 void test_sysfs_vanish(struct ktap *k);
 

@@ -8,4 +8,4 @@ TOOL_SRCS := $(US)/options.c $(US)/check.c $(US)/outputs.c $(US)/gpu/gpu_none.c 
 	$(wildcard $(ROOT)/kmod/engine/*.c)
 TOOL_HEADERS := $(wildcard $(US)/*.h) \
 	$(foreach r,$(ROOMS) gpu,$(wildcard $(US)/$(r)/*.h)) \
-	$(wildcard $(ROOT)/include/p2pdiag/*.h)
+	$(wildcard $(ROOT)/include/p2pdiag/*.h $(ROOT)/include/uapi/p2pdiag/*.h)

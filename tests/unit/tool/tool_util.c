@@ -13,7 +13,7 @@
 #include "tool_util.h"
 #include "platform/fsroot.h"
 #include "topology/format_text.h"
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 

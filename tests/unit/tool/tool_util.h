@@ -6,7 +6,7 @@
 #ifndef P2PD_TOOL_UTIL_H
 #define P2PD_TOOL_UTIL_H
 
-#include "p2pdiag/abi.h"
+#include "uapi/p2pdiag/abi.h"
 
 #include <stdbool.h>
 #include <stddef.h>

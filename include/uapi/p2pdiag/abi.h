@@ -2,8 +2,8 @@
 /*
  * p2pdiag sysfs ABI, version 2: names shared by the module, which writes
  * them, and p2pdiag-check, which reads them.  Documented for people in
- * include/p2pdiag/ABI.txt.  Plain C only: this header is compiled into the
- * kernel module and into userspace.
+ * include/uapi/p2pdiag/ABI.txt.  Plain C only: this header is compiled
+ * into the kernel module and into userspace.
  */
 #ifndef P2PDIAG_ABI_H
 #define P2PDIAG_ABI_H
