@@ -16,7 +16,7 @@
 
 #include "judge/causes.h"
 #include "judge/diagnosis.h"
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "gpu/gpu.h"
 #include "p2pdiag/model.h"
 #include "p2pdiag/verdict.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "fleet/intern.h"
-#include "judge/findings.h"
+#include "findings/findings.h"
 
 /* What a fact or figure is about. */
 enum fleet_kind {

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "p2pdiag/format.h"
 
 struct check_run;

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 

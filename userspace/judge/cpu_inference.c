@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "judge/cpu_inference.h"
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "topology/pciaddr.h"
 #include "p2pdiag/decode.h"
 

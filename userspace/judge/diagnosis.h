@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "judge/root_cause.h"
+#include "findings/root_cause.h"
 
 struct check_run;
 

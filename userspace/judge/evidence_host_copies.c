@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "evidence/evidence.h"
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "judge/judge_priv.h"
 #include "judge/judge_expect.h"
 #include "judge/results.h"

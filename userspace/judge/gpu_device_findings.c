@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "judge/bar1_window.h"
-#include "judge/finding_registry.h"
+#include "findings/finding_registry.h"
 #include "judge/judge_priv.h"
 #include "judge/judge_expect.h"
 #include "judge/judge_settings.h"

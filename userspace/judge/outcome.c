@@ -2,7 +2,7 @@
 /*
  * The exit status a run's findings give (outcome.h).
  */
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "judge/outcome.h"
 
 int outcome_exit_status(const struct findings *f)

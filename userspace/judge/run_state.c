@@ -2,7 +2,7 @@
 #include "judge/run_state.h"
 
 #include "check.h"
-#include "judge/findings.h"
+#include "findings/findings.h"
 #include "judge/judge_priv.h"
 
 unsigned int run_pairs_to_judge(const struct check_run *r)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "judge/finding_registry.h"
+#include "findings/finding_registry.h"
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"

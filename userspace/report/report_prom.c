@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "judge/finding_registry.h"
+#include "findings/finding_registry.h"
 #include "judge/results.h"
 #include "platform/atomic_file.h"
 #include "topology/pciaddr.h"

@@ -876,11 +876,11 @@ v=$(grep -Ev -- "$pattern" "$tmp/codes" | tr '\n' ' ')
 [ -z "$v" ] && result 1 "cli: every registered code matches schema.json's code pattern" ||
 	result 0 "cli: every registered code matches schema.json's code pattern" "$pattern rejects: $v"
 
-# A producer names its code by an FC_ constant of judge/finding_codes.h: a
+# A producer names its code by an FC_ constant of findings/finding_codes.h: a
 # misspelt constant, or a code typed as a string, does not compile, and the
 # right constant does (so the first two fail for the reason they should).
 code_compiles() { # code_compiles CODE: a findings_add() naming CODE compiles
-	printf '#include "judge/findings.h"\nint add(struct findings *f);\nint add(struct findings *f)\n{\n\treturn findings_add(f, SEV_WARNING, %s, FINDING_NO_ADDR,\n\t\t\t    FINDING_NO_ADDR, NULL, "x");\n}\n' \
+	printf '#include "findings/findings.h"\nint add(struct findings *f);\nint add(struct findings *f)\n{\n\treturn findings_add(f, SEV_WARNING, %s, FINDING_NO_ADDR,\n\t\t\t    FINDING_NO_ADDR, NULL, "x");\n}\n' \
 		"$1" >"$tmp/producer.c"
 	"${CC:-cc}" -std=c11 -Werror -fsyntax-only -I"$docs/userspace" -I"$docs/include" \
 		"$tmp/producer.c" 2>"$tmp/cc-err"

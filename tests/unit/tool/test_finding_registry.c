@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "tool_util.h"
-#include "judge/finding_registry.h"
-#include "judge/findings.h"
+#include "findings/finding_registry.h"
+#include "findings/findings.h"
 #include "judge/outcome.h"
 
 /* The violations this file causes on purpose. */

@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/finding_registry.h"
+#include "findings/finding_registry.h"
 
 static const struct finding_kind kinds[FC_COUNT] = {
 #define FINDING(id, code_, family_, least_, worst_, root_cause_, meaning_, fix_) \
 	[id] = { .code = code_, .family = family_, .least = least_, .worst = worst_, \
 		 .root_cause = root_cause_, .meaning = meaning_, .fix = fix_ },
-#include "judge/finding_codes.h"
+#include "findings/finding_codes.h"
 #undef FINDING
 };
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge/findings.h"
-#include "judge/finding_registry.h"
+#include "findings/findings.h"
+#include "findings/finding_registry.h"
 #include "platform/safe_text.h"
 
 static unsigned long violations;
@@ -34,7 +34,7 @@ static const struct finding_kind *registered(struct findings *f,
 	if (!k) {
 		violations++;
 		f->unregistered = true;
-		fprintf(stderr, "p2pdiag-check: internal error: finding code %d is not in judge/finding_codes.h: finding dropped\n",
+		fprintf(stderr, "p2pdiag-check: internal error: finding code %d is not in findings/finding_codes.h: finding dropped\n",
 			(int)code);
 		return NULL;
 	}

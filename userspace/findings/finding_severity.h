@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How bad a finding is, and its name in every report.  Below both the
- * findings (judge/findings.h) and the registry of their codes
- * (judge/finding_registry.h), which each use it.
+ * findings (findings/findings.h) and the registry of their codes
+ * (findings/finding_registry.h), which each use it.
  */
 #ifndef P2PDIAG_FINDING_SEVERITY_H
 #define P2PDIAG_FINDING_SEVERITY_H

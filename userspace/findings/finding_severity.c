@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The names of the severities (finding_severity.h). */
-#include "judge/finding_severity.h"
+#include "findings/finding_severity.h"
 
 const char *finding_severity_name(enum finding_severity s)
 {

@@ -17,13 +17,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "judge/finding_severity.h"
-#include "judge/root_cause.h"
+#include "findings/finding_severity.h"
+#include "findings/root_cause.h"
 
 /* FC_ACS_REDIRECT, ...: one per entry of finding_codes.h, in its order. */
 enum finding_code {
 #define FINDING(id, code, family, least, worst, root_cause, meaning, fix) id,
-#include "judge/finding_codes.h"
+#include "findings/finding_codes.h"
 #undef FINDING
 	FC_COUNT
 };

@@ -2,11 +2,11 @@
 /*
  * The root-cause vocabulary (root_cause.h says what it is for).  Each
  * finding code's default root cause is in its entry of
- * judge/finding_codes.h.
+ * findings/finding_codes.h.
  */
 #include <string.h>
 
-#include "judge/root_cause.h"
+#include "findings/root_cause.h"
 
 static const char *const names[RC_COUNT] = {
 	[RC_UNDECIDED]		= "undecided",

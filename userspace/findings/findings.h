@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "judge/finding_registry.h"
-#include "judge/finding_severity.h"
-#include "judge/root_cause.h"
+#include "findings/finding_registry.h"
+#include "findings/finding_severity.h"
+#include "findings/root_cause.h"
 
 /* Longer than any code of finding_codes.h (the unit tests check). */
 #define FINDING_CODE_LEN 48
