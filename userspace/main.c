@@ -21,7 +21,7 @@
 #include "report/baseline.h"
 #include "evidence/evidence.h"
 #include "fleet/fleet.h"
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/cpu_inference.h"
 #include "judge/cross_check.h"
 #include "findings/findings.h"
@@ -136,12 +136,12 @@ static void judge_inputs(struct check_run *r, const struct options *o)
 	_Static_assert(OPT_MAX_PAIRS <= SELECTION_MAX,
 		       "every --pairs address fits the run's selection");
 	for (i = 0; i < o->nr_pairs; i++)
-		r->selection.addr[i] = o->pairs[i];
-	r->selection.nr = o->nr_pairs;
-	r->expand_pairs = o->expand_pairs;
-	r->nfd_expiry_s = o->nfd_expiry_s;
-	r->params.min_ratio = o->min_ratio;
-	r->params.timeout_s = o->timeout_s;
+		r->in.selection.addr[i] = o->pairs[i];
+	r->in.selection.nr = o->nr_pairs;
+	r->in.expand_pairs = o->expand_pairs;
+	r->in.nfd_expiry_s = o->nfd_expiry_s;
+	r->in.params.min_ratio = o->min_ratio;
+	r->in.params.timeout_s = o->timeout_s;
 }
 
 /*
@@ -237,12 +237,12 @@ static int source_file(struct check_run *r, const struct options *o,
 	if (o->cpuinfo || !cpu_known)
 		s->file.cpu_flags = c->flags;
 	/* no kernel=: the release of a --root at that machine's files */
-	if (!s->file.kernel_release && !fsroot_is_live(r->root) &&
-	    root_kernel_release(r->root, &s->file.kernel_release, err, errlen))
+	if (!s->file.kernel_release && !fsroot_is_live(r->in.root) &&
+	    root_kernel_release(r->in.root, &s->file.kernel_release, err, errlen))
 		return -1;
-	r->model = &s->file;
-	r->source = "file";
-	snprintf(r->source_detail, sizeof(r->source_detail),
+	r->in.model = &s->file;
+	r->in.source = "file";
+	snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 		 "saved topology %s, host CPU from %s", o->topology_file,
 		 o->cpuinfo ? o->cpuinfo : cpu_known ? "its header" :
 		 c->foreign ? "its host bridges" :
@@ -256,19 +256,19 @@ static int source_module(struct check_run *r, const char *root,
 			 struct sources *s, const struct cpu_source *c,
 			 char *err, size_t errlen)
 {
-	if (sysfs_snapshot_read(r->root, root, &s->module, err, errlen))
+	if (sysfs_snapshot_read(r->in.root, root, &s->module, err, errlen))
 		return -1;
 	s->have_module = 1;
 	/* a module that does not say its CPU: this machine's is it */
 	if (!s->module.cpu_known)
 		s->module.model.cpu_flags = c->flags;
-	r->model = &s->module.model;
-	r->source = "module";
-	if (snprintf(r->source_detail, sizeof(r->source_detail),
+	r->in.model = &s->module.model;
+	r->in.source = "module";
+	if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 		     "%s, read in %u attempt%s", root, s->module.attempts,
 		     s->module.attempts == 1 ? "" : "s") >=
-	    (int)sizeof(r->source_detail))
-		mark_cut(r->source_detail, sizeof(r->source_detail));
+	    (int)sizeof(r->in.source_detail))
+		mark_cut(r->in.source_detail, sizeof(r->in.source_detail));
 	return 0;
 }
 
@@ -282,35 +282,35 @@ static int source_pci(struct check_run *r, const struct options *o,
 	 * this machine's (or the root's) kernel has the host-bridge rules; a
 	 * dump's machine only a --root at its files tells
 	 */
-	if ((!o->pci_dump || !fsroot_is_live(r->root)) &&
-	    root_kernel_release(r->root, &s->pci.kernel_release, err, errlen))
+	if ((!o->pci_dump || !fsroot_is_live(r->in.root)) &&
+	    root_kernel_release(r->in.root, &s->pci.kernel_release, err, errlen))
 		return -1;
 	if (o->pci_dump ? pci_source_read(o->pci_dump, &s->pci, err, errlen) :
-	    pci_source_walk(r->root, &s->pci, err, errlen))
+	    pci_source_walk(r->in.root, &s->pci, err, errlen))
 		return -1;
 	s->have_pci = 1;
 	if (judged)
 		return 0;
-	r->model = &s->pci;
-	r->source = "pci";
+	r->in.model = &s->pci;
+	r->in.source = "pci";
 	if (o->pci_dump)
-		snprintf(r->source_detail, sizeof(r->source_detail),
+		snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 			 "libpci reading the dump %s, host CPU from %s",
 			 o->pci_dump, o->cpuinfo ? o->cpuinfo :
 			 c->foreign ? "its host bridges" :
 			 "the root's " CPUINFO_PATH);
 	if (c->foreign)
 		cpu_from_host_bridges(r, &s->pci);
-	else if (!fsroot_is_live(r->root)) {
-		if (snprintf(r->source_detail, sizeof(r->source_detail),
+	else if (!fsroot_is_live(r->in.root)) {
+		if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 			     "libpci walk of the PCI tree under %s; %s",
-			     fsroot_get(r->root),
+			     fsroot_get(r->in.root),
 			     module_loaded ? "--source=pci asked for it" :
 			     "its p2pdiag module's files are not there") >=
-		    (int)sizeof(r->source_detail))
-			mark_cut(r->source_detail, sizeof(r->source_detail));
+		    (int)sizeof(r->in.source_detail))
+			mark_cut(r->in.source_detail, sizeof(r->in.source_detail));
 	} else
-		snprintf(r->source_detail, sizeof(r->source_detail),
+		snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 			 "libpci walk of this machine; %s",
 			 module_loaded ? "--source=pci asked for it" :
 			 "the p2pdiag module is not loaded");
@@ -325,7 +325,7 @@ static int source_pci(struct check_run *r, const struct options *o,
 static int choose_source(struct check_run *r, const struct options *o,
 			 struct sources *s, char *err, size_t errlen)
 {
-	const char *root = module_root(o, r->root);
+	const char *root = module_root(o, r->in.root);
 	int module_loaded = sysfs_module_present(root);
 	int want_module, want_pci;
 	struct cpu_source c;
@@ -333,13 +333,13 @@ static int choose_source(struct check_run *r, const struct options *o,
 	/* a tree the user named must be one: never this machine instead */
 	if (o->sysfs_root && sysfs_root_check(o->sysfs_root, err, errlen))
 		return -1;
-	if (read_cpu(o, r->root, &c, err, errlen))
+	if (read_cpu(o, r->in.root, &c, err, errlen))
 		return -1;
 	/* another machine's topology: this machine's ASPM policy is not its */
-	if (((!o->topology_file && !o->pci_dump) || !fsroot_is_live(r->root)) &&
-	    module_value(r->root, "pcie_aspm", "parameters/policy", r->host_aspm_policy,
-			 sizeof(r->host_aspm_policy)))
-		r->host_aspm_policy[0] = '\0';
+	if (((!o->topology_file && !o->pci_dump) || !fsroot_is_live(r->in.root)) &&
+	    module_value(r->in.root, "pcie_aspm", "parameters/policy", r->in.host_aspm_policy,
+			 sizeof(r->in.host_aspm_policy)))
+		r->in.host_aspm_policy[0] = '\0';
 	if (o->topology_file)
 		return source_file(r, o, s, &c, err, errlen);
 
@@ -359,7 +359,7 @@ static int choose_source(struct check_run *r, const struct options *o,
 				   err, errlen))
 		return -1;
 	if (!c.ok && !(s->have_module && s->module.cpu_known))
-		findings_add(&r->findings, SEV_WARNING, FC_CPUINFO_UNREADABLE,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CPUINFO_UNREADABLE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "cannot read %s: host bridges judged as on a non-AMD CPU",
 			     c.path[0] ? c.path : CPUINFO_PATH);
@@ -464,7 +464,7 @@ static enum stage_result check_evidence(struct check_session *s,
 		return STAGE_FAILED;
 	}
 	s->evidence->cpu_known = opt->cpuinfo != NULL;
-	if (evidence_read(&s->run, s->evidence, opt->evidence_files,
+	if (evidence_read(&s->run.in, s->evidence, opt->evidence_files,
 			  opt->nr_evidence, err, errlen) ||
 	    judge_evidence(&s->run, s->evidence, err, errlen))
 		return STAGE_FAILED;
@@ -517,9 +517,9 @@ static enum stage_result check_machine(struct check_session *s,
 	if (!s->gopt.no_cuda && !s->gopt.quick && s->gpu->cuda == GPU_OK &&
 	    s->gpu->nr_dev) {
 		gpu_measure(s->gpu, &s->gopt);
-		s->run.gpu_measured = true;
+		s->run.in.gpu_measured = true;
 	}
-	s->run.gpu = s->gpu;
+	s->run.in.gpu = s->gpu;
 
 	judge_topology(&s->run);
 	judge_gpus(&s->run);
@@ -540,10 +540,10 @@ static enum stage_result check_stages(struct check_session *s,
 {
 	enum stage_result r;
 
-	s->run.root = &s->root;
+	s->run.in.root = &s->root;
 	judge_inputs(&s->run, opt);
-	s->run.source = "none";
-	snprintf(s->run.source_detail, sizeof(s->run.source_detail),
+	s->run.in.source = "none";
+	snprintf(s->run.in.source_detail, sizeof(s->run.in.source_detail),
 		 "no topology was read");
 	if (opt->evidence)
 		return check_evidence(s, opt, err, errlen);
@@ -565,8 +565,8 @@ static void check_session_free(struct check_session *s)
 		evidence_free(s->evidence);
 		free(s->evidence);
 	}
-	causes_free(&s->run.causes);
-	findings_free(&s->run.findings);
+	causes_free(&s->run.judged.causes);
+	findings_free(&s->run.judged.findings);
 	sources_free(&s->src);
 }
 
@@ -599,11 +599,11 @@ int main(int argc, char **argv)
 	}
 	switch (check_stages(&s, &opt, err, sizeof(err))) {
 	case STAGE_DONE:
-		if (causes_build(&s.run, &s.run.causes))
-			s.run.findings.oom = true;
+		if (causes_build(&s.run, &s.run.judged.causes))
+			s.run.judged.findings.oom = true;
 		diagnose(&s.run);
 		status = outputs_write(&s.run, &opt, OUTPUT_AFTER_VERDICT,
-				       outcome_exit_status(&s.run.findings), s.graph_pair,
+				       outcome_exit_status(&s.run.judged.findings), s.graph_pair,
 				       die_usage);
 		/* pasted files of which none could be read: reported, and exit 3 */
 		if (s.evidence && evidence_none_read(s.evidence))

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/outcome.h"
 #include "options.h"
 #include "outputs.h"

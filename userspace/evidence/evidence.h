@@ -17,7 +17,7 @@
 #include "evidence/evidence_formats.h"
 #include "p2pdiag/model.h"
 
-struct check_run;
+struct run_inputs;
 
 /* Bounds: a pasted file, one of its lines, the files and GPUs judged. */
 #define EV_FILE_MAX	(16u << 20)
@@ -480,12 +480,12 @@ EV_READERS(EV_DECLARE_READ, EV_DECLARE_REFUSE)
 void ev_smi_links(struct evidence *ev);
 
 /*
- * evidence_read() - read @paths into @ev, and tell @r where its facts
+ * evidence_read() - read @paths into @ev, and tell @in where its facts
  * come from (its source and ev).  A file that is not read is named, with
  * why, in ev->file; judge_evidence() (judge/judge.h) judges the rest.
  * Return: 0, or -1 with @err (no file named, too many, no memory).
  */
-int evidence_read(struct check_run *r, struct evidence *ev,
+int evidence_read(struct run_inputs *in, struct evidence *ev,
 		  char *const *paths, unsigned int nr, char *err, size_t errlen);
 
 /* Whether no file of @ev was read: the run ends with exit status 3. */

@@ -9,33 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "run/inputs.h"
 #include "evidence/evidence.h"
 
-static void describe_sources(struct check_run *r, const struct evidence *ev)
+static void describe_sources(struct run_inputs *in, const struct evidence *ev)
 {
 	size_t used = 0;
 	unsigned int i;
 
-	used += (size_t)snprintf(r->source_detail, sizeof(r->source_detail),
+	used += (size_t)snprintf(in->source_detail, sizeof(in->source_detail),
 				 "%u pasted file%s:", ev->nr_files, ev->nr_files == 1 ? "" : "s");
-	for (i = 0; i < ev->nr_files && used < sizeof(r->source_detail); i++) {
+	for (i = 0; i < ev->nr_files && used < sizeof(in->source_detail); i++) {
 		const struct ev_file *f = &ev->file[i];
 		unsigned int b;
 		bool first = true;
 
-		used += (size_t)snprintf(r->source_detail + used, sizeof(r->source_detail) - used,
+		used += (size_t)snprintf(in->source_detail + used, sizeof(in->source_detail) - used,
 					 "%s %s (", i ? "," : "", ev_file_name(ev, i));
-		for (b = 0; b < EV_FMT_COUNT && used < sizeof(r->source_detail); b++)
+		for (b = 0; b < EV_FMT_COUNT && used < sizeof(in->source_detail); b++)
 			if (f->formats & (1u << b)) {
-				used += (size_t)snprintf(r->source_detail + used,
-							 sizeof(r->source_detail) - used, "%s%s",
+				used += (size_t)snprintf(in->source_detail + used,
+							 sizeof(in->source_detail) - used, "%s%s",
 							 first ? "" : " ", ev_format_name(1u << b));
 				first = false;
 			}
-		if (used < sizeof(r->source_detail))
-			used += (size_t)snprintf(r->source_detail + used,
-						 sizeof(r->source_detail) - used, "%s)",
+		if (used < sizeof(in->source_detail))
+			used += (size_t)snprintf(in->source_detail + used,
+						 sizeof(in->source_detail) - used, "%s)",
 						 first ? "not read" : "");
 	}
 }
@@ -62,7 +62,7 @@ static const struct {
 #undef EV_REFUSING_READER
 };
 
-int evidence_read(struct check_run *r, struct evidence *ev,
+int evidence_read(struct run_inputs *in, struct evidence *ev,
 		   char *const *paths, unsigned int nr, char *err, size_t errlen)
 {
 	unsigned int i;
@@ -98,8 +98,8 @@ int evidence_read(struct check_run *r, struct evidence *ev,
 		fprintf(stderr, "p2pdiag-check: --evidence: %s: %s: not read\n",
 			ev_file_name(ev, i), ev_file_why(f));
 	}
-	r->source = "evidence";
-	r->evidence = ev;
-	describe_sources(r, ev);
+	in->source = "evidence";
+	in->evidence = ev;
+	describe_sources(in, ev);
 	return 0;
 }

@@ -62,7 +62,7 @@ double judge_host_path_gbs(const struct p2pd_model *m, int idx)
 
 double judge_expected_host_gbs(const struct check_run *r, unsigned int g)
 {
-	return judge_host_path_gbs(r->model, run_gpu_function(r, g));
+	return judge_host_path_gbs(r->in.model, run_gpu_function(r, g));
 }
 
 /* NVML's link version to GB/s per direction per link. */
@@ -159,24 +159,24 @@ double judge_expected_pair_gbs(const struct check_run *r,
 	double best = 0;
 
 	if (gp->nvlinks)
-		return r->gpu ? judge_nvlink_gbs(r->gpu, gp, NULL, 0) :
+		return r->in.gpu ? judge_nvlink_gbs(r->in.gpu, gp, NULL, 0) :
 				judge_nvlink_links_gbs(gp->nvlinks, JUDGE_NVLINK_FALLBACK_GBS);
-	if (!r->model)
+	if (!r->in.model)
 		return 0;
 	fa = run_gpu_function(r, (unsigned int)gp->src);
 	fb = run_gpu_function(r, (unsigned int)gp->dst);
 	pi = run_pair_index(r, fa, fb);
 	if (pi < 0)
 		return 0;
-	p = &r->pair[pi];
-	take_min(&best, link_max_gbs(r->model, p->a));
-	take_min(&best, link_max_gbs(r->model, p->b));
+	p = &r->judged.pair[pi];
+	take_min(&best, link_max_gbs(r->in.model, p->a));
+	take_min(&best, link_max_gbs(r->in.model, p->b));
 	for (i = 0; i < p->path_len; i++) {
 		int idx = p->path[i];
 
 		/* the link above the common bridge is not on the way */
 		if (idx != p->common)
-			take_min(&best, link_max_gbs(r->model, idx));
+			take_min(&best, link_max_gbs(r->in.model, idx));
 	}
 	return best;
 }

@@ -31,22 +31,22 @@ static unsigned int resize_exponent(unsigned long long bytes)
 
 void judge_bar1_windows(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g;
 
-	for (g = 0; st && r->results && g < st->nr_dev; g++) {
+	for (g = 0; st && r->judged.results && g < st->nr_dev; g++) {
 		const struct gpu_device *d = &st->dev[g];
 		const struct gpu_bar1_reading *b = &d->bar1;
 		char fix[FIX_LEN], addr[P2PD_ADDR_STRLEN];
 
-		if (!r->results->gpu[g].selected || !b->valid ||
+		if (!r->judged.results->gpu[g].selected || !b->valid ||
 		    bar1_spans_memory(b->total, b->memory))
 			continue;
 		snprintf(addr, sizeof(addr), "%s", judge_addr_str(d->pci_addr));
 		snprintf(fix, sizeof(fix),
 			 "turn on \"Resizable BAR\" (\"Re-Size BAR Support\") and \"Above 4G Decoding\" (\"Above 4G MMIO\", \"64-bit MMIO\") in the BIOS; on Linux 6.1 and later, where /sys/bus/pci/devices/%s/resource1_resize lists the sizes the GPU offers (bit n: 1 MiB << n), echo %u > that file with the driver unbound and bind it again; a GPU without the Resizable BAR capability keeps this BAR1",
 			 addr, resize_exponent(b->memory));
-		findings_add(&r->findings, SEV_WARNING, FC_BAR1_BELOW_MEMORY,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_BAR1_BELOW_MEMORY,
 			     d->pci_addr, FINDING_NO_ADDR, fix,
 			     "GPU %s: NVML's BAR1 is %llu MiB (%llu MiB in use) for %llu MiB of memory: peers and NICs map the GPU's memory through BAR1, so no more than that at once, and a driver that maps all of it for peers fails",
 			     addr, b->total / MIB, b->used / MIB, b->memory / MIB);

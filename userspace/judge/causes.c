@@ -8,18 +8,18 @@
 #include <string.h>
 
 #include "judge/causes.h"
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/results.h"
 
-/* Index into r->pair of @it's pair, or -1. */
+/* Index into r->judged.pair of @it's pair, or -1. */
 static int finding_pair(const struct check_run *r, const struct finding *it)
 {
 	int fa, fb;
 
-	if (!it->has_pair || !r->model)
+	if (!it->has_pair || !r->in.model)
 		return -1;
-	fa = p2pd_model_find(r->model, it->a);
-	fb = p2pd_model_find(r->model, it->b);
+	fa = p2pd_model_find(r->in.model, it->a);
+	fb = p2pd_model_find(r->in.model, it->b);
 	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
 		return -1;
 	return run_pair_index(r, fa, fb);
@@ -36,10 +36,10 @@ static bool fixed_by_ports(const struct check_run *r, const struct finding *it)
 	struct p2pd_port_set one = { .nr = 0 };
 	const char *own;
 
-	if (pi < 0 || !it->fix || !r->results ||
-	    p2pd_port_set_add(&one, &r->pair[pi]) <= 0)
+	if (pi < 0 || !it->fix || !r->judged.results ||
+	    p2pd_port_set_add(&one, &r->judged.pair[pi]) <= 0)
 		return false;
-	own = r->results->pair[pi].fix;
+	own = r->judged.results->pair[pi].fix;
 	return !strcmp(own ? own : "", it->fix);
 }
 
@@ -101,7 +101,7 @@ static void sort_causes(struct causes *c)
 /* The fix the cause's findings share, and whether the machine fix covers them. */
 static void settle_fix(struct cause *k, const struct check_run *r)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	size_t i;
 	bool same = true, covered = true;
 
@@ -120,14 +120,14 @@ static void settle_fix(struct cause *k, const struct check_run *r)
 
 int causes_build(const struct check_run *r, struct causes *c)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < f->nr; i++) {
 		const struct finding *it = &f->item[i];
 		int pi = finding_pair(r, it);
-		const struct p2pd_pair *p = pi < 0 ? NULL : &r->pair[pi];
+		const struct p2pd_pair *p = pi < 0 ? NULL : &r->judged.pair[pi];
 		int at = find_cause(c, it->code);
 		struct cause *k;
 
@@ -191,5 +191,5 @@ const char *cause_fix(const struct check_run *r, const struct cause *c)
 {
 	if (c->fix)
 		return c->fix;
-	return c->nr ? r->findings.item[c->item[0]].fix : NULL;
+	return c->nr ? r->judged.findings.item[c->item[0]].fix : NULL;
 }

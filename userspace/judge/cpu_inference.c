@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/cpu_inference.h"
 #include "findings/findings.h"
 #include "topology/pciaddr.h"
@@ -32,13 +32,13 @@ void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 
 	m->cpu_flags = p2pd_cpu_guess_flags(guess);
 	if (guess == P2PD_CPU_GUESS_NONE) {
-		findings_add(&r->findings, SEV_INFO, FC_CPU_UNKNOWN,
+		findings_add(&r->judged.findings, SEV_INFO, FC_CPU_UNKNOWN,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     NULL,
 			     "the input does not say which CPU it came from, this machine's is not its, and its host bridges do not tell: host bridges judged as on a CPU that is not AMD Zen (only the kernel's P2PDMA list routes P2P)");
 		return;
 	}
-	findings_add(&r->findings, SEV_INFO, FC_CPU_INFERRED,
+	findings_add(&r->judged.findings, SEV_INFO, FC_CPU_INFERRED,
 		     m->fn[ev].addr, FINDING_NO_ADDR,
 		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE to be sure",
 		     "the input does not say which CPU it came from: host bridge %s [%04x:%04x] says %s, and its host bridges are judged so",

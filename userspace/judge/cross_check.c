@@ -74,7 +74,7 @@ void judge_cross_check(struct check_run *r, const char *root,
 			unsigned long long only = am < ap ? am : ap;
 
 			pciaddr_format(a, only);
-			findings_add(&r->findings, SEV_WARNING, FC_CROSS_CHECK_MISMATCH,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_CROSS_CHECK_MISMATCH,
 				     only, FINDING_NO_ADDR, FINDING_NO_FIX,
 				     "function %s is in the %s snapshot only", a,
 				     am < ap ? "module's" : "libpci");
@@ -107,7 +107,7 @@ void judge_cross_check(struct check_run *r, const char *root,
 							 p2pd_field_name(field), have, want);
 		}
 		if (used)
-			findings_add(&r->findings, SEV_WARNING, FC_CROSS_CHECK_MISMATCH,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_CROSS_CHECK_MISMATCH,
 				     am, FINDING_NO_ADDR,
 				     "report it with both readings: the module or the libpci walk misreads this function",
 				     "%s: %s", a, diff);
@@ -126,14 +126,14 @@ void judge_cross_check(struct check_run *r, const char *root,
 	take_root_bus_heads(pci, mm);
 	text = format_pairs_like(pci, mod->pairs, mod->pairs_len, &len);
 	if (!text) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
 		char where[1024];
 
 		first_difference(mod->pairs, text, where, sizeof(where));
-		findings_add(&r->findings, SEV_WARNING, FC_CROSS_CHECK_PAIRS,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CROSS_CHECK_PAIRS,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "the module's pairs file and the same engine over libpci's reading differ: %s",
 			     where);
@@ -149,12 +149,12 @@ void judge_engine_self_check(struct check_run *r, const struct sysfs_snapshot *m
 	char where[1024];
 
 	if (!text) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	if (len != mod->pairs_len || memcmp(text, mod->pairs, len)) {
 		first_difference(mod->pairs, text, where, sizeof(where));
-		findings_add(&r->findings, SEV_WARNING, FC_ENGINE_MISMATCH,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_ENGINE_MISMATCH,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "install the module and the tool from the same p2pdiag version",
 			     "the module's pairs differ from this tool's verdict engine on the module's own topology (%s): they were built from different versions",

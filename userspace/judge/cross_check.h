@@ -6,7 +6,7 @@
 #ifndef P2PDIAG_JUDGE_CROSS_CHECK_H
 #define P2PDIAG_JUDGE_CROSS_CHECK_H
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "topology/source_sysfs.h"
 
 /*

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "gpu/gpu.h"
 #include "judge/cuda_atomics.h"
 #include "judge/judge_priv.h"

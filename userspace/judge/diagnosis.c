@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/diagnosis.h"
 #include "judge/run_state.h"
 
@@ -91,10 +91,10 @@ void suspect_against(struct suspect *s, const char *fmt, ...)
  */
 static bool live_health_shown(const struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int i;
 
-	if (r->evidence || !st || !r->gpu_measured || st->measure != GPU_OK)
+	if (r->in.evidence || !st || !r->in.gpu_measured || st->measure != GPU_OK)
 		return false;
 	for (i = 0; st->pair && i < st->nr_pairs; i++)
 		if (st->pair[i].cuda_valid && st->pair[i].can_access == 1 &&
@@ -112,9 +112,9 @@ static void live_unmeasured_suspect(struct check_run *r)
 	unsigned int n = run_pairs_to_judge(r);
 	struct suspect *s;
 
-	if (r->evidence || !n || r->gpu_measured)
+	if (r->in.evidence || !n || r->in.gpu_measured)
 		return;
-	s = diagnosis_suspect(&r->diagnosis, RC_HEALTHY, LIKELY,
+	s = diagnosis_suspect(&r->judged.diagnosis, RC_HEALTHY, LIKELY,
 			      "p2pdiag-check without --quick or --no-cuda on this machine (measures and verifies every GPU pair)");
 	suspect_for(s, "the topology allows P2P on every path judged (%u pair%s)",
 		    n, n == 1 ? "" : "s");
@@ -137,18 +137,18 @@ static void rank_suspects(struct diagnosis *d)
 
 void diagnose(struct check_run *r)
 {
-	struct diagnosis *d = &r->diagnosis;
+	struct diagnosis *d = &r->judged.diagnosis;
 	size_t i;
 
 	d->root_cause = RC_UNDECIDED;
-	for (i = 0; i < r->causes.nr; i++)
-		if (r->causes.cause[i].severity >= SEV_WARNING) {
-			d->root_cause = r->causes.cause[i].root_cause;
+	for (i = 0; i < r->judged.causes.nr; i++)
+		if (r->judged.causes.cause[i].severity >= SEV_WARNING) {
+			d->root_cause = r->judged.causes.cause[i].root_cause;
 			break;
 		}
-	if (i == r->causes.nr && (d->health_shown || live_health_shown(r)))
+	if (i == r->judged.causes.nr && (d->health_shown || live_health_shown(r)))
 		d->root_cause = RC_HEALTHY;
-	if (d->root_cause == RC_UNDECIDED && i == r->causes.nr)
+	if (d->root_cause == RC_UNDECIDED && i == r->judged.causes.nr)
 		live_unmeasured_suspect(r);
 	if (d->root_cause != RC_UNDECIDED)
 		d->nr_suspects = 0;

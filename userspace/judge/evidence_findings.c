@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "evidence/evidence.h"
 #include "judge/bar1_window.h"
 #include "judge/causes.h"
@@ -1385,7 +1385,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	bool trouble, links_short;
 
 	if (!j) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	j->ev = ev;
@@ -1401,19 +1401,19 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 	judge_measured(j, true);
 	j->host_copies_low = judge_evidence_host_copies(r, ev) > 0;
 	judge_undecided(j);
-	evidence_suspects(ev, &r->diagnosis, judge_measured(j, false));
-	links_short = evidence_links_suspects(r, ev, &r->diagnosis);
-	r->diagnosis.health_shown = health_shown(j) && !links_short;
+	evidence_suspects(ev, &r->judged.diagnosis, judge_measured(j, false));
+	links_short = evidence_links_suspects(r, ev, &r->judged.diagnosis);
+	r->judged.diagnosis.health_shown = health_shown(j) && !links_short;
 	qsort(j->cand, j->nr, sizeof(j->cand[0]), cand_order);
 	for (i = 0; i < j->nr; i++) {
 		const struct cand *c = &j->cand[i];
 
-		if (findings_add(&r->findings, c->sev, c->code, FINDING_NO_ADDR,
+		if (findings_add(&r->judged.findings, c->sev, c->code, FINDING_NO_ADDR,
 				 FINDING_NO_ADDR, c->fix, "%s", c->msg))
 			continue;
-		findings_set_root_cause(&r->findings, c->root_cause);
+		findings_set_root_cause(&r->judged.findings, c->root_cause);
 		if (c->refs[0])
-			findings_set_evidence(&r->findings, c->refs);
+			findings_set_evidence(&r->judged.findings, c->refs);
 	}
 	free(j);
 }
@@ -1421,7 +1421,7 @@ void judge_evidence_facts(struct check_run *r, const struct evidence *ev)
 /* The findings in the order of their causes, each cause's worst first. */
 static void order_by_cause(struct check_run *r)
 {
-	struct findings *f = &r->findings;
+	struct findings *f = &r->judged.findings;
 	struct causes c = { 0 };
 	struct finding *sorted;
 	size_t i, k, n = 0;
@@ -1449,7 +1449,7 @@ int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t e
 {
 	if (evidence_none_read(ev)) {
 		/* the report still says which files and why: exit 3 (main.c) */
-		findings_add(&r->findings, SEV_INFO, FC_EVIDENCE_UNDECIDED, FINDING_NO_ADDR,
+		findings_add(&r->judged.findings, SEV_INFO, FC_EVIDENCE_UNDECIDED, FINDING_NO_ADDR,
 			     FINDING_NO_ADDR,
 			     "pass the outputs named under --evidence in --help, as printed (nvidia-smi topo -m or -p2p r, p2pBandwidthLatencyTest, nvbandwidth, lspci -vvv, NCCL_DEBUG=INFO, nccl-tests, dmesg)",
 			     "none of the %u file%s could be read as an output p2pdiag knows: nothing was judged",
@@ -1457,7 +1457,7 @@ int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t e
 		return 0;
 	}
 	if (ev->have_dump) {
-		r->model = &ev->dump;
+		r->in.model = &ev->dump;
 		if (ev->cpu_known)
 			ev->dump.cpu_flags = ev->cpu_flags;
 		else

@@ -168,8 +168,8 @@ static unsigned int judge_gpu(struct check_run *r, const struct evidence *ev,
 	const struct ev_pci_dev *d = gpu_function(ev, g, nr_gpus);
 	unsigned long long addr = d && !d->anonymous ?
 		P2PD_ADDR(d->domain, d->bus, d->dev, d->fn) : FINDING_NO_ADDR;
-	int fn = addr != FINDING_NO_ADDR && r->model ?
-		 p2pd_model_find(r->model, addr) : P2PD_NO_INDEX;
+	int fn = addr != FINDING_NO_ADDR && r->in.model ?
+		 p2pd_model_find(r->in.model, addr) : P2PD_NO_INDEX;
 	struct gpu_link_reading own;
 	const char *reporter = own_link(d, &own);
 	struct host_judged hj[EV_COPY_METHODS * EV_HOST_COPIES];
@@ -222,7 +222,7 @@ static unsigned int judge_gpu(struct check_run *r, const struct evidence *ev,
 		}
 	while ((w = worst_low(hj, n, said)) >= 0) {
 		const struct host_judged *x = &hj[w];
-		size_t before = r->findings.nr;
+		size_t before = r->judged.findings.nr;
 		char what[256];
 
 		said[w] = true;
@@ -231,12 +231,12 @@ static unsigned int judge_gpu(struct check_run *r, const struct evidence *ev,
 			 x->method == EV_COPY_SM ? ", copied by SM kernels" : "");
 		judge_figure(r, what, addr, FINDING_NO_ADDR, &x->fig, &x->jf, "", "",
 			     judge_figure_fix(fig_of[x->kind]));
-		if (r->findings.nr == before)
+		if (r->judged.findings.nr == before)
 			continue;
 		added++;
 		refs_of(ev, x->h->ref, d ? d->lnk_ref : ev->dump_ref, refs,
 			sizeof(refs));
-		findings_set_evidence(&r->findings, refs);
+		findings_set_evidence(&r->judged.findings, refs);
 	}
 	return added;
 }
@@ -255,13 +255,13 @@ unsigned int judge_evidence_host_copies(struct check_run *r,
 	}
 	if (!unknown[0])
 		return added;
-	if (findings_add(&r->findings, SEV_INFO, FC_EVIDENCE_UNDECIDED,
+	if (findings_add(&r->judged.findings, SEV_INFO, FC_EVIDENCE_UNDECIDED,
 			 FINDING_NO_ADDR, FINDING_NO_ADDR,
 			 "on that machine run `nvidia-smi -q` (its GPU Link Info) or `sudo lspci -vvv` and pass its output with nvbandwidth's",
 			 "nvbandwidth measured host copies of %s, but no file here shows the PCIe link they cross, so nothing says what those copies should reach",
 			 unknown))
 		return added;
 	refs_of(ev, first->ref, (struct ev_ref){ 0, 0 }, refs, sizeof(refs));
-	findings_set_evidence(&r->findings, refs);
+	findings_set_evidence(&r->judged.findings, refs);
 	return added;
 }

@@ -27,7 +27,7 @@
  */
 static void driver_hung(struct check_run *r, const char *lib)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned long long a = FINDING_NO_ADDR, b = FINDING_NO_ADDR;
 	char log[sizeof(st->kernel_xid) + sizeof(st->kernel_log_error) + 48];
 	char about[2 * P2PD_ADDR_STRLEN + 32] = "";
@@ -59,7 +59,7 @@ static void driver_hung(struct check_run *r, const char *lib)
 		snprintf(fix, sizeof(fix),
 			 "%s did not return before the run's deadline: rerun with a longer --deadline to tell a slow driver from a hung one; if it never returns, reset the GPUs (nvidia-smi -r) or reboot",
 			 st->stuck_step[0] ? st->stuck_step : "a driver call");
-		findings_add(&r->findings, SEV_ERROR, FC_CHECK_TIMED_OUT, a, b,
+		findings_add(&r->judged.findings, SEV_ERROR, FC_CHECK_TIMED_OUT, a, b,
 			     fix, "%s did not answer in time, so nothing about the GPUs is known: %s%s%s",
 			     !strcmp(lib, "cuda") ? "the CUDA driver (libcuda.so.1)" :
 						    "NVML (libnvidia-ml.so.1)",
@@ -67,7 +67,7 @@ static void driver_hung(struct check_run *r, const char *lib)
 			     about, log);
 		return;
 	}
-	findings_add(&r->findings, SEV_ERROR, FC_GPU_DRIVER_HUNG, a, b,
+	findings_add(&r->judged.findings, SEV_ERROR, FC_GPU_DRIVER_HUNG, a, b,
 		     "the driver is wedged: no GPU job can run here until the GPUs are reset (nvidia-smi -r) or the node reboots; the Xid in dmesg (NVRM: Xid) says why, and lspci shows a GPU fallen off the bus",
 		     "%s did not answer, so nothing about the GPUs is known: %s%s%s",
 		     !strcmp(lib, "cuda") ? "the CUDA driver (libcuda.so.1)" :
@@ -79,7 +79,7 @@ static void driver_hung(struct check_run *r, const char *lib)
 static void status_finding(struct check_run *r, const char *lib,
 			   enum gpu_status s)
 {
-	const char *err = r->gpu->error[0] ? r->gpu->error : "no detail";
+	const char *err = r->in.gpu->error[0] ? r->in.gpu->error : "no detail";
 	bool cuda = !strcmp(lib, "cuda");
 
 	switch (s) {
@@ -92,13 +92,13 @@ static void status_finding(struct check_run *r, const char *lib,
 		return;
 	case GPU_NOT_BUILT:
 		if (cuda)
-			findings_add(&r->findings, SEV_INFO, FC_CUDA_NOT_BUILT,
+			findings_add(&r->judged.findings, SEV_INFO, FC_CUDA_NOT_BUILT,
 				     FINDING_NO_ADDR, FINDING_NO_ADDR,
 				     "install the CUDA Toolkit (cuda.h) and rebuild for CUDA and NVML checks",
 				     "built without CUDA support: topology only");
 		return;
 	case GPU_NO_LIBRARY:
-		findings_add(&r->findings, SEV_INFO,
+		findings_add(&r->judged.findings, SEV_INFO,
 			     cuda ? FC_CUDA_ABSENT : FC_NVML_ABSENT,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "%s not found (no NVIDIA driver here): %s checks skipped",
@@ -106,14 +106,14 @@ static void status_finding(struct check_run *r, const char *lib,
 			     cuda ? "CUDA" : "NVML");
 		return;
 	case GPU_NO_SYMBOL:
-		findings_add(&r->findings, SEV_WARNING,
+		findings_add(&r->judged.findings, SEV_WARNING,
 			     cuda ? FC_CUDA_SYMBOL_MISSING : FC_NVML_SYMBOL_MISSING,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "update the NVIDIA driver: it is older than this tool expects",
 			     "%s lacks an entry point: %s", lib, err);
 		return;
 	case GPU_INIT_FAILED:
-		findings_add(&r->findings, SEV_WARNING,
+		findings_add(&r->judged.findings, SEV_WARNING,
 			     cuda ? FC_CUDA_INIT_FAILED : FC_NVML_INIT_FAILED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "check dmesg for NVRM/Xid messages and that the driver version matches the kernel module (nvidia-smi)",
@@ -121,12 +121,12 @@ static void status_finding(struct check_run *r, const char *lib,
 		return;
 	case GPU_NO_DEVICE:
 		if (cuda)
-			findings_add(&r->findings, SEV_INFO, FC_NO_GPU,
+			findings_add(&r->judged.findings, SEV_INFO, FC_NO_GPU,
 				     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 				     "CUDA sees no GPU: measurements skipped");
 		return;
 	case GPU_FAILED:
-		findings_add(&r->findings, SEV_WARNING,
+		findings_add(&r->judged.findings, SEV_WARNING,
 			     cuda ? FC_CUDA_FAILED : FC_NVML_FAILED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL, "%s call failed: %s", lib, err);
 		return;
@@ -135,7 +135,7 @@ static void status_finding(struct check_run *r, const char *lib,
 
 static void judge_timeouts(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	char hint[TEXT_LEN];
 
 	if (st->measure == GPU_TIMEOUT) {
@@ -154,22 +154,22 @@ static void judge_timeouts(struct check_run *r)
 			a = judge_gpu_addr(r, st->stuck_dev);
 		}
 		if (st->deadline_hit)
-			findings_add(&r->findings, SEV_ERROR, FC_CHECK_TIMED_OUT, a, b,
+			findings_add(&r->judged.findings, SEV_ERROR, FC_CHECK_TIMED_OUT, a, b,
 				     "check dmesg for IOMMU faults and Xids; give the run more time (--deadline) to tell a slow copy from a hung one",
 				     "check timed out: the run's deadline came before the copy '%s' finished%s%s%s%s",
 				     st->stuck_step[0] ? st->stuck_step : "(none started)",
 				     st->kernel_xid[0] ? "; the kernel log's last Xid: " : "",
 				     st->kernel_xid, hint[0] ? ": " : "", hint);
 		else
-			findings_add(&r->findings, SEV_ERROR, FC_COPY_TIMEOUT, a, b,
+			findings_add(&r->judged.findings, SEV_ERROR, FC_COPY_TIMEOUT, a, b,
 				     "check dmesg for IOMMU faults and Xids; remove the ACS redirect or the IOMMU translation on the pair's path; the GPU may need a reset (nvidia-smi -r) or a reboot",
 				     "the copy '%s' did not finish within %.0f s and the watchdog ended the run%s%s%s%s",
 				     st->stuck_step[0] ? st->stuck_step : "?",
-				     r->params.timeout_s,
+				     r->in.params.timeout_s,
 				     st->kernel_xid[0] ? "; the kernel log's last Xid: " : "",
 				     st->kernel_xid, hint[0] ? ": " : "", hint);
 	} else if (st->measure == GPU_FAILED) {
-		findings_add(&r->findings, SEV_WARNING, FC_MEASURE_FAILED,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_MEASURE_FAILED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "the measurements stopped early: %s%s%s",
 			     st->error[0] ? st->error : "no detail",
@@ -177,7 +177,7 @@ static void judge_timeouts(struct check_run *r)
 	}
 	/* after the last figure: the figures stand, the driver misbehaved */
 	if (st->teardown_error[0])
-		findings_add(&r->findings, SEV_WARNING, FC_TEARDOWN_FAILED,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_TEARDOWN_FAILED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "check dmesg for Xid errors around the run; if it repeats, reset the GPUs (nvidia-smi -r) or update the driver",
 			     "the measurements finished, but tearing them down failed: %s (every figure was measured; they stand)",
@@ -187,7 +187,7 @@ static void judge_timeouts(struct check_run *r)
 /* GPUs of one model (same name) should move data equally fast. */
 static void judge_siblings(struct check_run *r, int d2h)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	double vals[GPU_MAX];
 	unsigned int i, j, n;
 	char why[TEXT_LEN], fix[FIX_LEN];
@@ -213,7 +213,7 @@ static void judge_siblings(struct check_run *r, int d2h)
 			continue;
 		median = gpu_median(vals, n);
 		if (median > 0 && fi->median < JUDGE_SIBLING_MARGIN * median)
-			findings_add(&r->findings, SEV_WARNING, FC_SIBLING_OUTLIER,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_SIBLING_OUTLIER,
 				     st->dev[i].pci_addr, FINDING_NO_ADDR,
 				     "compare its link (gen, width under load), NUMA placement and slot with the others; reseat or swap it",
 				     "GPU %s (%s) %s %.1f GB/s is %.0f%% below the median %.1f GB/s of its %u identical GPUs",
@@ -226,8 +226,8 @@ static void judge_siblings(struct check_run *r, int d2h)
 
 static void judge_device(struct check_run *r, unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
-	const struct judged_gpu *jg = &r->results->gpu[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
+	const struct judged_gpu *jg = &r->judged.results->gpu[g];
 	const unsigned long long a = d->pci_addr;
 	char why[TEXT_LEN], why_fix[FIX_LEN], lwhy[TEXT_LEN], lfix[FIX_LEN];
 	unsigned int i;
@@ -238,8 +238,8 @@ static void judge_device(struct check_run *r, unsigned int g)
 	judge_gpu_explained(r, g, true, why, sizeof(why), why_fix, sizeof(why_fix));
 	/* no host memory in a device-local copy */
 	judge_gpu_explained(r, g, false, lwhy, sizeof(lwhy), lfix, sizeof(lfix));
-	if (run_gpu_function(r, g) == P2PD_NO_INDEX && r->model)
-		findings_add(&r->findings, SEV_WARNING, FC_GPU_NOT_IN_TOPOLOGY,
+	if (run_gpu_function(r, g) == P2PD_NO_INDEX && r->in.model)
+		findings_add(&r->judged.findings, SEV_WARNING, FC_GPU_NOT_IN_TOPOLOGY,
 			     a, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "CUDA GPU %d at %s is not in the PCI snapshot: its paths cannot be judged",
 			     d->ordinal, judge_addr_str(a));
@@ -258,27 +258,27 @@ static void judge_device(struct check_run *r, unsigned int g)
 	if (d->link.valid && d->link.gen_load && d->link.width_load &&
 	    ((d->link.max_gen && d->link.gen_load < d->link.max_gen) ||
 	     (d->link.max_width && d->link.width_load < d->link.max_width)))
-		findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED, a,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_LINK_DEGRADED, a,
 			     FINDING_NO_ADDR, NULL,
 			     "GPU %s link under load: Gen%u x%u, capable of Gen%u x%u",
 			     judge_addr_str(a), d->link.gen_load, d->link.width_load,
 			     d->link.max_gen, d->link.max_width);
 	if (d->before.valid && d->after.valid) {
 		if (d->after.replay > d->before.replay)
-			findings_add(&r->findings, SEV_WARNING, FC_PCIE_REPLAY, a,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_PCIE_REPLAY, a,
 				     FINDING_NO_ADDR,
 				     "replays mean link errors: reseat, check the riser or retimer, look at AER messages in dmesg",
 				     "GPU %s PCIe replay counter rose by %llu during the run",
 				     judge_addr_str(a), d->after.replay - d->before.replay);
 		if (d->after.ecc_uncorrected > d->before.ecc_uncorrected)
-			findings_add(&r->findings, SEV_WARNING, FC_ECC_UNCORRECTED,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_ECC_UNCORRECTED,
 				     a, FINDING_NO_ADDR,
 				     "see nvidia-smi -q -d ECC,PAGE_RETIREMENT; the GPU may need a reset or service",
 				     "GPU %s uncorrected ECC errors rose by %llu during the run",
 				     judge_addr_str(a),
 				     d->after.ecc_uncorrected - d->before.ecc_uncorrected);
 		if (d->after.xid > d->before.xid)
-			findings_add(&r->findings, SEV_WARNING, FC_XID, a,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_XID, a,
 				     FINDING_NO_ADDR,
 				     "look up the Xid in dmesg (NVRM: Xid) and NVIDIA's Xid catalogue",
 				     "GPU %s reported %llu Xid event(s) during the run",
@@ -288,11 +288,12 @@ static void judge_device(struct check_run *r, unsigned int g)
 
 void judge_gpus(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int i;
 
 	judge_figures(r);
-	if (!st || !r->results || r->results->nr_gpu_pairs != (st->pair ? st->nr_pairs : 0))
+	if (!st || !r->judged.results ||
+	    r->judged.results->nr_gpu_pairs != (st->pair ? st->nr_pairs : 0))
 		return;
 	status_finding(r, "cuda", st->cuda);
 	judge_validity(r);

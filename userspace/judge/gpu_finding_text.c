@@ -37,7 +37,7 @@ void judge_corrupt(struct check_run *r, const char *what,
 		   unsigned long long a, unsigned long long b,
 		   const struct gpu_figure *f)
 {
-	findings_add(&r->findings, SEV_ERROR, FC_DATA_CORRUPT, a, b,
+	findings_add(&r->judged.findings, SEV_ERROR, FC_DATA_CORRUPT, a, b,
 		     "do not use P2P on this path until it verifies: see the topology findings for the pair (ACS redirect, IOMMU), and dmesg for IOMMU faults and Xids",
 		     "%s: the copied data did not verify: %s", what,
 		     verify_words(f->verify));
@@ -45,8 +45,8 @@ void judge_corrupt(struct check_run *r, const char *what,
 
 unsigned long long judge_gpu_addr(const struct check_run *r, int g)
 {
-	return g >= 0 && (unsigned int)g < r->gpu->nr_dev ?
-	       r->gpu->dev[g].pci_addr : FINDING_NO_ADDR;
+	return g >= 0 && (unsigned int)g < r->in.gpu->nr_dev ?
+	       r->in.gpu->dev[g].pci_addr : FINDING_NO_ADDR;
 }
 
 /* What to check for a figure nothing else explains. */
@@ -79,23 +79,23 @@ void judge_figure(struct check_run *r, const char *what, unsigned long long a,
 	if (!jf->low)
 		return;
 	if (explained && e->ceiling)
-		findings_add(&r->findings, SEV_INFO, FC_LATENCY_HIGH_EXPLAINED, a, b,
+		findings_add(&r->judged.findings, SEV_INFO, FC_LATENCY_HIGH_EXPLAINED, a, b,
 			     why_fix,
 			     "%s: %.1f us is above the %.1f us expected, explained by %s",
 			     what, fig->median, e->value, why);
 	else if (explained)
-		findings_add(&r->findings, SEV_INFO, FC_BW_LOW_EXPLAINED, a, b, why_fix,
+		findings_add(&r->judged.findings, SEV_INFO, FC_BW_LOW_EXPLAINED, a, b, why_fix,
 			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected, explained by %s",
 			     what, fig->median, ratio, e->value, why);
 	else if (e->ceiling)
-		findings_add(&r->findings, SEV_WARNING, FC_LATENCY_HIGH, a, b, fix,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_LATENCY_HIGH, a, b, fix,
 			     "%s: %.1f us is above the %.1f us expected (%s)",
 			     what, fig->median, e->value, e->basis);
 	else
-		findings_add(&r->findings, SEV_WARNING, FC_BW_LOW, a, b, fix,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_BW_LOW, a, b, fix,
 			     "%s: %.1f GB/s is %.2f of the %.1f GB/s expected (%s; below %.2f)",
 			     what, fig->median, ratio, e->value, e->basis,
-			     r->params.min_ratio);
+			     r->in.params.min_ratio);
 }
 
 /* A sentence on what the topology says about a pair, for timeouts. */
@@ -111,11 +111,11 @@ void judge_topology_hint(const struct check_run *r, int fa, int fb,
 		text_add(&t, "likely cause: ACS redirect or the IOMMU (no topology verdict for the pair)");
 		return;
 	}
-	p = &r->pair[pi];
+	p = &r->judged.pair[pi];
 	text_add(&t, "the topology says %s", p2pd_verdict_name(p->verdict));
 	if (p->nr_blockers) {
 		text_add(&t, "; likely cause: ACS redirect on ");
-		judge_describe_blockers(r->model, p, &t);
+		judge_describe_blockers(r->in.model, p, &t);
 	}
 	if (p->notes & (P2PD_NOTE_IOMMU_A | P2PD_NOTE_IOMMU_B))
 		text_add(&t, "%s IOMMU translation", p->nr_blockers ? " with" : "; likely cause:");

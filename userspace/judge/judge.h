@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 /*
  * Expected bandwidth per direction: PCIe raw rate x encoding (8b/10b up to
@@ -64,7 +64,7 @@ void judge_topology(struct check_run *r);
 bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p);
 /*
  * All findings from the GPU side, after judge_figures() has written the
- * figures' judgement into r->results (r->gpu may be NULL: only the host's
+ * figures' judgement into r->judged.results (r->in.gpu may be NULL: only the host's
  * settings).
  */
 void judge_gpus(struct check_run *r);

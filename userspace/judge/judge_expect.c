@@ -93,7 +93,7 @@ static void host_link(const struct check_run *r, int fn,
 		      const struct gpu_link_reading *own, const char *reporter,
 		      struct judge_expect *e)
 {
-	double v = judge_host_path_gbs(r->model, fn);
+	double v = judge_host_path_gbs(r->in.model, fn);
 
 	if (v > 0) {
 		e->value = v;
@@ -118,7 +118,7 @@ static void host_link(const struct check_run *r, int fn,
 /* The HBM expectation: identical GPUs' median, else NVML's memory rate. */
 static void hbm(const struct check_run *r, unsigned int g, struct judge_expect *e)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	const struct gpu_device *d = &st->dev[g];
 	double vals[GPU_MAX];
 	unsigned int j, n = 0;
@@ -187,7 +187,7 @@ void judge_expect_device(const struct check_run *r, unsigned int g,
 	case JF_D2H:
 	case JF_BIDIR_H2D:
 	case JF_BIDIR_D2H:
-		judge_expect_host(r, run_gpu_function(r, g), &r->gpu->dev[g].link,
+		judge_expect_host(r, run_gpu_function(r, g), &r->in.gpu->dev[g].link,
 				  "NVML", f, e);
 		return;
 	case JF_LOCAL:
@@ -208,7 +208,7 @@ void judge_expect_device(const struct check_run *r, unsigned int g,
 void judge_expect_pair(const struct check_run *r, const struct gpu_pair *gp,
 		       enum judge_pair_fig f, struct judge_expect *e)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	const struct gpu_figure *la = &st->dev[gp->src].local,
 				*lb = &st->dev[gp->dst].local;
 	double hbm_cap = 0;
@@ -252,7 +252,7 @@ void judge_expect_pair(const struct check_run *r, const struct gpu_pair *gp,
 bool judge_figure_low(const struct check_run *r, const struct gpu_figure *fig,
 		      const struct judge_expect *e, double *ratio)
 {
-	double min = r->params.min_ratio;
+	double min = r->in.params.min_ratio;
 
 	*ratio = 0;
 	if (!fig->valid || e->value <= 0)

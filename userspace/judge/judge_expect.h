@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 /* One GPU's figures, in the order reports print them. */
 enum judge_dev_fig {
@@ -63,7 +63,7 @@ void judge_expect_device(const struct check_run *r, unsigned int g,
 /*
  * judge_expect_host() - the expectation for host copy @f (JF_H2D to
  * JF_BIDIR_D2H) of a GPU: its path to the host from model function @fn
- * of r->model (P2PD_NO_INDEX: not there), else its own link @own, whose
+ * of r->in.model (P2PD_NO_INDEX: not there), else its own link @own, whose
  * maximum @reporter gave ("NVML").  judge_expect_device() is this for a
  * measured GPU; --evidence calls it for the host copies of a paste.
  */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "judge/judge_expect.h"
 

@@ -63,7 +63,7 @@ static const char *compute_mode_name(int m)
 unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 				struct judge_setting *out)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	const struct gpu_settings *v = &d->settings;
 	const struct gpu_activity *a = &d->activity;
 	struct judge_setting *s;
@@ -144,7 +144,7 @@ unsigned int judge_gpu_settings(const struct check_run *r, unsigned int g,
 
 void judge_host_aspm(const char *policy, struct judge_setting *out)
 {
-	char text[sizeof(((struct check_run *)0)->host_aspm_policy)];
+	char text[sizeof(((struct run_inputs *)0)->host_aspm_policy)];
 	char *open, *close;
 	unsigned int n = 0;
 	struct judge_setting *s;
@@ -165,13 +165,13 @@ void judge_host_aspm(const char *policy, struct judge_setting *out)
 
 void judge_settings(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	const struct judge_setting *set;
 	unsigned int g, i;
 	char id[P2PD_ADDR_STRLEN];
 
 	for (g = 0; st && g < st->nr_dev; g++) {
-		const struct judged_gpu *jg = &r->results->gpu[g];
+		const struct judged_gpu *jg = &r->judged.results->gpu[g];
 
 		if (!jg->selected)
 			continue;
@@ -184,15 +184,15 @@ void judge_settings(struct check_run *r)
 				continue;
 			if (set[i].finding == FC_COUNT)
 				continue;	/* P-states are told by gpu-throttled */
-			findings_add(&r->findings, info ? SEV_INFO : SEV_WARNING,
+			findings_add(&r->judged.findings, info ? SEV_INFO : SEV_WARNING,
 				     set[i].finding, st->dev[g].pci_addr, FINDING_NO_ADDR,
 				     set[i].change, "GPU %s %s: %s; %s", id,
 				     set[i].name, set[i].value, set[i].effect);
 		}
 	}
-	set = &r->results->host_aspm;
+	set = &r->judged.results->host_aspm;
 	if (set->state == SETTING_NOTE)
-		findings_add(&r->findings, SEV_INFO, FC_SETTING_ASPM_POLICY,
+		findings_add(&r->judged.findings, SEV_INFO, FC_SETTING_ASPM_POLICY,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, set->change,
 			     "%s: %s; %s", set->name, set->value, set->effect);
 }

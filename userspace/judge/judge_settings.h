@@ -9,7 +9,7 @@
 #ifndef P2PDIAG_JUDGE_SETTINGS_H
 #define P2PDIAG_JUDGE_SETTINGS_H
 
-#include "check.h"
+#include "judge/judgement.h"
 
 enum judge_setting_state {
 	SETTING_UNKNOWN,	/* NVML or the kernel did not say */

@@ -58,7 +58,7 @@ void judge_describe_blockers(const struct p2pd_model *m,
 
 const char *judge_pair_fix_of(const struct check_run *r, int pi)
 {
-	const char *fix = r->results ? r->results->pair[pi].fix : NULL;
+	const char *fix = r->judged.results ? r->judged.results->pair[pi].fix : NULL;
 
 	return fix ? fix : "";
 }

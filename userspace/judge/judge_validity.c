@@ -105,7 +105,7 @@ static bool placement_remote(const struct gpu_device *d)
 bool judge_gpu_explained(const struct check_run *r, unsigned int g, bool host,
 			 char *why, size_t wlen, char *fix, size_t flen)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
 	unsigned long long slow = a->throttle & JUDGE_THROTTLE_SLOWING;
 	char words[600];
@@ -143,7 +143,7 @@ bool judge_gpu_explained(const struct check_run *r, unsigned int g, bool host,
 
 void judge_validity(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g;
 
 	for (g = 0; g < st->nr_dev; g++) {
@@ -152,14 +152,14 @@ void judge_validity(struct check_run *r)
 		char a_s[P2PD_ADDR_STRLEN], words[600], fix[300], why[700];
 		unsigned long long slow = a->throttle & JUDGE_THROTTLE_SLOWING;
 
-		if (!r->results->gpu[g].selected)
+		if (!r->judged.results->gpu[g].selected)
 			continue;
 		pciaddr_format(a_s, d->pci_addr);
 		if (gpu_activity_busy(a) && st->measure == GPU_BUSY &&
 		    st->busy == GPU_BUSY_SKIP) {
 			/* a health check's choice: a job's GPU is no fault */
 			busy_words(a, words, sizeof(words));
-			findings_add(&r->findings, SEV_INFO, FC_GPU_BUSY,
+			findings_add(&r->judged.findings, SEV_INFO, FC_GPU_BUSY,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     "the next run on idle GPUs measures them",
 				     "GPU %s is in use: %s; nothing measured (--if-busy=skip), only the topology and attributes judged",
@@ -168,7 +168,7 @@ void judge_validity(struct check_run *r)
 			bool refused = st->measure == GPU_BUSY;
 
 			busy_words(a, words, sizeof(words));
-			findings_add(&r->findings, SEV_WARNING, FC_GPU_BUSY,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_GPU_BUSY,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     refused ?
 				     "run the check when the GPU is idle (drain the node, or --wait-idle SECONDS); --if-busy=measure measures anyway" :
@@ -183,14 +183,14 @@ void judge_validity(struct check_run *r)
 			judge_gpu_explained(r, g, false, why, sizeof(why), fix,
 					    sizeof(fix));
 			judge_throttle_words(slow, words, sizeof(words));
-			findings_add(&r->findings, SEV_WARNING, FC_GPU_THROTTLED,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_GPU_THROTTLED,
 				     d->pci_addr, FINDING_NO_ADDR, fix,
 				     "GPU %s: its clocks were held back while the copies ran: %s (NVML's reasons over %u samples; SM clock %u MHz under load)",
 				     a_s, words, a->throttle_samples,
 				     a->sm_clock_load);
 		}
 		if (placement_remote(d))
-			findings_add(&r->findings, SEV_WARNING, FC_NUMA_REMOTE,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_NUMA_REMOTE,
 				     d->pci_addr, FINDING_NO_ADDR,
 				     "bind the worker and its memory to the GPU's node (numactl --cpunodebind=N --membind=N); check numa_node in sysfs and the BIOS's NUMA setting",
 				     "GPU %s is on NUMA node %d, but the pinned host buffers landed on node %d (the worker ran on CPU %d, node %d): host copies cross the CPUs' interconnect",

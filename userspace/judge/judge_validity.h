@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 /* Clock event reasons that slow copies (nvmlClocksEventReason* bits). */
 #define JUDGE_THROTTLE_SLOWING	(0x4ull | 0x8ull | 0x20ull | 0x40ull | 0x80ull)

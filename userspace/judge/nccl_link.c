@@ -47,9 +47,9 @@ bool nccl_gpu_link(const struct check_run *r, unsigned int g, int version,
 	struct p2pd_link l;
 	int idx;
 
-	if (!r->gpu || g >= r->gpu->nr_dev || version <= 0)
+	if (!r->in.gpu || g >= r->in.gpu->nr_dev || version <= 0)
 		return false;
-	d = &r->gpu->dev[g];
+	d = &r->in.gpu->dev[g];
 	if (version >= NCCL_LINK_FROM_NVML_SINCE) {
 		/* NCCL maps NVML's generations 1 to 6 only */
 		if (!d->link.valid || !d->link.gen || d->link.gen > 6)
@@ -58,8 +58,8 @@ bool nccl_gpu_link(const struct check_run *r, unsigned int g, int version,
 			 d->link.width, true);
 		return true;
 	}
-	idx = r->model ? run_gpu_function(r, g) : P2PD_NO_INDEX;
-	if (idx == P2PD_NO_INDEX || !p2pd_link_above(r->model, idx, &l) ||
+	idx = r->in.model ? run_gpu_function(r, g) : P2PD_NO_INDEX;
+	if (idx == P2PD_NO_INDEX || !p2pd_link_above(r->in.model, idx, &l) ||
 	    !l.max_speed)
 		return false;
 	view_set(out, l.max_speed, l.max_width, false);
@@ -73,7 +73,7 @@ static void speed_text(char *buf, size_t len, unsigned int tenths)
 
 void judge_nccl_links(struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	int v = st ? st->nccl_version : 0;
 	unsigned int g;
 
@@ -90,7 +90,7 @@ void judge_nccl_links(struct check_run *r)
 			continue;
 		speed_text(s_now, sizeof(s_now), now.speed_tenths);
 		speed_text(s_cap, sizeof(s_cap), cap.speed_tenths);
-		findings_add(&r->findings, SEV_INFO, FC_NCCL_LINK_CURRENT, a,
+		findings_add(&r->judged.findings, SEV_INFO, FC_NCCL_LINK_CURRENT, a,
 			     FINDING_NO_ADDR,
 			     "GPUs lower their link at idle and NCCL reads it as it starts, so this is the figure its ring and tree choices start from; put the link's link_speed and link_width in an NCCL_TOPO_FILE to give it the capability, and see link-degraded for the link under load",
 			     "NCCL %d.%d.%d (libnccl.so.2) takes GPU %s's PCIe link from NVML's current %s GT/s x%u: %.1f GB/s in its topology, where the link can do %s GT/s x%u (%.1f GB/s, the sysfs maximum NCCL before 2.30.7 took)",

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 /* NCCL_VERSION_CODE of the first release that reads the link from NVML. */
 #define NCCL_LINK_FROM_NVML_SINCE	23007

@@ -25,7 +25,7 @@ static void format_into(char *buf, size_t len,
 void judge_pair_fix(const struct check_run *r, const struct p2pd_pair *p,
 		    char *buf, size_t len)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	char param[JUDGE_TEXT_MAX / 4], alt[JUDGE_TEXT_MAX / 4];
 	struct text t = { buf, len, 0 };
 	unsigned int i;

@@ -28,18 +28,18 @@ static bool selection_keeps(const struct selection *s, unsigned long long addr)
 /* The selection names endpoints of this topology only. */
 static int selection_valid(const struct check_run *r, char *err, size_t errlen)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned int i;
 
-	for (i = 0; i < r->selection.nr; i++) {
-		int idx = p2pd_model_find(m, r->selection.addr[i]);
+	for (i = 0; i < r->in.selection.nr; i++) {
+		int idx = p2pd_model_find(m, r->in.selection.addr[i]);
 
 		if (idx == P2PD_NO_INDEX || !m->fn[idx].p2p_endpoint) {
 			char text[P2PD_ADDR_STRLEN];
 
 			snprintf(err, errlen,
 				 "--pairs: %s is not a P2P endpoint of the topology",
-				 pciaddr_format(text, r->selection.addr[i]));
+				 pciaddr_format(text, r->in.selection.addr[i]));
 			return -1;
 		}
 	}
@@ -49,14 +49,14 @@ static int selection_valid(const struct check_run *r, char *err, size_t errlen)
 /* Each judged pair's fix, once: kept only where there is one. */
 static int judge_pair_fixes(struct check_run *r)
 {
-	struct judged_pair *jp = r->results->pair;
+	struct judged_pair *jp = r->judged.results->pair;
 	char *fix = malloc(JUDGE_TEXT_MAX);
 	unsigned int i;
 
 	if (!fix)
 		return -1;
-	for (i = 0; i < r->nr_pairs; i++) {
-		judge_pair_fix(r, &r->pair[i], fix, JUDGE_TEXT_MAX);
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		judge_pair_fix(r, &r->judged.pair[i], fix, JUDGE_TEXT_MAX);
 		if (fix[0] && !(jp[i].fix = strdup(fix))) {
 			free(fix);
 			return -1;
@@ -92,21 +92,21 @@ static void note_through(struct run_results *res, const struct p2pd_pair *p)
 }
 
 /*
- * Room in r->pair and r->results->pair for one more pair.  Up to @alloc
+ * Room in r->judged.pair and r->judged.results->pair for one more pair.  Up to @alloc
  * they were sized before the loop; past it they grow by half, up to
  * EXPAND_PAIRS_MAX, where the judgement stops with the reason in @err.
  */
 static int room_for_pair(struct check_run *r, unsigned long *alloc,
 			 char *err, size_t errlen)
 {
-	struct run_results *res = r->results;
+	struct run_results *res = r->judged.results;
 	unsigned long want;
 	struct p2pd_pair *p;
 	struct judged_pair *jp;
 
-	if (r->nr_pairs < *alloc)
+	if (r->judged.nr_pairs < *alloc)
 		return 0;
-	if (r->nr_pairs >= EXPAND_PAIRS_MAX) {
+	if (r->judged.nr_pairs >= EXPAND_PAIRS_MAX) {
 		snprintf(err, errlen,
 			 "more than %lu pairs to keep one by one (about 600 bytes each, with a finding each) among the %lu judged so far: select endpoints with --pairs",
 			 EXPAND_PAIRS_MAX, res->nr_member_pairs);
@@ -115,9 +115,9 @@ static int room_for_pair(struct check_run *r, unsigned long *alloc,
 	want = *alloc + *alloc / 2 + 1024;
 	if (want > EXPAND_PAIRS_MAX)
 		want = EXPAND_PAIRS_MAX;
-	p = realloc(r->pair, want * sizeof(*p));
+	p = realloc(r->judged.pair, want * sizeof(*p));
 	if (p)
-		r->pair = p;
+		r->judged.pair = p;
 	jp = realloc(res->pair, want * sizeof(*jp));
 	if (jp)
 		res->pair = jp;
@@ -131,14 +131,14 @@ static int room_for_pair(struct check_run *r, unsigned long *alloc,
 
 /*
  * Judged pair @p in, standing for @jp's count: counted by verdict and
- * against the functions it passes, and kept in r->pair when @keep_all
+ * against the functions it passes, and kept in r->judged.pair when @keep_all
  * or when it matters.  Return: 0, or -1 with the reason in @err.
  */
 static int add_judged_pair(struct check_run *r, const struct p2pd_pair *p,
 			   const struct judged_pair *jp, bool keep_all,
 			   unsigned long *alloc, char *err, size_t errlen)
 {
-	struct run_results *res = r->results;
+	struct run_results *res = r->judged.results;
 
 	res->nr_member_pairs += jp->count;
 	if ((unsigned int)p->verdict < P2PD_VERDICT_COUNT)
@@ -150,17 +150,17 @@ static int add_judged_pair(struct check_run *r, const struct p2pd_pair *p,
 	}
 	if (room_for_pair(r, alloc, err, errlen))
 		return -1;
-	r->pair[r->nr_pairs] = *p;
-	res->pair[r->nr_pairs] = *jp;
-	r->nr_pairs++;
+	r->judged.pair[r->judged.nr_pairs] = *p;
+	res->pair[r->judged.nr_pairs] = *jp;
+	r->judged.nr_pairs++;
 	return 0;
 }
 
 /* The pairs the selection keeps, one by one (--pairs, --expand-pairs). */
 static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
 {
-	const struct p2pd_model *m = r->model;
-	struct run_results *res = r->results;
+	const struct p2pd_model *m = r->in.model;
+	struct run_results *res = r->judged.results;
 	int a = P2PD_NO_INDEX, b = P2PD_NO_INDEX;
 	unsigned long n = 0;
 	struct p2pd_pair p;
@@ -173,9 +173,9 @@ static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
 			 n, EXPAND_PAIRS_MAX);
 		return -1;
 	}
-	r->pair = calloc(n ? n : 1, sizeof(*r->pair));
+	r->judged.pair = calloc(n ? n : 1, sizeof(*r->judged.pair));
 	res->pair = calloc(n ? n : 1, sizeof(*res->pair));
-	if (!r->pair || !res->pair) {
+	if (!r->judged.pair || !res->pair) {
 		snprintf(err, errlen, "out of memory for %lu pairs", n);
 		return -1;
 	}
@@ -201,8 +201,8 @@ static int judge_each_pair(struct check_run *r, char *err, size_t errlen)
  */
 static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
 {
-	const struct p2pd_model *m = r->model;
-	struct run_results *res = r->results;
+	const struct p2pd_model *m = r->in.model;
+	struct run_results *res = r->judged.results;
 	int ga = P2PD_NO_INDEX, gb = P2PD_NO_INDEX;
 	unsigned long n, alloc;
 	struct p2pd_pair p;
@@ -224,9 +224,9 @@ static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
 	n = p2pd_count_group_pairs(&res->groups);
 	keep_all = n <= PAIRS_LISTED_MAX;
 	alloc = keep_all ? n : 0;
-	r->pair = calloc(alloc ? alloc : 1, sizeof(*r->pair));
+	r->judged.pair = calloc(alloc ? alloc : 1, sizeof(*r->judged.pair));
 	res->pair = calloc(alloc ? alloc : 1, sizeof(*res->pair));
-	if (!r->pair || !res->pair) {
+	if (!r->judged.pair || !res->pair) {
 		snprintf(err, errlen, "out of memory for %lu group pairs", n);
 		return -1;
 	}
@@ -245,7 +245,7 @@ static int judge_group_pairs(struct check_run *r, char *err, size_t errlen)
 
 int judge_pairs(struct check_run *r, char *err, size_t errlen)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	struct run_results *res;
 	unsigned int i;
 	int ret;
@@ -253,7 +253,7 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 	if (selection_valid(r, err, errlen))
 		return -1;
 	res = calloc(1, sizeof(*res));
-	r->results = res;
+	r->judged.results = res;
 	if (res) {
 		res->host_index = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(int));
 		if (res->host_index) {
@@ -261,23 +261,23 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 			res->model = *m;
 			res->model.host_index = res->host_index;
 			res->source_model = m;
-			r->model = m = &res->model;
+			r->in.model = m = &res->model;
 		}
 	}
-	if (res && r->selection.nr) {
+	if (res && r->in.selection.nr) {
 		res->fn_selected = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 		for (i = 0; res->fn_selected && i < m->nr_fn; i++)
-			res->fn_selected[i] = selection_keeps(&r->selection,
+			res->fn_selected[i] = selection_keeps(&r->in.selection,
 							      m->fn[i].addr);
 	}
 	if (res)
 		res->through = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(*res->through));
 	if (!res || !res->host_index || !res->through ||
-	    (r->selection.nr && !res->fn_selected)) {
+	    (r->in.selection.nr && !res->fn_selected)) {
 		snprintf(err, errlen, "out of memory for the results");
 		return -1;
 	}
-	if (r->selection.nr || r->expand_pairs)
+	if (r->in.selection.nr || r->in.expand_pairs)
 		ret = judge_each_pair(r, err, errlen);
 	else
 		ret = judge_group_pairs(r, err, errlen);
@@ -285,7 +285,7 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 		return -1;
 	if (judge_pair_fixes(r)) {
 		snprintf(err, errlen, "out of memory for the fixes of %u pairs",
-			 r->nr_pairs);
+			 r->judged.nr_pairs);
 		return -1;
 	}
 	return 0;
@@ -294,14 +294,14 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 static void judge_gpu_figures(const struct check_run *r, unsigned int g,
 			      struct judged_gpu *jg)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
 	char why[1024], fix[512];
 	bool host = judge_gpu_explained(r, g, true, why, sizeof(why), fix, sizeof(fix));
 	bool local = judge_gpu_explained(r, g, false, why, sizeof(why), fix, sizeof(fix));
 	unsigned int i;
 
-	jg->selected = selection_keeps(&r->selection, d->pci_addr);
+	jg->selected = selection_keeps(&r->in.selection, d->pci_addr);
 	jg->expected_host_gbs = judge_expected_host_gbs(r, g);
 	for (i = 0; i < JF_DEV_FIGS; i++) {
 		struct judged_figure *jf = &jg->fig[i];
@@ -323,13 +323,13 @@ static void judge_gpu_pair_figures(const struct check_run *r,
 				   const struct gpu_pair *gp,
 				   struct judged_gpu_pair *jp)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	char why[1024], fix[512];
 	bool explained;
 	unsigned int i;
 
-	jp->selected = selection_keeps(&r->selection, st->dev[gp->src].pci_addr) &&
-		       selection_keeps(&r->selection, st->dev[gp->dst].pci_addr);
+	jp->selected = selection_keeps(&r->in.selection, st->dev[gp->src].pci_addr) &&
+		       selection_keeps(&r->in.selection, st->dev[gp->dst].pci_addr);
 	jp->expected_gbs = judge_expected_pair_gbs(r, gp);
 	explained = judge_gpu_explained(r, (unsigned int)gp->src, false, why,
 					sizeof(why), fix, sizeof(fix)) ||
@@ -349,7 +349,7 @@ static void judge_gpu_pair_figures(const struct check_run *r,
 /* Which measured GPU pairs each judged pair carries, in both directions. */
 static void map_gpu_pairs(const struct check_run *r, struct run_results *res)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	int gpu_at[GPU_MAX][GPU_MAX];
 	unsigned int i, g;
 
@@ -361,15 +361,15 @@ static void map_gpu_pairs(const struct check_run *r, struct run_results *res)
 		    gp->dst < GPU_MAX && gpu_at[gp->src][gp->dst] < 0)
 			gpu_at[gp->src][gp->dst] = (int)i;
 	}
-	for (i = 0; r->model && i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; r->in.model && i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 		int ga = -1, gb = -1;
 
 		/* the first GPU at each end's address, as CUDA ordered them */
 		for (g = st->nr_dev; g-- > 0;) {
-			if (st->dev[g].pci_addr == r->model->fn[p->a].addr)
+			if (st->dev[g].pci_addr == r->in.model->fn[p->a].addr)
 				ga = (int)g;
-			if (st->dev[g].pci_addr == r->model->fn[p->b].addr)
+			if (st->dev[g].pci_addr == r->in.model->fn[p->b].addr)
 				gb = (int)g;
 		}
 		if (ga >= 0 && gb >= 0) {
@@ -381,13 +381,13 @@ static void map_gpu_pairs(const struct check_run *r, struct run_results *res)
 
 void judge_figures(struct check_run *r)
 {
-	struct run_results *res = r->results;
-	const struct gpu_state *st = r->gpu;
+	struct run_results *res = r->judged.results;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int i;
 
 	if (!res)
 		return;
-	judge_host_aspm(r->host_aspm_policy, &res->host_aspm);
+	judge_host_aspm(r->in.host_aspm_policy, &res->host_aspm);
 	if (!st)
 		return;
 	for (i = 0; i < st->nr_dev && i < GPU_MAX; i++)
@@ -396,7 +396,7 @@ void judge_figures(struct check_run *r)
 	res->nr_gpu_pairs = 0;
 	res->gpu_pair = calloc(st->nr_pairs ? st->nr_pairs : 1, sizeof(*res->gpu_pair));
 	if (!res->gpu_pair) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	for (i = 0; st->pair && i < st->nr_pairs; i++)
@@ -407,24 +407,24 @@ void judge_figures(struct check_run *r)
 
 void judge_release(struct check_run *r)
 {
-	struct run_results *res = r->results;
+	struct run_results *res = r->judged.results;
 	unsigned int i;
 
 	if (res) {
-		for (i = 0; res->pair && i < r->nr_pairs; i++)
+		for (i = 0; res->pair && i < r->judged.nr_pairs; i++)
 			free(res->pair[i].fix);
 		free(res->pair);
 		free(res->gpu_pair);
 		if (res->source_model)
-			r->model = res->source_model;
+			r->in.model = res->source_model;
 		free(res->host_index);
 		free(res->fn_selected);
 		free(res->through);
 		free(res->group_storage);
 		free(res);
 	}
-	r->results = NULL;
-	free(r->pair);
-	r->pair = NULL;
-	r->nr_pairs = 0;
+	r->judged.results = NULL;
+	free(r->judged.pair);
+	r->judged.pair = NULL;
+	r->judged.nr_pairs = 0;
 }

@@ -8,14 +8,14 @@
  * settings and the curve fits.
  *
  * The per-pair part is kept small (a pointer and two indices beside each
- * of r->pair): the fix text is allocated only for pairs that have one.
+ * of r->judged.pair): the fix text is allocated only for pairs that have one.
  */
 #ifndef P2PDIAG_JUDGE_RESULTS_H
 #define P2PDIAG_JUDGE_RESULTS_H
 
 #include <stdbool.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "p2pdiag/endpoint_groups.h"
 #include "judge/curve_fit.h"
 #include "judge/judge_expect.h"
@@ -30,12 +30,12 @@ struct judged_figure {
 };
 
 /*
- * Beside r->pair[i].  Grouped (endpoint_groups.h), r->pair[i] is the
+ * Beside r->judged.pair[i].  Grouped (endpoint_groups.h), r->judged.pair[i] is the
  * representative of a group pair and stands for count pairs judged alike.
  */
 struct judged_pair {
 	char *fix;		/* judge_pair_fix()'s text; NULL: nothing to fix */
-	int gpu_ab, gpu_ba;	/* indices into r->gpu->pair: a -> b, b -> a; -1 */
+	int gpu_ab, gpu_ba;	/* indices into r->in.gpu->pair: a -> b, b -> a; -1 */
 	unsigned long count;	/* pairs it stands for: 1 unless grouped */
 	int group_a, group_b;	/* its groups, group_a <= group_b; -1 unless grouped */
 };
@@ -52,7 +52,7 @@ struct judged_gpu {
 	char process_words[600];	/* the other processes on the GPU */
 };
 
-/* Beside r->gpu->pair[i]. */
+/* Beside r->in.gpu->pair[i]. */
 struct judged_gpu_pair {
 	bool selected;		/* the selection keeps both GPUs */
 	double expected_gbs;	/* src -> dst per direction; 0 unknown */
@@ -75,7 +75,7 @@ struct pairs_through {
 
 struct run_results {
 	/*
-	 * The judged model: the source's (@source_model, r->model before
+	 * The judged model: the source's (@source_model, r->in.model before
 	 * judgement) with its host-bridge index (p2pd_model.host_index), so
 	 * that no pair scans the functions for its host bridge.
 	 */
@@ -83,21 +83,21 @@ struct run_results {
 	const struct p2pd_model *source_model;
 	int *host_index;
 	unsigned char *fn_selected;	/* per model function; NULL: all */
-	bool grouped;			/* r->pair holds group pairs */
+	bool grouped;			/* r->judged.pair holds group pairs */
 	struct p2pd_groups groups;	/* when grouped */
 	int *group_storage;
 	unsigned long nr_member_pairs;	/* the pairs judged, listed or not */
 	/* of them, by verdict (enum p2pd_verdict) */
 	unsigned long verdict_pairs[P2PD_VERDICT_COUNT];
 	/*
-	 * Judged pairs that are not in r->pair: past PAIRS_LISTED_MAX judged
+	 * Judged pairs that are not in r->judged.pair: past PAIRS_LISTED_MAX judged
 	 * pairs, only those that matter (judge_pair_matters()) are kept.
 	 */
 	unsigned long pairs_not_listed;
 	struct pairs_through *through;	/* per model function */
-	struct judged_pair *pair;	/* r->nr_pairs of them */
-	struct judged_gpu gpu[GPU_MAX];	/* r->gpu->nr_dev of them */
-	struct judged_gpu_pair *gpu_pair;	/* r->gpu->nr_pairs of them */
+	struct judged_pair *pair;	/* r->judged.nr_pairs of them */
+	struct judged_gpu gpu[GPU_MAX];	/* r->in.gpu->nr_dev of them */
+	struct judged_gpu_pair *gpu_pair;	/* r->in.gpu->nr_pairs of them */
 	unsigned int nr_gpu_pairs;
 	struct judge_setting host_aspm;
 };
@@ -105,8 +105,8 @@ struct run_results {
 /* Whether the selection keeps model function @fn (every one before judgement). */
 static inline bool run_fn_selected(const struct check_run *r, int fn)
 {
-	return fn >= 0 && (!r->results || !r->results->fn_selected ||
-			   r->results->fn_selected[fn]);
+	return fn >= 0 && (!r->judged.results || !r->judged.results->fn_selected ||
+			   r->judged.results->fn_selected[fn]);
 }
 
 /* Model function @fn's judged pairs (zero before judgement). */
@@ -115,15 +115,15 @@ static inline const struct pairs_through *run_pairs_through(const struct check_r
 {
 	static const struct pairs_through none;
 
-	return fn >= 0 && r->results && r->results->through ?
-	       &r->results->through[fn] : &none;
+	return fn >= 0 && r->judged.results && r->judged.results->through ?
+	       &r->judged.results->through[fn] : &none;
 }
 
-/* How many pairs r->pair[@i] stands for. */
+/* How many pairs r->judged.pair[@i] stands for. */
 static inline unsigned long run_pair_count(const struct check_run *r,
 					   unsigned int i)
 {
-	return r->results && r->results->pair ? r->results->pair[i].count : 1;
+	return r->judged.results && r->judged.results->pair ? r->judged.results->pair[i].count : 1;
 }
 
 /*
@@ -144,8 +144,8 @@ static inline unsigned long run_pair_count(const struct check_run *r,
 
 /*
  * judge_pairs() - apply the selection and judge every pair it keeps into
- * r->pair (the one pair loop of the tool), each with its fix into
- * r->results.  Without a selection and without r->expand_pairs the pairs
+ * r->judged.pair (the one pair loop of the tool), each with its fix into
+ * r->judged.results.  Without a selection and without r->in.expand_pairs the pairs
  * are grouped: one judgement per group pair, which stands for its count.
  * Return: 0, or -1 with the reason in @err (an address of the selection
  * that is no endpoint, no memory).
@@ -153,12 +153,15 @@ static inline unsigned long run_pair_count(const struct check_run *r,
 int judge_pairs(struct check_run *r, char *err, size_t errlen);
 
 /*
- * judge_figures() - the GPU half of r->results: each GPU's and GPU pair's
+ * judge_figures() - the GPU half of r->judged.results: each GPU's and GPU pair's
  * expectations, settings and curve fits.  judge_gpus() calls it first.
  */
 void judge_figures(struct check_run *r);
 
-/* judge_release() - free r->pair and r->results; r->model is the source's again. */
+/*
+ * judge_release() - free r->judged.pair and r->judged.results; r->in.model
+ * is the source's again.
+ */
 void judge_release(struct check_run *r);
 
 #endif /* P2PDIAG_JUDGE_RESULTS_H */

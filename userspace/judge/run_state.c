@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "judge/run_state.h"
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "findings/findings.h"
 #include "judge/judge_priv.h"
 
@@ -9,8 +9,8 @@ unsigned int run_pairs_to_judge(const struct check_run *r)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < r->nr_pairs; i++)
-		n += !r->model || !judge_paravirtual_pair(r->model, &r->pair[i]);
+	for (i = 0; i < r->judged.nr_pairs; i++)
+		n += !r->in.model || !judge_paravirtual_pair(r->in.model, &r->judged.pair[i]);
 	return n;
 }
 
@@ -19,7 +19,7 @@ enum run_state run_state(const struct check_run *r, enum run_grounds *grounds)
 	enum run_grounds g = GROUNDS_FINDINGS;
 	enum run_state s;
 
-	switch (r->findings.nr ? findings_worst(&r->findings) : SEV_INFO) {
+	switch (r->judged.findings.nr ? findings_worst(&r->judged.findings) : SEV_INFO) {
 	case SEV_ERROR:
 		s = RUN_BROKEN;
 		break;
@@ -27,10 +27,10 @@ enum run_state run_state(const struct check_run *r, enum run_grounds *grounds)
 		s = RUN_DEGRADED;
 		break;
 	default:
-		if (r->diagnosis.root_cause == RC_HEALTHY) {
+		if (r->judged.diagnosis.root_cause == RC_HEALTHY) {
 			s = RUN_HEALTHY;
 			g = GROUNDS_SHOWN;
-		} else if (r->evidence) {
+		} else if (r->in.evidence) {
 			s = RUN_UNDECIDED;
 			g = GROUNDS_NOT_SHOWN;
 		} else if (!run_pairs_to_judge(r)) {

@@ -108,7 +108,7 @@ static bool ats_note_matters(const struct p2pd_pair *p)
 
 bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 
 	return (p->verdict != P2PD_VERDICT_OK && p->verdict != P2PD_VERDICT_HOST) ||
 	       (p->verdict != P2PD_VERDICT_OK && judge_paravirtual_pair(m, p)) ||
@@ -119,8 +119,8 @@ bool judge_pair_matters(const struct check_run *r, const struct p2pd_pair *p)
 
 static void judge_pair_topology(struct check_run *r, unsigned int pi)
 {
-	const struct p2pd_model *m = r->model;
-	const struct p2pd_pair *p = &r->pair[pi];
+	const struct p2pd_model *m = r->in.model;
+	const struct p2pd_pair *p = &r->judged.pair[pi];
 	unsigned long long fa = m->fn[p->a].addr, fb = m->fn[p->b].addr;
 	char msg[TEXT_LEN];
 	struct text t = { msg, sizeof(msg), 0 };
@@ -130,7 +130,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 	paravirtual = judge_paravirtual_pair(m, p);
 	if (paravirtual) {
 		if (p->verdict != P2PD_VERDICT_OK)
-			findings_add(&r->findings, SEV_INFO, FC_PARAVIRTUAL_PAIR, fa, fb,
+			findings_add(&r->judged.findings, SEV_INFO, FC_PARAVIRTUAL_PAIR, fa, fb,
 				     NULL, "%s: verdict %s, which does not matter: a %s device is paravirtual and has no peer-to-peer data path",
 				     msg, p2pd_verdict_name(p->verdict), paravirtual);
 		return;
@@ -158,7 +158,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			describe_blocking_hosts(m, p, &t);
 			text_add(&t, ", which does not route P2P (not on the kernel's P2PDMA list, CPU not AMD Zen): expect failures, hangs or corrupt data");
 		}
-		findings_add(&r->findings,
+		findings_add(&r->judged.findings,
 			     p->verdict == P2PD_VERDICT_BLOCKED ? SEV_ERROR : SEV_WARNING,
 			     /* named for what the fix changes */
 			     p->nr_blockers && (p->common_kind == P2PD_COMMON_BRIDGE ||
@@ -174,7 +174,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			 p->missing & P2PD_MISSING_DEPTH ? " the hierarchy is deeper than the engine follows;" : "",
 			 p->missing & P2PD_MISSING_BRIDGE ? " an upstream bridge is a CardBus bridge, which p2pdiag does not model;" : "",
 			 p->missing & P2PD_MISSING_LIST ? " the kernel's P2PDMA list from 7.4 names Alibaba's Yitian 710 host bridge by an id p2pdiag does not know, so whether this one routes P2P is not known;" : "");
-		findings_add(&r->findings, SEV_WARNING, FC_VERDICT_UNKNOWN, fa, fb,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_VERDICT_UNKNOWN, fa, fb,
 			     p->missing == P2PD_MISSING_LIST ?
 			     "measure it: p2pdiag-check's copies (or nvbandwidth) between the pair decide; with the kernel's pci_p2pdma_distance(), a 'cannot be used for peer-to-peer DMA' line in dmesg says not listed" :
 			     p->missing == P2PD_MISSING_BRIDGE ?
@@ -196,7 +196,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 			 p->notes & P2PD_NOTE_IOMMU_A ? judge_addr_str(fa) : "",
 			 (p->notes & P2PD_NOTE_IOMMU_A) && (p->notes & P2PD_NOTE_IOMMU_B) ? " and " : "",
 			 p->notes & P2PD_NOTE_IOMMU_B ? judge_addr_str(fb) : "");
-		findings_add(&r->findings,
+		findings_add(&r->judged.findings,
 			     p->verdict == P2PD_VERDICT_HOST ? SEV_INFO : SEV_WARNING,
 			     FC_IOMMU_TRANSLATED, fa, fb,
 			     "if the copies below fail or hang: keep the IOMMU (iommu=pt does not clear ACS redirect) and remove the redirect, or put the devices' groups in identity mode",
@@ -207,7 +207,7 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
 		msg[0] = '\0';
 		pair_names(m, p, &t);
 		text_add(&t, ": ATS is enabled and every redirecting port has DirectTrans+: requests the device has translated may go straight across; untranslated ones still go up");
-		findings_add(&r->findings, SEV_INFO, FC_ATS_DIRECT_TRANSLATED,
+		findings_add(&r->judged.findings, SEV_INFO, FC_ATS_DIRECT_TRANSLATED,
 			     fa, fb, NULL, "%s", msg);
 	}
 }
@@ -225,14 +225,14 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 	char target[16], fix[FIX_LEN];
 	unsigned int code;
 
-	if (!r->root || !r->system || !r->system->read ||
-	    !link_cap_read(r->root, up->addr, f->addr, max_speed, &cap))
+	if (!r->in.root || !r->in.system || !r->in.system->read ||
+	    !link_cap_read(r->in.root, up->addr, f->addr, max_speed, &cap))
 		return false;
 	if (cap.cooling) {
 		snprintf(fix, sizeof(fix),
 			 "nothing to reseat: find the thermal zone bound to /sys/class/thermal/cooling_device%u (its cdev* links) and cool the system or the component past its trip point; the kernel raises the speed again as it cools",
 			 cap.cooling_id);
-		findings_add(&r->findings, SEV_WARNING, FC_LINK_CAPPED_THERMAL,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_LINK_CAPPED_THERMAL,
 			     f->addr, FINDING_NO_ADDR, fix,
 			     "link %s - %s %s runs at %s of %s GT/s (x%u): the kernel's PCIe bandwidth controller holds port %s down as thermal cooling device %u (" LINK_COOLING_PREFIX "%s, state %lu of %lu)",
 			     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
@@ -248,7 +248,7 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 		 "nothing to reseat: set the slot's PCIe speed in the BIOS (\"PCIe Link Speed\", \"Max Link Speed\" or the slot's \"Gen\" setting) to Auto; to test now: setpci -s %s CAP_EXP+0x30.w=%u:000f, then retrain the link with setpci -s %s CAP_EXP+0x10.w=0020:0020 (lost at reboot)",
 		 judge_addr_str(cap.target_at), code < 8 ? code : 0,
 		 judge_addr_str(up->addr));
-	findings_add(&r->findings, SEV_WARNING, FC_LINK_CAPPED_TARGET,
+	findings_add(&r->judged.findings, SEV_WARNING, FC_LINK_CAPPED_TARGET,
 		     f->addr, FINDING_NO_ADDR, fix,
 		     "link %s - %s %s runs at %s of %s GT/s (x%u): Target Link Speed in %s's Link Control 2 caps it at %s GT/s",
 		     judge_addr_str(up->addr), kind_of(f), judge_addr_str(f->addr),
@@ -258,12 +258,12 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 
 static void judge_links(struct check_run *r)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned char *relevant = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 	unsigned int i;
 
 	if (!relevant) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	/* every link between a P2P endpoint and its root port */
@@ -297,7 +297,7 @@ static void judge_links(struct check_run *r)
 		speed_str(cur, sizeof(cur), f->link.speed);
 		speed_str(max, sizeof(max), max_speed);
 		if (max_width && f->link.width < max_width) {
-			findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_LINK_DEGRADED,
 				     f->addr, FINDING_NO_ADDR,
 				     NULL,
 				     "link %s - %s %s runs x%u of x%u (%s of %s GT/s): lanes are missing",
@@ -308,13 +308,13 @@ static void judge_links(struct check_run *r)
 			if (judge_capped_link(r, up, f, max_speed, cur, max))
 				;
 			else if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
-				findings_add(&r->findings, SEV_INFO, FC_LINK_SLOW_IDLE,
+				findings_add(&r->judged.findings, SEV_INFO, FC_LINK_SLOW_IDLE,
 					     f->addr, FINDING_NO_ADDR, NULL,
 					     "link %s - GPU %s runs at %s of %s GT/s x%u at idle: GPUs lower their link speed when idle; the copies read it again under load",
 					     judge_addr_str(up->addr), judge_addr_str(f->addr), cur,
 					     max, f->link.width);
 			else
-				findings_add(&r->findings, SEV_WARNING, FC_LINK_DEGRADED,
+				findings_add(&r->judged.findings, SEV_WARNING, FC_LINK_DEGRADED,
 					     f->addr, FINDING_NO_ADDR,
 					     NULL,
 					     "link %s - %s %s runs at %s of %s GT/s (x%u)",
@@ -329,9 +329,9 @@ void judge_topology(struct check_run *r)
 {
 	unsigned int i;
 
-	if (!r->model)
+	if (!r->in.model)
 		return;
-	for (i = 0; i < r->nr_pairs; i++)
+	for (i = 0; i < r->judged.nr_pairs; i++)
 		judge_pair_topology(r, i);
 	judge_links(r);
 }

@@ -39,13 +39,13 @@ int baseline_save(const char *path, const struct check_run *r,
 
 static void check_devices(struct check_run *r, struct json_object *devs)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	size_t i, nd = json_object_array_length(devs);
 	unsigned char *seen = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 	unsigned int k;
 
 	if (!seen) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
 	for (i = 0; i < nd; i++) {
@@ -58,7 +58,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			continue;
 		idx = p2pd_model_find(m, addr);
 		if (idx == P2PD_NO_INDEX) {
-			findings_add(&r->findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
 				     addr, FINDING_NO_ADDR,
 				     "check that the card is seated and enabled in firmware (lspci should list it)",
 				     "%s [%s:%s] of the baseline is missing here", as,
@@ -75,7 +75,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 			p2pd_field_text(have, sizeof(have), &m->fn[idx],
 					same_model_fields[k]);
 			if (want && strcmp(want, have))
-				findings_add(&r->findings, SEV_WARNING, FC_BASELINE_DEVICE,
+				findings_add(&r->judged.findings, SEV_WARNING, FC_BASELINE_DEVICE,
 					     addr, FINDING_NO_ADDR,
 					     !strcmp(name, "acs_ctrl") ?
 					     "compare the firmware ACS settings and kernel parameters with the baseline server" : FINDING_NO_FIX,
@@ -89,7 +89,7 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 		if (seen[k])
 			continue;
 		pciaddr_format(a, m->fn[k].addr);
-		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_BASELINE_TOPOLOGY,
 			     m->fn[k].addr, FINDING_NO_ADDR, FINDING_NO_FIX,
 			     "%s [%04x:%04x] is here but not on the baseline", a,
 			     m->fn[k].vendor, m->fn[k].device);
@@ -111,7 +111,7 @@ static void check_bw(struct check_run *r, const char *what, unsigned long long a
 		     unsigned long long b, double base, double now, double tol)
 {
 	if (bw_below_reference(base, now, tol))
-		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_BW, a, b,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_BASELINE_BW, a, b,
 			     "compare links under load, NUMA placement and firmware settings with the baseline server",
 			     "%s: %.1f GB/s, %.0f%% below the baseline's %.1f GB/s (tolerance %.0f%%)",
 			     what, now, 100 * (1 - now / base), base, 100 * tol);
@@ -137,7 +137,7 @@ struct entry_side {
 
 /* A pair of this run that an entry's members fall in. */
 struct covered_pair {
-	int pair;		/* index into r->pair */
+	int pair;		/* index into r->judged.pair */
 	int a, b;		/* the first of the entry's member pairs in it */
 	unsigned long count;	/* how many of them */
 };
@@ -190,13 +190,13 @@ static struct json_object *group_members(struct json_object *groups,
 
 static void side_add(struct check_run *r, struct entry_side *s, const char *as)
 {
-	const struct run_results *res = r->results;
+	const struct run_results *res = r->judged.results;
 	unsigned long long addr;
 	int fn, key;
 
 	if (!as || pciaddr_parse(as, &addr))
 		return;
-	fn = p2pd_model_find(r->model, addr);
+	fn = p2pd_model_find(r->in.model, addr);
 	/* missing here (reported by the devices' check) or left out */
 	if (fn == P2PD_NO_INDEX || !run_fn_selected(r, fn))
 		return;
@@ -309,8 +309,8 @@ static void share_text(char *buf, size_t len, unsigned long part,
 static void compare_pair(struct check_run *r, const struct covered_pair *c,
 			 const char *cls, const char *ver, unsigned long whole)
 {
-	const struct p2pd_pair *p = &r->pair[c->pair];
-	unsigned long long a = r->model->fn[c->a].addr, b = r->model->fn[c->b].addr;
+	const struct p2pd_pair *p = &r->judged.pair[c->pair];
+	unsigned long long a = r->in.model->fn[c->a].addr, b = r->in.model->fn[c->b].addr;
 	char as[P2PD_ADDR_STRLEN], bs[P2PD_ADDR_STRLEN], share[96];
 	int v = ver ? verdict_of(ver) : -1;
 
@@ -318,14 +318,14 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 	pciaddr_format(bs, b);
 	share_text(share, sizeof(share), c->count, whole);
 	if (cls && strcmp(cls, p2pd_class_name(p->cls)))
-		findings_add(&r->findings, SEV_WARNING, FC_BASELINE_CLASS, a, b,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_BASELINE_CLASS, a, b,
 			     "the devices sit elsewhere in the PCIe tree than on the baseline: check slots and risers",
 			     "%s and %s are %s here, %s on the baseline%s", as, bs,
 			     p2pd_class_name(p->cls), cls, share);
 	if (v >= 0 && v != (int)p->verdict) {
 		enum finding_severity sev = verdict_change_severity(p->verdict);
 
-		findings_add(&r->findings, sev, FC_BASELINE_VERDICT, a, b,
+		findings_add(&r->judged.findings, sev, FC_BASELINE_VERDICT, a, b,
 			     NULL,
 			     "%s and %s: verdict %s here, %s on the baseline%s", as, bs,
 			     p2pd_verdict_name(p->verdict), ver, share);
@@ -381,21 +381,21 @@ static void check_pair_bw(struct check_run *r, struct json_object *o, double tol
 	char what[96];
 	double base;
 
-	if (!r->gpu || !as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b) ||
+	if (!r->in.gpu || !as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b) ||
 	    !json_object_object_get_ex(o, "bw", &bw) ||
 	    !json_object_is_type(bw, json_type_object) || report_get_num(bw, "p2p_gbs", &base))
 		return;
 	/* left out by the selection, or a missing device (reported) */
-	if (run_pair_index(r, p2pd_model_find(r->model, a),
-			   p2pd_model_find(r->model, b)) < 0)
+	if (run_pair_index(r, p2pd_model_find(r->in.model, a),
+			   p2pd_model_find(r->in.model, b)) < 0)
 		return;
-	for (g = 0; g < r->gpu->nr_dev; g++) {
-		if (r->gpu->dev[g].pci_addr == a)
+	for (g = 0; g < r->in.gpu->nr_dev; g++) {
+		if (r->in.gpu->dev[g].pci_addr == a)
 			s = g;
-		if (r->gpu->dev[g].pci_addr == b)
+		if (r->in.gpu->dev[g].pci_addr == b)
 			d = g;
 	}
-	gp = s < GPU_MAX && d < GPU_MAX ? run_gpu_pair(r->gpu, (int)s, (int)d) : NULL;
+	gp = s < GPU_MAX && d < GPU_MAX ? run_gpu_pair(r->in.gpu, (int)s, (int)d) : NULL;
 	snprintf(what, sizeof(what), "P2P %s -> %s", as, bs);
 	if (gp && gp->p2p.valid)
 		check_bw(r, what, a, b, base, gp->p2p.median, tol);
@@ -412,7 +412,7 @@ static void check_pairs(struct check_run *r, struct json_object *pairs,
 		if (!json_object_is_type(o, json_type_object))
 			continue;
 		if (check_entry(r, o, groups))
-			r->findings.oom = true;
+			r->judged.findings.oom = true;
 		check_pair_bw(r, o, tol);
 	}
 }
@@ -422,7 +422,7 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 	size_t i, n = json_object_array_length(gpus);
 	unsigned int g;
 
-	if (!r->gpu)
+	if (!r->in.gpu)
 		return;
 	for (i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(gpus, i);
@@ -433,8 +433,8 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 
 		if (!as || pciaddr_parse(as, &a))
 			continue;
-		for (g = 0; g < r->gpu->nr_dev; g++) {
-			const struct gpu_device *d = &r->gpu->dev[g];
+		for (g = 0; g < r->in.gpu->nr_dev; g++) {
+			const struct gpu_device *d = &r->in.gpu->dev[g];
 
 			if (d->pci_addr != a)
 				continue;
@@ -461,7 +461,7 @@ int baseline_check(const char *path, struct check_run *r, double tolerance,
 	pairs = report_get_array(root, "pairs");
 	gpus = report_get_array(root, "gpus");
 	groups = report_get_array(root, "groups");	/* none before grouping */
-	if (r->model) {
+	if (r->in.model) {
 		check_devices(r, devs);
 		check_pairs(r, pairs, groups, tolerance);
 	}

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 /* Write the run to @path (atomically).  Return: 0, or -1 with @err. */
 int baseline_save(const char *path, const struct check_run *r,

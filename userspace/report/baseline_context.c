@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "report/baseline_context.h"
 #include "report/system_output.h"
 #include "system/system.h"
@@ -59,7 +59,7 @@ static void slots_text(struct json_object *slots, char *buf, size_t len)
 
 void baseline_context_check(struct check_run *r, struct json_object *base)
 {
-	const struct system_report *s = r->system;
+	const struct system_report *s = r->in.system;
 	struct json_object *now, *bs = NULL, *ns = NULL, *v;
 	char diff[2048] = "", was[1024], is[1024];
 	static const char *const ctx_keys[] = {
@@ -90,7 +90,7 @@ void baseline_context_check(struct check_run *r, struct json_object *base)
 	differ(diff, sizeof(diff), "slots", was, is);
 	json_object_put(now);
 	if (diff[0])
-		findings_add(&r->findings, SEV_INFO, FC_BASELINE_CONTEXT,
+		findings_add(&r->judged.findings, SEV_INFO, FC_BASELINE_CONTEXT,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "since the baseline: %s", diff);
 }

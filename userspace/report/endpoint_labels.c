@@ -27,13 +27,13 @@ static bool is_listed_endpoint(const struct check_run *r, unsigned int i,
 			       const void *unused)
 {
 	(void)unused;
-	return r->model->fn[i].p2p_endpoint && run_fn_selected(r, (int)i);
+	return r->in.model->fn[i].p2p_endpoint && run_fn_selected(r, (int)i);
 }
 
 unsigned int endpoint_labels(const struct check_run *r,
 			     struct endpoint_label **out)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	struct endpoint_label *ep;
 	unsigned int *listed = NULL;
 	unsigned int n = 0, rank, j, g, count[P2PD_KIND_COUNT] = { 0 };
@@ -59,8 +59,8 @@ unsigned int endpoint_labels(const struct check_run *r,
 				continue;
 			ep[n].fn = (int)listed[j];
 			ep[n].gpu = -1;
-			for (g = 0; r->gpu && g < r->gpu->nr_dev; g++)
-				if (r->gpu->dev[g].pci_addr == f->addr)
+			for (g = 0; r->in.gpu && g < r->in.gpu->nr_dev; g++)
+				if (r->in.gpu->dev[g].pci_addr == f->addr)
 					ep[n].gpu = (int)g;
 			snprintf(ep[n].label, sizeof(ep[n].label), "%s%u",
 				 kind_prefix[rank], count[rank]++);
@@ -93,7 +93,7 @@ int endpoint_label_find(const struct check_run *r,
 	for (i = 0; i < n; i++)
 		if (!strcasecmp(ep[i].label, name))
 			return ep[i].fn;
-	if (r->model && !pciaddr_parse(name, &addr))
-		return p2pd_model_find(r->model, addr);
+	if (r->in.model && !pciaddr_parse(name, &addr))
+		return p2pd_model_find(r->in.model, addr);
 	return P2PD_NO_INDEX;
 }

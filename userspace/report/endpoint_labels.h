@@ -7,7 +7,7 @@
 #ifndef P2PDIAG_ENDPOINT_LABELS_H
 #define P2PDIAG_ENDPOINT_LABELS_H
 
-#include "check.h"
+#include "judge/judgement.h"
 
 #define ENDPOINT_LABEL_MAX 16
 

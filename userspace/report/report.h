@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 #define REPORT_SCHEMA 1
 
@@ -90,7 +90,7 @@ int report_graph_check(const char *path, char *err, size_t errlen);
 /*
  * report_graph_pair() - the pair that @name (two labels such as GPU0, or
  * PCI addresses, as --graph-pair gave them) names, as an index into
- * r->pair.  Return: 0, or -1 with the reason.
+ * r->judged.pair.  Return: 0, or -1 with the reason.
  */
 int report_graph_pair(const struct check_run *r, const char *const name[2],
 		      int *pair, char *err, size_t errlen);

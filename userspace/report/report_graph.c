@@ -70,7 +70,7 @@ struct graph {
 	bool many_numa;			/* root buses on several NUMA nodes */
 	enum mark numa_link;
 	bool numa_lit;
-	int pair;			/* highlighted r->pair index, or -1 */
+	int pair;			/* highlighted r->judged.pair index, or -1 */
 	enum mark lit_mark;		/* its verdict, the colour of its route */
 	bool failed;			/* memory ran out: the text is incomplete */
 };
@@ -206,8 +206,8 @@ static void read_pairs(struct graph *g)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < g->r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &g->r->pair[i];
+	for (i = 0; i < g->r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &g->r->judged.pair[i];
 
 		for (k = 0; k < p->nr_blockers; k++)
 			g->blocks[p->blocker[k]]++;
@@ -216,8 +216,8 @@ static void read_pairs(struct graph *g)
 		mark_route(g, p, false);
 	}
 	if (g->pair >= 0) {
-		g->lit_mark = verdict_mark(g->r->pair[g->pair].verdict);
-		mark_route(g, &g->r->pair[g->pair], true);
+		g->lit_mark = verdict_mark(g->r->judged.pair[g->pair].verdict);
+		mark_route(g, &g->r->judged.pair[g->pair], true);
 	}
 }
 
@@ -315,8 +315,8 @@ static unsigned int add_blocked_peers(FILE *t, const struct graph *g, int fn)
 {
 	unsigned int i, named = 0, total = 0;
 
-	for (i = 0; i < g->r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &g->r->pair[i];
+	for (i = 0; i < g->r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &g->r->judged.pair[i];
 		int peer = p->a == fn ? p->b : p->b == fn ? p->a : P2PD_NO_INDEX;
 		const char *label;
 		char a[P2PD_ADDR_STRLEN];
@@ -466,10 +466,10 @@ static void legend(FILE *out, struct graph *g, unsigned int hidden)
 
 	if (!t)
 		return;
-	fprintf(t, "p2pdiag-check %s: %s (%s)\n", report_version(), r->source,
-	    r->source_detail);
+	fprintf(t, "p2pdiag-check %s: %s (%s)\n", report_version(), r->in.source,
+	    r->in.source_detail);
 	if (g->pair >= 0) {
-		const struct p2pd_pair *p = &r->pair[g->pair];
+		const struct p2pd_pair *p = &r->judged.pair[g->pair];
 		const char *la = endpoint_label_of(g->ep, g->nr_ep, p->a);
 		const char *lb = endpoint_label_of(g->ep, g->nr_ep, p->b);
 		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], blk[JUDGE_TEXT_MAX];
@@ -590,7 +590,7 @@ int report_graph_pair(const struct check_run *r, const char *const name[2],
 	n = endpoint_labels(r, &ep);
 	for (i = 0; i < 2; i++) {
 		fn[i] = endpoint_label_find(r, ep, n, name[i]);
-		if (fn[i] == P2PD_NO_INDEX || !r->model->fn[fn[i]].p2p_endpoint) {
+		if (fn[i] == P2PD_NO_INDEX || !r->in.model->fn[fn[i]].p2p_endpoint) {
 			snprintf(err, errlen,
 				 "--graph-pair: '%s' is no P2P endpoint here: give a label from the matrix (%s%s%s) or a PCI address",
 				 name[i], n ? ep[0].label : "none",
@@ -617,11 +617,11 @@ int report_graph_pair(const struct check_run *r, const char *const name[2],
 
 int report_graph_dot(FILE *out, const struct check_run *r, int pair)
 {
-	unsigned int n = r->model ? r->model->nr_fn : 0;
-	struct graph g = { .r = r, .m = r->model, .pair = pair };
+	unsigned int n = r->in.model ? r->in.model->nr_fn : 0;
+	struct graph g = { .r = r, .m = r->in.model, .pair = pair };
 	int ret = -1;
 
-	if (!r->model)
+	if (!r->in.model)
 		return -1;
 	g.drawn = calloc(n + 1, sizeof(*g.drawn));
 	g.blocks = calloc(n + 1, sizeof(*g.blocks));

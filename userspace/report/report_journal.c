@@ -44,7 +44,7 @@ static void journal_lines(FILE *out, int prio, const char *lead,
 
 void report_journal(FILE *out, const struct check_run *r)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	size_t i, count[SEV_ERROR + 1] = { 0 };
 
 	for (i = 0; i < f->nr; i++) {

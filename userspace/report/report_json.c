@@ -195,7 +195,7 @@ static const char *verified_word(const struct gpu_pair *gp)
 static void direction_json(struct json_object *o, const struct check_run *r,
 			   int k)
 {
-	const struct gpu_pair *gp = k < 0 ? NULL : &r->gpu->pair[k];
+	const struct gpu_pair *gp = k < 0 ? NULL : &r->in.gpu->pair[k];
 	struct json_object *bw;
 	double exp;
 
@@ -208,7 +208,7 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 		put(o, "verified", NULL);
 		return;
 	}
-	exp = r->results->gpu_pair[k].expected_gbs;
+	exp = r->judged.results->gpu_pair[k].expected_gbs;
 	bw = json_object_new_object();
 	put(bw, "p2p_gbs", jfig(&gp->p2p));
 	put(bw, "staged_gbs", jfig(&gp->staged));
@@ -227,13 +227,13 @@ static void direction_json(struct json_object *o, const struct check_run *r,
 /* One endpoint group of a grouped run, with its members. */
 static struct json_object *group_json(const struct check_run *r, unsigned int gi)
 {
-	const struct run_results *res = r->results;
+	const struct run_results *res = r->judged.results;
 	struct json_object *o = json_object_new_object();
 	struct json_object *members = json_object_new_array();
 	int i;
 
 	for (i = res->groups.first[gi]; i != P2PD_NO_INDEX; i = res->groups.next[i])
-		json_object_array_add(members, jstr_addr(r->model->fn[i].addr));
+		json_object_array_add(members, jstr_addr(r->in.model->fn[i].addr));
 	put(o, "group", json_object_new_int((int)gi));
 	put(o, "members", members);
 	return o;
@@ -241,9 +241,9 @@ static struct json_object *group_json(const struct check_run *r, unsigned int gi
 
 static struct json_object *pair_json(const struct check_run *r, unsigned int pi)
 {
-	const struct p2pd_model *m = r->model;
-	const struct p2pd_pair *p = &r->pair[pi];
-	const struct judged_pair *jp = &r->results->pair[pi];
+	const struct p2pd_model *m = r->in.model;
+	const struct p2pd_pair *p = &r->judged.pair[pi];
+	const struct judged_pair *jp = &r->judged.results->pair[pi];
 	struct json_object *o = json_object_new_object(), *arr, *rev;
 	unsigned int i;
 
@@ -358,9 +358,9 @@ static struct json_object *counters_json(const struct gpu_counters *c)
 
 static struct json_object *gpu_json(const struct check_run *r, unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	struct json_object *o = json_object_new_object();
-	double exp = r->results->gpu[g].expected_host_gbs;
+	double exp = r->judged.results->gpu[g].expected_host_gbs;
 
 	put(o, "index", json_object_new_int((int)g));
 	put(o, "ordinal", json_object_new_int(d->ordinal));
@@ -418,7 +418,7 @@ static struct json_object *evidence_refs_json(const char *refs)
 static struct json_object *evidence_files_json(const struct check_run *r)
 {
 	struct json_object *arr = json_object_new_array();
-	const struct evidence *ev = r->evidence;
+	const struct evidence *ev = r->in.evidence;
 	unsigned int i, b;
 
 	for (i = 0; ev && i < ev->nr_files; i++) {
@@ -446,7 +446,7 @@ static struct json_object *evidence_files_json(const struct check_run *r)
 static struct json_object *inputs_json(const struct check_run *r)
 {
 	struct json_object *arr = json_object_new_array();
-	const struct evidence *ev = r->evidence;
+	const struct evidence *ev = r->in.evidence;
 	unsigned int i, b;
 
 	for (i = 0; ev && i < ev->nr_files; i++) {
@@ -492,8 +492,8 @@ static struct json_object *suspects_json(const struct check_run *r)
 	struct json_object *arr = json_object_new_array();
 	unsigned int i;
 
-	for (i = 0; i < r->diagnosis.nr_suspects; i++)
-		json_object_array_add(arr, suspect_json(&r->diagnosis.suspect[i]));
+	for (i = 0; i < r->judged.diagnosis.nr_suspects; i++)
+		json_object_array_add(arr, suspect_json(&r->judged.diagnosis.suspect[i]));
 	return arr;
 }
 
@@ -514,12 +514,13 @@ static struct json_object *finding_json(const struct finding *it)
 /* One entry per cause, worst first; "pairs" in the cause's order. */
 static void causes_stream(struct json_stream *s, const struct check_run *r)
 {
-	const struct causes *c = &r->causes;
+	const struct causes *c = &r->judged.causes;
 	size_t i, j;
 
 	json_stream_open_array(s, "causes");
 	for (i = 0; i < c->nr && json_stream_ok(s); i++) {
 		const struct cause *k = &c->cause[i];
+		const char *refs;
 
 		json_stream_open_object(s, NULL);
 		json_stream_put(s, "code", json_object_new_string(k->code));
@@ -530,7 +531,7 @@ static void causes_stream(struct json_stream *s, const struct check_run *r)
 		json_stream_put(s, "findings", json_object_new_int64((int64_t)k->nr));
 		json_stream_open_array(s, "pairs");
 		for (j = 0; j < k->nr && json_stream_ok(s); j++) {
-			const struct finding *it = &r->findings.item[k->item[j]];
+			const struct finding *it = &r->judged.findings.item[k->item[j]];
 			struct json_object *pair;
 
 			if (!it->has_pair)
@@ -544,8 +545,8 @@ static void causes_stream(struct json_stream *s, const struct check_run *r)
 		json_stream_put(s, "fix", json_object_new_string(k->machine_fix ? "machine" :
 								 k->fix ? "shared" : "per_finding"));
 		json_stream_put(s, "fix_text", k->fix ? json_object_new_string(k->fix) : NULL);
-		json_stream_put(s, "evidence", r->findings.item[k->item[0]].evidence ?
-				evidence_refs_json(r->findings.item[k->item[0]].evidence) : NULL);
+		refs = r->judged.findings.item[k->item[0]].evidence;
+		json_stream_put(s, "evidence", refs ? evidence_refs_json(refs) : NULL);
 		json_stream_close(s);
 	}
 	json_stream_close(s);
@@ -554,26 +555,26 @@ static void causes_stream(struct json_stream *s, const struct check_run *r)
 /* The machine-wide fix, or null when no port needs clearing. */
 static struct json_object *machine_fix_json(const struct check_run *r)
 {
-	const struct p2pd_port_set *s = &r->causes.ports;
+	const struct p2pd_port_set *s = &r->judged.causes.ports;
 	struct json_object *o, *ports;
 	char tmp[JUDGE_TEXT_MAX];
 	struct p2pd_buf b;
 	unsigned int i;
 
-	if (!s->nr || !r->model)
+	if (!s->nr || !r->in.model)
 		return NULL;
 	o = json_object_new_object();
 	p2pd_buf_init(&b, tmp, sizeof(tmp));
-	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_format_fix_set(&b, r->in.model, s);
 	p2pd_buf_terminate(&b);
 	put(o, "kernel_parameter", json_object_new_string(tmp));
 	p2pd_buf_init(&b, tmp, sizeof(tmp));
-	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_format_config_acs_set(&b, r->in.model, s);
 	p2pd_buf_terminate(&b);
 	put(o, "config_acs", json_object_new_string(tmp));
 	ports = json_object_new_array();
 	for (i = 0; i < s->nr; i++)
-		json_object_array_add(ports, jstr_addr(r->model->fn[s->port[i]].addr));
+		json_object_array_add(ports, jstr_addr(r->in.model->fn[s->port[i]].addr));
 	put(o, "ports", ports);
 	put(o, "overflow", json_object_new_boolean(s->overflow));
 	return o;
@@ -582,12 +583,12 @@ static struct json_object *machine_fix_json(const struct check_run *r)
 static struct json_object *status_json(const struct check_run *r)
 {
 	struct json_object *o = json_object_new_object();
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 
 	put(o, "cuda", json_object_new_string(st ? gpu_status_name(st->cuda) : "skipped"));
 	put(o, "nvml", json_object_new_string(st ? gpu_status_name(st->nvml) : "skipped"));
 	put(o, "measure", json_object_new_string(!st ? "skipped" :
-		r->gpu_measured ? gpu_status_name(st->measure) : "skipped"));
+		r->in.gpu_measured ? gpu_status_name(st->measure) : "skipped"));
 	put(o, "error", st && st->error[0] ? json_object_new_string(st->error) : NULL);
 	put(o, "driver_version", st ? json_object_new_int(st->driver_version) : NULL);
 	put(o, "nvml_driver", st && st->nvml_driver[0] ?
@@ -626,12 +627,12 @@ static struct json_object *summary_json(const struct check_run *r)
 	size_t n[3] = { 0 };
 	size_t i;
 
-	for (i = 0; i < r->findings.nr; i++)
-		n[r->findings.item[i].severity]++;
+	for (i = 0; i < r->judged.findings.nr; i++)
+		n[r->judged.findings.item[i].severity]++;
 	put(sum, "errors", json_object_new_int((int)n[SEV_ERROR]));
 	put(sum, "warnings", json_object_new_int((int)n[SEV_WARNING]));
 	put(sum, "infos", json_object_new_int((int)n[SEV_INFO]));
-	put(sum, "exit_status", json_object_new_int(outcome_exit_status(&r->findings)));
+	put(sum, "exit_status", json_object_new_int(outcome_exit_status(&r->judged.findings)));
 	put(sum, "state", json_object_new_string(run_state_name(state)));
 	put(sum, "grounds", json_object_new_string(run_grounds_name(grounds)));
 	put(sum, "fix", machine_fix_json(r));
@@ -645,8 +646,8 @@ static struct json_object *summary_json(const struct check_run *r)
  */
 int report_json_write(FILE *out, const struct check_run *r, int flags)
 {
-	const struct run_results *res = r->results;
-	const struct p2pd_model *m = r->model;
+	const struct run_results *res = r->judged.results;
+	const struct p2pd_model *m = r->in.model;
 	struct json_object *arr;
 	struct json_stream s;
 	unsigned int i;
@@ -656,8 +657,8 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 	json_stream_put(&s, "schema", json_object_new_int(REPORT_SCHEMA));
 	json_stream_put(&s, "tool", json_object_new_string("p2pdiag-check"));
 	json_stream_put(&s, "version", json_object_new_string(report_version()));
-	json_stream_put(&s, "source", json_object_new_string(r->source));
-	json_stream_put(&s, "source_detail", json_object_new_string(r->source_detail));
+	json_stream_put(&s, "source", json_object_new_string(r->in.source));
+	json_stream_put(&s, "source_detail", json_object_new_string(r->in.source_detail));
 	json_stream_put(&s, "evidence_files", evidence_files_json(r));
 	json_stream_put(&s, "generation",
 			m ? json_object_new_int64((int64_t)m->generation) : NULL);
@@ -676,7 +677,7 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 		json_stream_put(&s, NULL, group_json(r, i));
 	json_stream_close(&s);
 	json_stream_open_array(&s, "pairs");
-	for (i = 0; i < r->nr_pairs && json_stream_ok(&s); i++)
+	for (i = 0; i < r->judged.nr_pairs && json_stream_ok(&s); i++)
 		json_stream_put(&s, NULL, pair_json(r, i));
 	json_stream_close(&s);
 	/* past PAIRS_LISTED_MAX judgements, the fine pairs are only counted */
@@ -685,22 +686,22 @@ int report_json_write(FILE *out, const struct check_run *r, int flags)
 				json_object_new_int64((int64_t)res->pairs_not_listed));
 
 	arr = json_object_new_array();
-	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
-		if (r->results->gpu[i].selected)
+	for (i = 0; r->in.gpu && i < r->in.gpu->nr_dev; i++)
+		if (r->judged.results->gpu[i].selected)
 			json_object_array_add(arr, gpu_json(r, i));
 	json_stream_put(&s, "gpus", arr);
 	json_stream_put(&s, "gpu_status", status_json(r));
 	json_stream_put(&s, "host_settings", report_json_settings(r, -1));
-	json_stream_put(&s, "exchange", r->gpu ? exchange_json(&r->gpu->exchange) :
+	json_stream_put(&s, "exchange", r->in.gpu ? exchange_json(&r->in.gpu->exchange) :
 						 json_object_new_array());
 	json_stream_put(&s, "system", system_output_json(r));
 	json_stream_open_array(&s, "findings");
-	for (i = 0; i < r->findings.nr && json_stream_ok(&s); i++)
-		json_stream_put(&s, NULL, finding_json(&r->findings.item[i]));
+	for (i = 0; i < r->judged.findings.nr && json_stream_ok(&s); i++)
+		json_stream_put(&s, NULL, finding_json(&r->judged.findings.item[i]));
 	json_stream_close(&s);
 	causes_stream(&s, r);
 	json_stream_put(&s, "root_cause",
-			json_object_new_string(root_cause_name(r->diagnosis.root_cause)));
+			json_object_new_string(root_cause_name(r->judged.diagnosis.root_cause)));
 	json_stream_put(&s, "suspects", suspects_json(r));
 	json_stream_put(&s, "inputs", inputs_json(r));
 	json_stream_put(&s, "summary", summary_json(r));

@@ -48,7 +48,7 @@ static struct json_object *reasons_json(const char *reasons)
 struct json_object *report_json_nvml_failures(const struct check_run *r,
 					      unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	struct json_object *arr = json_object_new_array(), *f;
 	unsigned int i;
 
@@ -65,9 +65,9 @@ struct json_object *report_json_nvml_failures(const struct check_run *r,
 struct json_object *report_json_conditions(const struct check_run *r,
 					   unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
-	const struct judged_gpu *jg = &r->results->gpu[g];
+	const struct judged_gpu *jg = &r->judged.results->gpu[g];
 	struct json_object *o = json_object_new_object(), *arr, *p;
 	unsigned int i;
 
@@ -136,12 +136,12 @@ struct json_object *report_json_dev_judged(const struct check_run *r,
 					   unsigned int g)
 {
 	struct json_object *arr = json_object_new_array();
-	const struct judged_gpu *jg = &r->results->gpu[g];
+	const struct judged_gpu *jg = &r->judged.results->gpu[g];
 	unsigned int i;
 
 	for (i = 0; i < JF_DEV_FIGS; i++)
 		json_object_array_add(arr, judged_one(judge_dev_fig_key(i),
-						      judge_dev_figure(&r->gpu->dev[g], i),
+						      judge_dev_figure(&r->in.gpu->dev[g], i),
 						      &jg->fig[i]));
 	return arr;
 }
@@ -154,11 +154,11 @@ struct json_object *report_json_pair_judged(const struct check_run *r, int k)
 
 	if (k < 0)
 		return NULL;
-	jp = &r->results->gpu_pair[k];
+	jp = &r->judged.results->gpu_pair[k];
 	arr = json_object_new_array();
 	for (i = 0; i < JP_PAIR_FIGS; i++)
 		json_object_array_add(arr, judged_one(judge_pair_fig_key(i),
-						      judge_pair_figure(&r->gpu->pair[k], i),
+						      judge_pair_figure(&r->in.gpu->pair[k], i),
 						      &jp->fig[i]));
 	return arr;
 }
@@ -182,14 +182,14 @@ struct json_object *report_json_settings(const struct check_run *r, int g)
 	struct json_object *arr = json_object_new_array();
 	unsigned int i, n;
 
-	if (!r->results)	/* nothing judged: pasted evidence without a tree */
+	if (!r->judged.results)	/* nothing judged: pasted evidence without a tree */
 		return arr;
 	if (g < 0) {
-		set = &r->results->host_aspm;
+		set = &r->judged.results->host_aspm;
 		n = 1;
 	} else {
-		set = r->results->gpu[g].setting;
-		n = r->results->gpu[g].nr_settings;
+		set = r->judged.results->gpu[g].setting;
+		n = r->judged.results->gpu[g].nr_settings;
 	}
 	for (i = 0; i < n; i++)
 		if (set[i].key)		/* judged: not so for pasted evidence */
@@ -230,13 +230,13 @@ struct json_object *report_json_pair_curve(const struct check_run *r, int k)
 {
 	if (k < 0)
 		return NULL;
-	return curve_json(&r->gpu->pair[k].curve, &r->results->gpu_pair[k].curve);
+	return curve_json(&r->in.gpu->pair[k].curve, &r->judged.results->gpu_pair[k].curve);
 }
 
 struct json_object *report_json_dev_curves(const struct check_run *r,
 					   unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	static const char *const keys[CURVE_KINDS] = { "h2d", "d2h", "local" };
 	struct json_object *o;
 	unsigned int k, any = 0;
@@ -247,6 +247,6 @@ struct json_object *report_json_dev_curves(const struct check_run *r,
 		return NULL;
 	o = json_object_new_object();
 	for (k = 0; k < CURVE_KINDS; k++)
-		put(o, keys[k], curve_json(&d->curve[k], &r->results->gpu[g].curve[k]));
+		put(o, keys[k], curve_json(&d->curve[k], &r->judged.results->gpu[g].curve[k]));
 	return o;
 }

@@ -7,13 +7,13 @@
 #ifndef P2PDIAG_REPORT_JSON_STEPS_H
 #define P2PDIAG_REPORT_JSON_STEPS_H
 
-#include "check.h"
+#include "judge/judgement.h"
 
 struct json_object;
 
 /*
- * Each reads GPU @g (or GPU pair @k, an index into r->gpu->pair) with
- * what the judgement wrote for it into r->results.
+ * Each reads GPU @g (or GPU pair @k, an index into r->in.gpu->pair) with
+ * what the judgement wrote for it into r->judged.results.
  */
 /* gpus[].conditions: other work, clocks during the copies, placement. */
 struct json_object *report_json_conditions(const struct check_run *r,

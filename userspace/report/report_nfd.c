@@ -57,7 +57,7 @@ static void lower(char *dst, const char *src, size_t len)
 
 static bool is_gpu(const struct check_run *r, int fn)
 {
-	return p2pd_device_kind(r->model->fn[fn].class_code) == P2PD_KIND_GPU;
+	return p2pd_device_kind(r->in.model->fn[fn].class_code) == P2PD_KIND_GPU;
 }
 
 /* One label per GPU pair, its verdict; those past the cap are counted. */
@@ -71,8 +71,8 @@ static void pair_labels(FILE *f, const struct check_run *r,
 		gpus += is_gpu(r, ep[i].fn);
 	snprintf(count, sizeof(count), "%u", gpus);
 	put_label(f, "gpus", count);
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 		const char *la, *lb;
 		char a[ENDPOINT_LABEL_MAX], b[ENDPOINT_LABEL_MAX];
 		char name[2 * ENDPOINT_LABEL_MAX + 2];
@@ -113,11 +113,11 @@ static const char *gpu_pairs_ok(const struct check_run *r, int exit_status)
 
 	if (exit_status >= 2)
 		return "false";
-	for (i = 0; i < r->nr_pairs; i++) {
-		if (!is_gpu(r, r->pair[i].a) || !is_gpu(r, r->pair[i].b))
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		if (!is_gpu(r, r->judged.pair[i].a) || !is_gpu(r, r->judged.pair[i].b))
 			continue;
-		if (r->pair[i].verdict != P2PD_VERDICT_OK &&
-		    r->pair[i].verdict != P2PD_VERDICT_HOST)
+		if (r->judged.pair[i].verdict != P2PD_VERDICT_OK &&
+		    r->judged.pair[i].verdict != P2PD_VERDICT_HOST)
 			return "false";
 		gpu_pairs++;
 	}
@@ -127,11 +127,11 @@ static const char *gpu_pairs_ok(const struct check_run *r, int exit_status)
 /* The expiry line and checked-at, from the run's time @now. */
 static void put_time(FILE *f, const struct check_run *r, time_t now)
 {
-	time_t until = now + (time_t)r->nfd_expiry_s;
+	time_t until = now + (time_t)r->in.nfd_expiry_s;
 	char when[32], epoch[24];
 	struct tm tm;
 
-	if (r->nfd_expiry_s && gmtime_r(&until, &tm) &&
+	if (r->in.nfd_expiry_s && gmtime_r(&until, &tm) &&
 	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		fprintf(f, "# +expiry-time=%s\n", when);
 	snprintf(epoch, sizeof(epoch), "%lld", (long long)now);
@@ -142,14 +142,14 @@ static int nfd_write(FILE *f, const void *arg)
 {
 	const struct nfd_ctx *c = arg;
 	const struct check_run *r = c->r;
-	const struct causes *k = &r->causes;
+	const struct causes *k = &r->judged.causes;
 	struct endpoint_label *ep = NULL;
 	unsigned int n;
 
 	fprintf(f, "# p2pdiag-check %s: P2P labels of this node (exit status %d)\n",
 		report_version(), c->exit_status);
 	put_time(f, r, time(NULL));
-	if (c->exit_status > 2 || !r->model) {
+	if (c->exit_status > 2 || !r->in.model) {
 		/* the check itself failed: no verdict, and no stale one */
 		put_label(f, "p2p", "unknown");
 		put_label(f, "gpu-pairs-ok", "unknown");
@@ -162,9 +162,9 @@ static int nfd_write(FILE *f, const void *arg)
 	pair_labels(f, r, ep, n);
 	free(ep);
 	put_label(f, "gpu-pairs-ok", gpu_pairs_ok(r, c->exit_status));
-	put_label(f, "gpu-pairs-measured", r->gpu_measured ? "true" : "false");
-	if (r->source)
-		put_label(f, "source", r->source);
+	put_label(f, "gpu-pairs-measured", r->in.gpu_measured ? "true" : "false");
+	if (r->in.source)
+		put_label(f, "source", r->in.source);
 	return 0;
 }
 

@@ -104,8 +104,8 @@ static void pair_labels(FILE *f, const struct check_run *r, const struct p2pd_pa
 {
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
 
-	pciaddr_format(a, r->model->fn[p->a].addr);
-	pciaddr_format(b, r->model->fn[p->b].addr);
+	pciaddr_format(a, r->in.model->fn[p->a].addr);
+	pciaddr_format(b, r->in.model->fn[p->b].addr);
 	fprintf(f, "a=\"%s\",b=\"%s\"", a, b);
 }
 
@@ -116,10 +116,10 @@ static void run_metrics(FILE *f, const struct check_run *r, int exit_status)
 	fprintf(f, "p2pdiag_info{version=\"");
 	label(f, report_version());
 	fprintf(f, "\",source=\"");
-	label(f, r->source);
+	label(f, r->in.source);
 	fprintf(f, "\"} 1\n");
 	help(f, "p2pdiag_generation", "gauge", "generation of the topology snapshot judged");
-	fprintf(f, "p2pdiag_generation %lu\n", r->model ? r->model->generation : 0UL);
+	fprintf(f, "p2pdiag_generation %lu\n", r->in.model ? r->in.model->generation : 0UL);
 	help(f, "p2pdiag_last_run_timestamp_seconds", "gauge", "when this run ended");
 	fprintf(f, "p2pdiag_last_run_timestamp_seconds %lld\n", (long long)time(NULL));
 	help(f, "p2pdiag_exit_status", "gauge",
@@ -135,8 +135,8 @@ static bool pair_kept(const struct check_run *r, unsigned int i,
 		      enum prom_pairs pairs)
 {
 	return pairs == PROM_PAIRS_ALL ||
-	       (r->pair[i].verdict != P2PD_VERDICT_OK &&
-		r->pair[i].verdict != P2PD_VERDICT_HOST);
+	       (r->judged.pair[i].verdict != P2PD_VERDICT_OK &&
+		r->judged.pair[i].verdict != P2PD_VERDICT_HOST);
 }
 
 /*
@@ -152,9 +152,9 @@ static void pair_metrics(FILE *f, const struct check_run *r,
 	unsigned long count[P2PD_VERDICT_COUNT] = { 0 };
 	unsigned int i, v;
 
-	for (i = 0; i < r->nr_pairs; i++)
-		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
-			count[r->pair[i].verdict] += run_pair_count(r, i);
+	for (i = 0; i < r->judged.nr_pairs; i++)
+		if ((unsigned int)r->judged.pair[i].verdict < P2PD_VERDICT_COUNT)
+			count[r->judged.pair[i].verdict] += run_pair_count(r, i);
 	help(f, "p2pdiag_pairs", "gauge",
 	     "pairs of P2P endpoints judged, by verdict (every pair, whatever --prometheus-pairs says)");
 	for (v = 0; v < P2PD_VERDICT_COUNT; v++)
@@ -162,8 +162,8 @@ static void pair_metrics(FILE *f, const struct check_run *r,
 			p2pd_verdict_name((enum p2pd_verdict)v), count[v]);
 	help(f, "p2pdiag_pair_info", "gauge",
 	     "1 for each judged pair of P2P endpoints, its class and verdict in labels (only pairs redirected, blocked or unknown, unless --prometheus-pairs=all)");
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 
 		if (!pair_kept(r, i, pairs))
 			continue;
@@ -174,21 +174,21 @@ static void pair_metrics(FILE *f, const struct check_run *r,
 	}
 	help(f, "p2pdiag_pair_endpoint_pairs", "gauge",
 	     "pairs of P2P endpoints the pair's series stand for: 1, or grouped, every pair of a member of a's group with a member of b's");
-	for (i = 0; i < r->nr_pairs; i++) {
+	for (i = 0; i < r->judged.nr_pairs; i++) {
 		if (!pair_kept(r, i, pairs))
 			continue;
 		fprintf(f, "p2pdiag_pair_endpoint_pairs{");
-		pair_labels(f, r, &r->pair[i]);
+		pair_labels(f, r, &r->judged.pair[i]);
 		fprintf(f, "} %lu\n", run_pair_count(r, i));
 	}
 	help(f, "p2pdiag_pair_blockers", "gauge",
 	     "ports whose ACS redirects the pair's traffic");
-	for (i = 0; i < r->nr_pairs; i++) {
+	for (i = 0; i < r->judged.nr_pairs; i++) {
 		if (!pair_kept(r, i, pairs))
 			continue;
 		fprintf(f, "p2pdiag_pair_blockers{");
-		pair_labels(f, r, &r->pair[i]);
-		fprintf(f, "} %u\n", r->pair[i].nr_blockers);
+		pair_labels(f, r, &r->judged.pair[i]);
+		fprintf(f, "} %u\n", r->judged.pair[i].nr_blockers);
 	}
 }
 
@@ -196,7 +196,7 @@ static void pair_metrics(FILE *f, const struct check_run *r,
 static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 {
 	static const char *const kinds[] = { "p2p", "staged", "bidir" };
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	char a[PCIADDR_NVML_STRLEN], b[PCIADDR_NVML_STRLEN];
 	unsigned int i, k;
 
@@ -206,7 +206,7 @@ static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 		const struct gpu_pair *gp = &st->pair[i];
 		const struct gpu_figure *figs[] = { &gp->p2p, &gp->staged, &gp->p2p_bidir };
 
-		if (!r->results->gpu_pair[i].selected)
+		if (!r->judged.results->gpu_pair[i].selected)
 			continue;
 		pciaddr_format_nvml(a, st->dev[gp->src].pci_addr);
 		pciaddr_format_nvml(b, st->dev[gp->dst].pci_addr);
@@ -219,7 +219,7 @@ static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 	     "GPU to GPU P2P bandwidth the pair's links allow, by the tool's model");
 	for (i = 0; i < st->nr_pairs; i++) {
 		const struct gpu_pair *gp = &st->pair[i];
-		const struct judged_gpu_pair *jp = &r->results->gpu_pair[i];
+		const struct judged_gpu_pair *jp = &r->judged.results->gpu_pair[i];
 
 		if (!jp->selected || jp->expected_gbs <= 0)
 			continue;
@@ -247,7 +247,7 @@ static void gpu_pair_metrics(FILE *f, const struct check_run *r)
 /* Each GPU: its host and on-GPU bandwidth, its expectation, its link. */
 static void gpu_metrics(FILE *f, const struct check_run *r)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	char a[PCIADDR_NVML_STRLEN];
 	unsigned int i;
 
@@ -266,7 +266,7 @@ static void gpu_metrics(FILE *f, const struct check_run *r)
 	help(f, "p2pdiag_gpu_expected_bandwidth_bytes_per_second", "gauge",
 	     "host to GPU bandwidth the GPU's link allows, by the tool's model");
 	for (i = 0; i < st->nr_dev; i++) {
-		double exp = r->results->gpu[i].expected_host_gbs;
+		double exp = r->judged.results->gpu[i].expected_host_gbs;
 
 		if (exp <= 0)
 			continue;
@@ -288,20 +288,20 @@ static void finding_metrics(FILE *f, const struct check_run *r)
 	size_t n[3] = { 0 };
 	unsigned int i;
 
-	for (i = 0; i < r->findings.nr; i++)
-		n[r->findings.item[i].severity]++;
+	for (i = 0; i < r->judged.findings.nr; i++)
+		n[r->judged.findings.item[i].severity]++;
 	help(f, "p2pdiag_findings", "gauge", "number of findings by severity");
 	fprintf(f, "p2pdiag_findings{severity=\"error\"} %zu\n", n[SEV_ERROR]);
 	fprintf(f, "p2pdiag_findings{severity=\"warning\"} %zu\n", n[SEV_WARNING]);
 	fprintf(f, "p2pdiag_findings{severity=\"info\"} %zu\n", n[SEV_INFO]);
 	help(f, "p2pdiag_finding_info", "gauge",
 	     "1 for each finding: its code, severity, family (the class of cause), and the pair or device it is about");
-	for (i = 0; i < r->findings.nr; i++) {
-		const struct finding *it = &r->findings.item[i];
+	for (i = 0; i < r->judged.findings.nr; i++) {
+		const struct finding *it = &r->judged.findings.item[i];
 		const struct finding_kind *kind = finding_kind_find(it->code);
 		unsigned int j;
 
-		for (j = 0; j < i && !same_series(it, &r->findings.item[j]); j++)
+		for (j = 0; j < i && !same_series(it, &r->judged.findings.item[j]); j++)
 			;
 		if (j < i)
 			continue;	/* the same series as an earlier one */
@@ -327,9 +327,9 @@ static void write_metrics(FILE *f, const struct check_run *r, int exit_status,
 {
 	run_metrics(f, r, exit_status);
 	pair_metrics(f, r, pairs);
-	if (r->gpu && r->gpu->pair)
+	if (r->in.gpu && r->in.gpu->pair)
 		gpu_pair_metrics(f, r);
-	if (r->gpu && r->gpu->nr_dev)
+	if (r->in.gpu && r->in.gpu->nr_dev)
 		gpu_metrics(f, r);
 	system_output_prom(f, r);
 	finding_metrics(f, r);

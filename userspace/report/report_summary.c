@@ -47,7 +47,7 @@ static void put_one_line(FILE *out, const char *s)
 static void put_subjects(FILE *out, const struct check_run *r,
 			 const struct cause *k)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	unsigned long long dev[SUMMARY_NAMES];
 	char x[P2PD_ADDR_STRLEN], y[P2PD_ADDR_STRLEN];
 	unsigned long shown = 0, devices = 0, more;
@@ -97,7 +97,7 @@ static void put_subjects(FILE *out, const struct check_run *r,
 
 int report_summary(FILE *out, const struct check_run *r)
 {
-	const struct causes *k = &r->causes;
+	const struct causes *k = &r->judged.causes;
 	const struct cause *first = k->nr ? &k->cause[0] : NULL;
 	enum run_grounds grounds;
 	enum run_state state = run_state(r, &grounds);
@@ -129,12 +129,12 @@ int report_summary(FILE *out, const struct check_run *r)
 			fprintf(out, "%s)", others > named ? ", ..." : "");
 		}
 		fputs(": ", out);
-		if (first->machine_fix && k->ports.nr && r->model) {
+		if (first->machine_fix && k->ports.nr && r->in.model) {
 			char param[JUDGE_TEXT_MAX];
 			struct p2pd_buf b;
 
 			p2pd_buf_init(&b, param, sizeof(param));
-			p2pd_format_fix_set(&b, r->model, &k->ports);
+			p2pd_format_fix_set(&b, r->in.model, &k->ports);
 			p2pd_buf_terminate(&b);
 			fprintf(out, "boot with %s", param);
 		} else {

@@ -58,14 +58,14 @@ static unsigned int nvlinks_between(const struct check_run *r,
 
 	if (x->gpu < 0 || y->gpu < 0)
 		return 0;
-	gp = run_gpu_pair(r->gpu, x->gpu, y->gpu);
+	gp = run_gpu_pair(r->in.gpu, x->gpu, y->gpu);
 	return gp ? gp->nvlinks : 0;
 }
 
 /* Members of model function @fn's endpoint group; 1 when not grouped. */
 static int group_size(const struct check_run *r, int fn)
 {
-	const struct run_results *res = r->results;
+	const struct run_results *res = r->judged.results;
 
 	if (!res || !res->grouped || res->groups.group_of[fn] < 0)
 		return 1;
@@ -81,7 +81,7 @@ static bool is_matrix_row(const struct check_run *r, unsigned int i,
 			  const void *arg)
 {
 	const struct endpoint_label *ep = arg;
-	const struct run_results *res = r->results;
+	const struct run_results *res = r->judged.results;
 	int fn = ep[i].fn;
 
 	return !res || !res->grouped || res->groups.group_of[fn] < 0 ||
@@ -123,7 +123,7 @@ static void class_matrix(FILE *out, const struct check_run *r,
 	fprintf(out, "\n%s(1) Topology%s (the layout of nvidia-smi topo -m)\n", c->bold, c->off);
 	matrix_head(out, ep, n, "NUMA Affinity", c);
 	for (i = 0; i < n; i++) {
-		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
+		const struct p2pd_function *f = &r->in.model->fn[ep[i].fn];
 
 		fprintf(out, "%s%-*s%s", c->bold, CELL + 1, ep[i].label, c->off);
 		for (j = 0; j < n; j++) {
@@ -135,12 +135,12 @@ static void class_matrix(FILE *out, const struct check_run *r,
 				snprintf(cell, sizeof(cell), " X");
 			else if (nv)
 				snprintf(cell, sizeof(cell), "NV%u", nv);
-			else if (pi >= 0 && r->pair[pi].cls == P2PD_CLASS_UNKNOWN) {
+			else if (pi >= 0 && r->judged.pair[pi].cls == P2PD_CLASS_UNKNOWN) {
 				snprintf(cell, sizeof(cell), "?");
 				unknown = 1;
 			} else if (pi >= 0)
 				snprintf(cell, sizeof(cell), "%s",
-					 p2pd_class_name(r->pair[pi].cls));
+					 p2pd_class_name(r->judged.pair[pi].cls));
 			else
 				snprintf(cell, sizeof(cell), "-");
 			fprintf(out, "%-*s", CELL, cell);
@@ -155,19 +155,19 @@ static void class_matrix(FILE *out, const struct check_run *r,
 		     "  SYS = across NUMA nodes  NV# = number of NVLinks\n%s\n",
 		unknown ? "  ? = not known: a bridge on the path is missing from the snapshot\n" : "");
 	for (i = 0; i < n; i++) {
-		const struct p2pd_function *f = &r->model->fn[ep[i].fn];
+		const struct p2pd_function *f = &r->in.model->fn[ep[i].fn];
 		char a[P2PD_ADDR_STRLEN];
 
 		pciaddr_format(a, f->addr);
 		fprintf(out, "  %-7s %s  [%04x:%04x] class %06x", ep[i].label, a,
 			f->vendor, f->device, f->class_code);
 		if (ep[i].gpu >= 0)
-			fprintf(out, "  %s (CUDA %d)", r->gpu->dev[ep[i].gpu].name,
-				r->gpu->dev[ep[i].gpu].ordinal);
+			fprintf(out, "  %s (CUDA %d)", r->in.gpu->dev[ep[i].gpu].name,
+				r->in.gpu->dev[ep[i].gpu].ordinal);
 		if (group_size(r, ep[i].fn) > 1)
 			fprintf(out, "  and %d more judged alike (group %d)",
 				group_size(r, ep[i].fn) - 1,
-				r->results->groups.group_of[ep[i].fn]);
+				r->judged.results->groups.group_of[ep[i].fn]);
 		fputc('\n', out);
 	}
 }
@@ -194,7 +194,7 @@ static void verdict_matrix(FILE *out, const struct check_run *r,
 			} else if (pi < 0) {
 				w = "-";
 			} else {
-				enum p2pd_verdict v = r->pair[pi].verdict;
+				enum p2pd_verdict v = r->judged.pair[pi].verdict;
 
 				w = word[v];
 				col = v == P2PD_VERDICT_OK ? c->green :
@@ -218,7 +218,7 @@ static void pair_line(FILE *out, const struct check_run *r, int pi,
 	struct p2pd_buf b;
 
 	p2pd_buf_init(&b, line, sizeof(line));
-	p2pd_format_pair(&b, r->model, &r->pair[pi]);
+	p2pd_format_pair(&b, r->in.model, &r->judged.pair[pi]);
 	p2pd_buf_terminate(&b);
 	fprintf(out, "  %-6s %-6s %s", la, lb, line);
 	if (line[0] && line[strlen(line) - 1] != '\n')
@@ -233,21 +233,21 @@ static void kept_pair_lines(FILE *out, const struct check_run *r,
 			    const struct endpoint_label *ep, unsigned int n,
 			    const struct look *c)
 {
-	int *label_of = malloc((r->model->nr_fn ? r->model->nr_fn : 1) * sizeof(int));
+	int *label_of = malloc((r->in.model->nr_fn ? r->in.model->nr_fn : 1) * sizeof(int));
 	unsigned int i;
 
 	fprintf(out, "\n%sPairs that need a look%s (%u; the other %lu are fine and only counted)\n",
-		c->bold, c->off, r->nr_pairs, r->results->pairs_not_listed);
+		c->bold, c->off, r->judged.nr_pairs, r->judged.results->pairs_not_listed);
 	if (!label_of) {
 		fprintf(out, "  (out of memory for the list)\n");
 		return;
 	}
-	for (i = 0; i < r->model->nr_fn; i++)
+	for (i = 0; i < r->in.model->nr_fn; i++)
 		label_of[i] = -1;
 	for (i = 0; i < n; i++)
 		label_of[ep[i].fn] = (int)i;
-	for (i = 0; i < r->nr_pairs; i++) {
-		int la = label_of[r->pair[i].a], lb = label_of[r->pair[i].b];
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		int la = label_of[r->judged.pair[i].a], lb = label_of[r->judged.pair[i].b];
 
 		pair_line(out, r, (int)i, la < 0 ? "?" : ep[la].label,
 			  lb < 0 ? "?" : ep[lb].label);
@@ -261,7 +261,7 @@ static void pair_lines(FILE *out, const struct check_run *r,
 {
 	unsigned int i, j;
 
-	if (r->results && r->results->pairs_not_listed) {
+	if (r->judged.results && r->judged.results->pairs_not_listed) {
 		kept_pair_lines(out, r, ep, n, c);
 		return;
 	}
@@ -273,7 +273,7 @@ static void pair_lines(FILE *out, const struct check_run *r,
 
 			if (pi < 0)
 				continue;
-			swap = r->pair[pi].a != ep[i].fn;
+			swap = r->judged.pair[pi].a != ep[i].fn;
 			pair_line(out, r, pi, ep[swap ? j : i].label,
 				  ep[swap ? i : j].label);
 		}
@@ -304,7 +304,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		      const struct endpoint_label *ep, unsigned int n,
 		      const struct look *c)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g;
 
 	fprintf(out, "\n%s(3) Measured and verified%s: GPUs (GB/s, median; link as Gen x width: idle / under load / max)\n",
@@ -315,7 +315,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		const struct gpu_device *d = &st->dev[g];
 		char a[P2PD_ADDR_STRLEN], link[64], lb[ENDPOINT_LABEL_MAX];
 
-		if (!r->results->gpu[g].selected)
+		if (!r->judged.results->gpu[g].selected)
 			continue;
 		pciaddr_format(a, d->pci_addr);
 		if (d->link.valid && d->link.gen_load)
@@ -334,7 +334,7 @@ static void gpu_table(FILE *out, const struct check_run *r,
 		fig(out, &d->bidir_h2d, 8);
 		fig(out, &d->bidir_d2h, 8);
 		fig(out, &d->local, 8);
-		fprintf(out, "%9.1f", r->results->gpu[g].expected_host_gbs);
+		fprintf(out, "%9.1f", r->judged.results->gpu[g].expected_host_gbs);
 		fig(out, &d->latency_h2d, 8);
 		fprintf(out, "   %s\n", d->name);
 	}
@@ -358,7 +358,7 @@ static void gpu_matrix(FILE *out, const struct check_run *r,
 		       enum pair_figure w, const char *title,
 		       const struct look *c)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int s, d, any = 0;
 	char lb[ENDPOINT_LABEL_MAX];
 
@@ -412,7 +412,7 @@ static void exchange_table(FILE *out, const struct gpu_exchange *x,
 static void findings_text(FILE *out, const struct check_run *r,
 			  const struct look *c)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	size_t i;
 	int sev;
 
@@ -454,7 +454,7 @@ static void put_pair_name(FILE *out, const struct check_run *r,
 	unsigned int k;
 
 	for (k = 0; k < 2; k++) {
-		int fn = r->model ? p2pd_model_find(r->model, addr[k]) : P2PD_NO_INDEX;
+		int fn = r->in.model ? p2pd_model_find(r->in.model, addr[k]) : P2PD_NO_INDEX;
 		const char *label = fn == P2PD_NO_INDEX ? NULL :
 				    endpoint_label_of(ep, n, fn);
 		char a[P2PD_ADDR_STRLEN];
@@ -471,7 +471,7 @@ static void cause_text(FILE *out, const struct check_run *r,
 		       const struct cause *k, const char *done,
 		       const struct look *c)
 {
-	const struct findings *f = &r->findings;
+	const struct findings *f = &r->judged.findings;
 	const struct finding *worst = &f->item[k->item[0]];
 	size_t i, named = 0;
 
@@ -520,15 +520,15 @@ static void verdict_counts(FILE *out, const struct check_run *r)
 	unsigned int i, shown = 0;
 	int v;
 
-	if (r->results) {
-		/* every judged pair, kept in r->pair or only counted */
+	if (r->judged.results) {
+		/* every judged pair, kept in r->judged.pair or only counted */
 		for (v = P2PD_VERDICT_OK; v < P2PD_VERDICT_COUNT; v++)
-			count[v] = r->results->verdict_pairs[v];
-		all = r->results->nr_member_pairs;
+			count[v] = r->judged.results->verdict_pairs[v];
+		all = r->judged.results->nr_member_pairs;
 	}
-	for (i = 0; !r->results && i < r->nr_pairs; i++) {
-		if ((unsigned int)r->pair[i].verdict < P2PD_VERDICT_COUNT)
-			count[r->pair[i].verdict] += run_pair_count(r, i);
+	for (i = 0; !r->judged.results && i < r->judged.nr_pairs; i++) {
+		if ((unsigned int)r->judged.pair[i].verdict < P2PD_VERDICT_COUNT)
+			count[r->judged.pair[i].verdict] += run_pair_count(r, i);
 		all += run_pair_count(r, i);
 	}
 	fprintf(out, "%lu pair%s judged", all, all == 1 ? "" : "s");
@@ -538,12 +538,12 @@ static void verdict_counts(FILE *out, const struct check_run *r)
 			continue;
 		fprintf(out, "%s%lu %s", shown++ ? ", " : ": ", count[v], words[v]);
 	}
-	if (r->results && r->results->pairs_not_listed)
+	if (r->judged.results && r->judged.results->pairs_not_listed)
 		fprintf(out, " (past %lu judgements only the %u that need a look are kept one by one, the rest counted; each pair: --pairs)",
-			PAIRS_LISTED_MAX, r->nr_pairs);
-	else if (r->results && r->results->grouped && r->nr_pairs != all)
+			PAIRS_LISTED_MAX, r->judged.nr_pairs);
+	else if (r->judged.results && r->judged.results->grouped && r->judged.nr_pairs != all)
 		fprintf(out, " (%u group pairs of %u endpoint groups judged alike; each pair alone: --expand-pairs)",
-			r->nr_pairs, r->results->groups.nr);
+			r->judged.nr_pairs, r->judged.results->groups.nr);
 	fputc('\n', out);
 }
 
@@ -577,20 +577,20 @@ static void put_port_roles(FILE *out, const struct p2pd_model *m,
 static void machine_fix_text(FILE *out, const struct check_run *r,
 			     const struct look *c)
 {
-	const struct p2pd_port_set *s = &r->causes.ports;
+	const struct p2pd_port_set *s = &r->judged.causes.ports;
 	bool verbose = c->verbose;
 	char param[JUDGE_TEXT_MAX], alt[JUDGE_TEXT_MAX];
 	struct p2pd_buf b;
 	unsigned int i;
 
 	p2pd_buf_init(&b, param, sizeof(param));
-	p2pd_format_fix_set(&b, r->model, s);
+	p2pd_format_fix_set(&b, r->in.model, s);
 	p2pd_buf_terminate(&b);
 	fprintf(out, "%sDo this:%s boot with this one kernel parameter, then run p2pdiag-check again\n",
 		c->bold, c->off);
 	fprintf(out, "    %s%s%s\n", c->bold, param, c->off);
 	fprintf(out, "  It clears ACS redirect on %u port%s (", s->nr, s->nr == 1 ? "" : "s");
-	put_port_roles(out, r->model, s);
+	put_port_roles(out, r->in.model, s);
 	fprintf(out, "), all in one list: a second disable_acs_redir= replaces the first.\n"
 		     "  It merges IOMMU groups: read \"Applying fixes safely\" in README.md first.\n");
 	if (s->overflow)
@@ -601,10 +601,10 @@ static void machine_fix_text(FILE *out, const struct check_run *r,
 	fprintf(out, "  The ports:");
 	for (i = 0; i < s->nr; i++) {
 		fputs(i ? ", " : " ", out);
-		put_port_words(out, &r->model->fn[s->port[i]]);
+		put_port_words(out, &r->in.model->fn[s->port[i]]);
 	}
 	p2pd_buf_init(&b, alt, sizeof(alt));
-	p2pd_format_config_acs_set(&b, r->model, s);
+	p2pd_format_config_acs_set(&b, r->in.model, s);
 	p2pd_buf_terminate(&b);
 	fprintf(out, "\n  Same effect: %s\n", alt);
 	fprintf(out, "  Until reboot instead, before the GPU driver loads (lost at reboot; changes isolation and IOMMU groups):\n");
@@ -612,7 +612,7 @@ static void machine_fix_text(FILE *out, const struct check_run *r,
 		char line[96];
 
 		p2pd_buf_init(&b, line, sizeof(line));
-		p2pd_format_setpci(&b, &r->model->fn[s->port[i]]);
+		p2pd_format_setpci(&b, &r->in.model->fn[s->port[i]]);
 		p2pd_buf_terminate(&b);
 		fprintf(out, "    %s\n", line);
 	}
@@ -625,7 +625,7 @@ static void machine_fix_text(FILE *out, const struct check_run *r,
 static void root_cause_text(FILE *out, const struct check_run *r,
 			    const struct look *c)
 {
-	const struct diagnosis *d = &r->diagnosis;
+	const struct diagnosis *d = &r->judged.diagnosis;
 	unsigned int i, k;
 
 	fprintf(out, "%sRoot cause:%s %s\n", c->bold, c->off, root_cause_name(d->root_cause));
@@ -653,14 +653,14 @@ static void summary_text(FILE *out, const struct check_run *r,
 			 const struct endpoint_label *ep, unsigned int n,
 			 const struct look *c)
 {
-	const struct causes *k = &r->causes;
-	enum finding_severity worst = findings_worst(&r->findings);
+	const struct causes *k = &r->judged.causes;
+	enum finding_severity worst = findings_worst(&r->judged.findings);
 	enum run_grounds grounds;
 	enum run_state state = run_state(r, &grounds);
 	const char *done = NULL;
 	size_t i, other = 0;
 	/* pasted evidence is about the machine it came from */
-	const char *where = r->evidence ? "there" : "here";
+	const char *where = r->in.evidence ? "there" : "here";
 
 	fputc('\n', out);
 	/* healthy only on grounds, and the grounds said */
@@ -677,13 +677,13 @@ static void summary_text(FILE *out, const struct check_run *r,
 		fprintf(out, "%sP2P %s: works, but not as it should.%s ", c->yellow, where, c->off);
 	else
 		fprintf(out, "%sP2P %s: broken.%s ", c->red, where, c->off);
-	if (r->evidence && !r->model)
+	if (r->in.evidence && !r->in.model)
 		fputc('\n', out);
 	else
 		verdict_counts(out, r);
 	for (i = 0; i < k->nr; i++)
 		other += k->cause[i].severity >= SEV_WARNING && !k->cause[i].machine_fix;
-	if (k->ports.nr && r->model) {
+	if (k->ports.nr && r->in.model) {
 		machine_fix_text(out, r, c);
 		if (other)
 			fprintf(out, "Then: %zu more cause%s below, which the parameter does not fix.\n",
@@ -710,15 +710,15 @@ static void summary_text(FILE *out, const struct check_run *r,
 static void closing_line(FILE *out, const struct check_run *r,
 			 const struct look *c)
 {
-	const struct causes *k = &r->causes;
+	const struct causes *k = &r->judged.causes;
 
-	if (r->findings.oom || k->oom)
+	if (r->judged.findings.oom || k->oom)
 		fprintf(out, "\n%serror%s   memory ran out: some findings were lost\n",
 			c->red, c->off);
 	fprintf(out, "\n%zu error cause(s), %zu warning cause(s), %zu note(s) from %zu finding(s): exit status %d\n",
 		causes_count(k, SEV_ERROR), causes_count(k, SEV_WARNING),
-		causes_count(k, SEV_INFO), r->findings.nr,
-		outcome_exit_status(&r->findings));
+		causes_count(k, SEV_INFO), r->judged.findings.nr,
+		outcome_exit_status(&r->judged.findings));
 	if (!c->verbose)
 		fprintf(out, "Every finding with its own fix, and each pair's engine line: --verbose.  All of it for scripts: --json.\n");
 }
@@ -751,15 +751,15 @@ static void host_bridge_list_line(FILE *out, const struct p2pd_model *m)
 
 static void header(FILE *out, const struct check_run *r, const struct look *c)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 
 	fprintf(out, "%sp2pdiag-check %s%s\n", c->bold, report_version(), c->off);
-	fprintf(out, "source: %s (%s)", r->source, r->source_detail);
+	fprintf(out, "source: %s (%s)", r->in.source, r->in.source_detail);
 	if (m)
 		fprintf(out, ", generation %lu, %u functions, %lu pairs judged",
 			m->generation, m->nr_fn,
-			r->results ? r->results->nr_member_pairs :
-				     (unsigned long)r->nr_pairs);
+			r->judged.results ? r->judged.results->nr_member_pairs :
+				     (unsigned long)r->judged.nr_pairs);
 	fputc('\n', out);
 	if (m)
 		fprintf(out, "host CPU: %s\n",
@@ -770,20 +770,20 @@ static void header(FILE *out, const struct check_run *r, const struct look *c)
 			"not AMD: host bridges must be on the kernel's P2PDMA list");
 	if (m && !(m->cpu_flags & P2PD_CPU_ROUTES_P2P))
 		host_bridge_list_line(out, m);
-	if (r->gpu) {
-		fprintf(out, "CUDA: %s", gpu_status_name(r->gpu->cuda));
-		if (r->gpu->driver_version)
-			fprintf(out, " (driver API %d.%d)", r->gpu->driver_version / 1000,
-				(r->gpu->driver_version % 1000) / 10);
-		fprintf(out, ", NVML: %s", gpu_status_name(r->gpu->nvml));
-		if (r->gpu->nvml_driver[0])
-			fprintf(out, " (driver %s)", r->gpu->nvml_driver);
-		else if (r->gpu->nvml_driver_error[0])
+	if (r->in.gpu) {
+		fprintf(out, "CUDA: %s", gpu_status_name(r->in.gpu->cuda));
+		if (r->in.gpu->driver_version)
+			fprintf(out, " (driver API %d.%d)", r->in.gpu->driver_version / 1000,
+				(r->in.gpu->driver_version % 1000) / 10);
+		fprintf(out, ", NVML: %s", gpu_status_name(r->in.gpu->nvml));
+		if (r->in.gpu->nvml_driver[0])
+			fprintf(out, " (driver %s)", r->in.gpu->nvml_driver);
+		else if (r->in.gpu->nvml_driver_error[0])
 			fprintf(out, " (driver unknown: %s)",
-				r->gpu->nvml_driver_error);
-		fprintf(out, ", %u GPU(s)%s\n", r->gpu->nr_dev,
-			r->gpu_measured ? "" : ", not measured");
-	} else if (r->evidence) {
+				r->in.gpu->nvml_driver_error);
+		fprintf(out, ", %u GPU(s)%s\n", r->in.gpu->nr_dev,
+			r->in.gpu_measured ? "" : ", not measured");
+	} else if (r->in.evidence) {
 		fprintf(out, "CUDA: not used (pasted evidence of another machine)\n");
 	} else {
 		fprintf(out, "CUDA: not used (--no-cuda)\n");
@@ -802,10 +802,10 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 
 	header(out, r, c);
 	summary_text(out, r, ep, n, c);
-	if (n && r->results && r->results->pairs_not_listed) {
+	if (n && r->judged.results && r->judged.results->pairs_not_listed) {
 		/* n x n cells of which all but a few are fine: no matrix */
 		fprintf(out, "\n%s(1) Topology%s: %u endpoints in %u groups, too many pairs for the matrices; the %u pairs that need a look: --verbose; matrices: select endpoints with --pairs\n",
-			c->bold, c->off, n, r->results->groups.nr, r->nr_pairs);
+			c->bold, c->off, n, r->judged.results->groups.nr, r->judged.nr_pairs);
 		if (verbose)
 			pair_lines(out, r, ep, n, c);
 	} else if (n) {
@@ -817,27 +817,27 @@ void report_text(FILE *out, const struct check_run *r, bool colour, bool verbose
 		free(rows);
 		if (verbose)
 			pair_lines(out, r, ep, n, c);
-	} else if (r->model) {
+	} else if (r->in.model) {
 		fprintf(out, "\n%s(1) Topology%s: no GPU, NIC, NVMe or accelerator functions in the snapshot: no pairs to judge\n",
 			c->bold, c->off);
 	}
-	if (r->gpu && r->gpu->nr_dev)
+	if (r->in.gpu && r->in.gpu->nr_dev)
 		report_text_software(out, r, &style);
-	if (r->gpu && r->gpu->nr_dev) {
+	if (r->in.gpu && r->in.gpu->nr_dev) {
 		gpu_table(out, r, ep, n, c);
 		gpu_matrix(out, r, ep, n, PF_P2P, "P2P bandwidth, one way (GB/s)", c);
 		gpu_matrix(out, r, ep, n, PF_STAGED, "Host-staged bandwidth, peer access off (GB/s)", c);
 		gpu_matrix(out, r, ep, n, PF_BIDIR, "P2P bandwidth, both ways at once, this direction's share (GB/s)", c);
 		gpu_matrix(out, r, ep, n, PF_LAT_P2P, "P2P latency (us per small copy)", c);
 		gpu_matrix(out, r, ep, n, PF_LAT_STAGED, "Host-staged latency (us per small copy)", c);
-		exchange_table(out, &r->gpu->exchange, c);
-		if (r->gpu_measured)
+		exchange_table(out, &r->in.gpu->exchange, c);
+		if (r->in.gpu_measured)
 			report_text_measured(out, r, &style);
 		else
 			report_text_nvml_failures(out, r, &style);
 		report_text_curves(out, r, &style);
 	}
-	if (r->gpu && r->gpu->nr_dev)
+	if (r->in.gpu && r->in.gpu->nr_dev)
 		report_text_settings(out, r, &style);
 	system_output_text(out, r);
 	if (verbose)

@@ -29,7 +29,7 @@ static const char *p2p_word(enum gpu_p2p_status s)
 
 static bool shown(const struct check_run *r, unsigned int g)
 {
-	return r->results->gpu[g].selected;
+	return r->judged.results->gpu[g].selected;
 }
 
 /*
@@ -80,7 +80,7 @@ static void atomic_ops_line(FILE *out, const struct gpu_pair *gp)
 void report_text_software(FILE *out, const struct check_run *r,
 			  const struct report_style *c)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int i, any = 0;
 
 	fprintf(out, "\n%s(2) What software allows%s (CUDA canAccessPeer and P2P attributes, NVML P2P status)\n",
@@ -100,7 +100,7 @@ void report_text_software(FILE *out, const struct check_run *r,
 		const struct gpu_pair *gp = &st->pair[i];
 		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], ab[40];
 
-		if (!r->results->gpu_pair[i].selected)
+		if (!r->judged.results->gpu_pair[i].selected)
 			continue;
 		any = 1;
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
@@ -163,7 +163,7 @@ static void nvml_failures(FILE *out, const struct gpu_device *d)
 void report_text_nvml_failures(FILE *out, const struct check_run *r,
 			       const struct report_style *c)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g, any = 0;
 
 	for (g = 0; g < st->nr_dev; g++)
@@ -185,9 +185,9 @@ void report_text_nvml_failures(FILE *out, const struct check_run *r,
 
 static void conditions(FILE *out, const struct check_run *r, unsigned int g)
 {
-	const struct gpu_device *d = &r->gpu->dev[g];
+	const struct gpu_device *d = &r->in.gpu->dev[g];
 	const struct gpu_activity *a = &d->activity;
-	const struct judged_gpu *jg = &r->results->gpu[g];
+	const struct judged_gpu *jg = &r->judged.results->gpu[g];
 
 	if (a->procs_valid || a->util_valid) {
 		fprintf(out, "    other work: %s",
@@ -261,7 +261,7 @@ static void curve_text(FILE *out, const char *what, const struct gpu_curve *c,
 void report_text_measured(FILE *out, const struct check_run *r,
 			  const struct report_style *c)
 {
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g, i;
 
 	fprintf(out, "\n%sConditions and expectations%s (each figure against what its path allows, and why)\n",
@@ -279,14 +279,14 @@ void report_text_measured(FILE *out, const struct check_run *r,
 		for (i = 0; i < JF_DEV_FIGS; i++)
 			expectation_line(out, judge_dev_fig_name(i),
 					 judge_dev_figure(&st->dev[g], i),
-					 &r->results->gpu[g].fig[i]);
+					 &r->judged.results->gpu[g].fig[i]);
 	}
 	for (i = 0; st->pair && i < st->nr_pairs; i++) {
 		const struct gpu_pair *gp = &st->pair[i];
 		char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN];
 		unsigned int k;
 
-		if (!gp->p2p.valid || !r->results->gpu_pair[i].selected)
+		if (!gp->p2p.valid || !r->judged.results->gpu_pair[i].selected)
 			continue;
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
 		pciaddr_format(b, st->dev[gp->dst].pci_addr);
@@ -294,7 +294,7 @@ void report_text_measured(FILE *out, const struct check_run *r,
 		for (k = 0; k < JP_PAIR_FIGS; k++)
 			expectation_line(out, judge_pair_fig_name(k),
 					 judge_pair_figure(gp, k),
-					 &r->results->gpu_pair[i].fig[k]);
+					 &r->judged.results->gpu_pair[i].fig[k]);
 	}
 }
 
@@ -304,7 +304,7 @@ void report_text_curves(FILE *out, const struct check_run *r,
 	static const char *const names[CURVE_KINDS] = {
 		"host to device", "device to host", "device-local",
 	};
-	const struct gpu_state *st = r->gpu;
+	const struct gpu_state *st = r->in.gpu;
 	unsigned int g, k, any = 0;
 
 	for (g = 0; g < st->nr_dev; g++)
@@ -323,7 +323,7 @@ void report_text_curves(FILE *out, const struct check_run *r,
 		fprintf(out, "  GPU %s\n", a);
 		for (k = 0; k < CURVE_KINDS; k++)
 			curve_text(out, names[k], &st->dev[g].curve[k],
-				   &r->results->gpu[g].curve[k]);
+				   &r->judged.results->gpu[g].curve[k]);
 	}
 	for (k = 0; st->pair && k < st->nr_pairs; k++) {
 		const struct gpu_pair *gp = &st->pair[k];
@@ -334,7 +334,7 @@ void report_text_curves(FILE *out, const struct check_run *r,
 		pciaddr_format(a, st->dev[gp->src].pci_addr);
 		pciaddr_format(b, st->dev[gp->dst].pci_addr);
 		snprintf(what, sizeof(what), "P2P %s -> %s", a, b);
-		curve_text(out, what, &gp->curve, &r->results->gpu_pair[k].curve);
+		curve_text(out, what, &gp->curve, &r->judged.results->gpu_pair[k].curve);
 	}
 }
 
@@ -350,16 +350,16 @@ void report_text_settings(FILE *out, const struct check_run *r,
 	unsigned int g, i;
 
 	fprintf(out, "\n%s(4) Settings that change performance%s\n", c->bold, c->off);
-	for (g = 0; r->gpu && g < r->gpu->nr_dev; g++) {
+	for (g = 0; r->in.gpu && g < r->in.gpu->nr_dev; g++) {
 		char a[P2PD_ADDR_STRLEN];
 
 		if (!shown(r, g))
 			continue;
-		pciaddr_format(a, r->gpu->dev[g].pci_addr);
+		pciaddr_format(a, r->in.gpu->dev[g].pci_addr);
 		fprintf(out, "  GPU %s\n", a);
-		for (i = 0; i < r->results->gpu[g].nr_settings; i++)
-			setting_line(out, &r->results->gpu[g].setting[i]);
+		for (i = 0; i < r->judged.results->gpu[g].nr_settings; i++)
+			setting_line(out, &r->judged.results->gpu[g].setting[i]);
 	}
 	fprintf(out, "  host\n");
-	setting_line(out, &r->results->host_aspm);
+	setting_line(out, &r->judged.results->host_aspm);
 }

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 
 struct report_style {
 	const char *bold, *off;

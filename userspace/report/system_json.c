@@ -5,7 +5,7 @@
 
 #include <json-c/json.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "report/system_output.h"
@@ -196,13 +196,13 @@ static struct json_object *identity_json(const struct identity *id)
 
 struct json_object *system_output_json(const struct check_run *r)
 {
-	const struct system_report *s = r->system;
+	const struct system_report *s = r->in.system;
 	struct json_object *o, *k;
 
 	if (!s || !s->read)
 		return NULL;
 	o = json_object_new_object();
-	put(o, "root", json_object_new_string(fsroot_get(r->root)));
+	put(o, "root", json_object_new_string(fsroot_get(r->in.root)));
 	k = json_object_new_object();
 	put(k, "release", s->kernel.have_release ? json_object_new_string(s->kernel.release) : NULL);
 	put(k, "cmdline", s->kernel.have_cmdline ? json_object_new_string(s->kernel.cmdline) : NULL);

@@ -2,14 +2,14 @@
 /* The system checks' series in the node_exporter textfile. */
 #include <stdio.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "topology/pciaddr.h"
 #include "report/system_output.h"
 #include "system/system.h"
 
 void system_output_prom(FILE *f, const struct check_run *r)
 {
-	const struct system_report *s = r->system;
+	const struct system_report *s = r->in.system;
 	char ga[P2PD_ADDR_STRLEN], pa[P2PD_ADDR_STRLEN], gn[PCIADDR_NVML_STRLEN];
 	const struct gpudirect *g;
 	unsigned int i;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "platform/fsroot.h"
 #include "platform/safe_text.h"
 #include "topology/pciaddr.h"
@@ -27,7 +27,7 @@ static void gpudirect_text(FILE *out, const struct check_run *r,
 	fprintf(out, "\nGPUDirect readiness\n");
 	for (i = 0; i < g->nr_pair; i++) {
 		const struct gd_pair *p = &g->pair[i];
-		const struct p2pd_pair *pp = &r->pair[p->pair];
+		const struct p2pd_pair *pp = &r->judged.pair[p->pair];
 
 		pciaddr_format(ga, p->gpu);
 		pciaddr_format(pa, p->peer);
@@ -64,7 +64,7 @@ static void gpudirect_text(FILE *out, const struct check_run *r,
 
 void system_output_text(FILE *out, const struct check_run *r)
 {
-	const struct system_report *s = r->system;
+	const struct system_report *s = r->in.system;
 
 	if (!s)
 		return;
@@ -74,7 +74,7 @@ void system_output_text(FILE *out, const struct check_run *r)
 	}
 	/* the release and the hypervisor's name are read from that machine's files */
 	fprintf(out, "\nsystem: files under ");
-	safe_fputs(fsroot_get(r->root), out);
+	safe_fputs(fsroot_get(r->in.root), out);
 	fprintf(out, "; kernel ");
 	safe_fputs(s->kernel.have_release ? s->kernel.release : "unknown", out);
 	fprintf(out, "; %s", s->virt.guest ? "virtual machine, hypervisor " : "not a virtual machine");

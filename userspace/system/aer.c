@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "judge/results.h"
@@ -87,7 +87,7 @@ static bool on_a_path(const struct check_run *r, unsigned int i, const void *arg
 
 void aer_before(const struct check_run *r, struct aer_state *a)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned int *fns = NULL, k;
 	int n;
 
@@ -106,7 +106,7 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 
 		port->addr = m->fn[fns[k]].addr;
 		port->fn = (int)fns[k];
-		read_counts(r->root, port->addr, &port->before);
+		read_counts(r->in.root, port->addr, &port->before);
 	}
 	free(fns);
 	a->taken = true;
@@ -128,8 +128,8 @@ static void pairs_through(const struct check_run *r, int fn, char *buf, size_t l
 
 		if (used < len) {
 			int w = snprintf(buf + used, len - used, "%s%s-%s", used ? ", " : "",
-					 pciaddr_format(x, r->model->fn[t->a[k]].addr),
-					 pciaddr_format(y, r->model->fn[t->b[k]].addr));
+					 pciaddr_format(x, r->in.model->fn[t->a[k]].addr),
+					 pciaddr_format(y, r->in.model->fn[t->b[k]].addr));
 
 			used = w < 0 ? used : used + (size_t)w;
 		}
@@ -141,21 +141,21 @@ static void pairs_through(const struct check_run *r, int fn, char *buf, size_t l
 static void judge_port(struct check_run *r, const struct aer_port *p)
 {
 	const struct aer_counts *b = &p->before, *n = &p->after;
-	const struct p2pd_function *f = &r->model->fn[p->fn];
+	const struct p2pd_function *f = &r->in.model->fn[p->fn];
 	char a[P2PD_ADDR_STRLEN], pairs[512];
 
 	pciaddr_format(a, p->addr);
 	pairs_through(r, p->fn, pairs, sizeof(pairs));
-	if (r->gpu_measured && b->have && n->have &&
+	if (r->in.gpu_measured && b->have && n->have &&
 	    (n->cor > b->cor || n->nonfatal > b->nonfatal || n->fatal > b->fatal))
-		findings_add(&r->findings, SEV_WARNING, FC_AER_DURING_RUN, p->addr,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_AER_DURING_RUN, p->addr,
 			     FINDING_NO_ADDR,
 			     "reseat or replace the card or cable at this port, check its slot's lane margin (or lower the link speed in firmware) and compare with nvidia-smi -q's replay counter",
 			     "%s %s logged errors during this run's copies: correctable +%llu, non-fatal +%llu, fatal +%llu (now %s); it is on the path of %s",
 			     p2pd_role_name(f->role), a, n->cor - b->cor, n->nonfatal - b->nonfatal,
 			     n->fatal - b->fatal, n->detail, pairs);
 	else if (n->have && (n->cor || n->nonfatal || n->fatal))
-		findings_add(&r->findings, n->nonfatal || n->fatal ? SEV_WARNING : SEV_INFO,
+		findings_add(&r->judged.findings, n->nonfatal || n->fatal ? SEV_WARNING : SEV_INFO,
 			     FC_AER_LOGGED, p->addr, FINDING_NO_ADDR,
 			     n->nonfatal || n->fatal ?
 			     "see the kernel log for the AER reports of this port; an uncorrectable error on a P2P path can mean lost or poisoned data: test the pair's copies (the data check below)" :
@@ -164,8 +164,8 @@ static void judge_port(struct check_run *r, const struct aer_port *p)
 			     p2pd_role_name(f->role), a, n->cor, n->nonfatal, n->fatal,
 			     n->detail, pairs);
 	if (p->have_lnksta && (p->lnksta & (LNKSTA_LBMS | LNKSTA_LABS)))
-		findings_add(&r->findings, SEV_INFO, FC_LINK_RETRAINED, p->addr, FINDING_NO_ADDR,
-			     NULL,
+		findings_add(&r->judged.findings, SEV_INFO, FC_LINK_RETRAINED, p->addr,
+			     FINDING_NO_ADDR, NULL,
 			     "%s %s: Link Status 0x%04x has %s%s%s set: the link changed speed or width by itself since the flag was last cleared (signal trouble, or power management); it is on the path of %s",
 			     p2pd_role_name(f->role), a, p->lnksta,
 			     p->lnksta & LNKSTA_LBMS ? "Link Bandwidth Management Status" : "",
@@ -178,15 +178,15 @@ void aer_judge(struct check_run *r, struct aer_state *a)
 {
 	unsigned int i;
 
-	if (!r->model)
+	if (!r->in.model)
 		return;
 	if (!a->taken)
 		aer_before(r, a);
 	for (i = 0; i < a->nr; i++) {
 		struct aer_port *p = &a->port[i];
 
-		read_counts(r->root, p->addr, &p->after);
-		p->have_lnksta = pcie_config_read_word(r->root, p->addr, PCIE_CAP_LNKSTA,
+		read_counts(r->in.root, p->addr, &p->after);
+		p->have_lnksta = pcie_config_read_word(r->in.root, p->addr, PCIE_CAP_LNKSTA,
 							&p->lnksta);
 		judge_port(r, p);
 	}

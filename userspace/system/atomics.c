@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
@@ -32,7 +32,7 @@ static int completer(struct check_run *r, const struct p2pd_function *f)
 {
 	unsigned int cap;
 
-	if (!pcie_config_read_word(r->root, f->addr, DEVCAP2, &cap) || cap == 0xffff)
+	if (!pcie_config_read_word(r->in.root, f->addr, DEVCAP2, &cap) || cap == 0xffff)
 		return -1;
 	return (cap & (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64)) ==
 	       (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64);
@@ -49,14 +49,14 @@ static void cuda_only(struct check_run *r, const struct p2pd_function *fa,
 	struct cuda_atomics_word w;
 	enum cuda_atomics c;
 
-	cuda_atomics_join(r->gpu, fa->addr, fb->addr, PATH_ATOMICS_UNREAD,
+	cuda_atomics_join(r->in.gpu, fa->addr, fb->addr, PATH_ATOMICS_UNREAD,
 			  PATH_ATOMICS_UNREAD, &w);
 	c = w.said;
 	if (c == CUDA_ATOMICS_UNKNOWN)
 		return;
 	pciaddr_format(a, fa->addr);
 	pciaddr_format(b, fb->addr);
-	findings_add(&r->findings,
+	findings_add(&r->judged.findings,
 		     c == CUDA_ATOMICS_NONE || w.caps_unknown ? SEV_WARNING : SEV_INFO,
 		     FC_P2P_ATOMICS, fa->addr, fb->addr,
 		     c == CUDA_ATOMICS_ALL ? (w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX) :
@@ -74,11 +74,11 @@ static bool stopping_port(struct check_run *r, const struct p2pd_pair *p,
 
 	*port = NULL;
 	for (k = 0; k < p->path_len; k++) {
-		const struct p2pd_function *f = &r->model->fn[p->path[k]];
+		const struct p2pd_function *f = &r->in.model->fn[p->path[k]];
 		unsigned int cap;
 
-		if (!pcie_config_read_word(r->root, f->addr, DEVCAP2, &cap) ||
-		    !pcie_config_read_word(r->root, f->addr, DEVCTL2, ctl) ||
+		if (!pcie_config_read_word(r->in.root, f->addr, DEVCAP2, &cap) ||
+		    !pcie_config_read_word(r->in.root, f->addr, DEVCTL2, ctl) ||
 		    cap == 0xffff || *ctl == 0xffff)
 			return false;
 		if (!(cap & DEVCAP2_ROUTING) || (*ctl & DEVCTL2_EGRESS_BLOCKING)) {
@@ -91,7 +91,7 @@ static bool stopping_port(struct check_run *r, const struct p2pd_pair *p,
 
 static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
 	const struct p2pd_function *stop;
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], port[P2PD_ADDR_STRLEN];
@@ -106,10 +106,10 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 	pciaddr_format(a, fa->addr);
 	pciaddr_format(b, fb->addr);
 	if (stop) {
-		cuda_atomics_join(r->gpu, fa->addr, fb->addr, PATH_ATOMICS_STOPPED,
+		cuda_atomics_join(r->in.gpu, fa->addr, fb->addr, PATH_ATOMICS_STOPPED,
 				  PATH_ATOMICS_STOPPED, &w);
 		pciaddr_format(port, stop->addr);
-		findings_add(&r->findings, SEV_WARNING, FC_P2P_ATOMICS,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_P2P_ATOMICS,
 			     fa->addr, fb->addr,
 			     ctl & DEVCTL2_EGRESS_BLOCKING ?
 			     "AtomicOp Egress Blocking is a firmware or driver setting of that port: clear it in the BIOS's PCIe settings (or setpci CAP_EXP+0x28.w=0000:0080 on the port, lost at reboot), or use a path without it" :
@@ -121,17 +121,17 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 			     w.text);
 		return;
 	}
-	cuda_atomics_join(r->gpu, fa->addr, fb->addr,
+	cuda_atomics_join(r->in.gpu, fa->addr, fb->addr,
 			  cb ? PATH_ATOMICS_CARRIED : PATH_ATOMICS_STOPPED,
 			  ca ? PATH_ATOMICS_CARRIED : PATH_ATOMICS_STOPPED, &w);
 	if (ca && cb)
-		findings_add(&r->findings, w.caps_unknown ? SEV_WARNING : SEV_INFO,
+		findings_add(&r->judged.findings, w.caps_unknown ? SEV_WARNING : SEV_INFO,
 			     FC_P2P_ATOMICS, fa->addr, fb->addr,
 			     w.caps_unknown ? CAPS_UNKNOWN_FIX : FINDING_NO_FIX,
 			     "%s and %s: peer atomics work: every port on the path routes AtomicOps and both complete 32- and 64-bit ones%s",
 			     a, b, w.text);
 	else
-		findings_add(&r->findings,
+		findings_add(&r->judged.findings,
 			     (ca || cb) && !w.caps_unknown ? SEV_INFO : SEV_WARNING,
 			     FC_P2P_ATOMICS, fa->addr, fb->addr,
 			     "none on this machine: the device's AtomicOp completer support is fixed in silicon",
@@ -147,10 +147,10 @@ void atomics_judge(struct check_run *r)
 {
 	unsigned int i;
 
-	for (i = 0; r->model && i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; r->in.model && i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 
-		if (peer_kind(&r->model->fn[p->a]) && peer_kind(&r->model->fn[p->b]))
+		if (peer_kind(&r->in.model->fn[p->a]) && peer_kind(&r->in.model->fn[p->b]))
 			judge_pair(r, p);
 	}
 }

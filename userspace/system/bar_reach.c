@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
@@ -35,9 +35,9 @@ static unsigned int dma_bits(struct check_run *r, const struct p2pd_function *f)
 	unsigned long bits;
 
 	pciaddr_format(a, f->addr);
-	if (fsroot_link_name(r->root, driver, sizeof(driver),
+	if (fsroot_link_name(r->in.root, driver, sizeof(driver),
 			     "/sys/bus/pci/devices/%s/driver", a) ||
-	    fsroot_read(r->root, text, sizeof(text),
+	    fsroot_read(r->in.root, text, sizeof(text),
 			"/sys/bus/pci/devices/%s/dma_mask_bits", a))
 		return 0;
 	bits = strtoul(text, &end, 10);
@@ -67,7 +67,7 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 		return;
 	pciaddr_format(af, from->addr);
 	pciaddr_format(at, to->addr);
-	n = bars_read(r->root, to->addr, bar);
+	n = bars_read(r->in.root, to->addr, bar);
 	for (b = 0; b < n; b++) {
 		if (!bar_is_memory(&bar[b]) || bar_unassigned(&bar[b]) ||
 		    bar[b].end <= mask_top(bits))
@@ -80,7 +80,7 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 			snprintf(fix, sizeof(fix),
 				 "let the IOMMU translate %s's requests: boot without iommu=pt and iommu.passthrough=1, or with its driver unbound echo DMA > /sys/kernel/iommu_groups/%d/type; else lower the firmware's 64-bit MMIO base (\"MMIO High Base\", \"MMIOH Base\") below %u bits",
 				 af, from->iommu_group, bits);
-		findings_add(&r->findings, SEV_ERROR, FC_BAR_ABOVE_DMA_MASK,
+		findings_add(&r->judged.findings, SEV_ERROR, FC_BAR_ABOVE_DMA_MASK,
 			     from->addr, to->addr, fix,
 			     "%s %s addresses %u bits (its driver's DMA mask, dma_mask_bits), but %s %s's BAR %d ends at %#llx: with %s, its peer DMA to that BAR cannot be mapped",
 			     p2pd_kind_name(p2pd_device_kind(from->class_code)), af, bits,
@@ -95,11 +95,11 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 
 void bar_reach_judge(struct check_run *r)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned int i;
 
-	for (i = 0; m && i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; m && i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 
 		judge_direction(r, p, &m->fn[p->a], &m->fn[p->b]);
 		judge_direction(r, p, &m->fn[p->b], &m->fn[p->a]);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "platform/fsroot.h"
@@ -86,7 +86,7 @@ static void unassigned(struct check_run *r, const struct p2pd_function *f,
 	char size[24];
 
 	size_str(size, sizeof(size), b->end - b->start + 1);
-	findings_add(&r->findings, SEV_ERROR, FC_BAR_UNASSIGNED, f->addr,
+	findings_add(&r->judged.findings, SEV_ERROR, FC_BAR_UNASSIGNED, f->addr,
 		     FINDING_NO_ADDR,
 		     b->flags & IORESOURCE_MEM_64 ?
 		     "turn on \"Above 4G Decoding\" (\"Above 4G MMIO\", \"64-bit MMIO\") in the BIOS so the firmware places the 64-bit BAR; else boot with the kernel parameter pci=realloc so the kernel resizes the bridge windows; dmesg says \"BAR N: no space for\" for each BAR it could not place" :
@@ -104,7 +104,7 @@ static void resizable(struct check_run *r, const struct p2pd_function *f,
 	unsigned long long sizes, now = b->end - b->start + 1;
 	int top;
 
-	if (fsroot_read(r->root, text, sizeof(text),
+	if (fsroot_read(r->in.root, text, sizeof(text),
 			"/sys/bus/pci/devices/%s/resource%d_resize", a, i))
 		return;
 	sizes = strtoull(text, &end, 16);
@@ -119,7 +119,7 @@ static void resizable(struct check_run *r, const struct p2pd_function *f,
 	snprintf(fix, sizeof(fix),
 		 "turn on \"Resizable BAR\" (\"Re-Size BAR Support\") and \"Above 4G Decoding\" in the BIOS; or, with the driver unbound, echo %d > /sys/bus/pci/devices/%s/resource%d_resize (Linux 6.1 and later) and bind it again",
 		 top, a, i);
-	findings_add(&r->findings, SEV_WARNING, FC_BAR_RESIZABLE_SMALL, f->addr,
+	findings_add(&r->judged.findings, SEV_WARNING, FC_BAR_RESIZABLE_SMALL, f->addr,
 		     FINDING_NO_ADDR, fix,
 		     "%s %s: BAR %d is %s, while its Resizable BAR capability offers up to %s: peers and the host map the device's memory through a window this small",
 		     p2pd_kind_name(p2pd_device_kind(f->class_code)), a, i, cur, max);
@@ -200,7 +200,7 @@ static void window_str(char *buf, size_t len, const struct bridge_window *w)
 static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 			   const char *a, int i, const struct bar *b, bool unset)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned long long size = b->end - b->start + 1;
 	const struct p2pd_function *up = f;
 	char bridge[P2PD_ADDR_STRLEN], win[96], sz[24];
@@ -212,15 +212,15 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 		if (idx == P2PD_NO_INDEX)
 			return;
 		up = &m->fn[idx];
-		if (!window_read(r->root, up->addr, &w))
+		if (!window_read(r->in.root, up->addr, &w))
 			return;
 		if (unset ? window_size(&w) >= size && w.is64 :
-			    window_size(&w) >= size || window_holds(r->root, up->addr, &w, b))
+			    window_size(&w) >= size || window_holds(r->in.root, up->addr, &w, b))
 			continue;
 		pciaddr_format(bridge, up->addr);
 		window_str(win, sizeof(win), &w);
 		size_str(sz, sizeof(sz), size);
-		findings_add(&r->findings, unset ? SEV_ERROR : SEV_WARNING,
+		findings_add(&r->judged.findings, unset ? SEV_ERROR : SEV_WARNING,
 			     FC_BAR_BRIDGE_WINDOW, f->addr, FINDING_NO_ADDR,
 			     FIX_ABOVE_4G ", and raise the 64-bit MMIO size (\"MMIO High Size\", \"MMIOH Size\") so the bridges above get windows the BAR fits; or boot with the kernel parameter pci=realloc (for a hotplug slot also pci=hpmmioprefsize=) so the kernel sizes the bridge windows again",
 			     "%s %s: BAR %d (%s, 64-bit prefetchable) cannot fit bridge %s's prefetchable window (%s)%s",
@@ -241,12 +241,12 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 static void below_4g(struct check_run *r, const struct p2pd_function *f,
 		     const char *a, int i, const struct bar *b)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	int idx = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
 	char size[24], why[160] = "";
 	struct bridge_window w;
 
-	if (idx != P2PD_NO_INDEX && window_read(r->root, m->fn[idx].addr, &w) &&
+	if (idx != P2PD_NO_INDEX && window_read(r->in.root, m->fn[idx].addr, &w) &&
 	    !w.is64) {
 		char bridge[P2PD_ADDR_STRLEN];
 
@@ -254,7 +254,7 @@ static void below_4g(struct check_run *r, const struct p2pd_function *f,
 			 pciaddr_format(bridge, m->fn[idx].addr));
 	}
 	size_str(size, sizeof(size), b->end - b->start + 1);
-	findings_add(&r->findings, SEV_WARNING, FC_BAR_BELOW_4G, f->addr,
+	findings_add(&r->judged.findings, SEV_WARNING, FC_BAR_BELOW_4G, f->addr,
 		     FINDING_NO_ADDR,
 		     FIX_ABOVE_4G ", so the firmware places the BAR above 4 GiB; where it is on already, boot with the kernel parameter pci=realloc so the kernel places it again",
 		     "%s %s: BAR %d (%s, 64-bit prefetchable) lies at %#llx, below 4 GiB: the firmware put a 64-bit BAR in the small 32-bit MMIO range, as it does with Above 4G Decoding off, where it cannot grow to the device's memory%s",
@@ -264,7 +264,7 @@ static void below_4g(struct check_run *r, const struct p2pd_function *f,
 
 void bars_judge(struct check_run *r)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	unsigned int i;
 
 	for (i = 0; m && i < m->nr_fn; i++) {
@@ -280,7 +280,7 @@ void bars_judge(struct check_run *r)
 		     kind != P2PD_KIND_ACCELERATOR))
 			continue;
 		pciaddr_format(a, f->addr);
-		n = bars_read(r->root, f->addr, bar);
+		n = bars_read(r->in.root, f->addr, bar);
 		for (b = 0; b < n; b++) {
 			bool unset, pref64;
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "topology/pciaddr.h"
 #include "system/bootline.h"
 #include "uapi/p2pdiag/abi.h"
@@ -291,8 +291,8 @@ static bool any_redirected(const struct check_run *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < r->nr_pairs; i++)
-		if (r->pair[i].verdict == P2PD_VERDICT_REDIRECTED)
+	for (i = 0; i < r->judged.nr_pairs; i++)
+		if (r->judged.pair[i].verdict == P2PD_VERDICT_REDIRECTED)
 			return true;
 	return false;
 }
@@ -300,7 +300,7 @@ static bool any_redirected(const struct check_run *r)
 static void lint(struct check_run *r, const struct acs_args *a)
 {
 	if (a->comma_lost[0]) {
-		findings_add(&r->findings, SEV_WARNING, FC_CMDLINE_ACS_COMMA,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CMDLINE_ACS_COMMA,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, a->comma_fixed,
 			     "'%s': the kernel splits pci= options on commas, so the ACS list stops at the first comma and %s %s: devices in the list are separated by ';'",
 			     a->comma_arg, a->comma_lost,
@@ -308,23 +308,23 @@ static void lint(struct check_run *r, const struct acs_args *a)
 			     "is read as an unknown pci= option");
 	}
 	if (a->nr_redir_lists > 1 || a->nr_config_lists > 1)
-		findings_add(&r->findings, SEV_WARNING, FC_CMDLINE_PCI_REPEATED,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CMDLINE_PCI_REPEATED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "put every device into one list of one pci= argument, separated by ';' (pci=disable_acs_redir=A;B;C)",
 			     "more than one pci= argument sets the same ACS list (%s): each replaces the one before, so only the last applies (disable_acs_redir='%s'%s%s%s)",
 			     a->lists_seen, a->redir, a->config[0] ? ", config_acs='" : "",
 			     a->config, a->config[0] ? "'" : "");
 	if (a->noacs)
-		findings_add(&r->findings, SEV_WARNING, FC_CMDLINE_NOACS,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CMDLINE_NOACS,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "remove pci=noacs; to stop ACS redirect use the pci=disable_acs_redir= list this report gives for the redirected pairs",
 			     "pci=noacs is no mainline kernel option: the kernel logs \"Unknown option\" and leaves ACS as it was");
 	if (a->acs_override)
-		findings_add(&r->findings, SEV_INFO, FC_CMDLINE_ACS_OVERRIDE,
+		findings_add(&r->judged.findings, SEV_INFO, FC_CMDLINE_ACS_OVERRIDE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "pcie_acs_override= (an out-of-tree patch) changes how such a kernel forms IOMMU groups; it does not clear ACS redirect, so P2P still turns at the root complex");
 	if (a->iommu_pt && any_redirected(r))
-		findings_add(&r->findings, SEV_INFO, FC_CMDLINE_IOMMU_PT,
+		findings_add(&r->judged.findings, SEV_INFO, FC_CMDLINE_IOMMU_PT,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "keep iommu=pt if wanted, and clear the redirect with the pairs' pci=disable_acs_redir= fix",
 			     "iommu=pt is set, yet ACS still redirects on the paths of redirected pairs: pass-through changes IOMMU translation only; the kernel enables ACS whenever an IOMMU is present");
@@ -338,24 +338,24 @@ void bootline_judge(struct check_run *r, const char *cmdline)
 	memset(&v, 0, sizeof(v));
 	scan(&a, cmdline);
 	lint(r, &a);
-	if (!r->model || (!a.redir[0] && !a.config[0]))
+	if (!r->in.model || (!a.redir[0] && !a.config[0]))
 		return;
-	verify_list(r->model, a.redir, false, &v);
-	verify_list(r->model, a.config, true, &v);
+	verify_list(r->in.model, a.redir, false, &v);
+	verify_list(r->in.model, a.config, true, &v);
 	if (v.not_applied[0])
-		findings_add(&r->findings, SEV_WARNING, FC_CMDLINE_FIX_NOT_APPLIED,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CMDLINE_FIX_NOT_APPLIED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "check the kernel log for \"PCI: Can't parse ACS command line parameter\" and for quirks that set ACS again; a device reset restores ACS too (pci_restore_state), so does a driver rebind on 6.18 and newer",
 			     "the kernel command line names %s for its ACS setting, but it did not take: they still have the bits it should clear (or lack those it should set)",
 			     v.not_applied);
 	if (v.absent[0])
-		findings_add(&r->findings, SEV_WARNING, FC_CMDLINE_FIX_NO_DEVICE,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_CMDLINE_FIX_NO_DEVICE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "run p2pdiag-check again and use the addresses it names now; a bus-number-independent form is the path (e.g. 0000:00:03.0/00.0/08.0) or pci:vendor:device",
 			     "the kernel command line's ACS list names %s, which this topology does not have: bus numbers may have moved since the fix was written (a card added, moved or removed)",
 			     v.absent);
 	if (v.applied[0])
-		findings_add(&r->findings, SEV_INFO, FC_CMDLINE_FIX_APPLIED,
+		findings_add(&r->judged.findings, SEV_INFO, FC_CMDLINE_FIX_APPLIED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "the ACS setting on the kernel command line took effect on %s (ReqRedir, CmpltRedir, EgressCtrl as asked)",
 			     v.applied);

@@ -13,7 +13,7 @@
 
 struct check_run;
 
-/* Lint @cmdline and verify its ACS settings against r->model. */
+/* Lint @cmdline and verify its ACS settings against r->in.model. */
 void bootline_judge(struct check_run *r, const char *cmdline);
 
 /* What a kernel command line sets of the IOMMU. */

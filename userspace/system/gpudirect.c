@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
@@ -139,8 +139,8 @@ static bool gpudirect_ends(const struct check_run *r, unsigned int i,
 			   const struct p2pd_function **gpu,
 			   const struct p2pd_function **peer)
 {
-	const struct p2pd_model *m = r->model;
-	const struct p2pd_pair *p = &r->pair[i];
+	const struct p2pd_model *m = r->in.model;
+	const struct p2pd_pair *p = &r->judged.pair[i];
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
 	enum p2pd_kind kind;
 
@@ -166,9 +166,9 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 
 	g->pair = NULL;
 	g->nr_pair = 0;
-	gds_find_vmd_nvme(r->root, g);
-	if (r->model && r->nr_pairs)
-		nr_served = run_select(r, r->nr_pairs, is_gpudirect_pair, NULL,
+	gds_find_vmd_nvme(r->in.root, g);
+	if (r->in.model && r->judged.nr_pairs)
+		nr_served = run_select(r, r->judged.nr_pairs, is_gpudirect_pair, NULL,
 				       &served);
 	if (nr_served > 0)
 		g->pair = calloc((size_t)nr_served, sizeof(*g->pair));
@@ -187,19 +187,19 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 		read_translation(gpu, &gp->gpu_translation);
 		read_translation(peer, &gp->peer_translation);
 		pciaddr_format(pa, peer->addr);
-		if (fsroot_link_name(r->root, gp->driver, sizeof(gp->driver),
+		if (fsroot_link_name(r->in.root, gp->driver, sizeof(gp->driver),
 				     "/sys/bus/pci/devices/%s/driver", pa))
 			gp->driver[0] = '\0';
 		if (gp->storage) {
 			gds_judge_pair(r, &g->facts, gp, i);
 		} else {
-			gdr_find_rdma(r->root, pa, gp->rdma, sizeof(gp->rdma));
+			gdr_find_rdma(r->in.root, pa, gp->rdma, sizeof(gp->rdma));
 			gdr_judge_pair(r, &g->facts, gp, i);
 		}
 	}
 	free(served);
 	if (nr_served < 0 || (nr_served > 0 && !g->pair))
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 	gdr_findings(r, g);
 	gds_findings(r, g);
 }

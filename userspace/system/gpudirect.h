@@ -107,7 +107,7 @@ void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair
- * of @r, and its findings (added to r->findings), from @g->facts.
+ * of @r, and its findings (added to r->judged.findings), from @g->facts.
  */
 void gpudirect_judge(struct check_run *r, struct gpudirect *g);
 void gpudirect_free(struct gpudirect *g);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
@@ -69,8 +69,8 @@ static int cuda_index(const struct check_run *r, int fn)
 {
 	unsigned int i;
 
-	for (i = 0; r->gpu && i < r->gpu->nr_dev; i++)
-		if (r->gpu->dev[i].pci_addr == r->model->fn[fn].addr)
+	for (i = 0; r->in.gpu && i < r->in.gpu->nr_dev; i++)
+		if (r->in.gpu->dev[i].pci_addr == r->in.model->fn[fn].addr)
 			return (int)i;
 	return -1;
 }
@@ -84,8 +84,8 @@ static int cuda_index(const struct check_run *r, int fn)
 int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 		       char *why, size_t len)
 {
-	const struct p2pd_model *m = r->model;
-	const struct p2pd_pair *p = &r->pair[pair];
+	const struct p2pd_model *m = r->in.model;
+	const struct p2pd_pair *p = &r->judged.pair[pair];
 	int gpu = p2pd_is_nvidia_gpu(&m->fn[p->a]) ? p->a : p->b;
 	int nic = gpu == p->a ? p->b : p->a;
 	int host = gpu == p->a ? p->host_fn : p->host_fn_b;
@@ -109,17 +109,17 @@ int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
 	}
 	/* PXN: an NVLink peer of this GPU whose own path to the NIC qualifies */
 	for (k = 0; cg >= 0 && k < GPU_MAX_NVLINKS; k++) {
-		unsigned long long remote = r->gpu->dev[cg].nvlink_remote[k];
+		unsigned long long remote = r->in.gpu->dev[cg].nvlink_remote[k];
 		int rf = remote ? p2pd_model_find(m, remote) : P2PD_NO_INDEX;
 		int rp = rf == P2PD_NO_INDEX ? -1 : run_pair_index(r, rf, nic);
 		char ga[P2PD_ADDR_STRLEN];
 
-		if (rp < 0 || r->pair[rp].cls > P2PD_CLASS_PXB)
+		if (rp < 0 || r->judged.pair[rp].cls > P2PD_CLASS_PXB)
 			continue;
 		snprintf(why, len,
 			 "%s itself, but PXN through NVLink peer GPU %s (%s to the NIC)",
 			 p2pd_class_name(p->cls), pciaddr_format(ga, remote),
-			 p2pd_class_name(r->pair[rp].cls));
+			 p2pd_class_name(r->judged.pair[rp].cls));
 		return 1;
 	}
 	snprintf(why, len, "%s > %s: NCCL sends through host memory", p2pd_class_name(p->cls),
@@ -140,7 +140,7 @@ static const char *flavour_name(enum nvidia_flavour f)
 void gdr_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 		    struct gd_pair *g, unsigned int pi)
 {
-	const struct p2pd_pair *p = &r->pair[pi];
+	const struct p2pd_pair *p = &r->judged.pair[pi];
 	bool registered = f->peermem_version[0];
 	bool dmabuf = f->flavour == NVIDIA_OPEN && f->dmabuf_kernel == TRI_YES;
 
@@ -239,23 +239,23 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 	bool any_gpu = false, no_rdma;
 	char nets[512];
 
-	for (i = 0; r->model && i < r->model->nr_fn; i++)
-		any_gpu |= p2pd_is_nvidia_gpu(&r->model->fn[i]);
+	for (i = 0; r->in.model && i < r->in.model->nr_fn; i++)
+		any_gpu |= p2pd_is_nvidia_gpu(&r->in.model->fn[i]);
 	for (i = 0; i < g->nr_pair; i++)
 		any_rdma |= !g->pair[i].storage && g->pair[i].rdma[0];
 	/* only where sysfs is there to say so: no /sys/class/net, no evidence */
-	no_rdma = any_gpu && !any_rdma && !any_rdma_device(r->root) &&
-		  fsroot_exists(r->root, "/sys/class/net");
+	no_rdma = any_gpu && !any_rdma && !any_rdma_device(r->in.root) &&
+		  fsroot_exists(r->in.root, "/sys/class/net");
 	if (no_rdma) {
-		net_interfaces(r->root, nets, sizeof(nets));
-		findings_add(&r->findings, SEV_INFO, FC_GDR_NO_RDMA_NIC,
+		net_interfaces(r->in.root, nets, sizeof(nets));
+		findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NO_RDMA_NIC,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "GPUDirect RDMA needs an RDMA NIC (InfiniBand or RoCE, e.g. ConnectX with mlx5_ib) passed to this machine",
 			     "no RDMA device under /sys/class/infiniband: GPUDirect RDMA has no NIC to use; network interfaces: %s",
 			     nets[0] ? nets : "none with a device");
 	}
 	if (f->peermem_module[0] && !f->peermem_version[0])
-		findings_add(&r->findings, SEV_WARNING, FC_GDR_PEERMEM_UNREGISTERED,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_GDR_PEERMEM_UNREGISTERED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, gdr_fix(f),
 			     "%s is loaded but " PEER_MEM_DIR "/version does not exist: it registered no peer-memory client, so NCCL prints \"GPU Direct RDMA Disabled\" and stages every network transfer through host memory",
 			     f->peermem_module);
@@ -270,9 +270,9 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 				first_nic = false;
 		/* the machine-wide finding already names every interface */
 		if (first_nic && !p->rdma[0] && !no_rdma &&
-		    fsroot_exists(r->root, "/sys/bus/pci/devices/%s",
+		    fsroot_exists(r->in.root, "/sys/bus/pci/devices/%s",
 			  gd_addr_text(p->peer, na)))
-			findings_add(&r->findings, SEV_INFO, FC_GDR_NO_RDMA_DEVICE,
+			findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NO_RDMA_DEVICE,
 				     p->peer, FINDING_NO_ADDR,
 				     "GPUDirect RDMA needs an RDMA NIC with its RDMA driver loaded (mlx5_ib for ConnectX, efa, ...)",
 				     "NIC %s (driver %s) has no RDMA device under /sys/class/infiniband: GPUDirect RDMA cannot use it",
@@ -280,13 +280,13 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 		if (p->rdma[0] && !strcmp(p->route, "none") && !said_route &&
 		    !(f->peermem_module[0] && !f->peermem_version[0])) {
 			said_route = true;
-			findings_add(&r->findings, SEV_INFO, FC_GDR_NO_ROUTE,
+			findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NO_ROUTE,
 				     FINDING_NO_ADDR, FINDING_NO_ADDR, gdr_fix(f),
 				     "no route for GPU memory to RDMA NICs: no nvidia-peermem, and dma-buf needs the NVIDIA open kernel modules (here: %s) on kernel 5.12+ with dma-buf (here: %s)",
 				     flavour_name(f->flavour), tri_name(f->dmabuf_kernel));
 		}
 		if (p->ready && !p->nccl_gdr)
-			findings_add(&r->findings, SEV_INFO, FC_GDR_NCCL_DISTANCE,
+			findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NCCL_DISTANCE,
 				     p->gpu, p->peer,
 				     "NCCL_NET_GDR_LEVEL=PHB lets NCCL use it across the host bridge (slower than under one switch); better, pair each GPU with a NIC under its own PCIe switch",
 				     "NCCL will not use GPUDirect RDMA between GPU %s and NIC %s: %s",

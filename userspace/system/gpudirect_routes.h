@@ -24,7 +24,7 @@ void gdr_find_rdma(const struct fsroot *root, const char *addr, char *out,
 void gdr_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 		    struct gd_pair *g, unsigned int pi);
 
-/* gdr_findings() - GPUDirect RDMA's findings, added to r->findings. */
+/* gdr_findings() - GPUDirect RDMA's findings, added to r->judged.findings. */
 void gdr_findings(struct check_run *r, const struct gpudirect *g);
 
 /* gds_judge_pair() - the Storage routes' checks of GPU-NVMe pair @pi into @g. */
@@ -34,7 +34,7 @@ void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 /* gds_find_vmd_nvme() - the NVMe controllers behind a VMD domain into @g. */
 void gds_find_vmd_nvme(const struct fsroot *root, struct gpudirect *g);
 
-/* gds_findings() - GPUDirect Storage's findings, added to r->findings. */
+/* gds_findings() - GPUDirect Storage's findings, added to r->judged.findings. */
 void gds_findings(struct check_run *r, const struct gpudirect *g);
 
 #endif /* P2PDIAG_SYSTEM_GPUDIRECT_ROUTES_H */

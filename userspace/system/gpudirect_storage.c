@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "system/gpudirect.h"
@@ -67,12 +67,12 @@ static bool iommu_translated(const struct fsroot *root,
 void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 		    struct gd_pair *g, unsigned int pi)
 {
-	const struct p2pd_pair *p = &r->pair[pi];
-	const struct p2pd_function *fg = &r->model->fn[p2pd_model_find(r->model, g->gpu)];
-	const struct p2pd_function *fn = &r->model->fn[p2pd_model_find(r->model, g->peer)];
+	const struct p2pd_pair *p = &r->judged.pair[pi];
+	const struct p2pd_function *fg = &r->in.model->fn[p2pd_model_find(r->in.model, g->gpu)];
+	const struct p2pd_function *fn = &r->in.model->fn[p2pd_model_find(r->in.model, g->peer)];
 	char ig[64], in[64];
-	bool p2pdma, tg = iommu_translated(r->root, fg, ig, sizeof(ig));
-	bool tn = iommu_translated(r->root, fn, in, sizeof(in));
+	bool p2pdma, tg = iommu_translated(r->in.root, fg, ig, sizeof(ig));
+	bool tn = iommu_translated(r->in.root, fn, in, sizeof(in));
 
 	gd_check_add(g, "nvidia-fs", "nvidia-fs", f->nvfs_loaded ? TRI_YES : TRI_NO,
 		     f->nvfs_loaded ? "nvidia_fs %s%s%s" : "no /sys/module/nvidia_fs%s%s%s",
@@ -170,7 +170,7 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 		if (!p->storage)
 			continue;
 		if (!strcmp(p->route, "nvidia-fs") && !p->ready)
-			findings_add(&r->findings, SEV_WARNING, FC_GDS_IOMMU_TRANSLATED,
+			findings_add(&r->judged.findings, SEV_WARNING, FC_GDS_IOMMU_TRANSLATED,
 				     p->gpu, p->peer,
 				     "boot with iommu=pt (or the IOMMU off) so both groups get an identity domain",
 				     "GPUDirect Storage through nvidia-fs between GPU %s and NVMe %s needs the IOMMU off or in pass-through, but %s",
@@ -185,7 +185,7 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 			said_compat = true;
 			p2pdma_fix(p, false, fix, sizeof(fix));
 			p2pdma_fix(p, true, lack, sizeof(lack));
-			findings_add(&r->findings, tried ? SEV_WARNING : SEV_INFO,
+			findings_add(&r->judged.findings, tried ? SEV_WARNING : SEV_INFO,
 				     FC_GDS_COMPAT_MODE, p->gpu, p->peer,
 				     fix,
 				     "GPUDirect Storage would run in compat mode (through host memory, while gdscheck still reports success): no nvidia-fs module, and the kernel P2PDMA route lacks %s",
@@ -193,7 +193,7 @@ void gds_findings(struct check_run *r, const struct gpudirect *g)
 		}
 	}
 	for (i = 0; i < g->nr_vmd; i++)
-		findings_add(&r->findings, SEV_INFO, FC_NVME_BEHIND_VMD,
+		findings_add(&r->judged.findings, SEV_INFO, FC_NVME_BEHIND_VMD,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "turn Intel VMD (Volume Management Device) off for these NVMe ports in the firmware setup, or move the drive to a slot outside VMD",
 			     "NVMe %s (%s) sits behind the VMD controller %s: VMD remaps it into PCI domain %.*s, a root bus of its own where no GPU sits (its pairs are judged by both host bridges, as the kernel does); neither P2PDMA nor GPUDirect Storage reaches it",

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "topology/pciaddr.h"
 #include "system/iommu_groups.h"
 #include "p2pdiag/groups.h"
@@ -63,18 +63,18 @@ static unsigned int merges(const struct p2pd_model *m, int port, char *buf, size
 /* One finding per port that some pair's fix names. */
 static void fix_cost(struct check_run *r)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	char text[TEXT_MAX], a[P2PD_ADDR_STRLEN];
 	/* each port once, at the first pair that names it */
 	unsigned char *named = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 	unsigned int i, k;
 
 	if (!named) {
-		r->findings.oom = true;
+		r->judged.findings.oom = true;
 		return;
 	}
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 
 		if (p->verdict != P2PD_VERDICT_REDIRECTED)
 			continue;
@@ -86,7 +86,7 @@ static void fix_cost(struct check_run *r)
 			named[port] = 1;
 			if (!merges(m, port, text, sizeof(text)))
 				continue;
-			findings_add(&r->findings, SEV_INFO, FC_FIX_MERGES_GROUPS,
+			findings_add(&r->judged.findings, SEV_INFO, FC_FIX_MERGES_GROUPS,
 				     m->fn[port].addr, FINDING_NO_ADDR,
 				     "devices that go to different VMs must then go to the same VM (or keep ACS and lose direct P2P); weigh that before rebooting with the fix",
 				     "clearing ACS redirect on %s (the fix names it) costs isolation: at the next boot %s",
@@ -98,7 +98,7 @@ static void fix_cost(struct check_run *r)
 
 static void stale_groups(struct check_run *r)
 {
-	const struct p2pd_model *m = r->model;
+	const struct p2pd_model *m = r->in.model;
 	char text[TEXT_MAX] = "";
 	unsigned int i, n = 0;
 
@@ -121,7 +121,7 @@ static void stale_groups(struct check_run *r)
 		n++;
 	}
 	if (n)
-		findings_add(&r->findings, SEV_WARNING, FC_IOMMU_GROUPS_STALE,
+		findings_add(&r->judged.findings, SEV_WARNING, FC_IOMMU_GROUPS_STALE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "reboot for the groups to follow, and make the ACS change a kernel parameter (the pairs' pci=disable_acs_redir= fix) so it survives",
 			     "IOMMU groups do not match the ACS the ports have now (%s): ACS was changed after boot (setpci?), and the kernel forms groups at boot only, so VFIO and the isolation they promise are stale until a reboot",
@@ -130,7 +130,7 @@ static void stale_groups(struct check_run *r)
 
 void iommu_groups_judge(struct check_run *r)
 {
-	if (!r->model)
+	if (!r->in.model)
 		return;
 	fix_cost(r);
 	stale_groups(r);

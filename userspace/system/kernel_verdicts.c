@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/klog.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/judge.h"
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
@@ -51,10 +51,10 @@ static void shown(char *out, size_t len, const char *line, size_t n)
 static void one_pair(struct check_run *r, int pi, const char *line, bool agrees,
 		     const char *differs)
 {
-	const struct p2pd_pair *p = &r->pair[pi];
-	unsigned long long a = r->model->fn[p->a].addr, b = r->model->fn[p->b].addr;
+	const struct p2pd_pair *p = &r->judged.pair[pi];
+	unsigned long long a = r->in.model->fn[p->a].addr, b = r->in.model->fn[p->b].addr;
 
-	findings_add(&r->findings, agrees ? SEV_INFO : SEV_WARNING,
+	findings_add(&r->judged.findings, agrees ? SEV_INFO : SEV_WARNING,
 		     FC_KERNEL_P2PDMA_VERDICT, a, b,
 		     agrees ? FINDING_NO_FIX : "compare the kernel's release with the \"P2PDMA list:\" line above; run p2pdiag-check --verbose for the path it judged",
 		     "the kernel logged \"%s\"; p2pdiag's verdict for the pair: %s%s",
@@ -78,17 +78,17 @@ static void cannot_line(struct check_run *r, const char *line, size_t n)
 	    addr_before(line, colon, &client) ||
 	    addr_before(open, close, &provider))
 		return;
-	fa = p2pd_model_find(r->model, client);
-	fb = p2pd_model_find(r->model, provider);
+	fa = p2pd_model_find(r->in.model, client);
+	fb = p2pd_model_find(r->in.model, provider);
 	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX)
 		return;
 	pi = run_pair_index(r, fa, fb);
 	if (pi < 0)
 		return;
 	shown(text, sizeof(text), line, n);
-	one_pair(r, pi, text, r->pair[pi].verdict == P2PD_VERDICT_BLOCKED ||
-		 r->pair[pi].verdict == P2PD_VERDICT_REDIRECTED ||
-		 r->pair[pi].verdict == P2PD_VERDICT_UNKNOWN,
+	one_pair(r, pi, text, r->judged.pair[pi].verdict == P2PD_VERDICT_BLOCKED ||
+		 r->judged.pair[pi].verdict == P2PD_VERDICT_REDIRECTED ||
+		 r->judged.pair[pi].verdict == P2PD_VERDICT_UNKNOWN,
 		 ": the kernel refused a pair p2pdiag calls usable");
 }
 
@@ -108,12 +108,12 @@ static void not_listed_line(struct check_run *r, const char *line, size_t n)
 		return;
 	hb = P2PD_HOST_BRIDGE(P2PD_ADDR_DOMAIN(root), P2PD_ADDR_BUS(root));
 	shown(text, sizeof(text), line, n);
-	for (i = 0; i < r->nr_pairs; i++) {
-		const struct p2pd_pair *p = &r->pair[i];
+	for (i = 0; i < r->judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &r->judged.pair[i];
 
 		if ((p->cls >= P2PD_CLASS_PHB || p->host_blocks) &&
-		    (r->model->fn[p->a].host_bridge == hb ||
-		     r->model->fn[p->b].host_bridge == hb))
+		    (r->in.model->fn[p->a].host_bridge == hb ||
+		     r->in.model->fn[p->b].host_bridge == hb))
 			one_pair(r, (int)i, text, p->host_blocks,
 				 ": the kernel's list lacks this host bridge, while the list p2pdiag judged by has it");
 	}
@@ -124,7 +124,7 @@ static void kernel_verdicts_judge_text(struct check_run *r, const char *text)
 {
 	const char *line = text;
 
-	if (!r->model)
+	if (!r->in.model)
 		return;
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
@@ -183,7 +183,7 @@ static char *root_log(struct fsroot *root)
 
 void kernel_verdicts_judge(struct check_run *r)
 {
-	char *log = fsroot_is_live(r->root) ? live_log() : root_log(r->root);
+	char *log = fsroot_is_live(r->in.root) ? live_log() : root_log(r->in.root);
 
 	if (log)
 		kernel_verdicts_judge_text(r, log);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "platform/fsroot.h"
 #include "p2pdiag/decode.h"
 #include "system/bootline.h"
@@ -33,12 +33,12 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 {
 	memset(s, 0, sizeof(*s));
 	/* another machine's topology with this machine's files would lie */
-	s->read = !(offline && fsroot_is_live(r->root));
+	s->read = !(offline && fsroot_is_live(r->in.root));
 	/* facts whose files are bad input stop the run before any copy */
-	if (s->read && (kernel_facts_read(&s->kernel, r->root, err, errlen) ||
-			virt_facts_read(&s->virt, r->root, err, errlen)))
+	if (s->read && (kernel_facts_read(&s->kernel, r->in.root, err, errlen) ||
+			virt_facts_read(&s->virt, r->in.root, err, errlen)))
 		return -1;
-	r->system = s;
+	r->in.system = s;
 	if (s->read)
 		aer_before(r, &s->aer);
 	return 0;
@@ -46,16 +46,16 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 
 void system_inspect(struct check_run *r, struct system_report *s)
 {
-	r->system = s;
+	r->in.system = s;
 	/* the model alone: valid for a saved topology too */
 	iommu_groups_judge(r);
 	if (!s->read)
 		return;
-	gpudirect_facts_read(&s->gd.facts, &s->kernel, r->root,
-			     has_nvme(r->model));
-	fleet_facts_read(&s->fleet, r->root);
-	identity_read(&s->identity, r->root, time(NULL));
-	if (r->model)
+	gpudirect_facts_read(&s->gd.facts, &s->kernel, r->in.root,
+			     has_nvme(r->in.model));
+	fleet_facts_read(&s->fleet, r->in.root);
+	identity_read(&s->identity, r->in.root, time(NULL));
+	if (r->in.model)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)
 		bootline_judge(r, s->kernel.cmdline);

@@ -27,13 +27,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (fuzz_server_load(&server, FUZZ_TOOL_FIXTURES))
 		abort();
-	findings_free(&server.r.findings);
+	findings_free(&server.r.judged.findings);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct findings *fs = &server.r.findings;
+	struct findings *fs = &server.r.judged.findings;
 	char err[1024];
 	size_t i;
 

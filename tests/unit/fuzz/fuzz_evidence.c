@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "evidence/evidence.h"
 #include "fuzz_file.h"
 #include "judge/causes.h"
@@ -57,13 +57,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ev)
 		abort();
 	evidence_init(ev);
-	r.source = "none";
-	if (!evidence_read(&r, ev, paths, 1, err, sizeof(err)) &&
+	r.in.source = "none";
+	if (!evidence_read(&r.in, ev, paths, 1, err, sizeof(err)) &&
 	    !judge_evidence(&r, ev, err, sizeof(err))) {
-		for (i = 0; i < r.findings.nr; i++)
-			if (r.findings.item[i].evidence)
-				check_refs(ev, r.findings.item[i].evidence);
-		if (causes_build(&r, &r.causes))
+		for (i = 0; i < r.judged.findings.nr; i++)
+			if (r.judged.findings.item[i].evidence)
+				check_refs(ev, r.judged.findings.item[i].evidence);
+		if (causes_build(&r, &r.judged.causes))
 			abort();
 		null = fopen("/dev/null", "w");
 		if (!null)
@@ -77,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	judge_release(&r);
-	causes_free(&r.causes);
-	findings_free(&r.findings);
+	causes_free(&r.judged.causes);
+	findings_free(&r.judged.findings);
 	evidence_free(ev);
 	free(ev);
 	return 0;

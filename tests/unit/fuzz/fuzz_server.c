@@ -38,8 +38,8 @@ int fuzz_server_load(struct fixture_run *f, const char *fixtures)
 	if (!f->ok)
 		return -1;
 	measured_gpus();
-	f->r.gpu = &gpus;
-	f->r.gpu_measured = true;
+	f->r.in.gpu = &gpus;
+	f->r.in.gpu_measured = true;
 	judge_topology(&f->r);
 	judge_gpus(&f->r);
 	return 0;

@@ -90,7 +90,7 @@ static int baseline_seeds(const char *dir, const char *fixtures)
 		return -1;
 	snprintf(path, sizeof(path), "%s/fleet-after.json", dir);
 	rc = baseline_save(path, &f.r, err, sizeof(err));
-	f.r.gpu = NULL;
+	f.r.in.gpu = NULL;
 	fixture_unload(&f);
 	if (!rc) {
 		fixture_load(&f, fixtures, "fleet-before");

@@ -35,10 +35,10 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 		return;
 	}
 	judge_run(&f->r, &f->m, &f->o);
-	f->r.root = &f->root;
+	f->r.in.root = &f->root;
 	if (system_begin(&f->r, &f->s, true, err, sizeof(err))) {
 		fprintf(stderr, "# %s\n", err);
-		findings_free(&f->r.findings);
+		findings_free(&f->r.judged.findings);
 		judge_release(&f->r);
 		p2pd_model_free(&f->m);
 		return;
@@ -52,7 +52,7 @@ void fixture_unload(struct fixture_run *f)
 	if (!f->ok)
 		return;
 	system_report_free(&f->s);
-	findings_free(&f->r.findings);
+	findings_free(&f->r.judged.findings);
 	judge_release(&f->r);
 	p2pd_model_free(&f->m);
 	f->ok = false;
@@ -60,15 +60,15 @@ void fixture_unload(struct fixture_run *f)
 
 size_t fixture_count(const struct fixture_run *f, const char *code)
 {
-	return f->ok ? findings_count_code(&f->r.findings, code) : (size_t)-1;
+	return f->ok ? findings_count_code(&f->r.judged.findings, code) : (size_t)-1;
 }
 
 const char *fixture_message(const struct fixture_run *f, const char *code)
 {
 	size_t i;
 
-	for (i = 0; f->ok && i < f->r.findings.nr; i++)
-		if (!strcmp(f->r.findings.item[i].code, code))
-			return f->r.findings.item[i].message;
+	for (i = 0; f->ok && i < f->r.judged.findings.nr; i++)
+		if (!strcmp(f->r.judged.findings.item[i].code, code))
+			return f->r.judged.findings.item[i].message;
 	return "";
 }

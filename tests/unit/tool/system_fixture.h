@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "options.h"
 #include "platform/fsroot.h"
 #include "system/system.h"

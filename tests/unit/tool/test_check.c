@@ -15,7 +15,7 @@ void test_check(struct ktap *k);
 static bool is_gpu(const struct check_run *r, unsigned int i, const void *unused)
 {
 	(void)unused;
-	return p2pd_device_kind(r->model->fn[i].class_code) == P2PD_KIND_GPU;
+	return p2pd_device_kind(r->in.model->fn[i].class_code) == P2PD_KIND_GPU;
 }
 
 static bool is_multiple(const struct check_run *r, unsigned int i, const void *arg)
@@ -41,7 +41,7 @@ void test_check(struct ktap *k)
 	bool in_order = true;
 
 	switch_model(&m, 0, 0x8086);
-	r.model = &m;
+	r.in.model = &m;
 
 	n = run_select(&r, m.nr_fn, is_gpu, NULL, &idx);
 	CHECK(k, n == 3 && idx &&

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "tool_util.h"
-#include "check.h"
+#include "judge/judgement.h"
 #include "evidence/evidence.h"
 #include "judge/judge.h"
 #include "uapi/p2pdiag/abi.h"
@@ -202,9 +202,9 @@ static const struct finding *finding_of(const struct check_run *r, const char *c
 {
 	size_t i;
 
-	for (i = 0; i < r->findings.nr; i++)
-		if (!strcmp(r->findings.item[i].code, code))
-			return &r->findings.item[i];
+	for (i = 0; i < r->judged.findings.nr; i++)
+		if (!strcmp(r->judged.findings.item[i].code, code))
+			return &r->judged.findings.item[i];
 	return NULL;
 }
 
@@ -212,8 +212,8 @@ static bool worst_below_warning(const struct check_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->findings.nr; i++)
-		if (r->findings.item[i].severity >= SEV_WARNING)
+	for (i = 0; i < r->judged.findings.nr; i++)
+		if (r->judged.findings.item[i].severity >= SEV_WARNING)
 			return false;
 	return true;
 }
@@ -260,7 +260,7 @@ static int refusal_severity(const struct evidence *ev)
 	judged(&r, ev);
 	f = finding_of(&r, "p2p-not-supported");
 	sev = f ? (int)f->severity : -1;
-	findings_free(&r.findings);
+	findings_free(&r.judged.findings);
 	return sev;
 }
 
@@ -286,7 +286,7 @@ static void sockets(struct ktap *k, const char *fx, struct evidence *ev)
 	CHECK(k, f && f->severity == SEV_INFO && worst_below_warning(&r) &&
 	      strstr(f->message, "different NUMA nodes") && strstr(f->message, "nothing is broken"),
 	      "evidence: peer access refused only between two NUMA nodes: a note, not an error");
-	findings_free(&r.findings);
+	findings_free(&r.judged.findings);
 	evidence_free(ev);
 
 	two_groups(ev, one);
@@ -323,7 +323,7 @@ static void sockets(struct ktap *k, const char *fx, struct evidence *ev)
 	      strstr(f->message, "0+1, 2+3") && strstr(f->message, "do not place") &&
 	      f->evidence && strstr(f->evidence, ":7"),
 	      "evidence: groups refused only between each other, no topology: a note naming the groups");
-	findings_free(&r.findings);
+	findings_free(&r.judged.findings);
 	evidence_free(ev);
 	CHECK(k, !load(ev, fx, "p2pbw-geforce-cannot.txt") && refusal_severity(ev) == SEV_ERROR,
 	      "evidence: a GeForce mix, groups cut short and buses interleaved (01, 02, 03, 17): an error");

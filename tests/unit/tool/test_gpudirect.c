@@ -52,8 +52,9 @@ static int pair_index(const struct fixture_run *f, const char *gpu, const char *
 
 	if (!f->ok || pciaddr_parse(gpu, &g) || pciaddr_parse(nic, &n))
 		return -1;
-	for (i = 0; i < f->r.nr_pairs; i++) {
-		unsigned long long a = f->m.fn[f->r.pair[i].a].addr, b = f->m.fn[f->r.pair[i].b].addr;
+	for (i = 0; i < f->r.judged.nr_pairs; i++) {
+		unsigned long long a = f->m.fn[f->r.judged.pair[i].a].addr;
+		unsigned long long b = f->m.fn[f->r.judged.pair[i].b].addr;
 
 		if ((a == g && b == n) || (a == n && b == g))
 			return (int)i;
@@ -81,13 +82,13 @@ static void nccl_cases(struct ktap *k, const char *fixtures)
 	pciaddr_parse(GPU_NEAR, &gpus.dev[1].pci_addr);
 	gpus.dev[0].nvlink_remote[0] = gpus.dev[1].pci_addr;
 	gpus.dev[1].nvlink_remote[0] = gpus.dev[0].pci_addr;
-	f.r.gpu = &gpus;
+	f.r.in.gpu = &gpus;
 	CHECK(k, pi >= 0 && gpudirect_nccl_gdr(&f.r, (unsigned int)pi, why, sizeof(why)) == 1 &&
 	      strstr(why, "PXN through NVLink peer GPU " GPU_NEAR " (PIX to the NIC)"),
 	      "gpudirect: NCCL: with an NVLink peer under the NIC's switch, PXN gives GDR");
-	f.r.gpu = NULL;
+	f.r.in.gpu = NULL;
 	/* an NVIDIA CPU's host bridge: C2C, where P2C admits the PHB pair */
-	host = pi >= 0 ? f.r.pair[pi].host_fn : -1;
+	host = pi >= 0 ? f.r.judged.pair[pi].host_fn : -1;
 	if (host >= 0)
 		f.m.fn[host].vendor = 0x10de;
 	CHECK(k, host >= 0 && gpudirect_nccl_gdr(&f.r, (unsigned int)pi, why, sizeof(why)) == 1 &&
@@ -166,7 +167,7 @@ void test_gpudirect(struct ktap *k, const char *fixtures)
 	fixture_load(&f, fixtures, "p2pdma-broken");
 	p = pair_of(&f, GPU_NEAR, NVME);
 	CHECK(k, route_is(p, "compat", false) && count(&f, "gds-compat-mode") == 1 &&
-	      f.r.findings.nr && findings_worst(&f.r.findings) == SEV_WARNING,
+	      f.r.judged.findings.nr && findings_worst(&f.r.judged.findings) == SEV_WARNING,
 	      "gpudirect: p2pdma-broken: multipath on is gds-compat-mode, a warning once static BAR1 was set");
 	fixture_unload(&f);
 

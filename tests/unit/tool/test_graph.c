@@ -195,7 +195,7 @@ void test_graph(struct ktap *k, const char *fixtures)
 	free(text);
 	options_defaults(&o);
 	judge_run(&r, &m, &o);
-	SAY(k, r.nr_pairs == 15, "", "graph: switchacs has 15 pairs");
+	SAY(k, r.judged.nr_pairs == 15, "", "graph: switchacs has 15 pairs");
 	plain_picture(k, &r);
 	highlighted(k, &r);
 	judge_release(&r);

@@ -86,13 +86,13 @@ static void setup(struct fixture *f, unsigned int dsp_acs, unsigned int host_ven
 	options_defaults(&f->o);
 	judge_run(&f->r, &f->m, &f->o);
 	f->st = gpus();
-	f->r.gpu = f->st;
-	f->r.gpu_measured = true;
+	f->r.in.gpu = f->st;
+	f->r.in.gpu_measured = true;
 }
 
 static void teardown(struct fixture *f)
 {
-	findings_free(&f->r.findings);
+	findings_free(&f->r.judged.findings);
 	judge_release(&f->r);
 	free(f->st->pair);
 	free(f->st);
@@ -107,16 +107,16 @@ static void run_all(struct fixture *f)
 
 static size_t count(const struct fixture *f, const char *code)
 {
-	return findings_count_code(&f->r.findings, code);
+	return findings_count_code(&f->r.judged.findings, code);
 }
 
 static const struct finding *find(const struct fixture *f, const char *code)
 {
 	size_t i;
 
-	for (i = 0; i < f->r.findings.nr; i++)
-		if (!strcmp(f->r.findings.item[i].code, code))
-			return &f->r.findings.item[i];
+	for (i = 0; i < f->r.judged.findings.nr; i++)
+		if (!strcmp(f->r.judged.findings.item[i].code, code))
+			return &f->r.judged.findings.item[i];
 	return NULL;
 }
 
@@ -126,11 +126,11 @@ static void expect_only(struct ktap *k, struct fixture *f, const char *code,
 	const struct finding *it = find(f, code);
 	char why[512];
 
-	snprintf(why, sizeof(why), "%zu findings, first '%s': %s", f->r.findings.nr,
-		 f->r.findings.nr ? f->r.findings.item[0].code : "",
-		 f->r.findings.nr ? f->r.findings.item[0].message : "");
+	snprintf(why, sizeof(why), "%zu findings, first '%s': %s", f->r.judged.findings.nr,
+		 f->r.judged.findings.nr ? f->r.judged.findings.item[0].code : "",
+		 f->r.judged.findings.nr ? f->r.judged.findings.item[0].message : "");
 	ktap_result(k, it && it->severity == sev &&
-		       outcome_exit_status(&f->r.findings) == exit_status, why,
+		       outcome_exit_status(&f->r.judged.findings) == exit_status, why,
 		    "judge: %s -> %s (%s, exit %d)", what, code,
 		    finding_severity_name(sev), exit_status);
 }
@@ -233,7 +233,7 @@ static void test_nccl_link(struct ktap *k)
 		       strstr(it->message, "NCCL 2.30.7") &&
 		       strstr(it->message, "2.5 GT/s x16: 3.0 GB/s") &&
 		       strstr(it->message, "16.0 GT/s x16 (24.0 GB/s") &&
-		       outcome_exit_status(&f.r.findings) == 0,
+		       outcome_exit_status(&f.r.judged.findings) == 0,
 		    it ? it->message : "none",
 		    "judge: NCCL 2.30.7 with two GPUs idling at Gen1 -> two nccl-link-current notes, exit 0");
 	teardown(&f);
@@ -251,8 +251,9 @@ void test_judge(struct ktap *k)
 	/* healthy: no findings at all */
 	setup(&f, 0, 0x8086);
 	run_all(&f);
-	ktap_result(k, f.r.findings.nr == 0 && outcome_exit_status(&f.r.findings) == 0,
-		    f.r.findings.nr ? f.r.findings.item[0].message : NULL,
+	ktap_result(k, f.r.judged.findings.nr == 0 &&
+		    outcome_exit_status(&f.r.judged.findings) == 0,
+		    f.r.judged.findings.nr ? f.r.judged.findings.item[0].message : NULL,
 		    "judge: a healthy switch with fast, verified P2P has no findings (exit 0)");
 	CHECK(k, judge_expected_host_gbs(&f.r, 0) > 27.5 && judge_expected_host_gbs(&f.r, 0) < 28.5,
 	      "judge: expected Gen4 x16 = 16 GT/s x 16 x 128/130 / 8 x 0.89 = 28.0 GB/s");
@@ -360,7 +361,7 @@ void test_judge(struct ktap *k)
 	run_all(&f);
 	it = find(&f, "data-corrupt");
 	ktap_result(k, it && it->severity == SEV_ERROR && strstr(it->message, "dropped") &&
-		       count(&f, "fake-p2p") == 1 && outcome_exit_status(&f.r.findings) == 2,
+		       count(&f, "fake-p2p") == 1 && outcome_exit_status(&f.r.judged.findings) == 2,
 		    it ? it->message : "none", "judge: zeros after a P2P copy -> data-corrupt (writes dropped) and fake-p2p, exit 2");
 	teardown(&f);
 
@@ -381,8 +382,8 @@ void test_judge(struct ktap *k)
 	expect_only(k, &f, "bw-low", SEV_WARNING, 1, "P2P 20.0 of 28.0 GB/s");
 	CHECK(k, it && it->has_pair && it->a == P2PD_ADDR(0, 5, 0, 0) && it->b == P2PD_ADDR(0, 3, 0, 0),
 	      "judge: bw-low names the pair src, dst");
-	f.r.params.min_ratio = 0.7;	/* --min-ratio 0.7, as main.c passes it */
-	findings_free(&f.r.findings);
+	f.r.in.params.min_ratio = 0.7;	/* --min-ratio 0.7, as main.c passes it */
+	findings_free(&f.r.judged.findings);
 	run_all(&f);
 	CHECK(k, count(&f, "bw-low") == 0, "judge: --min-ratio 0.7 accepts 0.71");
 	teardown(&f);
@@ -403,7 +404,7 @@ void test_judge(struct ktap *k)
 	expect_only(k, &f, "sibling-outlier", SEV_WARNING, 1, "one GPU 16% below its two siblings");
 	CHECK(k, it && it->a == P2PD_ADDR(0, 5, 0, 0), "judge: the outlier named is 05:00.0");
 	f.st->dev[2].h2d = figure(23.0);	/* 8% below: fine */
-	findings_free(&f.r.findings);
+	findings_free(&f.r.judged.findings);
 	run_all(&f);
 	CHECK(k, count(&f, "sibling-outlier") == 0, "judge: 8%% below the median is no outlier");
 	teardown(&f);
@@ -485,7 +486,7 @@ void test_judge(struct ktap *k)
 	f.m.fn[6].iommu_domain = P2PD_IOMMU_TRANSLATED;
 	judge_release(&f.r);
 	judge_run(&f.r, &f.m, &f.o);
-	f.r.gpu = f.st;
+	f.r.in.gpu = f.st;
 	judge_topology(&f.r);
 	it = find(&f, "iommu-translated");
 	CHECK(k, count(&f, "iommu-translated") == 2 && it && it->severity == SEV_WARNING &&
@@ -496,7 +497,7 @@ void test_judge(struct ktap *k)
 	f.m.fn[4].acs = P2PD_UNKNOWN;	/* 02:10.0 unreadable */
 	judge_release(&f.r);
 	judge_run(&f.r, &f.m, &f.o);
-	f.r.gpu = f.st;
+	f.r.in.gpu = f.st;
 	run_all(&f);
 	it = find(&f, "verdict-unknown");
 	ktap_result(k, count(&f, "verdict-unknown") == 2 && it &&
@@ -573,8 +574,8 @@ void test_judge(struct ktap *k)
 	f.o.pairs[1] = P2PD_ADDR(0, 4, 0, 0);
 	judge_release(&f.r);
 	judge_run(&f.r, &f.m, &f.o);
-	f.r.gpu = f.st;
-	f.r.gpu_measured = true;
+	f.r.in.gpu = f.st;
+	f.r.in.gpu_measured = true;
 	pair(f.st, 1, 2)->p2p = figure(5.0);
 	run_all(&f);
 	CHECK(k, count(&f, "bw-low") == 0, "judge: --pairs leaves other pairs unjudged");

@@ -34,7 +34,7 @@ static void fabric_run(struct check_run *r, struct p2pd_model *m, int redirect)
 
 static void fabric_done(struct check_run *r, struct p2pd_model *m)
 {
-	findings_free(&r->findings);
+	findings_free(&r->judged.findings);
 	judge_release(r);
 	free(m->fn);
 }
@@ -47,20 +47,20 @@ static void all_fine(struct ktap *k)
 	int rp;
 
 	fabric_run(&r, &m, 0);
-	res = r.results;
+	res = r.judged.results;
 	CHECK(k, ALL_PAIRS > PAIRS_LISTED_MAX && res->nr_member_pairs == ALL_PAIRS &&
 	      res->groups.nr == ENDPOINTS,
 	      "pair scale: 400 endpoints that share no group are judged, all 79800 pairs");
-	CHECK(k, r.nr_pairs == 0 && res->pairs_not_listed == ALL_PAIRS,
-	      "pair scale: an all-fine fabric keeps no pair one by one (got %u)", r.nr_pairs);
-	CHECK(k, r.findings.nr == 0, "pair scale: and has no finding (got %zu)",
-	      r.findings.nr);
+	CHECK(k, r.judged.nr_pairs == 0 && res->pairs_not_listed == ALL_PAIRS,
+	      "pair scale: an all-fine fabric keeps no pair one by one (got %u)", r.judged.nr_pairs);
+	CHECK(k, r.judged.findings.nr == 0, "pair scale: and has no finding (got %zu)",
+	      r.judged.findings.nr);
 	CHECK(k, res->verdict_pairs[P2PD_VERDICT_OK] == 12 * FIRST_SWITCH_PAIRS + 16 * 15 / 2 &&
 	      res->verdict_pairs[P2PD_VERDICT_OK] + res->verdict_pairs[P2PD_VERDICT_HOST] ==
 	      ALL_PAIRS,
 	      "pair scale: every pair is counted by verdict: below one switch direct, the rest through the host");
 	/* the first switch's root port: its 32 drives with the other 368 */
-	rp = p2pd_model_find(r.model, P2PD_ADDR(0, 0, 1, 0));
+	rp = p2pd_model_find(r.in.model, P2PD_ADDR(0, 0, 1, 0));
 	CHECK(k, rp != P2PD_NO_INDEX && run_pairs_through(&r, rp)->nr == 32u * 368u,
 	      "pair scale: the pairs through a port are counted once in the pair loop (%lu)",
 	      rp == P2PD_NO_INDEX ? 0ul : run_pairs_through(&r, rp)->nr);
@@ -75,18 +75,19 @@ static void few_redirected(struct ktap *k)
 	unsigned int i, redirected = 0;
 
 	fabric_run(&r, &m, 1);
-	res = r.results;
-	for (i = 0; i < r.nr_pairs; i++)
-		redirected += r.pair[i].verdict == P2PD_VERDICT_REDIRECTED;
-	CHECK(k, r.nr_pairs == FIRST_SWITCH_PAIRS && redirected == FIRST_SWITCH_PAIRS &&
+	res = r.judged.results;
+	for (i = 0; i < r.judged.nr_pairs; i++)
+		redirected += r.judged.pair[i].verdict == P2PD_VERDICT_REDIRECTED;
+	CHECK(k, r.judged.nr_pairs == FIRST_SWITCH_PAIRS && redirected == FIRST_SWITCH_PAIRS &&
 	      res->pairs_not_listed == ALL_PAIRS - FIRST_SWITCH_PAIRS,
 	      "pair scale: only the 496 redirected pairs are kept (got %u, %u redirected)",
-	      r.nr_pairs, redirected);
-	CHECK(k, findings_count_code(&r.findings, "acs-redirect") == FIRST_SWITCH_PAIRS,
+	      r.judged.nr_pairs, redirected);
+	CHECK(k, findings_count_code(&r.judged.findings, "acs-redirect") == FIRST_SWITCH_PAIRS,
 	      "pair scale: each redirected pair has its finding, and no other pair one");
-	CHECK(k, run_pair_index(&r, r.pair[0].a, r.pair[0].b) == 0 &&
-	      run_pair_index(&r, r.pair[r.nr_pairs - 1].a, r.pair[r.nr_pairs - 1].b) ==
-	      (int)r.nr_pairs - 1,
+	CHECK(k, run_pair_index(&r, r.judged.pair[0].a, r.judged.pair[0].b) == 0 &&
+	      run_pair_index(&r, r.judged.pair[r.judged.nr_pairs - 1].a,
+			     r.judged.pair[r.judged.nr_pairs - 1].b) ==
+	      (int)r.judged.nr_pairs - 1,
 	      "pair scale: the kept pairs are found by their ends");
 	fabric_done(&r, &m);
 }

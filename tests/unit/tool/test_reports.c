@@ -189,10 +189,10 @@ static void baseline_tests(struct ktap *k, struct check_run *r,
 	rc = baseline_save(path, r, err, sizeof(err));
 	ktap_result(k, !rc && access(path, R_OK) == 0, err, "baseline: saved");
 
-	findings_free(&r->findings);
+	findings_free(&r->judged.findings);
 	rc = baseline_check(path, r, 0.10, err, sizeof(err));
-	ktap_result(k, !rc && r->findings.nr == 0,
-		    r->findings.nr ? r->findings.item[0].message : err,
+	ktap_result(k, !rc && r->judged.findings.nr == 0,
+		    r->judged.findings.nr ? r->judged.findings.item[0].message : err,
 		    "baseline: the same run matches its own baseline");
 
 	/* another server: ACS off under the switch, a GPU missing, slower P2P */
@@ -200,22 +200,22 @@ static void baseline_tests(struct ktap *k, struct check_run *r,
 	other.nr_fn = 8;		/* the last function, 05:00.0, is gone */
 	options_defaults(&o);
 	judge_run(&r2, &other, &o);
-	r2.gpu = r->gpu;
-	((struct gpu_state *)r->gpu)->pair[0].p2p.median = 20.0;	/* -23% */
+	r2.in.gpu = r->in.gpu;
+	((struct gpu_state *)r->in.gpu)->pair[0].p2p.median = 20.0;	/* -23% */
 	rc = baseline_check(path, &r2, 0.10, err, sizeof(err));
-	ktap_result(k, !rc && findings_count_code(&r2.findings, "baseline-verdict") == 1 &&
-		       findings_count_code(&r2.findings, "baseline-topology") == 1 &&
-		       findings_count_code(&r2.findings, "baseline-device") == 3 &&
-		       findings_count_code(&r2.findings, "baseline-bw") == 1,
+	ktap_result(k, !rc && findings_count_code(&r2.judged.findings, "baseline-verdict") == 1 &&
+		       findings_count_code(&r2.judged.findings, "baseline-topology") == 1 &&
+		       findings_count_code(&r2.judged.findings, "baseline-device") == 3 &&
+		       findings_count_code(&r2.judged.findings, "baseline-bw") == 1,
 		    err, "baseline: verdict, missing GPU, ACS control of 3 ports and -23%% bandwidth found");
-	findings_free(&r2.findings);
+	findings_free(&r2.judged.findings);
 	rc = baseline_check(path, &r2, 0.30, err, sizeof(err));
-	CHECK(k, !rc && findings_count_code(&r2.findings, "baseline-bw") == 0,
+	CHECK(k, !rc && findings_count_code(&r2.judged.findings, "baseline-bw") == 0,
 	      "baseline: within --tolerance 0.30 the bandwidth passes");
-	findings_free(&r2.findings);
+	findings_free(&r2.judged.findings);
 	judge_release(&r2);
 	free(other.fn);
-	((struct gpu_state *)r->gpu)->pair[0].p2p.median = 26.0;
+	((struct gpu_state *)r->in.gpu)->pair[0].p2p.median = 26.0;
 
 	write_file(path, "{ not json", 10);
 	rc = baseline_check(path, r, 0.1, err, sizeof(err));
@@ -249,7 +249,7 @@ static char *render(const struct check_run *r, bool colour, bool verbose)
 
 static void text_tests(struct ktap *k, struct check_run *r)
 {
-	struct gpu_state *st = (struct gpu_state *)r->gpu;
+	struct gpu_state *st = (struct gpu_state *)r->in.gpu;
 	char *plain, *colour;
 
 	plain = render(r, false, false);
@@ -307,19 +307,19 @@ void test_reports(struct ktap *k)
 	switch_model(&m, 0x001d, 0x8086);
 	options_defaults(&o);
 	judge_run(&r, &m, &o);
-	r.gpu = st;
-	r.gpu_measured = true;
+	r.in.gpu = st;
+	r.in.gpu_measured = true;
 	judge_topology(&r);
 	judge_gpus(&r);
-	causes_build(&r, &r.causes);
+	causes_build(&r, &r.judged.causes);
 
 	text_tests(k, &r);
 	json_tests(k, &r);
 	prom_tests(k, &r);
 	baseline_tests(k, &r, &m);
 
-	causes_free(&r.causes);
-	findings_free(&r.findings);
+	causes_free(&r.judged.causes);
+	findings_free(&r.judged.findings);
 	judge_release(&r);
 	free(st->pair);
 	free(st);

@@ -27,8 +27,8 @@ void test_system(struct ktap *k, const char *fixtures);
 /* Findings with @code that @cmdline alone gives on the fixture's model. */
 static size_t lint(struct fixture_run *f, const char *cmdline, const char *code)
 {
-	findings_free(&f->r.findings);
-	memset(&f->r.findings, 0, sizeof(f->r.findings));
+	findings_free(&f->r.judged.findings);
+	memset(&f->r.judged.findings, 0, sizeof(f->r.judged.findings));
 	bootline_judge(&f->r, cmdline);
 	return fixture_count(f, code);
 }
@@ -42,8 +42,8 @@ static bool redirected_by(const struct fixture_run *f, const char *a, const char
 
 	if (!f->ok || pciaddr_parse(a, &xa) || pciaddr_parse(b, &xb) || pciaddr_parse(port, &xp))
 		return false;
-	for (i = 0; i < f->r.nr_pairs; i++) {
-		const struct p2pd_pair *p = &f->r.pair[i];
+	for (i = 0; i < f->r.judged.nr_pairs; i++) {
+		const struct p2pd_pair *p = &f->r.judged.pair[i];
 
 		if (f->m.fn[p->a].addr != xa || f->m.fn[p->b].addr != xb ||
 		    p->verdict != P2PD_VERDICT_REDIRECTED)
@@ -60,9 +60,9 @@ static bool any_message(const struct fixture_run *f, const char *code, const cha
 {
 	size_t i;
 
-	for (i = 0; f->ok && i < f->r.findings.nr; i++)
-		if (!strcmp(f->r.findings.item[i].code, code) &&
-		    strstr(f->r.findings.item[i].message, text))
+	for (i = 0; f->ok && i < f->r.judged.findings.nr; i++)
+		if (!strcmp(f->r.judged.findings.item[i].code, code) &&
+		    strstr(f->r.judged.findings.item[i].message, text))
 			return true;
 	return false;
 }
@@ -72,8 +72,8 @@ static size_t finding_index(const struct fixture_run *f, const char *code)
 {
 	size_t i;
 
-	for (i = 0; i < f->r.findings.nr; i++)
-		if (!strcmp(f->r.findings.item[i].code, code))
+	for (i = 0; i < f->r.judged.findings.nr; i++)
+		if (!strcmp(f->r.judged.findings.item[i].code, code))
 			return i;
 	return 0;
 }
@@ -111,9 +111,9 @@ static void bootline_tests(struct ktap *k, const char *fixtures)
 	fixture_unload(&f);
 
 	fixture_load(&f, fixtures, "reboot-bad");
-	CHECK(k, fixture_count(&f, "cmdline-acs-comma") == 1 && f.r.findings.nr &&
+	CHECK(k, fixture_count(&f, "cmdline-acs-comma") == 1 && f.r.judged.findings.nr &&
 	      strstr(fixture_message(&f, "cmdline-acs-comma"), "0000:1a:10.0;0000:1a:18.0 is read as an unknown pci= option") &&
-	      !strcmp(f.r.findings.item[finding_index(&f, "cmdline-acs-comma")].fix,
+	      !strcmp(f.r.judged.findings.item[finding_index(&f, "cmdline-acs-comma")].fix,
 		      "pci=disable_acs_redir=0000:1a:08.0;0000:1a:10.0;0000:1a:18.0"),
 	      "bootline: reboot-bad: the comma cut two ports from the list (cmdline-acs-comma), the fix is the ';' form");
 	CHECK(k, strstr(fixture_message(&f, "cmdline-fix-applied"), "0000:1a:08.0") &&
@@ -167,8 +167,8 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	struct fixture_run f;
 
 	fixture_load(&f, fixtures, "peermem");
-	findings_free(&f.r.findings);
-	memset(&f.r.findings, 0, sizeof(f.r.findings));
+	findings_free(&f.r.judged.findings);
+	memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 	setenv("NCCL_P2P_DISABLE", "1", 1);
 	setenv("NCCL_P2P_LEVEL", "PHB", 1);
 	setenv("CUDA_VISIBLE_DEVICES", "1", 1);
@@ -180,12 +180,12 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	      fixture_count(&f, "env-cuda-visible-devices") == 1 &&
 	      strstr(fixture_message(&f, "env-nccl-p2p-level"), "1 GPU pair(s) gain P2P and 0 lose it"),
 	      "environ: NCCL_P2P_DISABLE, CUDA_VISIBLE_DEVICES and NCCL_P2P_LEVEL=PHB (the PHB GPU pair gains P2P)");
-	findings_free(&f.r.findings);
-	memset(&f.r.findings, 0, sizeof(f.r.findings));
+	findings_free(&f.r.judged.findings);
+	memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 	setenv("NCCL_P2P_DISABLE", "0", 1);
 	environ_judge(&f.r);
 	unsetenv("NCCL_P2P_DISABLE");
-	CHECK(k, f.r.findings.nr == 0, "environ: NCCL_P2P_DISABLE=0 and nothing else set: nothing to say");
+	CHECK(k, f.r.judged.findings.nr == 0, "environ: NCCL_P2P_DISABLE=0 and nothing else set: nothing to say");
 	fixture_unload(&f);
 	CHECK(k, environ_nccl_level("pxb") == P2PD_CLASS_PXB && environ_nccl_level("NVL") == -1 &&
 	      environ_nccl_level("4") == -1,
@@ -234,10 +234,10 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 
 	fixture_load(&f, fixtures, "aer");
 	msg = fixture_message(&f, "aer-logged");
-	CHECK(k, fixture_count(&f, "aer-logged") == 1 && f.r.findings.nr &&
+	CHECK(k, fixture_count(&f, "aer-logged") == 1 && f.r.judged.findings.nr &&
 	      strstr(msg, "downstream_port 0000:1a:10.0 has logged AER errors since boot: correctable 15, non-fatal 1") &&
 	      strstr(msg, "CmpltTO 1") && strstr(msg, "0000:1b:00.0-0000:1c:00.0") &&
-	      f.r.findings.item[finding_index(&f, "aer-logged")].severity == SEV_WARNING,
+	      f.r.judged.findings.item[finding_index(&f, "aer-logged")].severity == SEV_WARNING,
 	      "aer: a port's non-fatal error since boot is a warning on that port, naming the pairs through it");
 	CHECK(k, fixture_count(&f, "link-retrained") == 1 &&
 	      strstr(fixture_message(&f, "link-retrained"), "0000:1a:10.0: Link Status 0x6104"),
@@ -253,14 +253,14 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 	if (f.ok) {
 		char err[64];
 
-		findings_free(&f.r.findings);
-		memset(&f.r.findings, 0, sizeof(f.r.findings));
+		findings_free(&f.r.judged.findings);
+		memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 		fsroot_init(&f.root, dir, err, sizeof(err));
 		aer_free(&f.s.aer);
 		aer_before(&f.r, &f.s.aer);
 		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);
 		write_file(path, "RxErr 0\nBadTLP 4\nTOTAL_ERR_COR 4\n", 33);
-		f.r.gpu_measured = true;
+		f.r.in.gpu_measured = true;
 		aer_judge(&f.r, &f.s.aer);
 	}
 	msg = fixture_message(&f, "aer-during-run");
@@ -293,7 +293,7 @@ static void capped_link_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, fixture_count(&f, "link-capped-target") == 1 &&
 	      strstr(msg, "GPU 0000:1b:00.0 runs at 8.0 of 16.0 GT/s") &&
 	      strstr(msg, "Target Link Speed in 0000:1a:08.0's Link Control 2 caps it at 8.0 GT/s") &&
-	      strstr(f.r.findings.item[finding_index(&f, "link-capped-target")].fix,
+	      strstr(f.r.judged.findings.item[finding_index(&f, "link-capped-target")].fix,
 		     "setpci -s 0000:1a:08.0 CAP_EXP+0x30.w=4:000f") &&
 	      !fixture_count(&f, "link-slow-idle"),
 	      "links: Target Link Speed 8 GT/s on a GPU's port -> link-capped-target with the setpci that lifts it, not link-slow-idle: %s", msg);
@@ -301,7 +301,7 @@ static void capped_link_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, fixture_count(&f, "link-capped-thermal") == 1 &&
 	      strstr(msg, "NIC 0000:1c:00.0") &&
 	      strstr(msg, "thermal cooling device 1 (PCIe_Port_Link_Speed_0000:1a:10.0, state 1 of 3)") &&
-	      !strstr(f.r.findings.item[finding_index(&f, "link-capped-thermal")].fix, "reseat the"),
+	      !strstr(f.r.judged.findings.item[finding_index(&f, "link-capped-thermal")].fix, "reseat the"),
 	      "links: an active bwctrl cooling device on the NIC's port -> link-capped-thermal naming it: %s", msg);
 	msg = fixture_message(&f, "link-degraded");
 	CHECK(k, fixture_count(&f, "link-degraded") == 1 && strstr(msg, "0000:1d:00.0"),
@@ -325,14 +325,14 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	msg = fixture_message(&f, "bar-resizable-small");
 	CHECK(k, fixture_count(&f, "bar-resizable-small") == 1 &&
 	      strstr(msg, "GPU 0000:02:00.0: BAR 1 is 256 MiB, while its Resizable BAR capability offers up to 64 GiB") &&
-	      strstr(f.r.findings.item[finding_index(&f, "bar-resizable-small")].fix,
+	      strstr(f.r.judged.findings.item[finding_index(&f, "bar-resizable-small")].fix,
 		     "echo 16 > /sys/bus/pci/devices/0000:02:00.0/resource1_resize"),
 	      "bars: a 256 MiB BAR1 of a capability offering 64 GiB -> bar-resizable-small with the resize line: %s", msg);
 	msg = fixture_message(&f, "bar-unassigned");
 	CHECK(k, fixture_count(&f, "bar-unassigned") == 1 &&
 	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit) has no address") &&
-	      strstr(f.r.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
-	      f.r.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
+	      strstr(f.r.judged.findings.item[finding_index(&f, "bar-unassigned")].fix, "Above 4G Decoding") &&
+	      f.r.judged.findings.item[finding_index(&f, "bar-unassigned")].severity == SEV_ERROR,
 	      "bars: an unassigned 64-bit BAR1 -> bar-unassigned (error) naming Above 4G Decoding: %s", msg);
 	CHECK(k, fixture_count(&f, "bar-bridge-window") == 0 && fixture_count(&f, "bar-below-4g") == 0,
 	      "bars: bridges whose config files are not there are no window finding");
@@ -350,7 +350,7 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	CHECK(k, fixture_count(&f, "bar-below-4g") == 1 &&
 	      strstr(msg, "GPU 0000:02:00.0: BAR 1 (256 MiB, 64-bit prefetchable) lies at 0xc0000000, below 4 GiB") &&
 	      strstr(msg, "bridge 0000:00:02.0's prefetchable window decodes 32-bit addresses only") &&
-	      strstr(f.r.findings.item[finding_index(&f, "bar-below-4g")].fix, "Above 4G Decoding"),
+	      strstr(f.r.judged.findings.item[finding_index(&f, "bar-below-4g")].fix, "Above 4G Decoding"),
 	      "bars: a GPU's 64-bit BARs all below 4 GiB -> one bar-below-4g naming the largest and the 32-bit window: %s", msg);
 	CHECK(k, !any_message(&f, "bar-below-4g", "0000:1c:00.0") &&
 	      !any_message(&f, "bar-below-4g", "0000:1b:00.0"),
@@ -358,8 +358,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	msg = fixture_message(&f, "bar-bridge-window");
 	CHECK(k, fixture_count(&f, "bar-bridge-window") == 1 &&
 	      strstr(msg, "GPU 0000:1b:00.0: BAR 1 (32 GiB, 64-bit prefetchable) cannot fit bridge 0000:1a:08.0's prefetchable window (16 GiB at 0x38000000000-0x383ffffffff, 64-bit): so the BAR has no address") &&
-	      f.r.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
-	      strstr(f.r.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
+	      f.r.judged.findings.item[finding_index(&f, "bar-bridge-window")].severity == SEV_ERROR &&
+	      strstr(f.r.judged.findings.item[finding_index(&f, "bar-bridge-window")].fix, "pci=realloc"),
 	      "bars: a 32 GiB BAR behind a 16 GiB window -> bar-bridge-window (error) naming the bridge: %s", msg);
 	CHECK(k, !any_message(&f, "bar-bridge-window", "0000:1c:00.0"),
 	      "bars: a placed BAR in its bridge's non-prefetchable window is no window finding");
@@ -381,8 +381,8 @@ static void bar_tests(struct ktap *k, const char *fixtures)
 	      fixture_message(&f, "bar-above-dma-mask"));
 	CHECK(k, !any_message(&f, "bar-above-dma-mask", "NIC 0000:1c:00.0"),
 	      "bars: an unbound NIC's 32-bit default mask is no finding");
-	for (i = 0, fixes = 0; f.ok && i < f.r.findings.nr; i++) {
-		const struct finding *it = &f.r.findings.item[i];
+	for (i = 0, fixes = 0; f.ok && i < f.r.judged.findings.nr; i++) {
+		const struct finding *it = &f.r.judged.findings.item[i];
 
 		if (strcmp(it->code, "bar-above-dma-mask"))
 			continue;
@@ -406,8 +406,8 @@ static void kernel_verdict_tests(struct ktap *k, const char *fixtures)
 	size_t i, host = 0, refused_ok = 0, agreed = 0, other = 0;
 
 	fixture_load(&f, fixtures, "kernel-log");
-	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
-		const struct finding *it = &f.r.findings.item[i];
+	for (i = 0; f.ok && i < f.r.judged.findings.nr; i++) {
+		const struct finding *it = &f.r.judged.findings.item[i];
 
 		if (strcmp(it->code, "kernel-p2pdma-verdict"))
 			continue;
@@ -470,11 +470,11 @@ static size_t atomics_saying(const struct fixture_run *f, const char *what,
 	size_t i, n = 0;
 
 	*all = 0;
-	for (i = 0; i < f->r.findings.nr; i++) {
-		if (strcmp(f->r.findings.item[i].code, "p2p-atomics"))
+	for (i = 0; i < f->r.judged.findings.nr; i++) {
+		if (strcmp(f->r.judged.findings.item[i].code, "p2p-atomics"))
 			continue;
 		(*all)++;
-		n += strstr(f->r.findings.item[i].message, what) != NULL;
+		n += strstr(f->r.judged.findings.item[i].message, what) != NULL;
 	}
 	return n;
 }
@@ -497,7 +497,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	};
 	struct gpu_pair pairs[6];
 	struct gpu_state *st = malloc(sizeof(*st));
-	struct fsroot *root = f->r.root;
+	struct fsroot *root = f->r.in.root;
 	struct fsroot bare;
 	char path[PATH_MAX], err[128];
 	size_t i, n, all, bad;
@@ -506,8 +506,8 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		abort();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cuda_gpus(st, pairs, cases[i].native, cases[i].partial);
-		f->r.gpu = st;
-		findings_free(&f->r.findings);
+		f->r.in.gpu = st;
+		findings_free(&f->r.judged.findings);
 		atomics_judge(&f->r);
 		n = atomics_saying(f, cases[i].says, &all);
 		CHECK(k, n == 3 && all == 3,
@@ -529,8 +529,8 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		pairs[i].nvml_valid = true;
 		pairs[i].nvlinks = pairs[i].src == 0 || pairs[i].dst == 0 ? 4 : 0;
 	}
-	f->r.gpu = st;
-	findings_free(&f->r.findings);
+	f->r.in.gpu = st;
+	findings_free(&f->r.judged.findings);
 	atomics_judge(&f->r);
 	n = atomics_saying(f, "13 of 13 atomic operations native between", &all);
 	CHECK(k, n == 3 && all == 3 &&
@@ -544,36 +544,37 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		snprintf(pairs[i].atomic_caps_error, sizeof(pairs[i].atomic_caps_error),
 			 "CUDA_ERROR_INVALID_VALUE");
 	}
-	findings_free(&f->r.findings);
+	findings_free(&f->r.judged.findings);
 	atomics_judge(&f->r);
 	n = atomics_saying(f, "is unknown: cuDeviceGetP2PAtomicCapabilities failed (CUDA_ERROR_INVALID_VALUE)", &all);
-	for (i = 0, bad = 0; i < f->r.findings.nr; i++)
-		bad += !strcmp(f->r.findings.item[i].code, "p2p-atomics") &&
-		       f->r.findings.item[i].severity != SEV_WARNING;
+	for (i = 0, bad = 0; i < f->r.judged.findings.nr; i++)
+		bad += !strcmp(f->r.judged.findings.item[i].code, "p2p-atomics") &&
+		       f->r.judged.findings.item[i].severity != SEV_WARNING;
 	CHECK(k, n == 3 && all == 3 && !bad,
 	      "atomics: the capabilities call failing: each pair says which call, all warnings (%zu of %zu, %zu not warnings)",
 	      n, all, bad);
 	/* a root without the config files: CUDA's word alone */
 	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
 	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
-		f->r.root = &bare;
+		f->r.in.root = &bare;
 		for (i = 0; i < 2; i++) {
 			cuda_gpus(st, pairs, (int)i, 0);
-			findings_free(&f->r.findings);
+			findings_free(&f->r.judged.findings);
 			atomics_judge(&f->r);
 			n = atomics_saying(f, i ? "peer atomics work, by CUDA's word alone" :
 					   "peer atomics blocked, by CUDA's word alone: the path's registers could not be read; CUDA says no atomics work",
 					   &all);
 			CHECK(k, n == 3 && all == 3 &&
-				 f->r.findings.item[0].severity == (i ? SEV_INFO : SEV_WARNING),
+				 f->r.judged.findings.item[0].severity ==
+				 (i ? SEV_INFO : SEV_WARNING),
 			      "atomics: registers unreadable, CUDA says %s: 3 %s on its word (%zu of %zu)",
 			      i ? "all" : "none", i ? "notes" : "warnings", n, all);
 		}
-		f->r.root = root;
+		f->r.in.root = root;
 	} else {
 		CHECK(k, 0, "atomics: the bare root %s: %s", path, err);
 	}
-	f->r.gpu = NULL;
+	f->r.in.gpu = NULL;
 	free(st);
 }
 
@@ -584,8 +585,8 @@ static void atomics_tests(struct ktap *k, const char *fixtures)
 	size_t i, blocked = 0, work = 0, other = 0;
 
 	fixture_load(&f, fixtures, "atomics");
-	for (i = 0; f.ok && i < f.r.findings.nr; i++) {
-		const struct finding *it = &f.r.findings.item[i];
+	for (i = 0; f.ok && i < f.r.judged.findings.nr; i++) {
+		const struct finding *it = &f.r.judged.findings.item[i];
 
 		if (strcmp(it->code, "p2p-atomics"))
 			continue;

@@ -220,15 +220,15 @@ void judge_run(struct check_run *r, const struct p2pd_model *m,
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	r->root = tool_live_root();
-	r->model = m;
+	r->in.root = tool_live_root();
+	r->in.model = m;
 	for (i = 0; i < o->nr_pairs; i++)
-		r->selection.addr[i] = o->pairs[i];
-	r->selection.nr = o->nr_pairs;
-	r->params.min_ratio = o->min_ratio;
-	r->params.timeout_s = o->timeout_s;
-	r->source = "test";
-	snprintf(r->source_detail, sizeof(r->source_detail), "unit test");
+		r->in.selection.addr[i] = o->pairs[i];
+	r->in.selection.nr = o->nr_pairs;
+	r->in.params.min_ratio = o->min_ratio;
+	r->in.params.timeout_s = o->timeout_s;
+	r->in.source = "test";
+	snprintf(r->in.source_detail, sizeof(r->in.source_detail), "unit test");
 	if (judge_pairs(r, err, sizeof(err))) {
 		fprintf(stderr, "# judge_pairs: %s\n", err);
 		abort();

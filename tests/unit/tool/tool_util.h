@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "ktap.h"
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/results.h"
 #include "options.h"
 #include "p2pdiag/model.h"

@@ -1,42 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Lookups in a run (check.h): where a pair or a GPU is, and which of the
+ * Lookups in a run (judge/judgement.h): where a pair or a GPU is, and which of the
  * run's functions or pairs pass a caller's test.  They find; they do not
  * judge.
  */
 #include <limits.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "judge/judgement.h"
 #include "judge/results.h"
 
 /*
- * The sort key of r->pair[@i]: its ends, or, grouped, its groups; r->pair
+ * The sort key of r->judged.pair[@i]: its ends, or, grouped, its groups; r->judged.pair
  * is in p2pd_next_pair() or p2pd_next_group_pair() order, by that key.
  */
 static void pair_key(const struct check_run *r, bool grouped, unsigned int i,
 		     int *x, int *y)
 {
 	if (grouped) {
-		*x = r->results->pair[i].group_a;
-		*y = r->results->pair[i].group_b;
+		*x = r->judged.results->pair[i].group_a;
+		*y = r->judged.results->pair[i].group_b;
 	} else {
-		*x = r->pair[i].a;
-		*y = r->pair[i].b;
+		*x = r->judged.pair[i].a;
+		*y = r->judged.pair[i].b;
 	}
 }
 
 int run_pair_index(const struct check_run *r, int fa, int fb)
 {
-	bool grouped = r->results && r->results->grouped;
-	unsigned int lo = 0, hi = r->nr_pairs;
+	bool grouped = r->judged.results && r->judged.results->grouped;
+	unsigned int lo = 0, hi = r->judged.nr_pairs;
 	int a, b;
 
 	if (fa == P2PD_NO_INDEX || fb == P2PD_NO_INDEX || fa == fb)
 		return -1;
 	if (grouped) {
-		fa = r->results->groups.group_of[fa];
-		fb = r->results->groups.group_of[fb];
+		fa = r->judged.results->groups.group_of[fa];
+		fb = r->judged.results->groups.group_of[fb];
 		if (fa < 0 || fb < 0)
 			return -1;
 	}
@@ -59,9 +59,9 @@ int run_pair_index(const struct check_run *r, int fa, int fb)
 
 int run_gpu_function(const struct check_run *r, unsigned int g)
 {
-	if (!r->gpu || !r->model || g >= r->gpu->nr_dev)
+	if (!r->in.gpu || !r->in.model || g >= r->in.gpu->nr_dev)
 		return P2PD_NO_INDEX;
-	return p2pd_model_find(r->model, r->gpu->dev[g].pci_addr);
+	return p2pd_model_find(r->in.model, r->in.gpu->dev[g].pci_addr);
 }
 
 const struct gpu_pair *run_gpu_pair(const struct gpu_state *st, int src, int dst)
