@@ -12,8 +12,7 @@
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
-#include "system/link_caps.h"
-#include "system/system.h"
+#include "topology/link_caps.h"
 #include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -225,7 +224,7 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 	char target[16], fix[FIX_LEN];
 	unsigned int code;
 
-	if (!r->in.root || !r->in.system || !r->in.system->read ||
+	if (!r->in.root || !r->in.root_is_models ||
 	    !link_cap_read(r->in.root, up->addr, f->addr, max_speed, &cap))
 		return false;
 	if (cap.cooling) {

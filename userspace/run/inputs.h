@@ -53,6 +53,12 @@ struct run_inputs {
 	bool gpu_measured;
 	struct system_report *system;	/* facts under the root, or NULL */
 	/*
+	 * Whether the files under the root are the model's machine's (the
+	 * system report's "read", set with it by system_begin()): false
+	 * before, and for a saved topology or dump judged without --root.
+	 */
+	bool root_is_models;
+	/*
 	 * The host's PCIe ASPM policy as its module parameter's file gives
 	 * it, under the root; "" where not read, or where the topology is
 	 * another machine's (a saved file or a dump without --root at that

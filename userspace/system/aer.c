@@ -16,7 +16,7 @@
 #include "topology/pciaddr.h"
 #include "judge/results.h"
 #include "system/aer.h"
-#include "system/pcie_config.h"
+#include "topology/pcie_config.h"
 #include "p2pdiag/verdict.h"
 
 #define LNKSTA_LBMS	0x4000

@@ -9,7 +9,7 @@
 #include "topology/pciaddr.h"
 #include "system/atomics.h"
 #include "judge/cuda_atomics.h"
-#include "system/pcie_config.h"
+#include "topology/pcie_config.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/verdict.h"
 

@@ -18,7 +18,7 @@
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
 #include "system/bars.h"
-#include "system/pcie_config.h"
+#include "topology/pcie_config.h"
 #include "p2pdiag/decode.h"
 
 #define IORESOURCE_MEM		0x00000200ULL

@@ -39,6 +39,7 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 			virt_facts_read(&s->virt, r->in.root, err, errlen)))
 		return -1;
 	r->in.system = s;
+	r->in.root_is_models = s->read;
 	if (s->read)
 		aer_before(r, &s->aer);
 	return 0;
@@ -47,6 +48,7 @@ int system_begin(struct check_run *r, struct system_report *s, bool offline,
 void system_inspect(struct check_run *r, struct system_report *s)
 {
 	r->in.system = s;
+	r->in.root_is_models = s->read;
 	/* the model alone: valid for a saved topology too */
 	iommu_groups_judge(r);
 	if (!s->read)

@@ -7,7 +7,7 @@
 
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/pcie_config.h"
+#include "topology/pcie_config.h"
 #include "p2pdiag/model.h"
 
 #define CAP_POINTER	0x34

@@ -4,8 +4,8 @@
  * its sysfs config file under the run's root: past the first 64 bytes only
  * root reads them, so every caller treats "not read" as an unknown fact.
  */
-#ifndef P2PDIAG_SYSTEM_PCIE_CONFIG_H
-#define P2PDIAG_SYSTEM_PCIE_CONFIG_H
+#ifndef P2PDIAG_PCIE_CONFIG_H
+#define P2PDIAG_PCIE_CONFIG_H
 
 #include <stdbool.h>
 
@@ -33,4 +33,4 @@ bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
 bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
 			    unsigned int off, unsigned int *val);
 
-#endif /* P2PDIAG_SYSTEM_PCIE_CONFIG_H */
+#endif /* P2PDIAG_PCIE_CONFIG_H */

@@ -7,8 +7,8 @@
 
 #include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/link_caps.h"
-#include "system/pcie_config.h"
+#include "topology/link_caps.h"
+#include "topology/pcie_config.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/model.h"
 

@@ -7,8 +7,8 @@
  * the port's speed N steps below its maximum), or a Target Link Speed in
  * Link Control 2 below the maximum (firmware or a setpci).
  */
-#ifndef P2PDIAG_SYSTEM_LINK_CAPS_H
-#define P2PDIAG_SYSTEM_LINK_CAPS_H
+#ifndef P2PDIAG_LINK_CAPS_H
+#define P2PDIAG_LINK_CAPS_H
 
 #include <stdbool.h>
 
@@ -36,4 +36,4 @@ bool link_cap_read(struct fsroot *root, unsigned long long port,
 		   unsigned long long dev, unsigned int max_tenths,
 		   struct link_cap *cap);
 
-#endif /* P2PDIAG_SYSTEM_LINK_CAPS_H */
+#endif /* P2PDIAG_LINK_CAPS_H */
