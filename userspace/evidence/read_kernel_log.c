@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "evidence/evidence.h"
-#include "system/bootline.h"
+#include "topology/bootline_args.h"
 
 /*
  * A device's address as the kernel prints it before its message

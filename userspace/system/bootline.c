@@ -10,7 +10,6 @@
  * disable_acs_redir clears RR, CR and EC; config_acs sets each bit given
  * as 0 or 1, the rightmost character being bit 0 (SV).
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +18,10 @@
 #include "judge/judgement.h"
 #include "topology/pciaddr.h"
 #include "system/bootline.h"
+#include "topology/bootline_args.h"
 #include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
 
-#define ARG_MAX_LEN	1024
 #define LIST_MAX	1024
 
 /* The ACS lists as the kernel ends up with them, and what went wrong. */
@@ -33,32 +32,10 @@ struct acs_args {
 	unsigned int nr_config_lists;	/* ... and config_acs */
 	char lists_seen[LIST_MAX];	/* each such argument, for the message */
 	char comma_lost[LIST_MAX];	/* devices cut off by a comma */
-	char comma_arg[ARG_MAX_LEN];
-	char comma_fixed[ARG_MAX_LEN];	/* the same argument, lists with ';' */
+	char comma_arg[BOOTLINE_ARG_MAX];
+	char comma_fixed[BOOTLINE_ARG_MAX];	/* the same argument, lists with ';' */
 	bool noacs, iommu_pt, acs_override;
 };
-
-/* Next space-separated argument (double quotes group), into @arg. */
-static const char *next_arg(const char *s, char *arg, size_t len)
-{
-	bool quoted = false;
-	size_t n = 0;
-
-	while (*s == ' ' || *s == '\t' || *s == '\n')
-		s++;
-	if (!*s)
-		return NULL;
-	for (; *s && (quoted || !isspace((unsigned char)*s)); s++) {
-		if (*s == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (n + 1 < len)
-			arg[n++] = *s;
-	}
-	arg[n] = '\0';
-	return s;
-}
 
 /* Whether @tok reads as a device the ACS lists name (address or pci:ids). */
 static bool looks_like_device(const char *tok)
@@ -84,7 +61,7 @@ static void append(char *buf, size_t len, const char *sep, const char *text)
 
 static void scan_pci_value(struct acs_args *a, const char *value, const char *arg)
 {
-	char copy[ARG_MAX_LEN], rebuilt[ARG_MAX_LEN] = "", *tok, *save;
+	char copy[BOOTLINE_ARG_MAX], rebuilt[BOOTLINE_ARG_MAX] = "", *tok, *save;
 	bool in_list = false, set_redir = false, set_config = false, lost = false;
 
 	snprintf(copy, sizeof(copy), "%s", value);
@@ -120,46 +97,16 @@ static void scan_pci_value(struct acs_args *a, const char *value, const char *ar
 		append(a->lists_seen, sizeof(a->lists_seen), " ", arg);
 }
 
-/* What one argument sets of the IOMMU (the kernel's parameters). */
-static enum bootline_iommu iommu_arg(const char *arg)
-{
-	if (!strcmp(arg, "iommu=off") || !strcmp(arg, "amd_iommu=off") ||
-	    !strcmp(arg, "intel_iommu=off"))
-		return BOOTLINE_IOMMU_OFF;
-	if (!strcmp(arg, "iommu=pt") || !strcmp(arg, "amd_iommu=pt"))
-		return BOOTLINE_IOMMU_PASSTHROUGH;
-	return BOOTLINE_IOMMU_UNSAID;
-}
-
-enum bootline_iommu bootline_iommu(const char *cmdline, char *out, size_t len)
-{
-	enum bootline_iommu mode = BOOTLINE_IOMMU_UNSAID, m;
-	char arg[ARG_MAX_LEN];
-	const char *s = cmdline;
-
-	if (len)
-		out[0] = '\0';
-	while ((s = next_arg(s, arg, sizeof(arg)))) {
-		m = iommu_arg(arg);
-		if (m == BOOTLINE_IOMMU_UNSAID || mode == BOOTLINE_IOMMU_OFF)
-			continue;
-		mode = m;
-		if (len)
-			snprintf(out, len, "%s", arg);
-	}
-	return mode;
-}
-
 static void scan(struct acs_args *a, const char *cmdline)
 {
-	char arg[ARG_MAX_LEN];
+	char arg[BOOTLINE_ARG_MAX];
 	const char *s = cmdline;
 
 	memset(a, 0, sizeof(*a));
-	while ((s = next_arg(s, arg, sizeof(arg)))) {
+	while ((s = bootline_next_arg(s, arg, sizeof(arg)))) {
 		if (!strncmp(arg, "pci=", 4))
 			scan_pci_value(a, arg + 4, arg);
-		else if (iommu_arg(arg) == BOOTLINE_IOMMU_PASSTHROUGH)
+		else if (bootline_iommu_arg(arg) == BOOTLINE_IOMMU_PASSTHROUGH)
 			a->iommu_pt = true;
 		else if (!strncmp(arg, "pcie_acs_override=", 18))
 			a->acs_override = true;
