@@ -15,11 +15,9 @@ int baseline_save(const char *path, const struct check_run *r,
 		  char *err, size_t errlen);
 
 /*
- * baseline_check() - compare the run with the baseline at @path and add a
- * finding for every difference: devices, roles, parents, ACS control and
- * maximum links ("baseline-topology", "baseline-device"), classes
- * ("baseline-class"), verdicts ("baseline-verdict") and bandwidth below
- * the baseline by more than the tolerance ("baseline-bw").
+ * baseline_check() - read the baseline at @path and have the judge
+ * compare the run with it (judge_baseline(), judge/baseline_compare.h:
+ * a finding for every difference, bandwidth by @tolerance).
  * Return: 0, or -1 with @err when the file is unreadable or not a
  * p2pdiag baseline (a usage or environment error).
  */

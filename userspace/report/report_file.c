@@ -16,38 +16,7 @@
 #include "report/report.h"
 #include "platform/bounded_file.h"
 #include "report/report_file.h"
-
-const char *report_get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-int report_get_num(struct json_object *o, const char *key, double *out)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return -1;
-	*out = json_object_get_double(v);
-	return 0;
-}
-
-struct json_object *report_get_array(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return NULL;
-	return v;
-}
+#include "run/saved_report.h"
 
 /* Whether @text is the JSON value null alone, as a failed save may leave. */
 static bool only_null(const char *text, size_t len)

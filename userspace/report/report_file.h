@@ -2,7 +2,7 @@
 /*
  * Saved JSON reports read back: a baseline, or the many reports of a
  * fleet comparison.  One reader, so that both refuse the same files in
- * the same words, and the lookups of a report's keys by type.
+ * the same words; the lookups of its keys by type are run/saved_report.h's.
  */
 #ifndef P2PDIAG_REPORT_FILE_H
 #define P2PDIAG_REPORT_FILE_H
@@ -40,12 +40,5 @@ int report_file_load(const char *path, const char *what, char **text,
 /* The refusal of a document that is JSON but no report, in @err. */
 void report_file_not_report(char *err, size_t errlen, const char *path,
 			    const char *what, const char *hint);
-
-/* @key of object @o as a string, or NULL (absent, null or another type). */
-const char *report_get_str(struct json_object *o, const char *key);
-/* @key of @o as a number into *@out.  Return: 0, or -1 when it is none. */
-int report_get_num(struct json_object *o, const char *key, double *out);
-/* @key of @o when it is an array, or NULL. */
-struct json_object *report_get_array(struct json_object *o, const char *key);
 
 #endif /* P2PDIAG_REPORT_FILE_H */

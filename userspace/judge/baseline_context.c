@@ -2,18 +2,15 @@
 /*
  * The baseline's context against this run's: the kernel, the command
  * line, the firmware, the driver and the slots, compared as the JSON
- * report writes them (report/system_json.c), so that both runs are read
- * the same way.
+ * report writes them (report/system_json.c, which the caller hands over
+ * for this run), so that both runs are read the same way.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "judge/judgement.h"
-#include "report/baseline_context.h"
-#include "report/system_output.h"
-#include "system/system.h"
+#include "judge/baseline_compare.h"
 
 /* @path ("system.kernel.release") in @o, as a string, or NULL. */
 static const char *str_at(struct json_object *o, const char *a, const char *b,
@@ -57,21 +54,19 @@ static void slots_text(struct json_object *slots, char *buf, size_t len)
 	}
 }
 
-void baseline_context_check(struct check_run *r, struct json_object *base)
+void baseline_context_check(struct check_run *r, struct json_object *base,
+			    struct json_object *now)
 {
-	const struct system_report *s = r->in.system;
-	struct json_object *now, *bs = NULL, *ns = NULL, *v;
+	struct json_object *bs = NULL, *ns = NULL, *v;
 	char diff[2048] = "", was[1024], is[1024];
 	static const char *const ctx_keys[] = {
 		"bios_vendor", "bios_version", "bios_date", "board", "nvidia_driver",
 	};
 	unsigned int i;
 
-	if (!s || !s->read || !json_object_object_get_ex(base, "system", &v) ||
+	if (!now || !json_object_object_get_ex(base, "system", &v) ||
 	    !json_object_is_type(v, json_type_object))
 		return;		/* no context in one of the two runs: nothing to compare */
-	now = json_object_new_object();
-	json_object_object_add(now, "system", system_output_json(r));
 	differ(diff, sizeof(diff), "kernel", str_at(base, "system", "kernel", "release"),
 	       str_at(now, "system", "kernel", "release"));
 	differ(diff, sizeof(diff), "command line", str_at(base, "system", "kernel", "cmdline"),
@@ -88,7 +83,6 @@ void baseline_context_check(struct check_run *r, struct json_object *base)
 	slots_text(bs, was, sizeof(was));
 	slots_text(ns, is, sizeof(is));
 	differ(diff, sizeof(diff), "slots", was, is);
-	json_object_put(now);
 	if (diff[0])
 		findings_add(&r->judged.findings, SEV_INFO, FC_BASELINE_CONTEXT,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
