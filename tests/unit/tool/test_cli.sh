@@ -894,4 +894,11 @@ fi
 [ -z "$v" ] && result 1 "cli: a misspelt finding code, or one typed as a string, does not compile" ||
 	result 0 "cli: a misspelt finding code, or one typed as a string, does not compile" "$v"
 
+# The layers of userspace/: no folder includes one that includes it back,
+# so nothing the judge reads (the inputs, the findings' words, evidence)
+# includes the judge.
+v=$("$PYTHON" "$(dirname "$0")/include-graph" "$docs/userspace" 2>&1) &&
+	result 1 "cli: the folders of userspace/ include each other in no cycle" ||
+	result 0 "cli: the folders of userspace/ include each other in no cycle" "$(grep '^cycle' <<<"$v" | head -3)"
+
 summary cli
