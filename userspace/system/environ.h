@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The environment variables that silently change P2P for the programs
- * started from this environment (NCCL's P2P and GDR levels and switches,
- * CUDA's device visibility and order), as information.
+ * The environment's words the judge reads (judge/system_environ.c):
+ * NCCL's path levels.
  */
 #ifndef P2PDIAG_SYSTEM_ENVIRON_H
 #define P2PDIAG_SYSTEM_ENVIRON_H
-
-struct check_run;
-
-/* One info finding per such variable that is set (or that matters unset). */
-void environ_judge(struct check_run *r);
 
 /*
  * environ_nccl_level() - an NCCL path level (LOC, NVL, PIX, PXB, PHB,

@@ -18,7 +18,7 @@
 #include "system/aer.h"
 #include "system/atomics.h"
 #include "system/bars.h"
-#include "system/bootline.h"
+#include "judge/system_checks.h"
 #include "system/environ.h"
 #include "system/virt.h"
 

@@ -18,7 +18,7 @@
 
 #include "judge/judgement.h"
 #include "topology/pciaddr.h"
-#include "system/iommu_groups.h"
+#include "judge/system_checks.h"
 #include "p2pdiag/groups.h"
 #include "p2pdiag/verdict.h"
 

@@ -17,7 +17,7 @@
 
 #include "judge/judgement.h"
 #include "topology/pciaddr.h"
-#include "system/bootline.h"
+#include "judge/system_checks.h"
 #include "topology/bootline_args.h"
 #include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/verdict.h"
