@@ -8,7 +8,9 @@
 #ifndef P2PDIAG_JUDGE_SYSTEM_CHECKS_H
 #define P2PDIAG_JUDGE_SYSTEM_CHECKS_H
 
+struct aer_state;
 struct check_run;
+struct virt_facts;
 
 /*
  * IOMMU groups against ACS, by the kernel's grouping rule (the engine's
@@ -36,5 +38,47 @@ void bootline_judge(struct check_run *r, const char *cmdline);
  * per such variable that is set (or that matters unset).
  */
 void environ_judge(struct check_run *r);
+
+/*
+ * The kernel's own P2PDMA verdicts in @log (system/kernel_log.h; NULL
+ * when it could not be read: nothing then) beside p2pdiag's verdict for
+ * the same pair.
+ */
+void kernel_verdicts_judge(struct check_run *r, const char *log);
+
+/* Judge a guest's GPUs, bridges and devices into r's findings. */
+void virt_judge(struct check_run *r, const struct virt_facts *v);
+
+/*
+ * aer_before() - the AER counters of every function on a judged pair's
+ * path (system/aer.h), before the copies.
+ */
+void aer_before(const struct check_run *r, struct aer_state *a);
+/* Read them again, and judge: errors during the run, since boot, link flags. */
+void aer_judge(struct check_run *r, struct aer_state *a);
+
+/*
+ * The memory windows (BARs) of the GPUs and NICs that take part in P2P:
+ * a BAR the firmware or the kernel left without an address, and a
+ * Resizable BAR kept below the size the device offers.  A peer reaches a
+ * device's memory only through these windows, so both break P2P before
+ * any path rule does.  Judge the BARs of every selected GPU and NIC into
+ * @r's findings.
+ */
+void bars_judge(struct check_run *r);
+
+/*
+ * A peer's DMA mask against the other end's BARs, where nothing
+ * translates its requests (bus addresses across a switch, or the IOMMU
+ * in passthrough, or none): both directions of every judged pair.
+ */
+void bar_reach_judge(struct check_run *r);
+
+/*
+ * PCIe AtomicOps along the path of every judged pair of GPUs or
+ * accelerators: one p2p-atomics finding per such pair whose registers
+ * were all read (CUDA's word alone where they were not).
+ */
+void atomics_judge(struct check_run *r);
 
 #endif /* P2PDIAG_JUDGE_SYSTEM_CHECKS_H */

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-struct check_run;
+struct fsroot;
 
 #define AER_DETAIL 256
 
@@ -36,10 +36,11 @@ struct aer_state {
 	bool taken;			/* aer_before() ran */
 };
 
-/* The counters of every function on a judged pair's path, before the copies. */
-void aer_before(const struct check_run *r, struct aer_state *a);
-/* Read them again, and judge: errors during the run, since boot, link flags. */
-void aer_judge(struct check_run *r, struct aer_state *a);
+/* aer_read_counts() - the three AER counters of @addr under @root into @c. */
+void aer_read_counts(struct fsroot *root, unsigned long long addr,
+		     struct aer_counts *c);
+/* aer_read_after() - @p's counters and Link Status after the copies. */
+void aer_read_after(struct fsroot *root, struct aer_port *p);
 void aer_free(struct aer_state *a);
 
 /*

@@ -10,9 +10,23 @@
 #ifndef P2PDIAG_SYSTEM_ATOMICS_H
 #define P2PDIAG_SYSTEM_ATOMICS_H
 
-struct check_run;
+#include <stdbool.h>
 
-/* One p2p-atomics finding per judged GPU pair whose registers were all read. */
-void atomics_judge(struct check_run *r);
+struct fsroot;
+
+#define DEVCAP2_ROUTING		0x0040
+#define DEVCAP2_COMPLETER_32	0x0080
+#define DEVCAP2_COMPLETER_64	0x0100
+#define DEVCTL2_EGRESS_BLOCKING	0x0080
+
+/*
+ * atomics_devcap2_read() - the low word of Device Capabilities 2 of
+ * @addr into @cap; false when it cannot be read (or reads all ones).
+ */
+bool atomics_devcap2_read(struct fsroot *root, unsigned long long addr,
+			  unsigned int *cap);
+/* atomics_regs_read() - ... and that of Device Control 2 into @ctl. */
+bool atomics_regs_read(struct fsroot *root, unsigned long long addr,
+		       unsigned int *cap, unsigned int *ctl);
 
 #endif /* P2PDIAG_SYSTEM_ATOMICS_H */

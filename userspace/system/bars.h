@@ -12,10 +12,15 @@
 
 #include <stdbool.h>
 
-struct check_run;
 struct fsroot;
 
 #define BARS_MAX	6
+
+/* A resource file's flags (include/linux/ioport.h) */
+#define IORESOURCE_MEM		0x00000200ULL
+#define IORESOURCE_PREFETCH	0x00002000ULL
+#define IORESOURCE_MEM_64	0x00100000ULL
+#define IORESOURCE_UNSET	0x20000000ULL
 
 struct bar {
 	unsigned long long start, end, flags;
@@ -40,7 +45,28 @@ bool bar_is_memory(const struct bar *b);
 /* Whether the memory BAR @b has no address (IORESOURCE_UNSET, or a start of 0). */
 bool bar_unassigned(const struct bar *b);
 
-/* Judge the BARs of every selected GPU and NIC into @r's findings. */
-void bars_judge(struct check_run *r);
+/*
+ * bar_resize_sizes() - resourceN_resize of BAR @i of device @addr (the
+ * Resizable BAR capability's sizes, bit n meaning 1 MiB << n), or 0 when
+ * there is none, it cannot be read or does not parse.
+ */
+unsigned long long bar_resize_sizes(struct fsroot *root, const char *addr, int i);
+
+/* A bridge's memory window as its registers say. */
+struct bridge_window {
+	unsigned long long base, limit;	/* limit < base: disabled */
+	bool is64;
+};
+
+/*
+ * bridge_window_read() - the prefetchable memory window of bridge @addr
+ * (Prefetchable Memory Base and Limit, with their upper halves where the
+ * base says 64-bit); false when its registers cannot be read.
+ */
+bool bridge_window_read(struct fsroot *root, unsigned long long addr,
+			struct bridge_window *w);
+/* bridge_mem_window_read() - ... and its non-prefetchable one (32-bit). */
+bool bridge_mem_window_read(struct fsroot *root, unsigned long long addr,
+			    struct bridge_window *w);
 
 #endif /* P2PDIAG_SYSTEM_BARS_H */

@@ -3,6 +3,7 @@
  * The order of the system checks: facts first (each reader keeps its
  * own), then the judgements that join them to the judged pairs.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,9 +14,7 @@
 #include "system/environ.h"
 #include "system/system.h"
 #include "system/atomics.h"
-#include "system/bars.h"
-#include "system/bar_reach.h"
-#include "system/kernel_verdicts.h"
+#include "system/kernel_log.h"
 
 static bool has_nvme(const struct p2pd_model *m)
 {
@@ -56,6 +55,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 			     has_nvme(r->in.model));
 	fleet_facts_read(&s->fleet, r->in.root);
 	identity_read(&s->identity, r->in.root, time(NULL));
+	s->kernel_log = kernel_log_read(r->in.root);
 	if (r->in.model)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)
@@ -65,7 +65,7 @@ void system_inspect(struct check_run *r, struct system_report *s)
 	aer_judge(r, &s->aer);
 	bars_judge(r);
 	bar_reach_judge(r);
-	kernel_verdicts_judge(r);
+	kernel_verdicts_judge(r, s->kernel_log);
 	atomics_judge(r);
 }
 
@@ -73,4 +73,5 @@ void system_report_free(struct system_report *s)
 {
 	gpudirect_free(&s->gd);
 	aer_free(&s->aer);
+	free(s->kernel_log);
 }

@@ -33,6 +33,7 @@ struct system_report {
 	struct identity identity;
 	struct aer_state aer;
 	struct gpudirect gd;
+	char *kernel_log;	/* system/kernel_log.h; NULL when unreadable */
 };
 
 /*

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct check_run;
+struct fsroot;
 
 #define VIRT_TEXT 128
 
@@ -32,13 +32,16 @@ struct virt_facts {
 int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
 		    size_t errlen);
 
-/* Judge a guest's GPUs, bridges and devices into r's findings. */
-void virt_judge(struct check_run *r, const struct virt_facts *v);
-
 /*
  * virt_clique() - the GPUDirect clique id that the capability list of the
  * config space @cfg (@len bytes) carries, or -1 without one.
  */
 int virt_clique(const unsigned char *cfg, unsigned int len);
+
+/*
+ * virt_gpu_clique() - the clique of GPU @addr from its config file under
+ * @root, -1 without one, -2 when unreadable (past the first 64 bytes).
+ */
+int virt_gpu_clique(struct fsroot *root, unsigned long long addr);
 
 #endif /* P2PDIAG_SYSTEM_VIRT_H */

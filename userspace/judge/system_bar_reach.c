@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Whether each end of a pair can address the other's BARs (bar_reach.h).
- * A function's sysfs dma_mask_bits is fls64() of its streaming DMA mask;
- * until a driver sets it, the PCI core leaves the 32-bit default, which
- * says nothing about the device, so only bound functions count.  A peer
+ * Whether each end of a pair can address the other's BARs: a device
+ * whose driver addresses fewer bits (system/dma_mask.h) than a peer's BAR
+ * ends at cannot reach it where nothing translates its requests.  A peer
  * reaches a BAR by its bus address where the pair routes by bus address
  * (a common switch) or where the IOMMU does not translate the peer's
  * requests (passthrough, or no IOMMU); a translating IOMMU hands it an
@@ -12,36 +11,19 @@
  * host bridge without a translation offset.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "judge/judgement.h"
 #include "judge/judge.h"
-#include "platform/fsroot.h"
 #include "topology/pciaddr.h"
-#include "system/bar_reach.h"
+#include "judge/system_checks.h"
 #include "system/bars.h"
+#include "system/dma_mask.h"
 #include "p2pdiag/decode.h"
 
 /* The highest address @bits of DMA mask reach. */
 static unsigned long long mask_top(unsigned int bits)
 {
 	return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-}
-
-/* The driver's DMA mask of @f in bits, or 0 when unbound or unreadable. */
-static unsigned int dma_bits(struct check_run *r, const struct p2pd_function *f)
-{
-	char a[P2PD_ADDR_STRLEN], text[16], driver[64], *end;
-	unsigned long bits;
-
-	pciaddr_format(a, f->addr);
-	if (fsroot_link_name(r->in.root, driver, sizeof(driver),
-			     "/sys/bus/pci/devices/%s/driver", a) ||
-	    fsroot_read(r->in.root, text, sizeof(text),
-			"/sys/bus/pci/devices/%s/dma_mask_bits", a))
-		return 0;
-	bits = strtoul(text, &end, 10);
-	return end == text || bits < 1 || bits > 64 ? 0 : (unsigned int)bits;
 }
 
 /* Whether @from's requests to a peer carry the BAR's own address. */
@@ -63,7 +45,7 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 	unsigned int bits;
 	int n, b;
 
-	if (!untranslated(p, from) || !(bits = dma_bits(r, from)) || bits >= 64)
+	if (!untranslated(p, from) || !(bits = dma_mask_bits_read(r->in.root, from->addr)) || bits >= 64)
 		return;
 	pciaddr_format(af, from->addr);
 	pciaddr_format(at, to->addr);
