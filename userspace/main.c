@@ -30,6 +30,7 @@
 #include "gpu/gpu.h"
 #include "judge/judge.h"
 #include "judge/results.h"
+#include "judge/system_checks.h"
 #include "options.h"
 #include "outputs.h"
 #include "platform/bounded_file.h"
@@ -506,9 +507,10 @@ static enum stage_result check_machine(struct check_session *s,
 		snprintf(err, errlen, "out of memory");
 		return STAGE_FAILED;
 	}
-	if (system_begin(&s->run, &s->sys, opt->topology_file || opt->pci_dump,
+	if (system_begin(&s->run.in, &s->sys, opt->topology_file || opt->pci_dump,
 			 err, errlen))
 		return STAGE_FAILED;
+	system_judge_before(&s->run, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;
 	gpu_probe(s->gpu, &s->gopt, &s->root);
@@ -523,7 +525,8 @@ static enum stage_result check_machine(struct check_session *s,
 
 	judge_topology(&s->run);
 	judge_gpus(&s->run);
-	system_inspect(&s->run, &s->sys);
+	system_inspect(&s->run.in, &s->sys);
+	system_judge(&s->run, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;
 	if (opt->baseline == BASELINE_CHECK &&

@@ -10,7 +10,23 @@
 
 struct aer_state;
 struct check_run;
+struct gpudirect;
+struct system_report;
 struct virt_facts;
+
+/*
+ * system_judge_before() - before the copies, once system_begin() has
+ * read: what the judgement compares with after them (the AER counters
+ * of every function on a judged path).
+ */
+void system_judge_before(struct check_run *r, struct system_report *s);
+
+/*
+ * system_judge() - after system_inspect(): every system check's
+ * judgement of @s against @r's judged pairs, into r->judged.findings, in
+ * the order the findings are listed.
+ */
+void system_judge(struct check_run *r, struct system_report *s);
 
 /*
  * IOMMU groups against ACS, by the kernel's grouping rule (the engine's
@@ -80,5 +96,11 @@ void bar_reach_judge(struct check_run *r);
  * were all read (CUDA's word alone where they were not).
  */
 void atomics_judge(struct check_run *r);
+
+/*
+ * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair
+ * of @r, and its findings (added to r->judged.findings), from @g->facts.
+ */
+void gpudirect_judge(struct check_run *r, struct gpudirect *g);
 
 #endif /* P2PDIAG_JUDGE_SYSTEM_CHECKS_H */

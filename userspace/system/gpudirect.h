@@ -6,17 +6,19 @@
  * pair; for every GPU-NVMe pair, the route GPUDirect Storage would take
  * (nvidia-fs, the kernel's P2PDMA, or compat mode through host memory)
  * and each of its preconditions.  Facts come from files under the root
- * of system reads; the pair's path comes from the verdict engine.
+ * of system reads; the pair's path comes from the verdict engine, the
+ * readiness from the judge (judge/system_gpudirect.c).
  */
 #ifndef P2PDIAG_SYSTEM_GPUDIRECT_H
 #define P2PDIAG_SYSTEM_GPUDIRECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "system/kernel.h"
 #include "p2pdiag/model.h"
 
-struct check_run;
+struct fsroot;
 
 enum nvidia_flavour {
 	NVIDIA_ABSENT,		/* no nvidia module */
@@ -105,19 +107,6 @@ struct gpudirect {
 void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
 			  struct fsroot *root, bool storage);
 
-/*
- * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair
- * of @r, and its findings (added to r->judged.findings), from @g->facts.
- */
-void gpudirect_judge(struct check_run *r, struct gpudirect *g);
 void gpudirect_free(struct gpudirect *g);
-
-/*
- * gpudirect_nccl_gdr() - NCCL's GPUDirect RDMA decision by distance for
- * the GPU-NIC pair @pair of @r: 1 when NCCL would use it, 0 when not,
- * with the reason in @why.
- */
-int gpudirect_nccl_gdr(const struct check_run *r, unsigned int pair,
-		       char *why, size_t len);
 
 #endif /* P2PDIAG_SYSTEM_GPUDIRECT_H */

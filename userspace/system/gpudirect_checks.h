@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the GPUDirect readiness code (gpudirect.c) and the two route
- * judges (gpudirect_rdma.c, gpudirect_storage.c) share: the checks a
- * pair's preconditions are recorded as, and the text of names and
- * addresses.  It calls none of them, so that each judge depends on it
- * and gpudirect.c on the judges, never round.  Private to
- * system/gpudirect*.c.
+ * What the GPUDirect readers (gpudirect*.c) and the readiness judges
+ * (judge/system_gpudirect*.c) share: the checks a pair's preconditions
+ * are recorded as, and the text of names and addresses.  It calls none
+ * of them, so that each depends on it, never round.
  */
 #ifndef P2PDIAG_SYSTEM_GPUDIRECT_CHECKS_H
 #define P2PDIAG_SYSTEM_GPUDIRECT_CHECKS_H

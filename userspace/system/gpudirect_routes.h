@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The two route judges, GPUDirect RDMA (gpudirect_rdma.c) and GPUDirect
- * Storage (gpudirect_storage.c): each judge's entry points, which
- * gpudirect.c calls.  The checks they record are gpudirect_checks.h's.
- * Private to system/gpudirect*.c.
+ * What the two route judges, GPUDirect RDMA and GPUDirect Storage
+ * (judge/system_gpudirect_rdma.c, system_gpudirect_storage.c), read
+ * under the root beyond the machine's facts (gpudirect_rdma.c,
+ * gpudirect_storage.c).
  */
 #ifndef P2PDIAG_SYSTEM_GPUDIRECT_ROUTES_H
 #define P2PDIAG_SYSTEM_GPUDIRECT_ROUTES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "system/gpudirect.h"
@@ -16,25 +17,37 @@
 /* Where a registered peer-memory client (nvidia-peermem) shows itself. */
 #define PEER_MEM_DIR	"/sys/kernel/mm/memory_peers/nv_mem"
 
+/* gd_read_driver() - the kernel driver of PCI function @addr into @out, or "". */
+void gd_read_driver(struct fsroot *root, const char *addr, char *out, size_t len);
+
 /* gdr_find_rdma() - the RDMA device of NIC @addr into @out, or "". */
 void gdr_find_rdma(const struct fsroot *root, const char *addr, char *out,
 		   size_t len);
 
-/* gdr_judge_pair() - the RDMA routes' checks of GPU-NIC pair @pi into @g. */
-void gdr_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
-		    struct gd_pair *g, unsigned int pi);
+/*
+ * gdr_net_interfaces() - the network interfaces with a device, with
+ * driver and device: "eth0 (virtio_net on virtio3), ens5 (mlx5_core on
+ * PCI 0000:17:00.0)", or "".
+ */
+void gdr_net_interfaces(const struct fsroot *root, char *buf, size_t len);
 
-/* gdr_findings() - GPUDirect RDMA's findings, added to r->judged.findings. */
-void gdr_findings(struct check_run *r, const struct gpudirect *g);
+/* gdr_any_rdma_device() - whether /sys/class/infiniband has any device. */
+bool gdr_any_rdma_device(const struct fsroot *root);
 
-/* gds_judge_pair() - the Storage routes' checks of GPU-NVMe pair @pi into @g. */
-void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
-		    struct gd_pair *g, unsigned int pi);
+/* gdr_net_class_exists() - whether the root has /sys/class/net at all. */
+bool gdr_net_class_exists(const struct fsroot *root);
+
+/* gd_device_present() - whether PCI function @addr is in the root's sysfs. */
+bool gd_device_present(const struct fsroot *root, const char *addr);
+
+/*
+ * gds_iommu_translated() - whether DMA through @f's IOMMU group is
+ * translated, its mode said in @buf.
+ */
+bool gds_iommu_translated(const struct fsroot *root,
+			  const struct p2pd_function *f, char *buf, size_t len);
 
 /* gds_find_vmd_nvme() - the NVMe controllers behind a VMD domain into @g. */
 void gds_find_vmd_nvme(const struct fsroot *root, struct gpudirect *g);
-
-/* gds_findings() - GPUDirect Storage's findings, added to r->judged.findings. */
-void gds_findings(struct check_run *r, const struct gpudirect *g);
 
 #endif /* P2PDIAG_SYSTEM_GPUDIRECT_ROUTES_H */

@@ -2,9 +2,9 @@
 /*
  * What p2pdiag-check learns about the machine beyond the PCIe tree, all
  * read under the root of system reads (platform/fsroot.h): the kernel, and
- * the GPUDirect routes per GPU-NIC and GPU-NVMe pair.  system_inspect()
- * reads and judges (adding findings to the run); the reports write it
- * (report/system_output.h).
+ * the GPUDirect routes per GPU-NIC and GPU-NVMe pair.  system_begin() and
+ * system_inspect() read; the judge joins the facts to the judged pairs
+ * (judge/system_checks.h); the reports write them (report/system_output.h).
  */
 #ifndef P2PDIAG_SYSTEM_SYSTEM_H
 #define P2PDIAG_SYSTEM_SYSTEM_H
@@ -19,7 +19,7 @@
 #include "system/kernel.h"
 #include "system/virt.h"
 
-struct check_run;
+struct run_inputs;
 
 struct system_report {
 	/*
@@ -38,17 +38,17 @@ struct system_report {
 
 /*
  * system_begin() - before the copies: decide whether system files are
- * read (not for another machine's saved topology without --root), read
- * the kernel's and the hypervisor's facts, and take the counters the run
- * is compared with.  @r's pairs are judged.
+ * read (not for another machine's saved topology without --root), and
+ * read the kernel's and the hypervisor's facts into @s, which @in then
+ * names.
  * Return: 0, or -1 when a file of those facts is there but is not a
  * regular file (/proc/cmdline, /proc/sys/kernel/osrelease,
- * /proc/cpuinfo): @err names it, and @r has no system report.
+ * /proc/cpuinfo): @err names it, and @in has no system report.
  */
-int system_begin(struct check_run *r, struct system_report *s, bool offline,
+int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 		 char *err, size_t errlen);
-/* After the copies: read the other facts and judge them all into @r's findings. */
-void system_inspect(struct check_run *r, struct system_report *s);
+/* After the copies: read the other facts (GPUDirect's, the fleet's, the identity, the kernel log). */
+void system_inspect(struct run_inputs *in, struct system_report *s);
 void system_report_free(struct system_report *s);
 
 #endif /* P2PDIAG_SYSTEM_SYSTEM_H */

@@ -8,6 +8,7 @@
 
 #include "system_fixture.h"
 #include "tool_util.h"
+#include "judge/system_checks.h"
 #include "topology/topology_parse.h"
 
 void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
@@ -36,14 +37,16 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 	}
 	judge_run(&f->r, &f->m, &f->o);
 	f->r.in.root = &f->root;
-	if (system_begin(&f->r, &f->s, true, err, sizeof(err))) {
+	if (system_begin(&f->r.in, &f->s, true, err, sizeof(err))) {
 		fprintf(stderr, "# %s\n", err);
 		findings_free(&f->r.judged.findings);
 		judge_release(&f->r);
 		p2pd_model_free(&f->m);
 		return;
 	}
-	system_inspect(&f->r, &f->s);
+	system_judge_before(&f->r, &f->s);
+	system_inspect(&f->r.in, &f->s);
+	system_judge(&f->r, &f->s);
 	f->ok = true;
 }
 

@@ -14,6 +14,7 @@
 #include "topology/pciaddr.h"
 #include "topology/topology_parse.h"
 #include "system_fixture.h"
+#include "judge/system_gpudirect.h"
 
 void test_gpudirect(struct ktap *k, const char *fixtures);
 

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The order of the system checks' judgements: the model's own first
+ * (IOMMU groups, valid for a saved topology too), then, where the files
+ * under the root are the model's machine's, those that join the system
+ * report's facts to the judged pairs.
+ */
+#include "judge/judgement.h"
+#include "judge/system_checks.h"
+#include "system/system.h"
+
+void system_judge_before(struct check_run *r, struct system_report *s)
+{
+	if (s->read)
+		aer_before(r, &s->aer);
+}
+
+void system_judge(struct check_run *r, struct system_report *s)
+{
+	/* the model alone: valid for a saved topology too */
+	iommu_groups_judge(r);
+	if (!s->read)
+		return;
+	if (r->in.model)
+		gpudirect_judge(r, &s->gd);
+	if (s->kernel.have_cmdline)
+		bootline_judge(r, s->kernel.cmdline);
+	virt_judge(r, &s->virt);
+	environ_judge(r);
+	aer_judge(r, &s->aer);
+	bars_judge(r);
+	bar_reach_judge(r);
+	kernel_verdicts_judge(r, s->kernel_log);
+	atomics_judge(r);
+}
