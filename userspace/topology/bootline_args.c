@@ -2,7 +2,7 @@
 /*
  * The kernel command line split as the kernel splits it (double quotes
  * group), and what its arguments set of the IOMMU: one rule for
- * /proc/cmdline (system/bootline.c) and for a pasted kernel log's
+ * /proc/cmdline (judge/system_bootline.c) and for a pasted kernel log's
  * command line (evidence/read_kernel_log.c).
  */
 #include <ctype.h>

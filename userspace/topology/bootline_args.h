@@ -2,7 +2,7 @@
 /*
  * The kernel command line read as the kernel reads it: its arguments one
  * by one, and what they set of the IOMMU.  Below both the live system
- * checks (system/bootline.c) and the pasted evidence
+ * checks (judge/system_bootline.c) and the pasted evidence
  * (evidence/read_kernel_log.c), which read command lines alike.
  */
 #ifndef P2PDIAG_BOOTLINE_ARGS_H
