@@ -37,13 +37,19 @@ static void differ(char *buf, size_t len, const char *what, const char *was,
 		buf[used] = '\0';
 }
 
-/* Slots as "name=addr name=addr", the same way for both runs. */
+/*
+ * Slots as "name=addr name=addr", the same way for both runs.  A saved
+ * file's "slots" that is no array gives none (json-c asserts on the
+ * length of anything else).
+ */
 static void slots_text(struct json_object *slots, char *buf, size_t len)
 {
 	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; slots && i < json_object_array_length(slots) && used < len; i++) {
+	if (!json_object_is_type(slots, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(slots) && used < len; i++) {
 		struct json_object *s = json_object_array_get_idx(slots, i), *n, *a;
 
 		if (json_object_object_get_ex(s, "name", &n) &&
