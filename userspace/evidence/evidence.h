@@ -279,12 +279,18 @@ struct ev_simple_p2p {
 	struct ev_ref passed_ref;		/* its last line, "Test passed" */
 };
 
-/* ROCm's peer answers (RVS): its gpu ids, in the order they appear. */
+/*
+ * ROCm's peer answers: RVS's gpu ids, in the order they appear; the pairs
+ * ROCm found no peers, by RVS or rocm_bandwidth_test; and the CPU agents
+ * rocm_bandwidth_test lists, one per NUMA node.
+ */
 struct ev_rocm {
 	unsigned int nr_gpus;
 	unsigned long gpu_id[EV_GPU_MAX];
-	unsigned int nr_refused;		/* "peers:false" between two GPUs */
+	unsigned int nr_refused;		/* "peers:false", or an access table's 0 */
 	struct ev_ref refused_ref;
+	unsigned int nr_cpu_agents;		/* rocm_bandwidth_test's CPU devices */
+	struct ev_ref cpu_agent_ref;		/* the first one's Device: line */
 };
 
 /*

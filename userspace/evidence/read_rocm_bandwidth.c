@@ -14,7 +14,8 @@
  * any other is of unknown kind and its figures are not used.  The GPUs
  * are numbered in the order listed, and fill what p2pBandwidthLatencyTest
  * fills:
- * - the access table between two GPUs as peer access (can_access);
+ * - the access table between two GPUs as peer access (can_access), and
+ *   its refusals as ROCm's (the GPUs no peers);
  * - the copies GPU to GPU as the P2P=Enabled tables (uni_on, bidi_on);
  * - the host path as the P2P=Disabled table (uni_off).  The test runs no
  *   copy staged through host memory; such a copy, pipelined as CUDA's
@@ -201,6 +202,27 @@ static double host_path(const struct rbt *t, unsigned int a, unsigned int b)
 	return best;
 }
 
+/*
+ * The CPU agents listed: the test lists one per NUMA node, so one alone
+ * is a host of one socket.  Of several files, the most.
+ */
+static void count_cpus(struct evidence *ev, const struct rbt *t)
+{
+	unsigned int d, n = 0;
+	struct ev_ref first = { 0, 0 };
+
+	for (d = 0; d < RBT_DEV_MAX; d++)
+		if (t->kind[d] == RBT_CPU) {
+			if (!n)
+				first = t->dev_ref[d];
+			n++;
+		}
+	if (n > ev->rocm.nr_cpu_agents) {
+		ev->rocm.nr_cpu_agents = n;
+		ev->rocm.cpu_agent_ref = first;
+	}
+}
+
 /* The GPUs' figures into the facts p2pBandwidthLatencyTest fills. */
 static void fill(struct evidence *ev, const struct rbt *t, unsigned int nr_gpus)
 {
@@ -232,6 +254,11 @@ static void fill(struct evidence *ev, const struct rbt *t, unsigned int nr_gpus)
 			    ev->can_access[ga][gb] < 0) {
 				ev->can_access[ga][gb] = t->access[a][b] == 1;
 				ev->can_ref[ga][gb] = t->row_ref[a];
+				if (t->access[a][b] == 0) {
+					ev->rocm.nr_refused++;
+					ev_note(&ev->rocm.refused_ref, t->row_ref[a].file,
+						t->row_ref[a].line);
+				}
 			}
 			if (uni && figure(t->uni[a][b])) {
 				ev->uni_on.v[ga][gb] = t->uni[a][b];
@@ -307,6 +334,7 @@ void read_rocm_bandwidth(struct evidence *ev, unsigned int fi)
 		t->seen = true;
 	if (t->seen) {
 		f->formats |= EV_FMT_ROCM_BW;
+		count_cpus(ev, t);
 		nr_gpus = number_gpus(ev, t);
 		if (nr_gpus)
 			fill(ev, t, nr_gpus);

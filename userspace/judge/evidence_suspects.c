@@ -5,7 +5,7 @@
  * readers filled.  Each suspect names the facts for and against it, with
  * the file and line, and the one command on that machine that settles
  * it.  The symptoms weighed: P2P refused (by the GPU's class, the sockets
- * or the platform), P2P slower than staged copies (the IOMMU, ACS
+ * or the platform; by ROCm, also the driver's peer support), P2P slower than staged copies (the IOMMU, ACS
  * redirect, a large BAR missing on GeForce cards a patched driver lets
  * peer), IOMMU faults of a device not known to be a GPU, and topology
  * alone (NVLink everywhere, or PCIe switches where hangs are reported).
@@ -26,6 +26,7 @@
 #define CMD_TOPO "nvidia-smi topo -m (SYS between the GPUs: different sockets)"
 #define CMD_MEASURE "p2pBandwidthLatencyTest (P2P enabled well above disabled, every pair)"
 #define CMD_FABRIC "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric (State Completed and Status Success on an NVSwitch machine)"
+#define CMD_ROCM_DRIVER "grep -s CONFIG_HSA_AMD_P2P /boot/config-$(uname -r); dkms status amdgpu (=y, or amdgpu built by DKMS: the driver has peer support)"
 #define CMD_VIRT "systemd-detect-virt; sudo lspci -vvv -d 10de: | grep -i -A2 'Vendor Specific' (a VM: pass the GPUs with QEMU's x-nv-gpudirect-clique)"
 
 struct facts {
@@ -158,19 +159,29 @@ static bool class_granted(const struct evidence *ev, int g, unsigned int *pa, un
 /*
  * ROCm refusing peers: it peers PCIe GPUs only under one root complex
  * that routes peer traffic (not across sockets on hosts whose
- * interconnect carries none), and only where a large BAR exposes the
- * whole VRAM; GeForce has nothing to do with it.
+ * interconnect carries none), only where a large BAR exposes the whole
+ * VRAM, and only where the kernel driver has peer support (the kernel's
+ * own amdgpu built with CONFIG_HSA_AMD_P2P, or ROCm's amdgpu-dkms);
+ * GeForce has nothing to do with it.  rocm_bandwidth_test lists a CPU
+ * agent per NUMA node: one alone is one socket.
  */
 static void rocm_refusal_suspects(struct facts *f, struct diagnosis *d)
 {
 	const struct evidence *ev = f->ev;
+	bool one_node = ev->rocm.nr_cpu_agents == 1;
 	struct suspect *s;
 
-	s = diagnosis_suspect(d, RC_CROSS_SOCKET, POSSIBLE, CMD_ROCM_TOPO);
+	s = diagnosis_suspect(d, RC_CROSS_SOCKET, one_node ? UNLIKELY : POSSIBLE, CMD_ROCM_TOPO);
 	suspect_for(s, "ROCm found the GPUs no peers%s, as GPUs under two CPU sockets are where the socket interconnect carries no peer traffic",
 		    at(f, ev->rocm.refused_ref));
+	if (one_node)
+		suspect_against(s, "rocm_bandwidth_test lists one CPU agent%s, and it lists one per NUMA node: the GPUs hang off one socket",
+				at(f, ev->rocm.cpu_agent_ref));
 	s = diagnosis_suspect(d, RC_BAR_SIZE, POSSIBLE, CMD_ROCM_BAR);
 	suspect_for(s, "ROCm peers only GPUs whose whole memory a large BAR exposes%s", at(f, ev->rocm.refused_ref));
+	s = diagnosis_suspect(d, RC_DRIVER, POSSIBLE, CMD_ROCM_DRIVER);
+	suspect_for(s, "ROCm peers GPUs over PCIe only where the kernel driver has peer support%s: the kernel's own amdgpu only when built with CONFIG_HSA_AMD_P2P, ROCm's amdgpu-dkms where the kernel has PCI P2PDMA",
+		    at(f, ev->rocm.refused_ref));
 	s = diagnosis_suspect(d, RC_HOST_BRIDGE, UNLIKELY, CMD_ROCM_TOPO);
 	suspect_for(s, "a root complex that does not route peer traffic between its ports makes GPUs no peers too");
 }

@@ -410,8 +410,8 @@ case $got in
 *"rocm-smi --showtopo"*"lspci -vvv -d 1002:"*) result 1 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" ;;
 *) result 0 "evidence: RVS's refusal: ROCm's fix, not NVIDIA's" "$got" ;;
 esac
-expect_suspects "cross-socket:possible bar-size:possible host-bridge:unlikely" \
-	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the root complex" "$tmp/rvs.txt"
+expect_suspects "cross-socket:possible bar-size:possible driver:possible" \
+	"evidence: suspects: ROCm's GPUs no peers: the sockets, the large BAR, the driver's peer support" "$tmp/rvs.txt"
 # A PyTorch session whose peer copy printed other values than the host-staged one
 printf '%s\n' '>>> x = torch.tensor([1.0, 2.0], device=0)' '>>> x.to(1)' "tensor([1.4013e-45, 0.0000e+00], device='cuda:1')" \
 	">>> x.to('cpu').to(1)" "tensor([1., 2.], device='cuda:1')" >"$tmp/torch-corrupt.txt"
@@ -535,6 +535,11 @@ case $got in
 	esac ;;
 *) result 0 "evidence: rocm_bandwidth_test's refusal named as ROCm's, with ROCm's fix" "$got" ;;
 esac
+# ...and ROCm's suspects, not GeForce's: one CPU agent listed (one per NUMA
+# node) weighs against the sockets (ROCm/legacy-rocm-build#787, #2253)
+expect_suspects "bar-size:possible driver:possible cross-socket:unlikely" \
+	"evidence: suspects: rocm_bandwidth_test's refusal on one NUMA node: the large BAR, the driver, not the sockets" \
+	"$ev/rbt-wx8100-no-peer.txt"
 expect_fmt "osu-bw healthy none" \
 	"evidence: osu_bw between device buffers on two A100: healthy" "$fix/../../../evidence/cases/eessi-716-a100-nv4-osu-bw/osu_bw.txt"
 printf '# OSU MPI-CUDA Bandwidth Test v5.6.2\n# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n# Size    Bandwidth (MB/s)\n1048576    11000.5\n' >"$tmp/osu-hh.txt"
