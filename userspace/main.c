@@ -22,7 +22,6 @@
 #include "evidence/evidence.h"
 #include "fleet/fleet.h"
 #include "judge/judgement.h"
-#include "judge/cpu_inference.h"
 #include "judge/cross_check.h"
 #include "findings/findings.h"
 #include "findings/finding_registry.h"
@@ -38,6 +37,7 @@
 #include "platform/interrupt.h"
 #include "platform/safe_text.h"
 #include "report/report.h"
+#include "run/model_input.h"
 #include "topology/pciaddr.h"
 #include "topology/source_pci.h"
 #include "topology/source_sysfs.h"
@@ -241,7 +241,8 @@ static int source_file(struct check_run *r, const struct options *o,
 	if (!s->file.kernel_release && !fsroot_is_live(r->in.root) &&
 	    root_kernel_release(r->in.root, &s->file.kernel_release, err, errlen))
 		return -1;
-	r->in.model = &s->file;
+	if (run_inputs_take_model(&r->in, &s->file, err, errlen))
+		return -1;
 	r->in.source = "file";
 	snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 		 "saved topology %s, host CPU from %s", o->topology_file,
@@ -249,7 +250,7 @@ static int source_file(struct check_run *r, const struct options *o,
 		 c->foreign ? "its host bridges" :
 		 "the root's " CPUINFO_PATH);
 	if (!cpu_known && c->foreign)
-		cpu_from_host_bridges(r, &s->file);
+		run_inputs_infer_cpu(&r->in, &s->file);
 	return 0;
 }
 
@@ -263,7 +264,8 @@ static int source_module(struct check_run *r, const char *root,
 	/* a module that does not say its CPU: this machine's is it */
 	if (!s->module.cpu_known)
 		s->module.model.cpu_flags = c->flags;
-	r->in.model = &s->module.model;
+	if (run_inputs_take_model(&r->in, &s->module.model, err, errlen))
+		return -1;
 	r->in.source = "module";
 	if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 		     "%s, read in %u attempt%s", root, s->module.attempts,
@@ -292,7 +294,8 @@ static int source_pci(struct check_run *r, const struct options *o,
 	s->have_pci = 1;
 	if (judged)
 		return 0;
-	r->in.model = &s->pci;
+	if (run_inputs_take_model(&r->in, &s->pci, err, errlen))
+		return -1;
 	r->in.source = "pci";
 	if (o->pci_dump)
 		snprintf(r->in.source_detail, sizeof(r->in.source_detail),
@@ -301,7 +304,7 @@ static int source_pci(struct check_run *r, const struct options *o,
 			 c->foreign ? "its host bridges" :
 			 "the root's " CPUINFO_PATH);
 	if (c->foreign)
-		cpu_from_host_bridges(r, &s->pci);
+		run_inputs_infer_cpu(&r->in, &s->pci);
 	else if (!fsroot_is_live(r->in.root)) {
 		if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
 			     "libpci walk of the PCI tree under %s; %s",
@@ -564,6 +567,7 @@ static void check_session_free(struct check_session *s)
 	}
 	system_report_free(&s->sys);
 	judge_release(&s->run);
+	run_inputs_release(&s->run.in);
 	if (s->evidence) {
 		evidence_free(s->evidence);
 		free(s->evidence);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "run/inputs.h"
+#include "run/model_input.h"
 #include "evidence/evidence.h"
 
 static void describe_sources(struct run_inputs *in, const struct evidence *ev)
@@ -101,5 +102,14 @@ int evidence_read(struct run_inputs *in, struct evidence *ev,
 	in->source = "evidence";
 	in->evidence = ev;
 	describe_sources(in, ev);
+	/* the pasted lspci's tree, judged as any other source's model */
+	if (!evidence_none_read(ev) && ev->have_dump) {
+		if (ev->cpu_known)
+			ev->dump.cpu_flags = ev->cpu_flags;
+		else
+			run_inputs_infer_cpu(in, &ev->dump);
+		if (run_inputs_take_model(in, &ev->dump, err, errlen))
+			return -1;
+	}
 	return 0;
 }

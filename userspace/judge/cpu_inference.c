@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The CPU of another machine's topology (a dump, a saved file, pasted
- * evidence) when nobody named it: what its host bridges tell, said as a
+ * evidence) when nobody named it: what its host bridges told, said as a
  * finding, since the host bridges are judged by it.
  */
 #include <stdio.h>
@@ -22,16 +22,17 @@ static const char *const cpu_guess_words[] = {
 
 /*
  * Another machine's topology whose CPU nobody named: what its host
- * bridges tell (the model's cpu_flags set from it), or that it is unknown.
+ * bridges told (run_inputs_infer_cpu() set the model's cpu_flags from
+ * it), or that it is unknown.
  */
-void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
+void judge_cpu_inference(struct check_run *r)
 {
-	int ev;
-	enum p2pd_cpu_guess guess = p2pd_cpu_guess(m, &ev);
+	const struct cpu_inference *c = &r->in.cpu_inferred;
 	char a[P2PD_ADDR_STRLEN];
 
-	m->cpu_flags = p2pd_cpu_guess_flags(guess);
-	if (guess == P2PD_CPU_GUESS_NONE) {
+	if (!c->made)
+		return;
+	if (c->guess == P2PD_CPU_GUESS_NONE) {
 		findings_add(&r->judged.findings, SEV_INFO, FC_CPU_UNKNOWN,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     NULL,
@@ -39,10 +40,9 @@ void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m)
 		return;
 	}
 	findings_add(&r->judged.findings, SEV_INFO, FC_CPU_INFERRED,
-		     m->fn[ev].addr, FINDING_NO_ADDR,
+		     c->addr, FINDING_NO_ADDR,
 		     "pass that machine's /proc/cpuinfo with --cpuinfo FILE to be sure",
 		     "the input does not say which CPU it came from: host bridge %s [%04x:%04x] says %s, and its host bridges are judged so",
-		     pciaddr_format(a, m->fn[ev].addr), m->fn[ev].vendor,
-		     m->fn[ev].device, cpu_guess_words[guess]);
+		     pciaddr_format(a, c->addr), c->vendor, c->device,
+		     cpu_guess_words[c->guess]);
 }
-

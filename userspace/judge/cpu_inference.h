@@ -3,14 +3,12 @@
 #ifndef P2PDIAG_CPU_INFERENCE_H
 #define P2PDIAG_CPU_INFERENCE_H
 
-#include "p2pdiag/model.h"
-
 struct check_run;
 
 /*
- * cpu_from_host_bridges() - @m's cpu_flags from what its host bridges
- * tell (p2pd_cpu_guess()), with a cpu-inferred or cpu-unknown note in @r.
+ * judge_cpu_inference() - a cpu-inferred or cpu-unknown note in @r where
+ * the CPU was inferred from the host bridges (r->in.cpu_inferred).
  */
-void cpu_from_host_bridges(struct check_run *r, struct p2pd_model *m);
+void judge_cpu_inference(struct check_run *r);
 
 #endif /* P2PDIAG_CPU_INFERENCE_H */

@@ -23,7 +23,6 @@
 #include "evidence/evidence.h"
 #include "judge/bar1_window.h"
 #include "judge/causes.h"
-#include "judge/cpu_inference.h"
 #include "judge/diagnosis.h"
 #include "judge/evidence_health.h"
 #include "findings/findings.h"
@@ -1457,11 +1456,6 @@ int judge_evidence(struct check_run *r, struct evidence *ev, char *err, size_t e
 		return 0;
 	}
 	if (ev->have_dump) {
-		r->in.model = &ev->dump;
-		if (ev->cpu_known)
-			ev->dump.cpu_flags = ev->cpu_flags;
-		else
-			cpu_from_host_bridges(r, &ev->dump);
 		if (judge_pairs(r, err, errlen))
 			return -1;
 		judge_topology(r);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/cpu_inference.h"
 #include "judge/judge.h"
 #include "judge/judge_validity.h"
 #include "judge/results.h"
@@ -252,18 +253,9 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 
 	if (selection_valid(r, err, errlen))
 		return -1;
+	judge_cpu_inference(r);
 	res = calloc(1, sizeof(*res));
 	r->judged.results = res;
-	if (res) {
-		res->host_index = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(int));
-		if (res->host_index) {
-			p2pd_host_index_fill(m, res->host_index);
-			res->model = *m;
-			res->model.host_index = res->host_index;
-			res->source_model = m;
-			r->in.model = m = &res->model;
-		}
-	}
 	if (res && r->in.selection.nr) {
 		res->fn_selected = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 		for (i = 0; res->fn_selected && i < m->nr_fn; i++)
@@ -272,7 +264,7 @@ int judge_pairs(struct check_run *r, char *err, size_t errlen)
 	}
 	if (res)
 		res->through = calloc(m->nr_fn ? m->nr_fn : 1, sizeof(*res->through));
-	if (!res || !res->host_index || !res->through ||
+	if (!res || !res->through ||
 	    (r->in.selection.nr && !res->fn_selected)) {
 		snprintf(err, errlen, "out of memory for the results");
 		return -1;
@@ -415,9 +407,6 @@ void judge_release(struct check_run *r)
 			free(res->pair[i].fix);
 		free(res->pair);
 		free(res->gpu_pair);
-		if (res->source_model)
-			r->in.model = res->source_model;
-		free(res->host_index);
 		free(res->fn_selected);
 		free(res->through);
 		free(res->group_storage);

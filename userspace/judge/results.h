@@ -74,14 +74,6 @@ struct pairs_through {
 };
 
 struct run_results {
-	/*
-	 * The judged model: the source's (@source_model, r->in.model before
-	 * judgement) with its host-bridge index (p2pd_model.host_index), so
-	 * that no pair scans the functions for its host bridge.
-	 */
-	struct p2pd_model model;
-	const struct p2pd_model *source_model;
-	int *host_index;
 	unsigned char *fn_selected;	/* per model function; NULL: all */
 	bool grouped;			/* r->judged.pair holds group pairs */
 	struct p2pd_groups groups;	/* when grouped */

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "gpu/gpu.h"
+#include "p2pdiag/decode.h"
 #include "p2pdiag/model.h"
 #include "p2pdiag/verdict.h"
 
@@ -29,6 +30,17 @@ struct selection {
 	unsigned int nr;		/* 0: every endpoint */
 };
 
+/*
+ * What another machine's host bridges told of its CPU, where nobody named
+ * it (run/model_input.h); @made is false where no guess was needed.
+ */
+struct cpu_inference {
+	bool made;
+	enum p2pd_cpu_guess guess;	/* P2PD_CPU_GUESS_NONE: they do not tell */
+	unsigned long long addr;	/* the host bridge it went by */
+	unsigned int vendor, device;
+};
+
 /* What the judgement compares with, as main.c was told it. */
 struct judge_params {
 	double min_ratio;		/* a figure below this share of its expectation is low */
@@ -40,11 +52,12 @@ struct run_inputs {
 	const char *source;		/* "module", "pci", "file", "evidence" */
 	char source_detail[256];	/* path, or why this source */
 	/*
-	 * The source's model; while judged, the judged copy of it
-	 * (judge/results.h, run_results.model), the source's again after
-	 * judge_release().
+	 * The source's model, indexed by host bridge (run/model_input.h);
+	 * @host_index is the index's storage.
 	 */
 	const struct p2pd_model *model;
+	int *host_index;
+	struct cpu_inference cpu_inferred;
 	struct selection selection;
 	bool expand_pairs;		/* every pair alone, not grouped */
 	unsigned int nfd_expiry_s;	/* --nfd-features' labels hold this long */
