@@ -511,6 +511,7 @@ static enum stage_result check_machine(struct check_session *s,
 			 err, errlen))
 		return STAGE_FAILED;
 	system_judge_before(&s->run, &s->sys);
+	system_before_copies(&s->run.in, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;
 	gpu_probe(s->gpu, &s->gopt, &s->root);

@@ -12,7 +12,7 @@
 void system_judge_before(struct check_run *r, struct system_report *s)
 {
 	if (s->read)
-		aer_before(r, &s->aer);
+		aer_choose(r, &s->aer);
 }
 
 void system_judge(struct check_run *r, struct system_report *s)
@@ -26,7 +26,7 @@ void system_judge(struct check_run *r, struct system_report *s)
 	if (s->kernel.have_cmdline)
 		bootline_judge(r, s->kernel.cmdline);
 	virt_judge(r, &s->virt);
-	environ_judge(r);
+	environ_judge(r, &s->env);
 	aer_judge(r, &s->aer);
 	bars_judge(r);
 	bar_reach_judge(r);

@@ -10,14 +10,16 @@
 
 struct aer_state;
 struct check_run;
+struct environ_facts;
 struct gpudirect;
 struct system_report;
 struct virt_facts;
 
 /*
  * system_judge_before() - before the copies, once system_begin() has
- * read: what the judgement compares with after them (the AER counters
- * of every function on a judged path).
+ * read: which facts the judgement compares before and after them (the
+ * functions on a judged path, whose AER counters system_before_copies()
+ * reads).
  */
 void system_judge_before(struct check_run *r, struct system_report *s);
 
@@ -51,9 +53,9 @@ void bootline_judge(struct check_run *r, const char *cmdline);
  * The environment variables that silently change P2P for the programs
  * started from this environment (NCCL's P2P and GDR levels and switches,
  * CUDA's device visibility and order), as information: one info finding
- * per such variable that is set (or that matters unset).
+ * per such variable of @e that is set (or that matters unset).
  */
-void environ_judge(struct check_run *r);
+void environ_judge(struct check_run *r, const struct environ_facts *e);
 
 /*
  * The kernel's own P2PDMA verdicts in @log (system/kernel_log.h; NULL
@@ -66,12 +68,16 @@ void kernel_verdicts_judge(struct check_run *r, const char *log);
 void virt_judge(struct check_run *r, const struct virt_facts *v);
 
 /*
- * aer_before() - the AER counters of every function on a judged pair's
- * path (system/aer.h), before the copies.
+ * aer_choose() - the ports of @a: every function on a judged pair's path
+ * (system/aer.h reads their counters before and after the copies).
  */
-void aer_before(const struct check_run *r, struct aer_state *a);
-/* Read them again, and judge: errors during the run, since boot, link flags. */
-void aer_judge(struct check_run *r, struct aer_state *a);
+void aer_choose(const struct check_run *r, struct aer_state *a);
+/*
+ * Judge the counters read before and after the copies: errors during
+ * the run, since boot, link flags.  Nothing where @a's were not read
+ * before the copies.
+ */
+void aer_judge(struct check_run *r, const struct aer_state *a);
 
 /*
  * The memory windows (BARs) of the GPUs and NICs that take part in P2P:

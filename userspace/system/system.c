@@ -39,6 +39,12 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 	return 0;
 }
 
+void system_before_copies(struct run_inputs *in, struct system_report *s)
+{
+	if (s->read)
+		aer_read_before(in->root, &s->aer);
+}
+
 void system_inspect(struct run_inputs *in, struct system_report *s)
 {
 	in->system = s;
@@ -50,6 +56,8 @@ void system_inspect(struct run_inputs *in, struct system_report *s)
 	fleet_facts_read(&s->fleet, in->root);
 	identity_read(&s->identity, in->root, time(NULL));
 	s->kernel_log = kernel_log_read(in->root);
+	environ_read(&s->env);
+	aer_read_ports_after(in->root, &s->aer);
 }
 
 void system_report_free(struct system_report *s)

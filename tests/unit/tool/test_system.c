@@ -172,7 +172,8 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	setenv("NCCL_P2P_DISABLE", "1", 1);
 	setenv("NCCL_P2P_LEVEL", "PHB", 1);
 	setenv("CUDA_VISIBLE_DEVICES", "1", 1);
-	environ_judge(&f.r);
+	environ_read(&f.s.env);
+	environ_judge(&f.r, &f.s.env);
 	unsetenv("NCCL_P2P_DISABLE");
 	unsetenv("NCCL_P2P_LEVEL");
 	unsetenv("CUDA_VISIBLE_DEVICES");
@@ -183,7 +184,8 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	findings_free(&f.r.judged.findings);
 	memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 	setenv("NCCL_P2P_DISABLE", "0", 1);
-	environ_judge(&f.r);
+	environ_read(&f.s.env);
+	environ_judge(&f.r, &f.s.env);
 	unsetenv("NCCL_P2P_DISABLE");
 	CHECK(k, f.r.judged.findings.nr == 0, "environ: NCCL_P2P_DISABLE=0 and nothing else set: nothing to say");
 	fixture_unload(&f);
@@ -257,10 +259,12 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 		memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 		fsroot_init(&f.root, dir, err, sizeof(err));
 		aer_free(&f.s.aer);
-		aer_before(&f.r, &f.s.aer);
+		aer_choose(&f.r, &f.s.aer);
+		aer_read_before(&f.root, &f.s.aer);
 		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);
 		write_file(path, "RxErr 0\nBadTLP 4\nTOTAL_ERR_COR 4\n", 33);
 		f.r.in.gpu_measured = true;
+		aer_read_ports_after(&f.root, &f.s.aer);
 		aer_judge(&f.r, &f.s.aer);
 	}
 	msg = fixture_message(&f, "aer-during-run");
