@@ -524,9 +524,10 @@ static enum stage_result check_machine(struct check_session *s,
 	}
 	s->run.in.gpu = s->gpu;
 
+	/* the facts after the copies, read before any of them is judged */
+	system_inspect(&s->run.in, &s->sys);
 	judge_topology(&s->run);
 	judge_gpus(&s->run);
-	system_inspect(&s->run.in, &s->sys);
 	system_judge(&s->run, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;

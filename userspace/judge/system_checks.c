@@ -25,11 +25,11 @@ void system_judge(struct check_run *r, struct system_report *s)
 		gpudirect_judge(r, &s->gd);
 	if (s->kernel.have_cmdline)
 		bootline_judge(r, s->kernel.cmdline);
-	virt_judge(r, &s->virt);
+	virt_judge(r, &s->virt, s->fn);
 	environ_judge(r, &s->env);
 	aer_judge(r, &s->aer);
-	bars_judge(r);
-	bar_reach_judge(r);
+	bars_judge(r, s->fn);
+	bar_reach_judge(r, s->fn);
 	kernel_verdicts_judge(r, s->kernel_log);
-	atomics_judge(r);
+	atomics_judge(r, s->fn);
 }

@@ -11,6 +11,7 @@
 struct aer_state;
 struct check_run;
 struct environ_facts;
+struct function_facts;
 struct gpudirect;
 struct system_report;
 struct virt_facts;
@@ -64,8 +65,12 @@ void environ_judge(struct check_run *r, const struct environ_facts *e);
  */
 void kernel_verdicts_judge(struct check_run *r, const char *log);
 
-/* Judge a guest's GPUs, bridges and devices into r's findings. */
-void virt_judge(struct check_run *r, const struct virt_facts *v);
+/*
+ * Judge a guest's GPUs, bridges and devices into r's findings; @facts
+ * (system/function_facts.h, NULL: not read) has the GPUs' cliques.
+ */
+void virt_judge(struct check_run *r, const struct virt_facts *v,
+		const struct function_facts *facts);
 
 /*
  * aer_choose() - the ports of @a: every function on a judged pair's path
@@ -85,23 +90,25 @@ void aer_judge(struct check_run *r, const struct aer_state *a);
  * Resizable BAR kept below the size the device offers.  A peer reaches a
  * device's memory only through these windows, so both break P2P before
  * any path rule does.  Judge the BARs of every selected GPU and NIC into
- * @r's findings.
+ * @r's findings, from @facts (system/function_facts.h; NULL: not read).
  */
-void bars_judge(struct check_run *r);
+void bars_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * A peer's DMA mask against the other end's BARs, where nothing
  * translates its requests (bus addresses across a switch, or the IOMMU
- * in passthrough, or none): both directions of every judged pair.
+ * in passthrough, or none): both directions of every judged pair, from
+ * @facts (system/function_facts.h; NULL: not read).
  */
-void bar_reach_judge(struct check_run *r);
+void bar_reach_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * PCIe AtomicOps along the path of every judged pair of GPUs or
  * accelerators: one p2p-atomics finding per such pair whose registers
- * were all read (CUDA's word alone where they were not).
+ * were all read in @facts (system/function_facts.h; CUDA's word alone
+ * where they were not).
  */
-void atomics_judge(struct check_run *r);
+void atomics_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair

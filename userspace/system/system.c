@@ -57,6 +57,7 @@ void system_inspect(struct run_inputs *in, struct system_report *s)
 	identity_read(&s->identity, in->root, time(NULL));
 	s->kernel_log = kernel_log_read(in->root);
 	environ_read(&s->env);
+	s->fn = function_facts_read(in->root, in->model, s->virt.guest);
 	aer_read_ports_after(in->root, &s->aer);
 }
 
@@ -64,5 +65,7 @@ void system_report_free(struct system_report *s)
 {
 	gpudirect_free(&s->gd);
 	aer_free(&s->aer);
+	free(s->fn);
+	s->fn = NULL;
 	free(s->kernel_log);
 }

@@ -15,6 +15,7 @@
 #include "system/aer.h"
 #include "system/environ.h"
 #include "system/fleet.h"
+#include "system/function_facts.h"
 #include "system/gpudirect.h"
 #include "system/identity.h"
 #include "system/kernel.h"
@@ -34,6 +35,7 @@ struct system_report {
 	struct identity identity;
 	struct aer_state aer;
 	struct environ_facts env;
+	struct function_facts *fn;	/* by model index; NULL when not read */
 	struct gpudirect gd;
 	char *kernel_log;	/* system/kernel_log.h; NULL when unreadable */
 };
@@ -56,8 +58,9 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
  */
 void system_before_copies(struct run_inputs *in, struct system_report *s);
 /*
- * After the copies: read the other facts (GPUDirect's, the fleet's, the
- * identity, the kernel log, the environment) and the AER counters again.
+ * After the copies, before the judgement: read the other facts
+ * (GPUDirect's, the fleet's, the identity, the kernel log, the
+ * environment, every function's files) and the AER counters again.
  */
 void system_inspect(struct run_inputs *in, struct system_report *s);
 void system_report_free(struct system_report *s);

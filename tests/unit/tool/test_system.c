@@ -512,7 +512,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		cuda_gpus(st, pairs, cases[i].native, cases[i].partial);
 		f->r.in.gpu = st;
 		findings_free(&f->r.judged.findings);
-		atomics_judge(&f->r);
+		atomics_judge(&f->r, f->s.fn);
 		n = atomics_saying(f, cases[i].says, &all);
 		CHECK(k, n == 3 && all == 3,
 		      "atomics: attributes 3 = %d, 5 = %d: each of the 3 pairs' findings says \"%s\" (%zu of %zu)",
@@ -535,7 +535,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	}
 	f->r.in.gpu = st;
 	findings_free(&f->r.judged.findings);
-	atomics_judge(&f->r);
+	atomics_judge(&f->r, f->s.fn);
 	n = atomics_saying(f, "13 of 13 atomic operations native between", &all);
 	CHECK(k, n == 3 && all == 3 &&
 	      atomics_saying(f, "travel over the pair's 4 NVLinks, where the PCIe path's registers do not apply", &all) == 2 &&
@@ -549,7 +549,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 			 "CUDA_ERROR_INVALID_VALUE");
 	}
 	findings_free(&f->r.judged.findings);
-	atomics_judge(&f->r);
+	atomics_judge(&f->r, f->s.fn);
 	n = atomics_saying(f, "is unknown: cuDeviceGetP2PAtomicCapabilities failed (CUDA_ERROR_INVALID_VALUE)", &all);
 	for (i = 0, bad = 0; i < f->r.judged.findings.nr; i++)
 		bad += !strcmp(f->r.judged.findings.item[i].code, "p2p-atomics") &&
@@ -560,11 +560,13 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	/* a root without the config files: CUDA's word alone */
 	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
 	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
+		struct function_facts *none = function_facts_read(&bare, f->r.in.model, false);
+
 		f->r.in.root = &bare;
 		for (i = 0; i < 2; i++) {
 			cuda_gpus(st, pairs, (int)i, 0);
 			findings_free(&f->r.judged.findings);
-			atomics_judge(&f->r);
+			atomics_judge(&f->r, none);
 			n = atomics_saying(f, i ? "peer atomics work, by CUDA's word alone" :
 					   "peer atomics blocked, by CUDA's word alone: the path's registers could not be read; CUDA says no atomics work",
 					   &all);
@@ -574,6 +576,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 			      "atomics: registers unreadable, CUDA says %s: 3 %s on its word (%zu of %zu)",
 			      i ? "all" : "none", i ? "notes" : "warnings", n, all);
 		}
+		free(none);
 		f->r.in.root = root;
 	} else {
 		CHECK(k, 0, "atomics: the bare root %s: %s", path, err);
