@@ -490,9 +490,16 @@ static enum stage_result check_topology(struct check_session *s,
 		return STAGE_FAILED;
 	if (s->src.have_module)
 		judge_engine_self_check(&s->run, &s->src.module);
-	if (opt->cross_check)
-		judge_cross_check(&s->run, module_root(opt, &s->root),
-				  &s->src.module, &s->src.pci);
+	if (opt->cross_check) {
+		struct module_fields fields;
+
+		/* out of memory: each field then compared as the topology line */
+		if (module_fields_read(module_root(opt, &s->root), &s->src.module.model,
+				       &fields))
+			s->run.judged.findings.oom = true;
+		judge_cross_check(&s->run, &fields, &s->src.module, &s->src.pci);
+		module_fields_free(&fields);
+	}
 	return STAGE_DONE;
 }
 
