@@ -22,7 +22,7 @@ void system_judge(struct check_run *r, struct system_report *s)
 	if (!s->read)
 		return;
 	if (r->in.model)
-		gpudirect_judge(r, &s->gd);
+		gpudirect_judge(r, &s->gd, s->fn);
 	if (s->kernel.have_cmdline)
 		bootline_judge(r, s->kernel.cmdline);
 	virt_judge(r, &s->virt, s->fn);

@@ -112,8 +112,10 @@ void atomics_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair
- * of @r, and its findings (added to r->judged.findings), from @g->facts.
+ * of @r, and its findings (added to r->judged.findings), from @g->facts
+ * and the pairs' ends' @facts (system/function_facts.h; NULL: not read).
  */
-void gpudirect_judge(struct check_run *r, struct gpudirect *g);
+void gpudirect_judge(struct check_run *r, struct gpudirect *g,
+		     const struct function_facts *facts);
 
 #endif /* P2PDIAG_JUDGE_SYSTEM_CHECKS_H */

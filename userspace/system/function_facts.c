@@ -10,6 +10,7 @@
 #include "p2pdiag/decode.h"
 #include "system/atomics.h"
 #include "system/dma_mask.h"
+#include "system/gpudirect_routes.h"
 #include "system/function_facts.h"
 #include "system/virt.h"
 #include "topology/pciaddr.h"
@@ -45,6 +46,25 @@ static void read_link_cap(struct fsroot *root, const struct p2pd_model *m,
 				       l.max_speed, &f->link_cap);
 }
 
+/* What GPUDirect's route judges compare of the ends of a GPU-NIC or GPU-NVMe pair. */
+static void read_gpudirect(struct fsroot *root, const struct p2pd_function *fn,
+			   struct function_facts *f)
+{
+	enum p2pd_kind kind = p2pd_device_kind(fn->class_code);
+	char a[P2PD_ADDR_STRLEN];
+
+	pciaddr_format(a, fn->addr);
+	if (kind == P2PD_KIND_NIC || kind == P2PD_KIND_NVME) {
+		gd_read_driver(root, a, f->driver, sizeof(f->driver));
+		f->present = gd_device_present(root, a);
+	}
+	if (kind == P2PD_KIND_NIC)
+		gdr_find_rdma(root, a, f->rdma, sizeof(f->rdma));
+	if (kind == P2PD_KIND_NVME || p2pd_is_nvidia_gpu(fn))
+		f->iommu_translated = gds_iommu_translated(root, fn, f->iommu_mode,
+							   sizeof(f->iommu_mode));
+}
+
 struct function_facts *function_facts_read(struct fsroot *root,
 					   const struct p2pd_model *m, bool guest)
 {
@@ -68,6 +88,7 @@ struct function_facts *function_facts_read(struct fsroot *root,
 		read_link_cap(root, m, (int)i, f);
 		f->clique = guest && p2pd_is_nvidia_gpu(fn) ?
 			    virt_gpu_clique(root, fn->addr) : -1;
+		read_gpudirect(root, fn, f);
 	}
 	/* the windows of each function with one below it, for the BARs there */
 	for (i = 0; i < m->nr_fn; i++) {

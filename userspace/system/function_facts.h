@@ -5,7 +5,8 @@
  * judge picks those its pairs need from here instead of reading them:
  * a function's BARs and their Resizable sizes, a bridge's memory
  * windows, its driver's DMA mask, its AtomicOp registers, what caps the
- * link above it, and, in a guest, an NVIDIA GPU's GPUDirect clique.
+ * link above it, in a guest an NVIDIA GPU's GPUDirect clique, and what
+ * the GPUDirect routes ask of a NIC, an NVMe drive or an NVIDIA GPU.
  */
 #ifndef P2PDIAG_SYSTEM_FUNCTION_FACTS_H
 #define P2PDIAG_SYSTEM_FUNCTION_FACTS_H
@@ -37,6 +38,13 @@ struct function_facts {
 	struct link_cap link_cap;
 	/* a guest's NVIDIA GPU: virt_gpu_clique(); else -1 */
 	int clique;
+	/* a NIC or NVMe drive: gd_read_driver(), gd_device_present() */
+	char driver[32];
+	bool present;
+	char rdma[32];				/* a NIC: gdr_find_rdma() */
+	/* an NVIDIA GPU or NVMe drive: gds_iommu_translated() */
+	bool iommu_translated;
+	char iommu_mode[64];
 };
 
 /*
