@@ -493,9 +493,16 @@ static enum stage_result check_topology(struct check_session *s,
 		return STAGE_FAILED;
 	if (s->src.have_module)
 		judge_engine_self_check(&s->run, &s->src.module);
-	if (opt->cross_check)
-		judge_cross_check(&s->run, module_root(opt, &s->root),
-				  &s->src.module, &s->src.pci);
+	if (opt->cross_check) {
+		struct module_fields fields;
+
+		/* out of memory: each field then compared as the topology line */
+		if (module_fields_read(module_root(opt, &s->root), &s->src.module.model,
+				       &fields))
+			s->run.judged.findings.oom = true;
+		judge_cross_check(&s->run, &fields, &s->src.module, &s->src.pci);
+		module_fields_free(&fields);
+	}
 	return STAGE_DONE;
 }
 
@@ -514,6 +521,7 @@ static enum stage_result check_machine(struct check_session *s,
 			 err, errlen))
 		return STAGE_FAILED;
 	system_judge_before(&s->run, &s->sys);
+	system_before_copies(&s->run.in, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;
 	gpu_probe(s->gpu, &s->gopt, &s->root);
@@ -526,9 +534,10 @@ static enum stage_result check_machine(struct check_session *s,
 	}
 	s->run.in.gpu = s->gpu;
 
+	/* the facts after the copies, read before any of them is judged */
+	system_inspect(&s->run.in, &s->sys);
 	judge_topology(&s->run);
 	judge_gpus(&s->run);
-	system_inspect(&s->run.in, &s->sys);
 	system_judge(&s->run, &s->sys);
 	if (root_refused(&s->root))
 		return STAGE_REFUSED;

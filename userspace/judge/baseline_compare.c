@@ -6,13 +6,11 @@
  * links, classes and verdicts) and bandwidth, which may differ by the
  * tolerance, by the rules the fleet comparison shares (compare_rules.h).
  * The saved run is the JSON report (SCHEMA.md), read by the report's
- * reader (report/report_file.c).
+ * reader (report/report_file.c) into run/saved_report.h's structs.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <json-c/json.h>
 
 #include "judge/baseline_compare.h"
 #include "judge/compare_rules.h"
@@ -22,10 +20,10 @@
 #include "topology/pciaddr.h"
 #include "p2pdiag/format.h"
 
-static void check_devices(struct check_run *r, struct json_object *devs)
+static void check_devices(struct check_run *r, const struct saved_report *base)
 {
 	const struct p2pd_model *m = r->in.model;
-	size_t i, nd = json_object_array_length(devs);
+	size_t i;
 	unsigned char *seen = calloc(m->nr_fn ? m->nr_fn : 1, 1);
 	unsigned int k;
 
@@ -33,9 +31,9 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 		r->judged.findings.oom = true;
 		return;
 	}
-	for (i = 0; i < nd; i++) {
-		struct json_object *d = json_object_array_get_idx(devs, i);
-		const char *as = report_get_str(d, "addr");
+	for (i = 0; i < base->nr_device; i++) {
+		const struct saved_device *d = &base->device[i];
+		const char *as = d->addr;
 		unsigned long long addr;
 		int idx;
 
@@ -47,14 +45,13 @@ static void check_devices(struct check_run *r, struct json_object *devs)
 				     addr, FINDING_NO_ADDR,
 				     "check that the card is seated and enabled in firmware (lspci should list it)",
 				     "%s [%s:%s] of the baseline is missing here", as,
-				     report_get_str(d, "vendor") ? report_get_str(d, "vendor") : "?",
-				     report_get_str(d, "device") ? report_get_str(d, "device") : "?");
+				     d->vendor ? d->vendor : "?", d->device ? d->device : "?");
 			continue;
 		}
 		seen[idx] = 1;
 		for (k = 0; k < nr_same_model_fields; k++) {
 			const char *name = p2pd_field_name(same_model_fields[k]);
-			const char *want = report_get_str(d, name);
+			const char *want = d->field[same_model_fields[k]];
 			char have[160];
 
 			p2pd_field_text(have, sizeof(have), &m->fn[idx],
@@ -148,31 +145,6 @@ static int cmp_covered(const void *x, const void *y)
 	return (a->pair > b->pair) - (a->pair < b->pair);
 }
 
-/* The members of group @g in the baseline's groups[], or NULL. */
-static struct json_object *group_members(struct json_object *groups,
-					 struct json_object *g)
-{
-	size_t i, n = groups ? json_object_array_length(groups) : 0;
-	int want;
-
-	if (!g || !json_object_is_type(g, json_type_int))
-		return NULL;
-	want = json_object_get_int(g);
-	/* groups[] lists group i at i; a hand-edited file is searched */
-	for (i = 0; i < n; i++) {
-		size_t k = ((size_t)want + i) % n;
-		struct json_object *o = json_object_array_get_idx(groups, k), *v, *mem;
-
-		if (json_object_object_get_ex(o, "group", &v) &&
-		    json_object_is_type(v, json_type_int) &&
-		    json_object_get_int(v) == want &&
-		    json_object_object_get_ex(o, "members", &mem) &&
-		    json_object_is_type(mem, json_type_array))
-			return mem;
-	}
-	return NULL;
-}
-
 static void side_add(struct check_run *r, struct entry_side *s, const char *as)
 {
 	const struct run_results *res = r->judged.results;
@@ -193,24 +165,20 @@ static void side_add(struct check_run *r, struct entry_side *s, const char *as)
 	s->nr++;
 }
 
-/* @members (addresses), or only @self when the entry has no group. */
-static int side_read(struct check_run *r, struct entry_side *s,
-		     struct json_object *members, const char *self)
+/* The members of @side's group (addresses), or only @self when it has none. */
+static int side_members(struct check_run *r, struct entry_side *s,
+			const struct saved_side *side, const char *self)
 {
-	size_t i, n = members ? json_object_array_length(members) : 1;
+	size_t i, n = side->group >= 0 ? side->nr_member : 1;
 
 	s->nr = 0;
 	s->m = calloc(n ? n : 1, sizeof(*s->m));
 	if (!s->m)
 		return -1;
-	if (!members)
+	if (side->group < 0)
 		side_add(r, s, self);
-	for (i = 0; members && i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(members, i);
-
-		if (json_object_is_type(v, json_type_string))
-			side_add(r, s, json_object_get_string(v));
-	}
+	for (i = 0; side->group >= 0 && i < n; i++)
+		side_add(r, s, side->member[i]);
 	qsort(s->m, s->nr, sizeof(*s->m), cmp_fn_key);
 	return 0;
 }
@@ -318,35 +286,25 @@ static void compare_pair(struct check_run *r, const struct covered_pair *c,
 }
 
 /* Class and verdict of every pair of this run that entry @o stands for. */
-static int check_entry(struct check_run *r, struct json_object *o,
-		       struct json_object *groups)
+static int check_entry(struct check_run *r, const struct saved_pair *o)
 {
-	struct json_object *ga = NULL, *gb = NULL, *cnt;
-	struct json_object *ma, *mb;
-	const char *as = report_get_str(o, "a"), *bs = report_get_str(o, "b");
 	struct entry_side x = { 0 }, y = { 0 };
 	struct covered_list l = { 0 };
 	unsigned long whole = 0;
-	bool same;
+	bool same = o->side_a.group >= 0 && o->side_a.group == o->side_b.group;
 	size_t i;
 	int rc = -1;
 
-	json_object_object_get_ex(o, "group_a", &ga);
-	json_object_object_get_ex(o, "group_b", &gb);
-	ma = group_members(groups, ga);
-	mb = group_members(groups, gb);
-	same = ma && ma == mb;
-	if (side_read(r, &x, ma, as) || side_read(r, &y, mb, bs) ||
+	if (side_members(r, &x, &o->side_a, o->a) || side_members(r, &y, &o->side_b, o->b) ||
 	    covered_pairs(r, &x, &y, same, &l))
 		goto free_sides;
 	for (i = 0; i < l.nr; i++)
 		whole += l.c[i].count;
 	/* the baseline's own count, where it has one (it counts missing members too) */
-	if (json_object_object_get_ex(o, "count", &cnt) &&
-	    json_object_is_type(cnt, json_type_int) && json_object_get_int64(cnt) > 0)
-		whole = (unsigned long)json_object_get_int64(cnt);
+	if (o->count)
+		whole = o->count;
 	for (i = 0; i < l.nr; i++)
-		compare_pair(r, &l.c[i], report_get_str(o, "class"), report_get_str(o, "verdict"), whole);
+		compare_pair(r, &l.c[i], o->cls, o->verdict, whole);
 	rc = 0;
 free_sides:
 	free(l.c);
@@ -356,19 +314,17 @@ free_sides:
 }
 
 /* The bandwidth of the GPU pair that entry @o names, against this run's. */
-static void check_pair_bw(struct check_run *r, struct json_object *o, double tol)
+static void check_pair_bw(struct check_run *r, const struct saved_pair *o, double tol)
 {
-	const char *as = report_get_str(o, "a"), *bs = report_get_str(o, "b");
+	const char *as = o->a, *bs = o->b;
 	unsigned long long a, b;
 	unsigned int g, s = GPU_MAX, d = GPU_MAX;
 	const struct gpu_pair *gp;
-	struct json_object *bw;
 	char what[96];
-	double base;
+	double base = o->p2p_gbs;
 
 	if (!r->in.gpu || !as || !bs || pciaddr_parse(as, &a) || pciaddr_parse(bs, &b) ||
-	    !json_object_object_get_ex(o, "bw", &bw) ||
-	    !json_object_is_type(bw, json_type_object) || report_get_num(bw, "p2p_gbs", &base))
+	    !o->have_p2p_gbs)
 		return;
 	/* left out by the selection, or a missing device (reported) */
 	if (run_pair_index(r, p2pd_model_find(r->in.model, a),
@@ -386,34 +342,29 @@ static void check_pair_bw(struct check_run *r, struct json_object *o, double tol
 		check_bw(r, what, a, b, base, gp->p2p.median, tol);
 }
 
-static void check_pairs(struct check_run *r, struct json_object *pairs,
-			struct json_object *groups, double tol)
+static void check_pairs(struct check_run *r, const struct saved_report *base,
+			double tol)
 {
-	size_t i, n = json_object_array_length(pairs);
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(pairs, i);
-
-		if (!json_object_is_type(o, json_type_object))
-			continue;
-		if (check_entry(r, o, groups))
+	for (i = 0; i < base->nr_pair; i++) {
+		if (check_entry(r, &base->pair[i]))
 			r->judged.findings.oom = true;
-		check_pair_bw(r, o, tol);
+		check_pair_bw(r, &base->pair[i], tol);
 	}
 }
 
-static void check_gpus(struct check_run *r, struct json_object *gpus, double tol)
+static void check_gpus(struct check_run *r, const struct saved_report *base, double tol)
 {
-	size_t i, n = json_object_array_length(gpus);
+	size_t i;
 	unsigned int g;
 
 	if (!r->in.gpu)
 		return;
-	for (i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(gpus, i);
-		const char *as = report_get_str(o, "addr");
+	for (i = 0; i < base->nr_gpu; i++) {
+		const struct saved_gpu *o = &base->gpu[i];
+		const char *as = o->addr;
 		unsigned long long a;
-		double base;
 		char what[96];
 
 		if (!as || pciaddr_parse(as, &a))
@@ -424,28 +375,22 @@ static void check_gpus(struct check_run *r, struct json_object *gpus, double tol
 			if (d->pci_addr != a)
 				continue;
 			snprintf(what, sizeof(what), "GPU %s host to device", as);
-			if (d->h2d.valid && !report_get_num(o, "h2d_gbs", &base))
-				check_bw(r, what, a, FINDING_NO_ADDR, base, d->h2d.median, tol);
+			if (d->h2d.valid && o->have_h2d_gbs)
+				check_bw(r, what, a, FINDING_NO_ADDR, o->h2d_gbs, d->h2d.median, tol);
 			snprintf(what, sizeof(what), "GPU %s device to host", as);
-			if (d->d2h.valid && !report_get_num(o, "d2h_gbs", &base))
-				check_bw(r, what, a, FINDING_NO_ADDR, base, d->d2h.median, tol);
+			if (d->d2h.valid && o->have_d2h_gbs)
+				check_bw(r, what, a, FINDING_NO_ADDR, o->d2h_gbs, d->d2h.median, tol);
 		}
 	}
 }
 
-void judge_baseline(struct check_run *r, struct json_object *base,
-		    struct json_object *now, double tolerance)
+void judge_baseline(struct check_run *r, const struct saved_report *base,
+		    const struct saved_context *now, double tolerance)
 {
-	struct json_object *devs, *pairs, *gpus, *groups;
-
-	devs = report_get_array(base, "devices");
-	pairs = report_get_array(base, "pairs");
-	gpus = report_get_array(base, "gpus");
-	groups = report_get_array(base, "groups");	/* none before grouping */
 	if (r->in.model) {
-		check_devices(r, devs);
-		check_pairs(r, pairs, groups, tolerance);
+		check_devices(r, base);
+		check_pairs(r, base, tolerance);
 	}
-	check_gpus(r, gpus, tolerance);
-	baseline_context_check(r, base, now);
+	check_gpus(r, base, tolerance);
+	baseline_context_check(r, &base->context, now);
 }

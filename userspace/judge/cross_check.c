@@ -55,7 +55,7 @@ static void take_root_bus_heads(struct p2pd_model *to,
 	}
 }
 
-void judge_cross_check(struct check_run *r, const char *root,
+void judge_cross_check(struct check_run *r, const struct module_fields *fields,
 		       const struct sysfs_snapshot *mod, struct p2pd_model *pci)
 {
 	const struct p2pd_model *mm = &mod->model;
@@ -86,19 +86,18 @@ void judge_cross_check(struct check_run *r, const char *root,
 		}
 		pciaddr_format(a, am);
 		for (field = 0; field < P2PD_F_COUNT; field++) {
-			char path[PATH_MAX], have[160], want[160];
+			const char *file = module_field(fields, i, field);
+			char have[MODULE_FIELD_MAX], want[MODULE_FIELD_MAX];
 
-			snprintf(path, sizeof(path), "%s/%s/%s/%s", root,
-				 P2PD_DIR_DEVICES, a, p2pd_field_name(field));
 			/*
 			 * The module names the group and leaves its type to
-			 * the group's type file, which both models were given.
+			 * the group's type file, which both models were given
+			 * (module_fields_read() reads no file of it).
 			 */
-			if (field == P2PD_F_IOMMU_DOMAIN ||
-			    sysfs_read_value(root, path, have, sizeof(have), NULL)) {
-				/* no per-function file: the topology line */
+			if (file)
+				snprintf(have, sizeof(have), "%s", file);
+			else	/* no per-function file: the topology line */
 				p2pd_field_text(have, sizeof(have), &mm->fn[i], field);
-			}
 			p2pd_field_text(want, sizeof(want), &pci->fn[j], field);
 			if (strcmp(have, want) && used < sizeof(diff))
 				used += (size_t)snprintf(diff + used, sizeof(diff) - used,

@@ -7,15 +7,16 @@
 #define P2PDIAG_JUDGE_CROSS_CHECK_H
 
 #include "judge/judgement.h"
+#include "topology/module_fields.h"
 #include "topology/source_sysfs.h"
 
 /*
- * judge_cross_check() - the module's files under @root (@mod, as read)
- * against libpci's reading @pci of the same machine: each function's
- * fields, then the pairs text the engine writes from @pci, byte for byte
- * (@pci takes @mod's generation for that).
+ * judge_cross_check() - the module's files (@mod, as read, and @fields,
+ * its per-function files) against libpci's reading @pci of the same
+ * machine: each function's fields, then the pairs text the engine writes
+ * from @pci, byte for byte (@pci takes @mod's generation for that).
  */
-void judge_cross_check(struct check_run *r, const char *root,
+void judge_cross_check(struct check_run *r, const struct module_fields *fields,
 		       const struct sysfs_snapshot *mod, struct p2pd_model *pci);
 
 /*

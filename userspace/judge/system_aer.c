@@ -28,7 +28,7 @@ static bool on_a_path(const struct check_run *r, unsigned int i, const void *arg
 	return run_pairs_through(r, (int)i)->nr > 0;
 }
 
-void aer_before(const struct check_run *r, struct aer_state *a)
+void aer_choose(const struct check_run *r, struct aer_state *a)
 {
 	const struct p2pd_model *m = r->in.model;
 	unsigned int *fns = NULL, k;
@@ -49,10 +49,8 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 
 		port->addr = m->fn[fns[k]].addr;
 		port->fn = (int)fns[k];
-		aer_read_counts(r->in.root, port->addr, &port->before);
 	}
 	free(fns);
-	a->taken = true;
 }
 
 /*
@@ -117,18 +115,12 @@ static void judge_port(struct check_run *r, const struct aer_port *p)
 			     pairs);
 }
 
-void aer_judge(struct check_run *r, struct aer_state *a)
+void aer_judge(struct check_run *r, const struct aer_state *a)
 {
 	unsigned int i;
 
-	if (!r->in.model)
+	if (!r->in.model || !a->taken)
 		return;
-	if (!a->taken)
-		aer_before(r, a);
-	for (i = 0; i < a->nr; i++) {
-		struct aer_port *p = &a->port[i];
-
-		aer_read_after(r->in.root, p);
-		judge_port(r, p);
-	}
+	for (i = 0; i < a->nr; i++)
+		judge_port(r, &a->port[i]);
 }

@@ -13,6 +13,7 @@
 #include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "system/atomics.h"
+#include "system/function_facts.h"
 #include "judge/cuda_atomics.h"
 #include "judge/system_checks.h"
 #include "p2pdiag/decode.h"
@@ -26,11 +27,11 @@ static bool peer_kind(const struct p2pd_function *f)
 }
 
 /* Whether @f completes 32- and 64-bit AtomicOps; -1 when not read. */
-static int completer(struct check_run *r, const struct p2pd_function *f)
+static int completer(const struct function_facts *f)
 {
-	unsigned int cap;
+	unsigned int cap = f->devcap2;
 
-	if (!atomics_devcap2_read(r->in.root, f->addr, &cap))
+	if (!f->have_devcap2)
 		return -1;
 	return (cap & (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64)) ==
 	       (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64);
@@ -65,18 +66,21 @@ static void cuda_only(struct check_run *r, const struct p2pd_function *fa,
 }
 
 /* The port on @p's path that stops AtomicOps, or NULL; false if a register could not be read. */
-static bool stopping_port(struct check_run *r, const struct p2pd_pair *p,
-			  const struct p2pd_function **port, unsigned int *ctl)
+static bool stopping_port(struct check_run *r, const struct function_facts *facts,
+			  const struct p2pd_pair *p, const struct p2pd_function **port,
+			  unsigned int *ctl)
 {
 	unsigned int k;
 
 	*port = NULL;
 	for (k = 0; k < p->path_len; k++) {
 		const struct p2pd_function *f = &r->in.model->fn[p->path[k]];
-		unsigned int cap;
+		const struct function_facts *ff = &facts[p->path[k]];
+		unsigned int cap = ff->atomics_cap;
 
-		if (!atomics_regs_read(r->in.root, f->addr, &cap, ctl))
+		if (!ff->have_atomics_regs)
 			return false;
+		*ctl = ff->atomics_ctl;
 		if (!(cap & DEVCAP2_ROUTING) || (*ctl & DEVCTL2_EGRESS_BLOCKING)) {
 			*port = f;
 			return true;
@@ -85,17 +89,18 @@ static bool stopping_port(struct check_run *r, const struct p2pd_pair *p,
 	return true;
 }
 
-static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
+static void judge_pair(struct check_run *r, const struct function_facts *facts,
+		       const struct p2pd_pair *p)
 {
 	const struct p2pd_model *m = r->in.model;
 	const struct p2pd_function *fa = &m->fn[p->a], *fb = &m->fn[p->b];
 	const struct p2pd_function *stop;
 	char a[P2PD_ADDR_STRLEN], b[P2PD_ADDR_STRLEN], port[P2PD_ADDR_STRLEN];
 	struct cuda_atomics_word w;
-	int ca = completer(r, fa), cb = completer(r, fb);
+	int ca = completer(&facts[p->a]), cb = completer(&facts[p->b]);
 	unsigned int ctl;
 
-	if (ca < 0 || cb < 0 || !stopping_port(r, p, &stop, &ctl)) {
+	if (ca < 0 || cb < 0 || !stopping_port(r, facts, p, &stop, &ctl)) {
 		cuda_only(r, fa, fb);	/* else nothing said */
 		return;
 	}
@@ -139,14 +144,14 @@ static void judge_pair(struct check_run *r, const struct p2pd_pair *p)
 			     ca || cb ? (ca ? b : a) : "", ca || cb ? " not" : "", w.text);
 }
 
-void atomics_judge(struct check_run *r)
+void atomics_judge(struct check_run *r, const struct function_facts *facts)
 {
 	unsigned int i;
 
-	for (i = 0; r->in.model && i < r->judged.nr_pairs; i++) {
+	for (i = 0; r->in.model && facts && i < r->judged.nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->judged.pair[i];
 
 		if (peer_kind(&r->in.model->fn[p->a]) && peer_kind(&r->in.model->fn[p->b]))
-			judge_pair(r, p);
+			judge_pair(r, facts, p);
 	}
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Whether each end of a pair can address the other's BARs: a device
- * whose driver addresses fewer bits (system/dma_mask.h) than a peer's BAR
+ * whose driver addresses fewer bits (system/dma_mask.h, read with every
+ * function's facts: system/function_facts.h) than a peer's BAR
  * ends at cannot reach it where nothing translates its requests.  A peer
  * reaches a BAR by its bus address where the pair routes by bus address
  * (a common switch) or where the IOMMU does not translate the peer's
@@ -16,8 +17,7 @@
 #include "judge/judge.h"
 #include "topology/pciaddr.h"
 #include "judge/system_checks.h"
-#include "system/bars.h"
-#include "system/dma_mask.h"
+#include "system/function_facts.h"
 #include "p2pdiag/decode.h"
 
 /* The highest address @bits of DMA mask reach. */
@@ -38,18 +38,20 @@ static bool untranslated(const struct p2pd_pair *p, const struct p2pd_function *
 
 static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 			    const struct p2pd_function *from,
-			    const struct p2pd_function *to)
+			    const struct p2pd_function *to,
+			    const struct function_facts *from_facts,
+			    const struct function_facts *to_facts)
 {
 	char af[P2PD_ADDR_STRLEN], at[P2PD_ADDR_STRLEN], fix[640];
-	struct bar bar[BARS_MAX];
+	const struct bar *bar = to_facts->bar;
 	unsigned int bits;
 	int n, b;
 
-	if (!untranslated(p, from) || !(bits = dma_mask_bits_read(r->in.root, from->addr)) || bits >= 64)
+	if (!untranslated(p, from) || !(bits = from_facts->dma_mask_bits) || bits >= 64)
 		return;
 	pciaddr_format(af, from->addr);
 	pciaddr_format(at, to->addr);
-	n = bars_read(r->in.root, to->addr, bar);
+	n = to_facts->nr_bars;
 	for (b = 0; b < n; b++) {
 		if (!bar_is_memory(&bar[b]) || bar_unassigned(&bar[b]) ||
 		    bar[b].end <= mask_top(bits))
@@ -75,15 +77,17 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 	}
 }
 
-void bar_reach_judge(struct check_run *r)
+void bar_reach_judge(struct check_run *r, const struct function_facts *facts)
 {
 	const struct p2pd_model *m = r->in.model;
 	unsigned int i;
 
-	for (i = 0; m && i < r->judged.nr_pairs; i++) {
+	for (i = 0; m && facts && i < r->judged.nr_pairs; i++) {
 		const struct p2pd_pair *p = &r->judged.pair[i];
 
-		judge_direction(r, p, &m->fn[p->a], &m->fn[p->b]);
-		judge_direction(r, p, &m->fn[p->b], &m->fn[p->a]);
+		judge_direction(r, p, &m->fn[p->a], &m->fn[p->b], &facts[p->a],
+				&facts[p->b]);
+		judge_direction(r, p, &m->fn[p->b], &m->fn[p->a], &facts[p->b],
+				&facts[p->a]);
 	}
 }

@@ -16,7 +16,7 @@
 #include "judge/results.h"
 #include "judge/system_checks.h"
 #include "topology/pciaddr.h"
-#include "system/bars.h"
+#include "system/function_facts.h"
 #include "p2pdiag/decode.h"
 
 #define BELOW_4G		(1ULL << 32)
@@ -49,13 +49,13 @@ static void unassigned(struct check_run *r, const struct p2pd_function *f,
 
 /* A Resizable BAR below the largest size its capability offers. */
 static void resizable(struct check_run *r, const struct p2pd_function *f,
-		      const char *a, int i, const struct bar *b)
+		      const char *a, int i, const struct bar *b,
+		      unsigned long long sizes)
 {
 	char cur[24], max[24], fix[512];
-	unsigned long long sizes, now = b->end - b->start + 1;
+	unsigned long long now = b->end - b->start + 1;
 	int top;
 
-	sizes = bar_resize_sizes(r->in.root, a, i);
 	if (!sizes)
 		return;
 	for (top = 63; top >= 0 && !(sizes >> top & 1); top--)
@@ -83,16 +83,15 @@ static unsigned long long window_size(const struct bridge_window *w)
  * the prefetchable one @w, or the non-prefetchable one, where the kernel
  * puts a prefetchable BAR that the other has no room for.
  */
-static bool window_holds(struct fsroot *root, unsigned long long addr,
-			 const struct bridge_window *w, const struct bar *b)
+static bool window_holds(const struct function_facts *bridge, const struct bar *b)
 {
-	struct bridge_window mem = { 0 };
+	const struct bridge_window *w = &bridge->window, *mem = &bridge->mem_window;
 
 	if (window_size(w) && b->start >= w->base && b->end <= w->limit)
 		return true;
-	if (!bridge_mem_window_read(root, addr, &mem))
+	if (!bridge->have_mem_window)
 		return false;
-	return window_size(&mem) && b->start >= mem.base && b->end <= mem.limit;
+	return window_size(mem) && b->start >= mem->base && b->end <= mem->limit;
 }
 
 static void window_str(char *buf, size_t len, const struct bridge_window *w)
@@ -118,14 +117,15 @@ static void window_str(char *buf, size_t len, const struct bridge_window *w)
  * placed as it should be).  A bridge whose registers cannot be read ends
  * the walk with nothing said.
  */
-static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
-			   const char *a, int i, const struct bar *b, bool unset)
+static void bridge_windows(struct check_run *r, const struct function_facts *facts,
+			   const struct p2pd_function *f, const char *a, int i,
+			   const struct bar *b, bool unset)
 {
 	const struct p2pd_model *m = r->in.model;
 	unsigned long long size = b->end - b->start + 1;
 	const struct p2pd_function *up = f;
 	char bridge[P2PD_ADDR_STRLEN], win[96], sz[24];
-	struct bridge_window w;
+	const struct bridge_window *w;
 	int idx, steps = 0;
 
 	while (up->has_parent && steps++ < P2PD_MAX_DEPTH) {
@@ -133,13 +133,14 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 		if (idx == P2PD_NO_INDEX)
 			return;
 		up = &m->fn[idx];
-		if (!bridge_window_read(r->in.root, up->addr, &w))
+		if (!facts[idx].have_window)
 			return;
-		if (unset ? window_size(&w) >= size && w.is64 :
-			    window_size(&w) >= size || window_holds(r->in.root, up->addr, &w, b))
+		w = &facts[idx].window;
+		if (unset ? window_size(w) >= size && w->is64 :
+			    window_size(w) >= size || window_holds(&facts[idx], b))
 			continue;
 		pciaddr_format(bridge, up->addr);
-		window_str(win, sizeof(win), &w);
+		window_str(win, sizeof(win), w);
 		size_str(sz, sizeof(sz), size);
 		findings_add(&r->judged.findings, unset ? SEV_ERROR : SEV_WARNING,
 			     FC_BAR_BRIDGE_WINDOW, f->addr, FINDING_NO_ADDR,
@@ -159,16 +160,15 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
  * memory.  The largest is named.  A NIC's small 64-bit BARs there are
  * common and harmless.
  */
-static void below_4g(struct check_run *r, const struct p2pd_function *f,
-		     const char *a, int i, const struct bar *b)
+static void below_4g(struct check_run *r, const struct function_facts *facts,
+		     const struct p2pd_function *f, const char *a, int i,
+		     const struct bar *b)
 {
 	const struct p2pd_model *m = r->in.model;
 	int idx = f->has_parent ? p2pd_model_find(m, f->parent) : P2PD_NO_INDEX;
 	char size[24], why[160] = "";
-	struct bridge_window w;
 
-	if (idx != P2PD_NO_INDEX && bridge_window_read(r->in.root, m->fn[idx].addr, &w) &&
-	    !w.is64) {
+	if (idx != P2PD_NO_INDEX && facts[idx].have_window && !facts[idx].window.is64) {
 		char bridge[P2PD_ADDR_STRLEN];
 
 		snprintf(why, sizeof(why), "; bridge %s's prefetchable window decodes 32-bit addresses only",
@@ -183,15 +183,15 @@ static void below_4g(struct check_run *r, const struct p2pd_function *f,
 		     b->start, why);
 }
 
-void bars_judge(struct check_run *r)
+void bars_judge(struct check_run *r, const struct function_facts *facts)
 {
 	const struct p2pd_model *m = r->in.model;
 	unsigned int i;
 
-	for (i = 0; m && i < m->nr_fn; i++) {
+	for (i = 0; m && facts && i < m->nr_fn; i++) {
 		const struct p2pd_function *f = &m->fn[i];
 		enum p2pd_kind kind = p2pd_device_kind(f->class_code);
-		struct bar bar[BARS_MAX];
+		const struct bar *bar = facts[i].bar;
 		char a[P2PD_ADDR_STRLEN];
 		int n, b, low = -1;
 		bool above = false;
@@ -201,7 +201,7 @@ void bars_judge(struct check_run *r)
 		     kind != P2PD_KIND_ACCELERATOR))
 			continue;
 		pciaddr_format(a, f->addr);
-		n = bars_read(r->in.root, f->addr, bar);
+		n = facts[i].nr_bars;
 		for (b = 0; b < n; b++) {
 			bool unset, pref64;
 
@@ -213,7 +213,7 @@ void bars_judge(struct check_run *r)
 			if (unset)
 				unassigned(r, f, a, b, &bar[b]);
 			else
-				resizable(r, f, a, b, &bar[b]);
+				resizable(r, f, a, b, &bar[b], facts[i].resize[b]);
 			if (pref64 && !unset && bar[b].start >= BELOW_4G)
 				above = true;
 			else if (pref64 && !unset &&
@@ -221,10 +221,10 @@ void bars_judge(struct check_run *r)
 					     bar[low].end - bar[low].start))
 				low = b;
 			if (pref64)
-				bridge_windows(r, f, a, b, &bar[b], unset);
+				bridge_windows(r, facts, f, a, b, &bar[b], unset);
 		}
 		/* one 64-bit BAR above 4 GiB shows the firmware can place them there */
 		if (low >= 0 && !above && kind != P2PD_KIND_NIC)
-			below_4g(r, f, a, low, &bar[low]);
+			below_4g(r, facts, f, a, low, &bar[low]);
 	}
 }

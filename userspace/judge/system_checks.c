@@ -12,7 +12,7 @@
 void system_judge_before(struct check_run *r, struct system_report *s)
 {
 	if (s->read)
-		aer_before(r, &s->aer);
+		aer_choose(r, &s->aer);
 }
 
 void system_judge(struct check_run *r, struct system_report *s)
@@ -22,14 +22,14 @@ void system_judge(struct check_run *r, struct system_report *s)
 	if (!s->read)
 		return;
 	if (r->in.model)
-		gpudirect_judge(r, &s->gd);
+		gpudirect_judge(r, &s->gd, s->fn);
 	if (s->kernel.have_cmdline)
 		bootline_judge(r, s->kernel.cmdline);
-	virt_judge(r, &s->virt);
-	environ_judge(r);
+	virt_judge(r, &s->virt, s->fn);
+	environ_judge(r, &s->env);
 	aer_judge(r, &s->aer);
-	bars_judge(r);
-	bar_reach_judge(r);
+	bars_judge(r, s->fn);
+	bar_reach_judge(r, s->fn);
 	kernel_verdicts_judge(r, s->kernel_log);
-	atomics_judge(r);
+	atomics_judge(r, s->fn);
 }

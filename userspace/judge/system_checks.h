@@ -10,14 +10,17 @@
 
 struct aer_state;
 struct check_run;
+struct environ_facts;
+struct function_facts;
 struct gpudirect;
 struct system_report;
 struct virt_facts;
 
 /*
  * system_judge_before() - before the copies, once system_begin() has
- * read: what the judgement compares with after them (the AER counters
- * of every function on a judged path).
+ * read: which facts the judgement compares before and after them (the
+ * functions on a judged path, whose AER counters system_before_copies()
+ * reads).
  */
 void system_judge_before(struct check_run *r, struct system_report *s);
 
@@ -51,9 +54,9 @@ void bootline_judge(struct check_run *r, const char *cmdline);
  * The environment variables that silently change P2P for the programs
  * started from this environment (NCCL's P2P and GDR levels and switches,
  * CUDA's device visibility and order), as information: one info finding
- * per such variable that is set (or that matters unset).
+ * per such variable of @e that is set (or that matters unset).
  */
-void environ_judge(struct check_run *r);
+void environ_judge(struct check_run *r, const struct environ_facts *e);
 
 /*
  * The kernel's own P2PDMA verdicts in @log (system/kernel_log.h; NULL
@@ -62,16 +65,24 @@ void environ_judge(struct check_run *r);
  */
 void kernel_verdicts_judge(struct check_run *r, const char *log);
 
-/* Judge a guest's GPUs, bridges and devices into r's findings. */
-void virt_judge(struct check_run *r, const struct virt_facts *v);
+/*
+ * Judge a guest's GPUs, bridges and devices into r's findings; @facts
+ * (system/function_facts.h, NULL: not read) has the GPUs' cliques.
+ */
+void virt_judge(struct check_run *r, const struct virt_facts *v,
+		const struct function_facts *facts);
 
 /*
- * aer_before() - the AER counters of every function on a judged pair's
- * path (system/aer.h), before the copies.
+ * aer_choose() - the ports of @a: every function on a judged pair's path
+ * (system/aer.h reads their counters before and after the copies).
  */
-void aer_before(const struct check_run *r, struct aer_state *a);
-/* Read them again, and judge: errors during the run, since boot, link flags. */
-void aer_judge(struct check_run *r, struct aer_state *a);
+void aer_choose(const struct check_run *r, struct aer_state *a);
+/*
+ * Judge the counters read before and after the copies: errors during
+ * the run, since boot, link flags.  Nothing where @a's were not read
+ * before the copies.
+ */
+void aer_judge(struct check_run *r, const struct aer_state *a);
 
 /*
  * The memory windows (BARs) of the GPUs and NICs that take part in P2P:
@@ -79,28 +90,32 @@ void aer_judge(struct check_run *r, struct aer_state *a);
  * Resizable BAR kept below the size the device offers.  A peer reaches a
  * device's memory only through these windows, so both break P2P before
  * any path rule does.  Judge the BARs of every selected GPU and NIC into
- * @r's findings.
+ * @r's findings, from @facts (system/function_facts.h; NULL: not read).
  */
-void bars_judge(struct check_run *r);
+void bars_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * A peer's DMA mask against the other end's BARs, where nothing
  * translates its requests (bus addresses across a switch, or the IOMMU
- * in passthrough, or none): both directions of every judged pair.
+ * in passthrough, or none): both directions of every judged pair, from
+ * @facts (system/function_facts.h; NULL: not read).
  */
-void bar_reach_judge(struct check_run *r);
+void bar_reach_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * PCIe AtomicOps along the path of every judged pair of GPUs or
  * accelerators: one p2p-atomics finding per such pair whose registers
- * were all read (CUDA's word alone where they were not).
+ * were all read in @facts (system/function_facts.h; CUDA's word alone
+ * where they were not).
  */
-void atomics_judge(struct check_run *r);
+void atomics_judge(struct check_run *r, const struct function_facts *facts);
 
 /*
  * gpudirect_judge() - readiness of every judged GPU-NIC and GPU-NVMe pair
- * of @r, and its findings (added to r->judged.findings), from @g->facts.
+ * of @r, and its findings (added to r->judged.findings), from @g->facts
+ * and the pairs' ends' @facts (system/function_facts.h; NULL: not read).
  */
-void gpudirect_judge(struct check_run *r, struct gpudirect *g);
+void gpudirect_judge(struct check_run *r, struct gpudirect *g,
+		     const struct function_facts *facts);
 
 #endif /* P2PDIAG_JUDGE_SYSTEM_CHECKS_H */

@@ -6,7 +6,6 @@
  * one of the engine's classes.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "judge/judgement.h"
@@ -105,38 +104,38 @@ static void acs_check_override(struct check_run *r, const char *value)
 		     "no effect on this driver, older than CUDA 13.5 (which checks nothing of the topology anyway)");
 }
 
-void environ_judge(struct check_run *r)
+void environ_judge(struct check_run *r, const struct environ_facts *e)
 {
 	const char *v;
 
-	v = getenv("NCCL_P2P_DISABLE");
+	v = e->nccl_p2p_disable;
 	if (v && *v && strcmp(v, "0"))
 		findings_add(&r->judged.findings, SEV_INFO, FC_ENV_NCCL_P2P_DISABLE,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, "unset NCCL_P2P_DISABLE",
 			     "NCCL_P2P_DISABLE=%s: NCCL programs started from this environment use no P2P at all, whatever the paths allow",
 			     v);
-	v = getenv("NCCL_P2P_LEVEL");
+	v = e->nccl_p2p_level;
 	if (v && *v)
 		p2p_level(r, v);
-	v = getenv("NCCL_IGNORE_DISABLED_P2P");
+	v = e->nccl_ignore_disabled_p2p;
 	if (v && *v && strcmp(v, "0"))
 		findings_add(&r->judged.findings, SEV_INFO, FC_ENV_NCCL_IGNORE_DISABLED_P2P,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_IGNORE_DISABLED_P2P=%s: NCCL %s",
 			     v, !strcmp(v, "2") ? "skips NVML's P2P status check entirely: pairs NVML reports as not P2P-capable are still used" :
 			     "stays quiet where NVML reports P2P disabled between connected GPUs (an NVLink pair with P2P disabled no longer stops it)");
-	v = getenv("NCCL_NET_GDR_LEVEL");
+	v = e->nccl_net_gdr_level;
 	if (v && *v)
 		findings_add(&r->judged.findings, SEV_INFO, FC_ENV_NCCL_NET_GDR_LEVEL,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "NCCL_NET_GDR_LEVEL=%s: NCCL's GPUDirect RDMA distance rule uses it instead of PXB (the readiness above shows the default)",
 			     v);
-	v = getenv("CUDA_VISIBLE_DEVICES");
+	v = e->cuda_visible_devices;
 	if (v)
 		findings_add(&r->judged.findings, SEV_INFO, FC_ENV_CUDA_VISIBLE_DEVICES,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, NULL,
 			     "CUDA_VISIBLE_DEVICES=%s: programs started from this environment (this run's CUDA side too) see only those GPUs, renumbered from 0",
 			     v);
-	device_order(r, getenv("CUDA_DEVICE_ORDER"));
-	acs_check_override(r, getenv(GPU_CUDA_ACS_CHECK_OVERRIDE));
+	device_order(r, e->cuda_device_order);
+	acs_check_override(r, e->cuda_acs_check_override);
 }

@@ -15,6 +15,7 @@
 #include "judge/system_checks.h"
 #include "judge/system_gpudirect.h"
 #include "topology/pciaddr.h"
+#include "system/function_facts.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_routes.h"
 #include "p2pdiag/decode.h"
@@ -58,15 +59,15 @@ static bool is_gpudirect_pair(const struct check_run *r, unsigned int i,
 	return gpudirect_ends(r, i, &gpu, &peer);
 }
 
-void gpudirect_judge(struct check_run *r, struct gpudirect *g)
+void gpudirect_judge(struct check_run *r, struct gpudirect *g,
+		     const struct function_facts *facts)
 {
 	unsigned int *served = NULL, j;
 	int nr_served = 0;
 
 	g->pair = NULL;
 	g->nr_pair = 0;
-	gds_find_vmd_nvme(r->in.root, g);
-	if (r->in.model && r->judged.nr_pairs)
+	if (r->in.model && facts && r->judged.nr_pairs)
 		nr_served = run_select(r, r->judged.nr_pairs, is_gpudirect_pair, NULL,
 				       &served);
 	if (nr_served > 0)
@@ -74,10 +75,11 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 	for (j = 0; g->pair && j < (unsigned int)nr_served; j++) {
 		const unsigned int i = served[j];
 		const struct p2pd_function *gpu, *peer;
+		const struct function_facts *pf;
 		struct gd_pair *gp;
-		char pa[P2PD_ADDR_STRLEN];
 
 		gpudirect_ends(r, i, &gpu, &peer);
+		pf = &facts[peer - r->in.model->fn];
 		gp = &g->pair[g->nr_pair++];
 		gp->gpu = gpu->addr;
 		gp->peer = peer->addr;
@@ -85,18 +87,17 @@ void gpudirect_judge(struct check_run *r, struct gpudirect *g)
 		gp->storage = p2pd_device_kind(peer->class_code) == P2PD_KIND_NVME;
 		read_translation(gpu, &gp->gpu_translation);
 		read_translation(peer, &gp->peer_translation);
-		pciaddr_format(pa, peer->addr);
-		gd_read_driver(r->in.root, pa, gp->driver, sizeof(gp->driver));
+		snprintf(gp->driver, sizeof(gp->driver), "%s", pf->driver);
 		if (gp->storage) {
-			gds_judge_pair(r, &g->facts, gp, i);
+			gds_judge_pair(r, &g->facts, facts, gp, i);
 		} else {
-			gdr_find_rdma(r->in.root, pa, gp->rdma, sizeof(gp->rdma));
+			snprintf(gp->rdma, sizeof(gp->rdma), "%s", pf->rdma);
 			gdr_judge_pair(r, &g->facts, gp, i);
 		}
 	}
 	free(served);
 	if (nr_served < 0 || (nr_served > 0 && !g->pair))
 		r->judged.findings.oom = true;
-	gdr_findings(r, g);
+	gdr_findings(r, g, facts);
 	gds_findings(r, g);
 }

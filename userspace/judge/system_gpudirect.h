@@ -13,17 +13,20 @@
 #include "system/gpudirect.h"
 
 struct check_run;
+struct function_facts;
 
 /* gdr_judge_pair() - the RDMA routes' checks of GPU-NIC pair @pi into @g. */
 void gdr_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
 		    struct gd_pair *g, unsigned int pi);
 
 /* gdr_findings() - GPUDirect RDMA's findings, added to r->judged.findings. */
-void gdr_findings(struct check_run *r, const struct gpudirect *g);
+void gdr_findings(struct check_run *r, const struct gpudirect *g,
+		  const struct function_facts *facts);
 
 /* gds_judge_pair() - the Storage routes' checks of GPU-NVMe pair @pi into @g. */
 void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
-		    struct gd_pair *g, unsigned int pi);
+		    const struct function_facts *facts, struct gd_pair *g,
+		    unsigned int pi);
 
 /* gds_findings() - GPUDirect Storage's findings, added to r->judged.findings. */
 void gds_findings(struct check_run *r, const struct gpudirect *g);

@@ -14,6 +14,7 @@
 #include "judge/judge.h"
 #include "judge/system_gpudirect.h"
 #include "topology/pciaddr.h"
+#include "system/function_facts.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_checks.h"
 #include "system/gpudirect_routes.h"
@@ -143,7 +144,8 @@ static const char *gdr_fix(const struct gpudirect_facts *f)
 	return "`modprobe nvidia_peermem` (needs MLNX_OFED's ib_core), or install the NVIDIA open kernel modules flavour of the same driver version (nvidia-open / nvidia-driver-<version>-open, kernel 5.12+) so NCCL can use dma-buf";
 }
 
-void gdr_findings(struct check_run *r, const struct gpudirect *g)
+void gdr_findings(struct check_run *r, const struct gpudirect *g,
+		  const struct function_facts *facts)
 {
 	const struct gpudirect_facts *f = &g->facts;
 	char ga[P2PD_ADDR_STRLEN], na[P2PD_ADDR_STRLEN];
@@ -151,23 +153,20 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 	unsigned int i, j;
 
 	bool any_gpu = false, no_rdma;
-	char nets[512];
+	const char *nets = g->net_interfaces;
 
 	for (i = 0; r->in.model && i < r->in.model->nr_fn; i++)
 		any_gpu |= p2pd_is_nvidia_gpu(&r->in.model->fn[i]);
 	for (i = 0; i < g->nr_pair; i++)
 		any_rdma |= !g->pair[i].storage && g->pair[i].rdma[0];
 	/* only where sysfs is there to say so: no /sys/class/net, no evidence */
-	no_rdma = any_gpu && !any_rdma && !gdr_any_rdma_device(r->in.root) &&
-		  gdr_net_class_exists(r->in.root);
-	if (no_rdma) {
-		gdr_net_interfaces(r->in.root, nets, sizeof(nets));
+	no_rdma = any_gpu && !any_rdma && !g->any_rdma_device && g->net_class_exists;
+	if (no_rdma)
 		findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NO_RDMA_NIC,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR,
 			     "GPUDirect RDMA needs an RDMA NIC (InfiniBand or RoCE, e.g. ConnectX with mlx5_ib) passed to this machine",
 			     "no RDMA device under /sys/class/infiniband: GPUDirect RDMA has no NIC to use; network interfaces: %s",
 			     nets[0] ? nets : "none with a device");
-	}
 	if (f->peermem_module[0] && !f->peermem_version[0])
 		findings_add(&r->judged.findings, SEV_WARNING, FC_GDR_PEERMEM_UNREGISTERED,
 			     FINDING_NO_ADDR, FINDING_NO_ADDR, gdr_fix(f),
@@ -184,7 +183,7 @@ void gdr_findings(struct check_run *r, const struct gpudirect *g)
 				first_nic = false;
 		/* the machine-wide finding already names every interface */
 		if (first_nic && !p->rdma[0] && !no_rdma &&
-		    gd_device_present(r->in.root, gd_addr_text(p->peer, na)))
+		    facts[p2pd_model_find(r->in.model, p->peer)].present)
 			findings_add(&r->judged.findings, SEV_INFO, FC_GDR_NO_RDMA_DEVICE,
 				     p->peer, FINDING_NO_ADDR,
 				     "GPUDirect RDMA needs an RDMA NIC with its RDMA driver loaded (mlx5_ib for ConnectX, efa, ...)",

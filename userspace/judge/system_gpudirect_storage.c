@@ -15,6 +15,7 @@
 #include "judge/judgement.h"
 #include "judge/judge.h"
 #include "judge/system_gpudirect.h"
+#include "system/function_facts.h"
 #include "system/gpudirect.h"
 #include "system/gpudirect_checks.h"
 #include "system/gpudirect_routes.h"
@@ -33,14 +34,14 @@ static const char *evidence_of(const struct gd_pair *p, const char *name)
 }
 
 void gds_judge_pair(const struct check_run *r, const struct gpudirect_facts *f,
-		    struct gd_pair *g, unsigned int pi)
+		    const struct function_facts *facts, struct gd_pair *g,
+		    unsigned int pi)
 {
 	const struct p2pd_pair *p = &r->judged.pair[pi];
-	const struct p2pd_function *fg = &r->in.model->fn[p2pd_model_find(r->in.model, g->gpu)];
-	const struct p2pd_function *fn = &r->in.model->fn[p2pd_model_find(r->in.model, g->peer)];
-	char ig[64], in[64];
-	bool p2pdma, tg = gds_iommu_translated(r->in.root, fg, ig, sizeof(ig));
-	bool tn = gds_iommu_translated(r->in.root, fn, in, sizeof(in));
+	const struct function_facts *fg = &facts[p2pd_model_find(r->in.model, g->gpu)];
+	const struct function_facts *fn = &facts[p2pd_model_find(r->in.model, g->peer)];
+	const char *ig = fg->iommu_mode, *in = fn->iommu_mode;
+	bool p2pdma, tg = fg->iommu_translated, tn = fn->iommu_translated;
 
 	gd_check_add(g, "nvidia-fs", "nvidia-fs", f->nvfs_loaded ? TRI_YES : TRI_NO,
 		     f->nvfs_loaded ? "nvidia_fs %s%s%s" : "no /sys/module/nvidia_fs%s%s%s",

@@ -12,6 +12,7 @@
 #include "judge/judge.h"
 #include "judge/system_checks.h"
 #include "topology/pciaddr.h"
+#include "system/function_facts.h"
 #include "system/virt.h"
 #include "p2pdiag/decode.h"
 
@@ -33,7 +34,7 @@ static bool is_bridge(const struct p2pd_function *f)
 	       f->role == P2PD_ROLE_PCI_TO_PCIE_BRIDGE || (f->class_code >> 8) == 0x0600;
 }
 
-static void gpu_cliques(struct check_run *r)
+static void gpu_cliques(struct check_run *r, const struct function_facts *facts)
 {
 	const struct p2pd_model *m = r->in.model;
 	char with[512] = "", without[512] = "", unread[512] = "", text[64];
@@ -49,7 +50,7 @@ static void gpu_cliques(struct check_run *r)
 		if (!p2pd_is_nvidia_gpu(f))
 			continue;
 		gpus++;
-		c = virt_gpu_clique(r->in.root, f->addr);
+		c = facts ? facts[i].clique : -2;	/* none read: unknown */
 		pciaddr_format(a, f->addr);
 		if (c == -2) {
 			append(unread, sizeof(unread), a);
@@ -88,7 +89,8 @@ static void gpu_cliques(struct check_run *r)
 			     unread);
 }
 
-void virt_judge(struct check_run *r, const struct virt_facts *v)
+void virt_judge(struct check_run *r, const struct virt_facts *v,
+		const struct function_facts *facts)
 {
 	const struct p2pd_model *m = r->in.model;
 	char bridges[512] = "", pv[768] = "", text[96];
@@ -125,5 +127,5 @@ void virt_judge(struct check_run *r, const struct virt_facts *v)
 			     FINDING_NO_ADDR,
 			     "for GPUDirect RDMA the host must pass an RDMA NIC (or an SR-IOV VF of one) through to the guest",
 			     "paravirtual devices: %s: no P2P, no RDMA, no GPUDirect through them", pv);
-	gpu_cliques(r);
+	gpu_cliques(r, facts);
 }

@@ -12,7 +12,7 @@
 #include "judge/judge_priv.h"
 #include "judge/results.h"
 #include "topology/pciaddr.h"
-#include "topology/link_caps.h"
+#include "system/system.h"
 #include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -217,16 +217,17 @@ static void judge_pair_topology(struct check_run *r, unsigned int pi)
  * where this machine's (or the root's) files describe the model.
  */
 static bool judge_capped_link(struct check_run *r, const struct p2pd_function *up,
-			      const struct p2pd_function *f, unsigned int max_speed,
-			      const char *cur, const char *max)
+			      const struct p2pd_function *f, unsigned int idx,
+			      unsigned int max_speed, const char *cur, const char *max)
 {
+	const struct function_facts *facts = r->in.system ? r->in.system->fn : NULL;
 	struct link_cap cap;
 	char target[16], fix[FIX_LEN];
 	unsigned int code;
 
-	if (!r->in.root || !r->in.root_is_models ||
-	    !link_cap_read(r->in.root, up->addr, f->addr, max_speed, &cap))
+	if (!r->in.root_is_models || !facts || !facts[idx].link_capped)
 		return false;
+	cap = facts[idx].link_cap;
 	if (cap.cooling) {
 		snprintf(fix, sizeof(fix),
 			 "nothing to reseat: find the thermal zone bound to /sys/class/thermal/cooling_device%u (its cdev* links) and cool the system or the component past its trip point; the kernel raises the speed again as it cools",
@@ -304,7 +305,7 @@ static void judge_links(struct check_run *r)
 				     f->link.width, max_width, cur, max);
 		} else if (max_speed && f->link.speed < max_speed) {
 			/* GPUs lower their link speed when idle */
-			if (judge_capped_link(r, up, f, max_speed, cur, max))
+			if (judge_capped_link(r, up, f, i, max_speed, cur, max))
 				;
 			else if (p2pd_device_kind(f->class_code) == P2PD_KIND_GPU)
 				findings_add(&r->judged.findings, SEV_INFO, FC_LINK_SLOW_IDLE,

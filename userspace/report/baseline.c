@@ -38,16 +38,27 @@ int baseline_check(const char *path, struct check_run *r, double tolerance,
 {
 	const struct system_report *s = r->in.system;
 	struct json_object *root, *now = NULL;
+	struct saved_context now_context;
+	struct saved_report base;
 
 	root = report_file_read(path, "baseline", " (make one with --baseline save)",
 				err, errlen);
 	if (!root)
 		return -1;
+	if (saved_report_read(root, &base)) {
+		r->judged.findings.oom = true;
+		json_object_put(root);
+		return 0;
+	}
 	if (s && s->read) {
 		now = json_object_new_object();
 		json_object_object_add(now, "system", system_output_json(r));
 	}
-	judge_baseline(r, root, now, tolerance);
+	saved_context_read(now, &now_context);
+	/* this run's context is there wherever it read system files */
+	now_context.have = now != NULL;
+	judge_baseline(r, &base, &now_context, tolerance);
+	saved_report_free(&base);
 	json_object_put(now);
 	json_object_put(root);
 	return 0;

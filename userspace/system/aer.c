@@ -77,6 +77,23 @@ void aer_read_after(struct fsroot *root, struct aer_port *p)
 						&p->lnksta);
 }
 
+void aer_read_before(struct fsroot *root, struct aer_state *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++)
+		aer_read_counts(root, a->port[i].addr, &a->port[i].before);
+	a->taken = true;
+}
+
+void aer_read_ports_after(struct fsroot *root, struct aer_state *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++)
+		aer_read_after(root, &a->port[i]);
+}
+
 void aer_free(struct aer_state *a)
 {
 	free(a->port);

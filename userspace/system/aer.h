@@ -33,7 +33,7 @@ struct aer_port {
 struct aer_state {
 	struct aer_port *port;		/* malloc'd */
 	unsigned int nr;
-	bool taken;			/* aer_before() ran */
+	bool taken;			/* aer_read_before() ran */
 };
 
 /* aer_read_counts() - the three AER counters of @addr under @root into @c. */
@@ -41,6 +41,13 @@ void aer_read_counts(struct fsroot *root, unsigned long long addr,
 		     struct aer_counts *c);
 /* aer_read_after() - @p's counters and Link Status after the copies. */
 void aer_read_after(struct fsroot *root, struct aer_port *p);
+/*
+ * aer_read_before() - before the copies, the counters of every port of
+ * @a (the judge chose them: judge/system_checks.h's aer_choose()).
+ */
+void aer_read_before(struct fsroot *root, struct aer_state *a);
+/* aer_read_ports_after() - after the copies, aer_read_after() of every port of @a. */
+void aer_read_ports_after(struct fsroot *root, struct aer_state *a);
 void aer_free(struct aer_state *a);
 
 /*

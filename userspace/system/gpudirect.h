@@ -98,6 +98,9 @@ struct gpudirect {
 	unsigned int nr_pair;
 	struct gd_vmd_nvme vmd[GD_MAX_VMD];
 	unsigned int nr_vmd;
+	/* the machine's RDMA devices and network interfaces (gpudirect_routes.h) */
+	bool any_rdma_device, net_class_exists;
+	char net_interfaces[512];
 };
 
 /*

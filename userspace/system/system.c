@@ -12,6 +12,7 @@
 #include "p2pdiag/decode.h"
 #include "run/inputs.h"
 #include "system/system.h"
+#include "system/gpudirect_routes.h"
 #include "system/kernel_log.h"
 
 static bool has_nvme(const struct p2pd_model *m)
@@ -39,6 +40,21 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 	return 0;
 }
 
+/* The machine's side of the GPUDirect routes of the model's pairs. */
+static void gpudirect_routes_read(struct fsroot *root, struct gpudirect *g)
+{
+	gds_find_vmd_nvme(root, g);
+	g->any_rdma_device = gdr_any_rdma_device(root);
+	g->net_class_exists = gdr_net_class_exists(root);
+	gdr_net_interfaces(root, g->net_interfaces, sizeof(g->net_interfaces));
+}
+
+void system_before_copies(struct run_inputs *in, struct system_report *s)
+{
+	if (s->read)
+		aer_read_before(in->root, &s->aer);
+}
+
 void system_inspect(struct run_inputs *in, struct system_report *s)
 {
 	in->system = s;
@@ -47,14 +63,21 @@ void system_inspect(struct run_inputs *in, struct system_report *s)
 		return;
 	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root,
 			     has_nvme(in->model));
+	if (in->model)
+		gpudirect_routes_read(in->root, &s->gd);
 	fleet_facts_read(&s->fleet, in->root);
 	identity_read(&s->identity, in->root, time(NULL));
 	s->kernel_log = kernel_log_read(in->root);
+	environ_read(&s->env);
+	s->fn = function_facts_read(in->root, in->model, s->virt.guest);
+	aer_read_ports_after(in->root, &s->aer);
 }
 
 void system_report_free(struct system_report *s)
 {
 	gpudirect_free(&s->gd);
 	aer_free(&s->aer);
+	free(s->fn);
+	s->fn = NULL;
 	free(s->kernel_log);
 }

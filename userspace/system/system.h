@@ -13,7 +13,9 @@
 #include <stddef.h>
 
 #include "system/aer.h"
+#include "system/environ.h"
 #include "system/fleet.h"
+#include "system/function_facts.h"
 #include "system/gpudirect.h"
 #include "system/identity.h"
 #include "system/kernel.h"
@@ -32,6 +34,8 @@ struct system_report {
 	struct fleet_facts fleet;
 	struct identity identity;
 	struct aer_state aer;
+	struct environ_facts env;
+	struct function_facts *fn;	/* by model index; NULL when not read */
 	struct gpudirect gd;
 	char *kernel_log;	/* system/kernel_log.h; NULL when unreadable */
 };
@@ -47,7 +51,17 @@ struct system_report {
  */
 int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 		 char *err, size_t errlen);
-/* After the copies: read the other facts (GPUDirect's, the fleet's, the identity, the kernel log). */
+/*
+ * system_before_copies() - just before the copies, once the judge chose
+ * the functions it compares (judge/system_checks.h's
+ * system_judge_before()): their AER counters.
+ */
+void system_before_copies(struct run_inputs *in, struct system_report *s);
+/*
+ * After the copies, before the judgement: read the other facts
+ * (GPUDirect's, the fleet's, the identity, the kernel log, the
+ * environment, every function's files) and the AER counters again.
+ */
 void system_inspect(struct run_inputs *in, struct system_report *s);
 void system_report_free(struct system_report *s);
 

@@ -45,6 +45,7 @@ void fixture_load(struct fixture_run *f, const char *fixtures, const char *tree)
 		return;
 	}
 	system_judge_before(&f->r, &f->s);
+	system_before_copies(&f->r.in, &f->s);
 	system_inspect(&f->r.in, &f->s);
 	system_judge(&f->r, &f->s);
 	f->ok = true;

@@ -172,7 +172,8 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	setenv("NCCL_P2P_DISABLE", "1", 1);
 	setenv("NCCL_P2P_LEVEL", "PHB", 1);
 	setenv("CUDA_VISIBLE_DEVICES", "1", 1);
-	environ_judge(&f.r);
+	environ_read(&f.s.env);
+	environ_judge(&f.r, &f.s.env);
 	unsetenv("NCCL_P2P_DISABLE");
 	unsetenv("NCCL_P2P_LEVEL");
 	unsetenv("CUDA_VISIBLE_DEVICES");
@@ -183,7 +184,8 @@ static void env_tests(struct ktap *k, const char *fixtures)
 	findings_free(&f.r.judged.findings);
 	memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 	setenv("NCCL_P2P_DISABLE", "0", 1);
-	environ_judge(&f.r);
+	environ_read(&f.s.env);
+	environ_judge(&f.r, &f.s.env);
 	unsetenv("NCCL_P2P_DISABLE");
 	CHECK(k, f.r.judged.findings.nr == 0, "environ: NCCL_P2P_DISABLE=0 and nothing else set: nothing to say");
 	fixture_unload(&f);
@@ -257,10 +259,12 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 		memset(&f.r.judged.findings, 0, sizeof(f.r.judged.findings));
 		fsroot_init(&f.root, dir, err, sizeof(err));
 		aer_free(&f.s.aer);
-		aer_before(&f.r, &f.s.aer);
+		aer_choose(&f.r, &f.s.aer);
+		aer_read_before(&f.root, &f.s.aer);
 		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);
 		write_file(path, "RxErr 0\nBadTLP 4\nTOTAL_ERR_COR 4\n", 33);
 		f.r.in.gpu_measured = true;
+		aer_read_ports_after(&f.root, &f.s.aer);
 		aer_judge(&f.r, &f.s.aer);
 	}
 	msg = fixture_message(&f, "aer-during-run");
@@ -508,7 +512,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 		cuda_gpus(st, pairs, cases[i].native, cases[i].partial);
 		f->r.in.gpu = st;
 		findings_free(&f->r.judged.findings);
-		atomics_judge(&f->r);
+		atomics_judge(&f->r, f->s.fn);
 		n = atomics_saying(f, cases[i].says, &all);
 		CHECK(k, n == 3 && all == 3,
 		      "atomics: attributes 3 = %d, 5 = %d: each of the 3 pairs' findings says \"%s\" (%zu of %zu)",
@@ -531,7 +535,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	}
 	f->r.in.gpu = st;
 	findings_free(&f->r.judged.findings);
-	atomics_judge(&f->r);
+	atomics_judge(&f->r, f->s.fn);
 	n = atomics_saying(f, "13 of 13 atomic operations native between", &all);
 	CHECK(k, n == 3 && all == 3 &&
 	      atomics_saying(f, "travel over the pair's 4 NVLinks, where the PCIe path's registers do not apply", &all) == 2 &&
@@ -545,7 +549,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 			 "CUDA_ERROR_INVALID_VALUE");
 	}
 	findings_free(&f->r.judged.findings);
-	atomics_judge(&f->r);
+	atomics_judge(&f->r, f->s.fn);
 	n = atomics_saying(f, "is unknown: cuDeviceGetP2PAtomicCapabilities failed (CUDA_ERROR_INVALID_VALUE)", &all);
 	for (i = 0, bad = 0; i < f->r.judged.findings.nr; i++)
 		bad += !strcmp(f->r.judged.findings.item[i].code, "p2p-atomics") &&
@@ -556,11 +560,13 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	/* a root without the config files: CUDA's word alone */
 	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
 	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
+		struct function_facts *none = function_facts_read(&bare, f->r.in.model, false);
+
 		f->r.in.root = &bare;
 		for (i = 0; i < 2; i++) {
 			cuda_gpus(st, pairs, (int)i, 0);
 			findings_free(&f->r.judged.findings);
-			atomics_judge(&f->r);
+			atomics_judge(&f->r, none);
 			n = atomics_saying(f, i ? "peer atomics work, by CUDA's word alone" :
 					   "peer atomics blocked, by CUDA's word alone: the path's registers could not be read; CUDA says no atomics work",
 					   &all);
@@ -570,6 +576,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 			      "atomics: registers unreadable, CUDA says %s: 3 %s on its word (%zu of %zu)",
 			      i ? "all" : "none", i ? "notes" : "warnings", n, all);
 		}
+		free(none);
 		f->r.in.root = root;
 	} else {
 		CHECK(k, 0, "atomics: the bare root %s: %s", path, err);
