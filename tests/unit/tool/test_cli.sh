@@ -347,6 +347,12 @@ special_root_file "a FIFO as nvidia-fs's version" \
 	sys/module/nvidia_fs/version fifo "a FIFO" --sysfs-root "$tmp/ok"
 special_root_file "a directory as peermem's version" \
 	sys/kernel/mm/memory_peers/nv_mem/version dir "a directory" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's machine-id (the identity's)" \
+	etc/machine-id fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's kernel log" \
+	var/log/dmesg fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a directory as a GPU's resource file (its BARs)" \
+	sys/bus/pci/devices/0000:03:00.0/resource dir "a directory" --sysfs-root "$tmp/ok"
 sed 's/iommu_group=none iommu_domain=none p2p_endpoint=1/iommu_group=4 iommu_domain=unknown p2p_endpoint=1/' \
 	"$fix/switchacs.topo" >"$tmp/grouped.topo"
 mkdir -p "$tmp/grouped" && "$tool" --make-tree "$tmp/grouped" "topo:$tmp/grouped.topo" ||
