@@ -163,24 +163,6 @@ static int root_kernel_release(const struct fsroot *sys, unsigned int *release,
 	return 0;
 }
 
-/*
- * A system file under @sys that the readers took for an unknown fact but
- * that is there as something other than a regular file
- * (fsroot_refusal()): bad input, said before anything is measured, after
- * the GPUs' probe and again before the report, for the files read while
- * judging.
- * Return: whether there was one (then said on stderr).
- */
-static bool root_refused(const struct fsroot *sys)
-{
-	const char *refusal = fsroot_refusal(sys);
-
-	if (!refusal[0])
-		return false;
-	die_usage(refusal);
-	return true;
-}
-
 /* The CPU the host bridges are judged for, and where that came from. */
 struct cpu_source {
 	unsigned int flags;
@@ -324,7 +306,8 @@ static int source_pci(struct check_run *r, const struct options *o,
  * are judged for.
  */
 static int choose_source(struct check_run *r, const struct options *o,
-			 struct sources *s, char *err, size_t errlen)
+			 struct sources *s, struct fsroot_refusal *refused,
+			 char *err, size_t errlen)
 {
 	const char *root = module_root(o, r->in.root);
 	int module_loaded = sysfs_module_present(root);
@@ -338,8 +321,8 @@ static int choose_source(struct check_run *r, const struct options *o,
 		return -1;
 	/* another machine's topology: this machine's ASPM policy is not its */
 	if (((!o->topology_file && !o->pci_dump) || !fsroot_is_live(r->in.root)) &&
-	    module_value(r->in.root, "pcie_aspm", "parameters/policy", r->in.host_aspm_policy,
-			 sizeof(r->in.host_aspm_policy)))
+	    module_value(r->in.root, refused, "pcie_aspm", "parameters/policy",
+			 r->in.host_aspm_policy, sizeof(r->in.host_aspm_policy)))
 		r->in.host_aspm_policy[0] = '\0';
 	if (o->topology_file)
 		return source_file(r, o, s, &c, err, errlen);
@@ -432,6 +415,8 @@ static void sources_free(struct sources *s)
 struct check_session {
 	struct check_run run;
 	struct fsroot root;
+	/* what main.c's own readers refused under the root (root_refused()) */
+	struct fsroot_refusal refused;
 	struct system_report sys;
 	struct sources src;
 	struct evidence *evidence;
@@ -446,6 +431,27 @@ enum stage_result {
 	STAGE_FAILED,		/* the error buffer says why */
 	STAGE_REFUSED,		/* root_refused() has said why */
 };
+
+/*
+ * A system file under the root that the readers took for an unknown fact
+ * but that is there as something other than a regular file (struct
+ * fsroot_refusal): bad input, said before anything is measured, after
+ * the GPUs' probe and again before the report, for the files read while
+ * judging.  The readers main.c calls give it back in @s->refused, those
+ * of the system report in its own; main.c's are read first (the ASPM
+ * policy, before the system report), so the first file refused is said.
+ * Return: whether there was one (then said on stderr).
+ */
+static bool root_refused(const struct check_session *s)
+{
+	const struct fsroot_refusal *refused =
+		fsroot_refused(&s->refused) ? &s->refused : &s->sys.refused;
+
+	if (!fsroot_refused(refused))
+		return false;
+	die_usage(refused->why);
+	return true;
+}
 
 /* --evidence: another machine's pasted outputs; nothing of this one is read. */
 static enum stage_result check_evidence(struct check_session *s,
@@ -479,7 +485,7 @@ static enum stage_result check_topology(struct check_session *s,
 {
 	const char *graph_names[2] = { opt->graph_pair[0], opt->graph_pair[1] };
 
-	if (choose_source(&s->run, opt, &s->src, err, errlen) ||
+	if (choose_source(&s->run, opt, &s->src, &s->refused, err, errlen) ||
 	    judge_pairs(&s->run, err, errlen))
 		return STAGE_FAILED;
 	/* a picture that cannot be drawn is refused before anything is measured */
@@ -511,10 +517,10 @@ static enum stage_result check_machine(struct check_session *s,
 			 err, errlen))
 		return STAGE_FAILED;
 	system_judge_before(&s->run, &s->sys);
-	if (root_refused(&s->root))
+	if (root_refused(s))
 		return STAGE_REFUSED;
-	gpu_probe(s->gpu, &s->gopt, &s->root);
-	if (root_refused(&s->root))
+	gpu_probe(s->gpu, &s->gopt, &s->root, &s->refused);
+	if (root_refused(s))
 		return STAGE_REFUSED;
 	if (!s->gopt.no_cuda && !s->gopt.quick && s->gpu->cuda == GPU_OK &&
 	    s->gpu->nr_dev) {
@@ -527,7 +533,7 @@ static enum stage_result check_machine(struct check_session *s,
 	judge_gpus(&s->run);
 	system_inspect(&s->run.in, &s->sys);
 	system_judge(&s->run, &s->sys);
-	if (root_refused(&s->root))
+	if (root_refused(s))
 		return STAGE_REFUSED;
 	if (opt->baseline == BASELINE_CHECK &&
 	    baseline_check(opt->baseline_file, &s->run, opt->tolerance, err,

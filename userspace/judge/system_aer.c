@@ -16,6 +16,7 @@
 #include "judge/system_checks.h"
 #include "topology/pciaddr.h"
 #include "system/aer.h"
+#include "system/system.h"
 #include "p2pdiag/verdict.h"
 
 #define LNKSTA_LBMS	0x4000
@@ -49,7 +50,8 @@ void aer_before(const struct check_run *r, struct aer_state *a)
 
 		port->addr = m->fn[fns[k]].addr;
 		port->fn = (int)fns[k];
-		aer_read_counts(r->in.root, port->addr, &port->before);
+		aer_read_counts(r->in.root, &r->in.system->refused, port->addr,
+				&port->before);
 	}
 	free(fns);
 	a->taken = true;
@@ -128,7 +130,7 @@ void aer_judge(struct check_run *r, struct aer_state *a)
 	for (i = 0; i < a->nr; i++) {
 		struct aer_port *p = &a->port[i];
 
-		aer_read_after(r->in.root, p);
+		aer_read_after(r->in.root, &r->in.system->refused, p);
 		judge_port(r, p);
 	}
 }

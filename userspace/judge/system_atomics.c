@@ -13,6 +13,7 @@
 #include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "system/atomics.h"
+#include "system/system.h"
 #include "judge/cuda_atomics.h"
 #include "judge/system_checks.h"
 #include "p2pdiag/decode.h"
@@ -30,7 +31,8 @@ static int completer(struct check_run *r, const struct p2pd_function *f)
 {
 	unsigned int cap;
 
-	if (!atomics_devcap2_read(r->in.root, f->addr, &cap))
+	if (!atomics_devcap2_read(r->in.root, &r->in.system->refused, f->addr,
+				  &cap))
 		return -1;
 	return (cap & (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64)) ==
 	       (DEVCAP2_COMPLETER_32 | DEVCAP2_COMPLETER_64);
@@ -75,7 +77,8 @@ static bool stopping_port(struct check_run *r, const struct p2pd_pair *p,
 		const struct p2pd_function *f = &r->in.model->fn[p->path[k]];
 		unsigned int cap;
 
-		if (!atomics_regs_read(r->in.root, f->addr, &cap, ctl))
+		if (!atomics_regs_read(r->in.root, &r->in.system->refused,
+				       f->addr, &cap, ctl))
 			return false;
 		if (!(cap & DEVCAP2_ROUTING) || (*ctl & DEVCTL2_EGRESS_BLOCKING)) {
 			*port = f;

@@ -18,6 +18,7 @@
 #include "judge/system_checks.h"
 #include "system/bars.h"
 #include "system/dma_mask.h"
+#include "system/system.h"
 #include "p2pdiag/decode.h"
 
 /* The highest address @bits of DMA mask reach. */
@@ -45,11 +46,11 @@ static void judge_direction(struct check_run *r, const struct p2pd_pair *p,
 	unsigned int bits;
 	int n, b;
 
-	if (!untranslated(p, from) || !(bits = dma_mask_bits_read(r->in.root, from->addr)) || bits >= 64)
+	if (!untranslated(p, from) || !(bits = dma_mask_bits_read(r->in.root, &r->in.system->refused, from->addr)) || bits >= 64)
 		return;
 	pciaddr_format(af, from->addr);
 	pciaddr_format(at, to->addr);
-	n = bars_read(r->in.root, to->addr, bar);
+	n = bars_read(r->in.root, &r->in.system->refused, to->addr, bar);
 	for (b = 0; b < n; b++) {
 		if (!bar_is_memory(&bar[b]) || bar_unassigned(&bar[b]) ||
 		    bar[b].end <= mask_top(bits))

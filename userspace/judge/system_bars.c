@@ -17,6 +17,7 @@
 #include "judge/system_checks.h"
 #include "topology/pciaddr.h"
 #include "system/bars.h"
+#include "system/system.h"
 #include "p2pdiag/decode.h"
 
 #define BELOW_4G		(1ULL << 32)
@@ -55,7 +56,7 @@ static void resizable(struct check_run *r, const struct p2pd_function *f,
 	unsigned long long sizes, now = b->end - b->start + 1;
 	int top;
 
-	sizes = bar_resize_sizes(r->in.root, a, i);
+	sizes = bar_resize_sizes(r->in.root, &r->in.system->refused, a, i);
 	if (!sizes)
 		return;
 	for (top = 63; top >= 0 && !(sizes >> top & 1); top--)
@@ -83,14 +84,16 @@ static unsigned long long window_size(const struct bridge_window *w)
  * the prefetchable one @w, or the non-prefetchable one, where the kernel
  * puts a prefetchable BAR that the other has no room for.
  */
-static bool window_holds(struct fsroot *root, unsigned long long addr,
-			 const struct bridge_window *w, const struct bar *b)
+static bool window_holds(const struct fsroot *root,
+			 struct fsroot_refusal *refused,
+			 unsigned long long addr, const struct bridge_window *w,
+			 const struct bar *b)
 {
 	struct bridge_window mem = { 0 };
 
 	if (window_size(w) && b->start >= w->base && b->end <= w->limit)
 		return true;
-	if (!bridge_mem_window_read(root, addr, &mem))
+	if (!bridge_mem_window_read(root, refused, addr, &mem))
 		return false;
 	return window_size(&mem) && b->start >= mem.base && b->end <= mem.limit;
 }
@@ -133,10 +136,11 @@ static void bridge_windows(struct check_run *r, const struct p2pd_function *f,
 		if (idx == P2PD_NO_INDEX)
 			return;
 		up = &m->fn[idx];
-		if (!bridge_window_read(r->in.root, up->addr, &w))
+		if (!bridge_window_read(r->in.root, &r->in.system->refused,
+					up->addr, &w))
 			return;
 		if (unset ? window_size(&w) >= size && w.is64 :
-			    window_size(&w) >= size || window_holds(r->in.root, up->addr, &w, b))
+			    window_size(&w) >= size || window_holds(r->in.root, &r->in.system->refused, up->addr, &w, b))
 			continue;
 		pciaddr_format(bridge, up->addr);
 		window_str(win, sizeof(win), &w);
@@ -167,7 +171,7 @@ static void below_4g(struct check_run *r, const struct p2pd_function *f,
 	char size[24], why[160] = "";
 	struct bridge_window w;
 
-	if (idx != P2PD_NO_INDEX && bridge_window_read(r->in.root, m->fn[idx].addr, &w) &&
+	if (idx != P2PD_NO_INDEX && bridge_window_read(r->in.root, &r->in.system->refused, m->fn[idx].addr, &w) &&
 	    !w.is64) {
 		char bridge[P2PD_ADDR_STRLEN];
 
@@ -201,7 +205,7 @@ void bars_judge(struct check_run *r)
 		     kind != P2PD_KIND_ACCELERATOR))
 			continue;
 		pciaddr_format(a, f->addr);
-		n = bars_read(r->in.root, f->addr, bar);
+		n = bars_read(r->in.root, &r->in.system->refused, f->addr, bar);
 		for (b = 0; b < n; b++) {
 			bool unset, pref64;
 

@@ -13,6 +13,7 @@
 #include "judge/system_checks.h"
 #include "topology/pciaddr.h"
 #include "system/virt.h"
+#include "system/system.h"
 #include "p2pdiag/decode.h"
 
 static void append(char *buf, size_t len, const char *text)
@@ -49,7 +50,8 @@ static void gpu_cliques(struct check_run *r)
 		if (!p2pd_is_nvidia_gpu(f))
 			continue;
 		gpus++;
-		c = virt_gpu_clique(r->in.root, f->addr);
+		c = virt_gpu_clique(r->in.root, &r->in.system->refused,
+				    f->addr);
 		pciaddr_format(a, f->addr);
 		if (c == -2) {
 			append(unread, sizeof(unread), a);

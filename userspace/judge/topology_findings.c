@@ -13,6 +13,7 @@
 #include "judge/results.h"
 #include "topology/pciaddr.h"
 #include "topology/link_caps.h"
+#include "system/system.h"
 #include "uapi/p2pdiag/abi.h"
 #include "p2pdiag/decode.h"
 #include "p2pdiag/format.h"
@@ -225,7 +226,8 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 	unsigned int code;
 
 	if (!r->in.root || !r->in.root_is_models ||
-	    !link_cap_read(r->in.root, up->addr, f->addr, max_speed, &cap))
+	    !link_cap_read(r->in.root, &r->in.system->refused, up->addr,
+			   f->addr, max_speed, &cap))
 		return false;
 	if (cap.cooling) {
 		snprintf(fix, sizeof(fix),

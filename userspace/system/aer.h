@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define AER_DETAIL 256
 
@@ -37,10 +38,11 @@ struct aer_state {
 };
 
 /* aer_read_counts() - the three AER counters of @addr under @root into @c. */
-void aer_read_counts(struct fsroot *root, unsigned long long addr,
-		     struct aer_counts *c);
+void aer_read_counts(const struct fsroot *root, struct fsroot_refusal *refused,
+		     unsigned long long addr, struct aer_counts *c);
 /* aer_read_after() - @p's counters and Link Status after the copies. */
-void aer_read_after(struct fsroot *root, struct aer_port *p);
+void aer_read_after(const struct fsroot *root, struct fsroot_refusal *refused,
+		    struct aer_port *p);
 void aer_free(struct aer_state *a);
 
 /*

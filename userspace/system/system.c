@@ -32,7 +32,8 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 	s->read = !(offline && fsroot_is_live(in->root));
 	/* facts whose files are bad input stop the run before any copy */
 	if (s->read && (kernel_facts_read(&s->kernel, in->root, err, errlen) ||
-			virt_facts_read(&s->virt, in->root, err, errlen)))
+			virt_facts_read(&s->virt, in->root, &s->refused, err,
+					errlen)))
 		return -1;
 	in->system = s;
 	in->root_is_models = s->read;
@@ -45,11 +46,11 @@ void system_inspect(struct run_inputs *in, struct system_report *s)
 	in->root_is_models = s->read;
 	if (!s->read)
 		return;
-	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root,
+	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root, &s->refused,
 			     has_nvme(in->model));
-	fleet_facts_read(&s->fleet, in->root);
-	identity_read(&s->identity, in->root, time(NULL));
-	s->kernel_log = kernel_log_read(in->root);
+	fleet_facts_read(&s->fleet, in->root, &s->refused);
+	identity_read(&s->identity, in->root, &s->refused, time(NULL));
+	s->kernel_log = kernel_log_read(in->root, &s->refused);
 }
 
 void system_report_free(struct system_report *s)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/fsroot.h"
 #include "system/aer.h"
 #include "system/fleet.h"
 #include "system/gpudirect.h"
@@ -34,6 +35,12 @@ struct system_report {
 	struct aer_state aer;
 	struct gpudirect gd;
 	char *kernel_log;	/* system/kernel_log.h; NULL when unreadable */
+	/*
+	 * The first file under the root that a reader of these facts
+	 * refused (platform/fsroot.h), the judge's readers included;
+	 * main.c ends the run with it.
+	 */
+	struct fsroot_refusal refused;
 };
 
 /*

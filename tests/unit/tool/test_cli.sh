@@ -328,7 +328,8 @@ special_root_file "a FIFO as the root's /proc/cpuinfo" proc/cpuinfo fifo "a FIFO
 special_root_file "a FIFO as the root's /proc/cpuinfo with --cpuinfo given (the hypervisor flag)" \
 	proc/cpuinfo fifo "a FIFO" --sysfs-root "$tmp/ok" --cpuinfo "$tmp/cpu-amd"
 # The files read as unknown facts when absent: refused the same way
-# (fsroot_refusal()), the informational ones included.
+# (struct fsroot_refusal, given back by each reader), the informational
+# ones included.
 special_root_file "a FIFO as the root's DMI product name (the hypervisor's)" \
 	sys/class/dmi/id/product_name fifo "a FIFO" --sysfs-root "$tmp/ok"
 special_root_file "a FIFO as the root's DMI BIOS version (the fleet's)" \

@@ -497,7 +497,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	};
 	struct gpu_pair pairs[6];
 	struct gpu_state *st = malloc(sizeof(*st));
-	struct fsroot *root = f->r.in.root;
+	const struct fsroot *root = f->r.in.root;
 	struct fsroot bare;
 	char path[PATH_MAX], err[128];
 	size_t i, n, all, bad;
