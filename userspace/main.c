@@ -50,7 +50,6 @@
 
 #define CPUINFO_PATH "/proc/cpuinfo"
 
-/* /sys/kernel/p2pdiag: --sysfs-root, else under the root of system reads. */
 /*
  * A message or description with a path in it, cut short at its buffer's
  * end (a root near PATH_MAX), ends in "..." so that nobody takes the cut
@@ -62,15 +61,32 @@ static void mark_cut(char *buf, size_t len)
 		memcpy(buf + len - 4, "...", 4);
 }
 
-static const char *module_root(const struct options *o, const struct fsroot *sys)
+/*
+ * The root of the module's files (/sys/kernel/p2pdiag), made once:
+ * --sysfs-root, which must be a tree of them (a tree the user named is
+ * never this machine's instead), else /sys/kernel/p2pdiag under the root
+ * of system reads, or the live one where that name would not fit.
+ * Return: 0, or -1 with the reason in @err.
+ */
+static int module_root_init(struct fsroot *mod, const struct options *o,
+			    const struct fsroot *sys, char *err, size_t errlen)
 {
-	static char path[PATH_MAX];
+	char path[PATH_MAX];
 
-	if (o->sysfs_root)
-		return o->sysfs_root;
-	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT))
-		return P2PD_SYSFS_ROOT;
-	return path;
+	if (o->sysfs_root) {
+		if (sysfs_root_check(o->sysfs_root, err, errlen))
+			return -1;
+		if (fsroot_init_tree(mod, o->sysfs_root)) {
+			snprintf(err, errlen, "--sysfs-root %s: %s",
+				 o->sysfs_root, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT) ||
+	    fsroot_init_tree(mod, path))
+		return fsroot_init_tree(mod, P2PD_SYSFS_ROOT);
+	return 0;
 }
 
 /*
@@ -235,11 +251,11 @@ static int source_file(struct check_run *r, const struct options *o,
 	return 0;
 }
 
-static int source_module(struct check_run *r, const char *root,
+static int source_module(struct check_run *r, const struct fsroot *mod,
 			 struct sources *s, const struct cpu_source *c,
 			 char *err, size_t errlen)
 {
-	if (sysfs_snapshot_read(r->in.root, root, &s->module, err, errlen))
+	if (sysfs_snapshot_read(r->in.root, mod, &s->module, err, errlen))
 		return -1;
 	s->have_module = 1;
 	/* a module that does not say its CPU: this machine's is it */
@@ -248,8 +264,8 @@ static int source_module(struct check_run *r, const char *root,
 	r->in.model = &s->module.model;
 	r->in.source = "module";
 	if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
-		     "%s, read in %u attempt%s", root, s->module.attempts,
-		     s->module.attempts == 1 ? "" : "s") >=
+		     "%s, read in %u attempt%s", fsroot_get(mod),
+		     s->module.attempts, s->module.attempts == 1 ? "" : "s") >=
 	    (int)sizeof(r->in.source_detail))
 		mark_cut(r->in.source_detail, sizeof(r->in.source_detail));
 	return 0;
@@ -306,17 +322,13 @@ static int source_pci(struct check_run *r, const struct options *o,
  * are judged for.
  */
 static int choose_source(struct check_run *r, const struct options *o,
-			 struct sources *s, struct fsroot_refusal *refused,
-			 char *err, size_t errlen)
+			 struct sources *s, const struct fsroot *mod,
+			 struct fsroot_refusal *refused, char *err, size_t errlen)
 {
-	const char *root = module_root(o, r->in.root);
-	int module_loaded = sysfs_module_present(root);
+	int module_loaded = sysfs_module_present(mod);
 	int want_module, want_pci;
 	struct cpu_source c;
 
-	/* a tree the user named must be one: never this machine instead */
-	if (o->sysfs_root && sysfs_root_check(o->sysfs_root, err, errlen))
-		return -1;
 	if (read_cpu(o, r->in.root, &c, err, errlen))
 		return -1;
 	/* another machine's topology: this machine's ASPM policy is not its */
@@ -333,11 +345,11 @@ static int choose_source(struct check_run *r, const struct options *o,
 	if (o->cross_check && !module_loaded) {
 		if (snprintf(err, errlen,
 			     "--cross-check needs the p2pdiag module: %s/%s does not exist",
-			     root, P2PD_FILE_ABI_VERSION) >= (int)errlen)
+			     fsroot_get(mod), P2PD_FILE_ABI_VERSION) >= (int)errlen)
 			mark_cut(err, errlen);
 		return -1;
 	}
-	if (want_module && source_module(r, root, s, &c, err, errlen))
+	if (want_module && source_module(r, mod, s, &c, err, errlen))
 		return -1;
 	if (want_pci && source_pci(r, o, s, &c, want_module, module_loaded,
 				   err, errlen))
@@ -415,6 +427,7 @@ static void sources_free(struct sources *s)
 struct check_session {
 	struct check_run run;
 	struct fsroot root;
+	struct fsroot module_root;	/* module_root_init() */
 	/* what main.c's own readers refused under the root (root_refused()) */
 	struct fsroot_refusal refused;
 	struct system_report sys;
@@ -485,7 +498,9 @@ static enum stage_result check_topology(struct check_session *s,
 {
 	const char *graph_names[2] = { opt->graph_pair[0], opt->graph_pair[1] };
 
-	if (choose_source(&s->run, opt, &s->src, &s->refused, err, errlen) ||
+	if (module_root_init(&s->module_root, opt, &s->root, err, errlen) ||
+	    choose_source(&s->run, opt, &s->src, &s->module_root, &s->refused,
+			  err, errlen) ||
 	    judge_pairs(&s->run, err, errlen))
 		return STAGE_FAILED;
 	/* a picture that cannot be drawn is refused before anything is measured */
@@ -497,7 +512,7 @@ static enum stage_result check_topology(struct check_session *s,
 	if (s->src.have_module)
 		judge_engine_self_check(&s->run, &s->src.module);
 	if (opt->cross_check)
-		judge_cross_check(&s->run, module_root(opt, &s->root),
+		judge_cross_check(&s->run, &s->module_root,
 				  &s->src.module, &s->src.pci);
 	return STAGE_DONE;
 }

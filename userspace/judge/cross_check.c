@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "judge/cross_check.h"
+#include "platform/fsroot.h"
 #include "topology/format_text.h"
 #include "topology/pciaddr.h"
 #include "uapi/p2pdiag/abi.h"
@@ -55,9 +56,10 @@ static void take_root_bus_heads(struct p2pd_model *to,
 	}
 }
 
-void judge_cross_check(struct check_run *r, const char *root,
+void judge_cross_check(struct check_run *r, const struct fsroot *module_root,
 		       const struct sysfs_snapshot *mod, struct p2pd_model *pci)
 {
+	const char *root = fsroot_get(module_root);
 	const struct p2pd_model *mm = &mod->model;
 	unsigned int i = 0, j = 0;
 	char *text;

@@ -10,12 +10,12 @@
 #include "topology/source_sysfs.h"
 
 /*
- * judge_cross_check() - the module's files under @root (@mod, as read)
+ * judge_cross_check() - the module's files under @module_root (@mod, as read)
  * against libpci's reading @pci of the same machine: each function's
  * fields, then the pairs text the engine writes from @pci, byte for byte
  * (@pci takes @mod's generation for that).
  */
-void judge_cross_check(struct check_run *r, const char *root,
+void judge_cross_check(struct check_run *r, const struct fsroot *module_root,
 		       const struct sysfs_snapshot *mod, struct p2pd_model *pci);
 
 /*

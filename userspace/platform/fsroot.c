@@ -55,6 +55,17 @@ int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+int fsroot_init_tree(struct fsroot *root, const char *dir)
+{
+	if (!*dir || strlen(dir) >= sizeof(root->dir)) {
+		errno = *dir ? ENAMETOOLONG : EINVAL;
+		return -1;
+	}
+	strcpy(root->dir, dir);
+	strcpy(root->given, dir);
+	return 0;
+}
+
 const char *fsroot_get(const struct fsroot *root)
 {
 	return root->given;

@@ -67,6 +67,18 @@ bool fsroot_refused(const struct fsroot_refusal *refused);
  */
 int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen);
 
+/*
+ * fsroot_init_tree() - @root reads the tree at @dir, as it is named
+ * ("/sys/kernel/p2pdiag", or a copy of it), whether or not it is there
+ * yet: the module's directory is absent while the module is not loaded.
+ * It is never the live machine's "/": every read is confined beneath
+ * @dir, and fsroot_get() gives @dir back for messages and for the reads
+ * of the module's files (topology/source_sysfs.h).
+ * Return: 0, or -1 with errno ENAMETOOLONG (EINVAL for "") and @root
+ * unchanged.
+ */
+int fsroot_init_tree(struct fsroot *root, const char *dir);
+
 /* The root as given ("/" when live); for messages. */
 const char *fsroot_get(const struct fsroot *root);
 /* Whether the root is the live machine's "/". */

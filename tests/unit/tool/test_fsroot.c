@@ -369,6 +369,30 @@ void test_fsroot(struct ktap *k)
 		      "fsroot: a directory opened as a stream is refused, and named");
 	}
 	{
+		/* the module's tree: named as given, there or not, never live */
+		struct fsroot tree;
+		char absent[PATH_MAX], tree_path[PATH_MAX], longname[PATH_MAX + 8];
+
+		snprintf(absent, sizeof(absent), "%s/sys/kernel/p2pdiag", dir);
+		memset(&tree, 0, sizeof(tree));
+		CHECK(k, !fsroot_init_tree(&tree, absent) && !fsroot_is_live(&tree) &&
+		      !strcmp(fsroot_get(&tree), absent) &&
+		      !fsroot_exists(&tree, "/abi_version"),
+		      "fsroot: a tree that is not there yet is a root, named as given, not the live one");
+		CHECK(k, !fsroot_init_tree(&tree, dir) &&
+		      !fsroot_path(&tree, tree_path, sizeof(tree_path), "/proc/cmdline") &&
+		      fsroot_exists(&tree, "/proc/cmdline") &&
+		      !fsroot_exists(&tree, "/sys/bus/pci/devices/escape/passwd"),
+		      "fsroot: a tree's reads are confined beneath it");
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		errno = 0;
+		CHECK(k, fsroot_init_tree(&tree, longname) && errno == ENAMETOOLONG &&
+		      !strcmp(fsroot_get(&tree), dir) &&
+		      fsroot_init_tree(&tree, "") && errno == EINVAL,
+		      "fsroot: a tree name too long or empty is refused, the root unchanged");
+	}
+	{
 		char why[PATH_MAX + 64];
 
 		CHECK(k, !fsroot_read_fact(&root, buf, sizeof(buf), why, sizeof(why),
