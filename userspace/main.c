@@ -50,7 +50,6 @@
 
 #define CPUINFO_PATH "/proc/cpuinfo"
 
-/* /sys/kernel/p2pdiag: --sysfs-root, else under the root of system reads. */
 /*
  * A message or description with a path in it, cut short at its buffer's
  * end (a root near PATH_MAX), ends in "..." so that nobody takes the cut
@@ -62,15 +61,32 @@ static void mark_cut(char *buf, size_t len)
 		memcpy(buf + len - 4, "...", 4);
 }
 
-static const char *module_root(const struct options *o, const struct fsroot *sys)
+/*
+ * The root of the module's files (/sys/kernel/p2pdiag), made once:
+ * --sysfs-root, which must be a tree of them (a tree the user named is
+ * never this machine's instead), else /sys/kernel/p2pdiag under the root
+ * of system reads, or the live one where that name would not fit.
+ * Return: 0, or -1 with the reason in @err.
+ */
+static int module_root_init(struct fsroot *mod, const struct options *o,
+			    const struct fsroot *sys, char *err, size_t errlen)
 {
-	static char path[PATH_MAX];
+	char path[PATH_MAX];
 
-	if (o->sysfs_root)
-		return o->sysfs_root;
-	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT))
-		return P2PD_SYSFS_ROOT;
-	return path;
+	if (o->sysfs_root) {
+		if (sysfs_root_check(o->sysfs_root, err, errlen))
+			return -1;
+		if (fsroot_init_tree(mod, o->sysfs_root)) {
+			snprintf(err, errlen, "--sysfs-root %s: %s",
+				 o->sysfs_root, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT) ||
+	    fsroot_init_tree(mod, path))
+		return fsroot_init_tree(mod, P2PD_SYSFS_ROOT);
+	return 0;
 }
 
 /*
@@ -163,24 +179,6 @@ static int root_kernel_release(const struct fsroot *sys, unsigned int *release,
 	return 0;
 }
 
-/*
- * A system file under @sys that the readers took for an unknown fact but
- * that is there as something other than a regular file
- * (fsroot_refusal()): bad input, said before anything is measured, after
- * the GPUs' probe and again before the report, for the files read while
- * judging.
- * Return: whether there was one (then said on stderr).
- */
-static bool root_refused(const struct fsroot *sys)
-{
-	const char *refusal = fsroot_refusal(sys);
-
-	if (!refusal[0])
-		return false;
-	die_usage(refusal);
-	return true;
-}
-
 /* The CPU the host bridges are judged for, and where that came from. */
 struct cpu_source {
 	unsigned int flags;
@@ -254,11 +252,11 @@ static int source_file(struct check_run *r, const struct options *o,
 	return 0;
 }
 
-static int source_module(struct check_run *r, const char *root,
+static int source_module(struct check_run *r, const struct fsroot *mod,
 			 struct sources *s, const struct cpu_source *c,
 			 char *err, size_t errlen)
 {
-	if (sysfs_snapshot_read(r->in.root, root, &s->module, err, errlen))
+	if (sysfs_snapshot_read(r->in.root, mod, &s->module, err, errlen))
 		return -1;
 	s->have_module = 1;
 	/* a module that does not say its CPU: this machine's is it */
@@ -268,8 +266,8 @@ static int source_module(struct check_run *r, const char *root,
 		return -1;
 	r->in.source = "module";
 	if (snprintf(r->in.source_detail, sizeof(r->in.source_detail),
-		     "%s, read in %u attempt%s", root, s->module.attempts,
-		     s->module.attempts == 1 ? "" : "s") >=
+		     "%s, read in %u attempt%s", fsroot_get(mod),
+		     s->module.attempts, s->module.attempts == 1 ? "" : "s") >=
 	    (int)sizeof(r->in.source_detail))
 		mark_cut(r->in.source_detail, sizeof(r->in.source_detail));
 	return 0;
@@ -327,22 +325,19 @@ static int source_pci(struct check_run *r, const struct options *o,
  * are judged for.
  */
 static int choose_source(struct check_run *r, const struct options *o,
-			 struct sources *s, char *err, size_t errlen)
+			 struct sources *s, const struct fsroot *mod,
+			 struct fsroot_refusal *refused, char *err, size_t errlen)
 {
-	const char *root = module_root(o, r->in.root);
-	int module_loaded = sysfs_module_present(root);
+	int module_loaded = sysfs_module_present(mod);
 	int want_module, want_pci;
 	struct cpu_source c;
 
-	/* a tree the user named must be one: never this machine instead */
-	if (o->sysfs_root && sysfs_root_check(o->sysfs_root, err, errlen))
-		return -1;
 	if (read_cpu(o, r->in.root, &c, err, errlen))
 		return -1;
 	/* another machine's topology: this machine's ASPM policy is not its */
 	if (((!o->topology_file && !o->pci_dump) || !fsroot_is_live(r->in.root)) &&
-	    module_value(r->in.root, "pcie_aspm", "parameters/policy", r->in.host_aspm_policy,
-			 sizeof(r->in.host_aspm_policy)))
+	    module_value(r->in.root, refused, "pcie_aspm", "parameters/policy",
+			 r->in.host_aspm_policy, sizeof(r->in.host_aspm_policy)))
 		r->in.host_aspm_policy[0] = '\0';
 	if (o->topology_file)
 		return source_file(r, o, s, &c, err, errlen);
@@ -353,11 +348,11 @@ static int choose_source(struct check_run *r, const struct options *o,
 	if (o->cross_check && !module_loaded) {
 		if (snprintf(err, errlen,
 			     "--cross-check needs the p2pdiag module: %s/%s does not exist",
-			     root, P2PD_FILE_ABI_VERSION) >= (int)errlen)
+			     fsroot_get(mod), P2PD_FILE_ABI_VERSION) >= (int)errlen)
 			mark_cut(err, errlen);
 		return -1;
 	}
-	if (want_module && source_module(r, root, s, &c, err, errlen))
+	if (want_module && source_module(r, mod, s, &c, err, errlen))
 		return -1;
 	if (want_pci && source_pci(r, o, s, &c, want_module, module_loaded,
 				   err, errlen))
@@ -435,6 +430,9 @@ static void sources_free(struct sources *s)
 struct check_session {
 	struct check_run run;
 	struct fsroot root;
+	struct fsroot module_root;	/* module_root_init() */
+	/* what main.c's own readers refused under the root (root_refused()) */
+	struct fsroot_refusal refused;
 	struct system_report sys;
 	struct sources src;
 	struct evidence *evidence;
@@ -449,6 +447,27 @@ enum stage_result {
 	STAGE_FAILED,		/* the error buffer says why */
 	STAGE_REFUSED,		/* root_refused() has said why */
 };
+
+/*
+ * A system file under the root that the readers took for an unknown fact
+ * but that is there as something other than a regular file (struct
+ * fsroot_refusal): bad input, said before anything is measured, after
+ * the GPUs' probe and again before the report, for the files read while
+ * judging.  The readers main.c calls give it back in @s->refused, those
+ * of the system report in its own; main.c's are read first (the ASPM
+ * policy, before the system report), so the first file refused is said.
+ * Return: whether there was one (then said on stderr).
+ */
+static bool root_refused(const struct check_session *s)
+{
+	const struct fsroot_refusal *refused =
+		fsroot_refused(&s->refused) ? &s->refused : &s->sys.refused;
+
+	if (!fsroot_refused(refused))
+		return false;
+	die_usage(refused->why);
+	return true;
+}
 
 /* --evidence: another machine's pasted outputs; nothing of this one is read. */
 static enum stage_result check_evidence(struct check_session *s,
@@ -482,7 +501,9 @@ static enum stage_result check_topology(struct check_session *s,
 {
 	const char *graph_names[2] = { opt->graph_pair[0], opt->graph_pair[1] };
 
-	if (choose_source(&s->run, opt, &s->src, err, errlen) ||
+	if (module_root_init(&s->module_root, opt, &s->root, err, errlen) ||
+	    choose_source(&s->run, opt, &s->src, &s->module_root, &s->refused,
+			  err, errlen) ||
 	    judge_pairs(&s->run, err, errlen))
 		return STAGE_FAILED;
 	/* a picture that cannot be drawn is refused before anything is measured */
@@ -497,7 +518,7 @@ static enum stage_result check_topology(struct check_session *s,
 		struct module_fields fields;
 
 		/* out of memory: each field then compared as the topology line */
-		if (module_fields_read(module_root(opt, &s->root), &s->src.module.model,
+		if (module_fields_read(&s->module_root, &s->src.module.model,
 				       &fields))
 			s->run.judged.findings.oom = true;
 		judge_cross_check(&s->run, &fields, &s->src.module, &s->src.pci);
@@ -522,10 +543,10 @@ static enum stage_result check_machine(struct check_session *s,
 		return STAGE_FAILED;
 	system_judge_before(&s->run, &s->sys);
 	system_before_copies(&s->run.in, &s->sys);
-	if (root_refused(&s->root))
+	if (root_refused(s))
 		return STAGE_REFUSED;
-	gpu_probe(s->gpu, &s->gopt, &s->root);
-	if (root_refused(&s->root))
+	gpu_probe(s->gpu, &s->gopt, &s->root, &s->refused);
+	if (root_refused(s))
 		return STAGE_REFUSED;
 	if (!s->gopt.no_cuda && !s->gopt.quick && s->gpu->cuda == GPU_OK &&
 	    s->gpu->nr_dev) {
@@ -536,11 +557,11 @@ static enum stage_result check_machine(struct check_session *s,
 
 	/* the facts after the copies, read before any of them is judged */
 	system_inspect(&s->run.in, &s->sys);
+	if (root_refused(s))
+		return STAGE_REFUSED;
 	judge_topology(&s->run);
 	judge_gpus(&s->run);
 	system_judge(&s->run, &s->sys);
-	if (root_refused(&s->root))
-		return STAGE_REFUSED;
 	if (opt->baseline == BASELINE_CHECK &&
 	    baseline_check(opt->baseline_file, &s->run, opt->tolerance, err,
 			   errlen))

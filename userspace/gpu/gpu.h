@@ -14,6 +14,7 @@
 #include "gpu/gpu_validity.h"
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define GPU_MAX		64
 #define GPU_NAME_LEN	96
@@ -278,10 +279,12 @@ struct gpu_state {
 
 /*
  * Load the libraries, enumerate GPUs, read attributes, and each GPU's
- * NUMA node from the sysfs under @root.  Never fails hard.
+ * NUMA node from the sysfs under @root.  Never fails hard; a numa_node
+ * file there that is no regular file is named in @refused
+ * (platform/fsroot.h) for the caller to end the run with.
  */
 void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
-	       struct fsroot *root);
+	       const struct fsroot *root, struct fsroot_refusal *refused);
 /* Run the measurements asked for; a stuck copy ends as GPU_TIMEOUT. */
 void gpu_measure(struct gpu_state *st, const struct gpu_options *opt);
 

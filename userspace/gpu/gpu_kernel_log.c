@@ -38,7 +38,7 @@ static void take_line(struct gpu_state *st, const char *line)
 	snprintf(st->kernel_xid, sizeof(st->kernel_xid), "%s", xid + 6);
 }
 
-void gpu_read_kernel_xid(struct gpu_state *st, struct fsroot *root)
+void gpu_read_kernel_xid(struct gpu_state *st, const struct fsroot *root)
 {
 	char path[4096], buf[8192], line[KERNEL_LOG_LINE];
 	size_t used = 0, total = 0;

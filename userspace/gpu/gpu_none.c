@@ -12,9 +12,10 @@
 #include "gpu/gpu_names.h"
 
 void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
-	       struct fsroot *root)
+	       const struct fsroot *root, struct fsroot_refusal *refused)
 {
 	(void)root;		/* no GPU is enumerated: no NUMA node to read */
+	(void)refused;
 	memset(st, 0, sizeof(*st));
 	st->stuck_pair = st->stuck_dev = -1;
 	st->cuda = st->nvml = st->measure =

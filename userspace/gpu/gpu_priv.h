@@ -189,6 +189,6 @@ double gpu_now(void);
  * under @root) into st->kernel_xid, for a run whose driver stopped
  * answering; it never blocks and never fails hard.
  */
-void gpu_read_kernel_xid(struct gpu_state *st, struct fsroot *root);
+void gpu_read_kernel_xid(struct gpu_state *st, const struct fsroot *root);
 
 #endif /* P2PDIAG_GPU_PRIV_H */

@@ -54,7 +54,7 @@ static struct {
 	pid_t pid;
 	int fd;			/* socketpair end; MSG_NOSIGNAL, no SIGPIPE */
 	struct shared *sh;
-	struct fsroot *root;	/* the probe's, for the kernel log */
+	const struct fsroot *root;	/* the probe's, for the kernel log */
 } worker = { .pid = -1, .fd = -1 };
 
 static double timeout_of(const struct gpu_options *opt)
@@ -261,13 +261,15 @@ static void worker_lost(struct gpu_state *st, bool measuring, bool died,
 }
 
 /* The kernel's view of the GPU's NUMA node: -1 when it has none. */
-static int read_numa_node(struct fsroot *root, unsigned long long addr)
+static int read_numa_node(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  unsigned long long addr)
 {
 	char text[32], bus[P2PD_ADDR_STRLEN], *end;
 	long node;
 
 	pciaddr_format(bus, addr);
-	if (fsroot_read(root, text, sizeof(text),
+	if (fsroot_read(root, refused, text, sizeof(text),
 			"/sys/bus/pci/devices/%s/numa_node", bus))
 		return -1;
 	node = strtol(text, &end, 10);
@@ -276,22 +278,24 @@ static int read_numa_node(struct fsroot *root, unsigned long long addr)
 
 /*
  * Each probed GPU's NUMA node, read here in the tool and not in the
- * worker, so that a file under @root that is refused is kept in @root
- * like any other system read's; the worker's copy gets the nodes for the
- * measurements that place buffers by them.
+ * worker, so that a file under @root that is refused goes back to the
+ * caller in @refused like any other system read's; the worker's copy gets
+ * the nodes for the measurements that place buffers by them.
  */
-static void read_numa_nodes(struct gpu_state *st, struct fsroot *root)
+static void read_numa_nodes(struct gpu_state *st, const struct fsroot *root,
+			    struct fsroot_refusal *refused)
 {
 	unsigned int d;
 
 	for (d = 0; d < st->nr_dev && d < GPU_MAX; d++) {
-		st->dev[d].numa_node = read_numa_node(root, st->dev[d].pci_addr);
+		st->dev[d].numa_node = read_numa_node(root, refused,
+						      st->dev[d].pci_addr);
 		worker.sh->st.dev[d].numa_node = st->dev[d].numa_node;
 	}
 }
 
 void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
-	       struct fsroot *root)
+	       const struct fsroot *root, struct fsroot_refusal *refused)
 {
 	double start = gpu_now(), limit;
 	pid_t parent;
@@ -347,7 +351,7 @@ void gpu_probe(struct gpu_state *st, const struct gpu_options *opt,
 		collect(st);
 	else
 		worker_lost(st, false, died, limit, bound);
-	read_numa_nodes(st, root);
+	read_numa_nodes(st, root, refused);
 	st->measure = GPU_SKIPPED;
 	st->probe_s = gpu_now() - start;
 }

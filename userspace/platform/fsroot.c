@@ -29,7 +29,6 @@ int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen)
 	char real[PATH_MAX];
 	struct stat st;
 
-	root->refusal[0] = '\0';
 	root->dir[0] = '\0';
 	strcpy(root->given, "/");
 	if (!dir || !*dir || !strcmp(dir, "/"))
@@ -53,6 +52,17 @@ int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen)
 	strcpy(root->given, dir);
 	/* realpath("/x/") is "/x"; realpath of a link to "/" is "/" */
 	strcpy(root->dir, strcmp(real, "/") ? real : "");
+	return 0;
+}
+
+int fsroot_init_tree(struct fsroot *root, const char *dir)
+{
+	if (!*dir || strlen(dir) >= sizeof(root->dir)) {
+		errno = *dir ? ENAMETOOLONG : EINVAL;
+		return -1;
+	}
+	strcpy(root->dir, dir);
+	strcpy(root->given, dir);
 	return 0;
 }
 
@@ -151,20 +161,23 @@ static void say_refusal(const struct fsroot *root, char *why, size_t whylen,
 	errno = saved;
 }
 
-/* keeps the first refusal of a plain read for fsroot_refusal() */
-static void note_refusal(struct fsroot *root, const char *path, mode_t found)
+/* names a plain read's refusal in @refused, unless it names an earlier one */
+static void note_refusal(const struct fsroot *root,
+			 struct fsroot_refusal *refused, const char *path,
+			 mode_t found)
 {
-	if (!root->refusal[0])
-		say_refusal(root, root->refusal, sizeof(root->refusal), path,
+	if (!refused->why[0])
+		say_refusal(root, refused->why, sizeof(refused->why), path,
 			    found);
 }
 
-const char *fsroot_refusal(const struct fsroot *root)
+bool fsroot_refused(const struct fsroot_refusal *refused)
 {
-	return root->refusal;
+	return refused->why[0] != '\0';
 }
 
-int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...)
+int fsroot_read(const struct fsroot *root, struct fsroot_refusal *refused,
+		char *buf, size_t cap, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -176,7 +189,7 @@ int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...
 	rc = system_file_read_value(confine(root), live_path(root, path), buf,
 				    cap, SYSTEM_FILE_TO_END, &found);
 	if (rc)
-		note_refusal(root, path, found);
+		note_refusal(root, refused, path, found);
 	return rc;
 }
 
@@ -275,7 +288,8 @@ int fsroot_stays_inside(const struct fsroot *root, const char *fmt, ...)
 	return -1;
 }
 
-FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
+FILE *fsroot_fopen(const struct fsroot *root, struct fsroot_refusal *refused,
+		   const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	mode_t found = 0;
@@ -287,7 +301,7 @@ FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
 		return NULL;
 	f = system_file_fopen(confine(root), live_path(root, path), &found);
 	if (!f)
-		note_refusal(root, path, found);
+		note_refusal(root, refused, path, found);
 	return f;
 }
 

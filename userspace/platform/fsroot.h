@@ -26,22 +26,58 @@
 #define FSROOT_REFUSAL_MAX (4096 + 64)
 
 /*
- * The root of one run's system reads, made by fsroot_init() and passed to
- * every reader; its fields are read through the functions below.
+ * The root of one run's system reads, made once by fsroot_init() and
+ * passed, const, to every reader; its fields are read through the
+ * functions below.
  */
 struct fsroot {
 	char dir[PATH_MAX];		/* resolved, no trailing slash; "" when live */
 	char given[PATH_MAX];		/* as given, for messages; "/" when live */
-	char refusal[FSROOT_REFUSAL_MAX]; /* see fsroot_refusal() */
 };
 
 /*
+ * struct fsroot_refusal - what a reader gives back to its caller, beside
+ * its value, when a file it read under the root is there but is not a
+ * regular file (a FIFO, socket, device node or directory), or, under a
+ * root, a link on its way leads out of it, links loop, or it may not be
+ * read: @why names the first such file as fsroot_read_fact() does, and
+ * is "" while none was.
+ *
+ * The readers keep treating such a file as an unknown fact, so that a
+ * reader needs no error path of its own, and one that reads several
+ * files passes the same refusal to each; the caller that gathers (main.c,
+ * system/system.c) ends the run with the message before any report, as
+ * for the facts read with fsroot_read_fact().  That holds for every file
+ * read this way, the informational ones included: a root whose files are
+ * FIFOs or directories is not the machine it stands for, and a report
+ * from it would be judged on facts said to be unknown that are not.
+ */
+struct fsroot_refusal {
+	char why[FSROOT_REFUSAL_MAX];
+};
+
+/* Whether @refused names a file (fsroot_read(), fsroot_fopen()). */
+bool fsroot_refused(const struct fsroot_refusal *refused);
+
+/*
  * fsroot_init() - @root reads system files under @dir; NULL or "/" means
- * the live machine.  No file has been refused yet.
+ * the live machine.
  * Return: 0, or -1 with the reason in @err (not a directory, too long);
  * @root is then the live machine's.
  */
 int fsroot_init(struct fsroot *root, const char *dir, char *err, size_t errlen);
+
+/*
+ * fsroot_init_tree() - @root reads the tree at @dir, as it is named
+ * ("/sys/kernel/p2pdiag", or a copy of it), whether or not it is there
+ * yet: the module's directory is absent while the module is not loaded.
+ * It is never the live machine's "/": every read is confined beneath
+ * @dir, and fsroot_get() gives @dir back for messages and for the reads
+ * of the module's files (topology/source_sysfs.h).
+ * Return: 0, or -1 with errno ENAMETOOLONG (EINVAL for "") and @root
+ * unchanged.
+ */
+int fsroot_init_tree(struct fsroot *root, const char *dir);
 
 /* The root as given ("/" when live); for messages. */
 const char *fsroot_get(const struct fsroot *root);
@@ -59,28 +95,15 @@ int fsroot_path(const struct fsroot *root, char *out, size_t len,
  * fsroot_read() - a small file (at most @cap - 1 bytes) in one piece,
  * NUL-terminated, without its trailing newline.  fsroot_read() and
  * fsroot_fopen() open through system_file_open(): what is not a regular
- * file is refused at once, and the first such file is kept in @root.
+ * file is refused at once, and named in @refused unless it already names
+ * an earlier one (struct fsroot_refusal).
  * Return: 0, or -1 with errno set (EFBIG when it did not fit, EBADMSG
  * when it holds a NUL byte; ENXIO or EISDIR when it is not a regular
  * file).
  */
-int fsroot_read(struct fsroot *root, char *buf, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/*
- * fsroot_refusal() - the first file that fsroot_read() or fsroot_fopen()
- * refused under @root because it is there but is not a regular file,
- * said as fsroot_read_fact() says it; "" when none was.
- *
- * Their callers keep treating such a file as an unknown fact, so that a
- * reader needs no error path of its own; the run then ends with this
- * message before any report, as for the facts read with
- * fsroot_read_fact().  That holds for every file read this way, the
- * informational ones included: a root whose files are FIFOs or
- * directories is not the machine it stands for, and a report from it
- * would be judged on facts said to be unknown that are not.
- */
-const char *fsroot_refusal(const struct fsroot *root);
+int fsroot_read(const struct fsroot *root, struct fsroot_refusal *refused,
+		char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /*
  * fsroot_read_fact() - fsroot_read() of a fact that is unknown when its
@@ -133,8 +156,8 @@ int fsroot_stays_inside(const struct fsroot *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* fsroot_fopen() and fsroot_opendir(): NULL with errno set. */
-FILE *fsroot_fopen(struct fsroot *root, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+FILE *fsroot_fopen(const struct fsroot *root, struct fsroot_refusal *refused,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 DIR *fsroot_opendir(const struct fsroot *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -48,7 +48,7 @@ struct judge_params {
 };
 
 struct run_inputs {
-	struct fsroot *root;		/* where system files are read (platform/fsroot.h) */
+	const struct fsroot *root;	/* where system files are read (platform/fsroot.h) */
 	const char *source;		/* "module", "pci", "file", "evidence" */
 	char source_detail[256];	/* path, or why this source */
 	/*

@@ -44,54 +44,64 @@ int aer_parse(const char *text, unsigned long long *total, char *detail, size_t 
 	return found;
 }
 
-static bool read_kind(struct fsroot *root, const char *addr, const char *file, unsigned long long *total,
-		      char *detail, size_t len)
+static bool read_kind(const struct fsroot *root, struct fsroot_refusal *refused,
+		      const char *addr, const char *file,
+		      unsigned long long *total, char *detail, size_t len)
 {
 	char text[2048];
 
-	if (fsroot_read(root, text, sizeof(text), "/sys/bus/pci/devices/%s/%s", addr, file))
+	if (fsroot_read(root, refused, text, sizeof(text),
+			"/sys/bus/pci/devices/%s/%s", addr, file))
 		return false;
 	return !aer_parse(text, total, detail, len);
 }
 
-void aer_read_counts(struct fsroot *root, unsigned long long addr,
-		     struct aer_counts *c)
+void aer_read_counts(const struct fsroot *root, struct fsroot_refusal *refused,
+		     unsigned long long addr, struct aer_counts *c)
 {
 	char a[P2PD_ADDR_STRLEN], d1[AER_DETAIL], d2[AER_DETAIL], d3[AER_DETAIL];
 
 	memset(c, 0, sizeof(*c));
 	pciaddr_format(a, addr);
-	c->have = read_kind(root, a, "aer_dev_correctable", &c->cor, d1, sizeof(d1)) &&
-		  read_kind(root, a, "aer_dev_nonfatal", &c->nonfatal, d2, sizeof(d2)) &&
-		  read_kind(root, a, "aer_dev_fatal", &c->fatal, d3, sizeof(d3));
+	c->have = read_kind(root, refused, a, "aer_dev_correctable", &c->cor,
+			    d1, sizeof(d1)) &&
+		  read_kind(root, refused, a, "aer_dev_nonfatal", &c->nonfatal,
+			    d2, sizeof(d2)) &&
+		  read_kind(root, refused, a, "aer_dev_fatal", &c->fatal, d3,
+			    sizeof(d3));
 	if (c->have)
 		snprintf(c->detail, sizeof(c->detail), "%.80s%s%.80s%s%.80s", d1,
 			 d1[0] && (d2[0] || d3[0]) ? ", " : "", d2,
 			 d2[0] && d3[0] ? ", " : "", d3);
 }
 
-void aer_read_after(struct fsroot *root, struct aer_port *p)
+void aer_read_after(const struct fsroot *root, struct fsroot_refusal *refused,
+		    struct aer_port *p)
 {
-	aer_read_counts(root, p->addr, &p->after);
-	p->have_lnksta = pcie_config_read_word(root, p->addr, PCIE_CAP_LNKSTA,
+	aer_read_counts(root, refused, p->addr, &p->after);
+	p->have_lnksta = pcie_config_read_word(root, refused, p->addr,
+					       PCIE_CAP_LNKSTA,
 						&p->lnksta);
 }
 
-void aer_read_before(struct fsroot *root, struct aer_state *a)
+void aer_read_before(const struct fsroot *root, struct fsroot_refusal *refused,
+		     struct aer_state *a)
 {
 	unsigned int i;
 
 	for (i = 0; i < a->nr; i++)
-		aer_read_counts(root, a->port[i].addr, &a->port[i].before);
+		aer_read_counts(root, refused, a->port[i].addr,
+				&a->port[i].before);
 	a->taken = true;
 }
 
-void aer_read_ports_after(struct fsroot *root, struct aer_state *a)
+void aer_read_ports_after(const struct fsroot *root,
+			  struct fsroot_refusal *refused, struct aer_state *a)
 {
 	unsigned int i;
 
 	for (i = 0; i < a->nr; i++)
-		aer_read_after(root, &a->port[i]);
+		aer_read_after(root, refused, &a->port[i]);
 }
 
 void aer_free(struct aer_state *a)

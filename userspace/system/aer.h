@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define AER_DETAIL 256
 
@@ -37,17 +38,20 @@ struct aer_state {
 };
 
 /* aer_read_counts() - the three AER counters of @addr under @root into @c. */
-void aer_read_counts(struct fsroot *root, unsigned long long addr,
-		     struct aer_counts *c);
+void aer_read_counts(const struct fsroot *root, struct fsroot_refusal *refused,
+		     unsigned long long addr, struct aer_counts *c);
 /* aer_read_after() - @p's counters and Link Status after the copies. */
-void aer_read_after(struct fsroot *root, struct aer_port *p);
+void aer_read_after(const struct fsroot *root, struct fsroot_refusal *refused,
+		    struct aer_port *p);
 /*
  * aer_read_before() - before the copies, the counters of every port of
  * @a (the judge chose them: judge/system_checks.h's aer_choose()).
  */
-void aer_read_before(struct fsroot *root, struct aer_state *a);
+void aer_read_before(const struct fsroot *root, struct fsroot_refusal *refused,
+		     struct aer_state *a);
 /* aer_read_ports_after() - after the copies, aer_read_after() of every port of @a. */
-void aer_read_ports_after(struct fsroot *root, struct aer_state *a);
+void aer_read_ports_after(const struct fsroot *root,
+			  struct fsroot_refusal *refused, struct aer_state *a);
 void aer_free(struct aer_state *a);
 
 /*

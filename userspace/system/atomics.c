@@ -6,16 +6,19 @@
 #define DEVCAP2			0x24	/* low word of Device Capabilities 2 */
 #define DEVCTL2			0x28
 
-bool atomics_devcap2_read(struct fsroot *root, unsigned long long addr,
-			  unsigned int *cap)
+bool atomics_devcap2_read(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  unsigned long long addr, unsigned int *cap)
 {
-	return pcie_config_read_word(root, addr, DEVCAP2, cap) && *cap != 0xffff;
+	return pcie_config_read_word(root, refused, addr, DEVCAP2,
+				     cap) && *cap != 0xffff;
 }
 
-bool atomics_regs_read(struct fsroot *root, unsigned long long addr,
+bool atomics_regs_read(const struct fsroot *root,
+		       struct fsroot_refusal *refused, unsigned long long addr,
 		       unsigned int *cap, unsigned int *ctl)
 {
-	return pcie_config_read_word(root, addr, DEVCAP2, cap) &&
-	       pcie_config_read_word(root, addr, DEVCTL2, ctl) &&
+	return pcie_config_read_word(root, refused, addr, DEVCAP2, cap) &&
+	       pcie_config_read_word(root, refused, addr, DEVCTL2, ctl) &&
 	       *cap != 0xffff && *ctl != 0xffff;
 }

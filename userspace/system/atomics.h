@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define DEVCAP2_ROUTING		0x0040
 #define DEVCAP2_COMPLETER_32	0x0080
@@ -23,10 +24,12 @@ struct fsroot;
  * atomics_devcap2_read() - the low word of Device Capabilities 2 of
  * @addr into @cap; false when it cannot be read (or reads all ones).
  */
-bool atomics_devcap2_read(struct fsroot *root, unsigned long long addr,
-			  unsigned int *cap);
+bool atomics_devcap2_read(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  unsigned long long addr, unsigned int *cap);
 /* atomics_regs_read() - ... and that of Device Control 2 into @ctl. */
-bool atomics_regs_read(struct fsroot *root, unsigned long long addr,
+bool atomics_regs_read(const struct fsroot *root,
+		       struct fsroot_refusal *refused, unsigned long long addr,
 		       unsigned int *cap, unsigned int *ctl);
 
 #endif /* P2PDIAG_SYSTEM_ATOMICS_H */

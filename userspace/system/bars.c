@@ -41,11 +41,13 @@ int bars_parse(const char *text, struct bar bar[BARS_MAX])
 	return n;
 }
 
-int bars_read(struct fsroot *root, unsigned long long addr, struct bar bar[BARS_MAX])
+int bars_read(const struct fsroot *root, struct fsroot_refusal *refused,
+	      unsigned long long addr, struct bar bar[BARS_MAX])
 {
 	char a[P2PD_ADDR_STRLEN], text[1024];
 
-	if (fsroot_read(root, text, sizeof(text), "/sys/bus/pci/devices/%s/resource",
+	if (fsroot_read(root, refused, text, sizeof(text),
+			"/sys/bus/pci/devices/%s/resource",
 			pciaddr_format(a, addr)))
 		return -1;
 	return bars_parse(text, bar);
@@ -61,29 +63,35 @@ bool bar_unassigned(const struct bar *b)
 	return (b->flags & IORESOURCE_UNSET) || !b->start;
 }
 
-unsigned long long bar_resize_sizes(struct fsroot *root, const char *addr, int i)
+unsigned long long bar_resize_sizes(const struct fsroot *root,
+				    struct fsroot_refusal *refused,
+				    const char *addr, int i)
 {
 	char text[32], *end;
 	unsigned long long sizes;
 
-	if (fsroot_read(root, text, sizeof(text),
+	if (fsroot_read(root, refused, text, sizeof(text),
 			"/sys/bus/pci/devices/%s/resource%d_resize", addr, i))
 		return 0;
 	sizes = strtoull(text, &end, 16);
 	return end == text ? 0 : sizes;
 }
 
-bool bridge_window_read(struct fsroot *root, unsigned long long addr,
+bool bridge_window_read(const struct fsroot *root,
+			struct fsroot_refusal *refused, unsigned long long addr,
 			struct bridge_window *w)
 {
 	unsigned int bl, ub = 0, ul = 0;
 
-	if (!pci_config_read_header(root, addr, PREF_BASE_LIMIT, &bl) ||
+	if (!pci_config_read_header(root, refused, addr, PREF_BASE_LIMIT,
+				    &bl) ||
 	    bl == 0xffffffff)
 		return false;
 	w->is64 = (bl & 0xf) == PREF_64BIT;
-	if (w->is64 && (!pci_config_read_header(root, addr, PREF_BASE_UPPER, &ub) ||
-			!pci_config_read_header(root, addr, PREF_LIMIT_UPPER, &ul)))
+	if (w->is64 && (!pci_config_read_header(root, refused, addr,
+						PREF_BASE_UPPER, &ub) ||
+			!pci_config_read_header(root, refused, addr,
+						PREF_LIMIT_UPPER, &ul)))
 		return false;
 	w->base = (unsigned long long)(bl & 0xfff0) << 16 | (unsigned long long)ub << 32;
 	w->limit = (unsigned long long)(bl >> 16 & 0xfff0) << 16 | 0xfffff |
@@ -91,12 +99,13 @@ bool bridge_window_read(struct fsroot *root, unsigned long long addr,
 	return true;
 }
 
-bool bridge_mem_window_read(struct fsroot *root, unsigned long long addr,
-			    struct bridge_window *w)
+bool bridge_mem_window_read(const struct fsroot *root,
+			    struct fsroot_refusal *refused,
+			    unsigned long long addr, struct bridge_window *w)
 {
 	unsigned int bl;
 
-	if (!pci_config_read_header(root, addr, MEM_BASE_LIMIT, &bl))
+	if (!pci_config_read_header(root, refused, addr, MEM_BASE_LIMIT, &bl))
 		return false;
 	w->base = (unsigned long long)(bl & 0xfff0) << 16;
 	w->limit = (unsigned long long)(bl >> 16 & 0xfff0) << 16 | 0xfffff;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define BARS_MAX	6
 
@@ -38,7 +39,8 @@ int bars_parse(const char *text, struct bar bar[BARS_MAX]);
  * bars_read() - the BARs of @addr from its sysfs resource file under @root.
  * Return: how many were read, -1 when the file is not there or malformed.
  */
-int bars_read(struct fsroot *root, unsigned long long addr, struct bar bar[BARS_MAX]);
+int bars_read(const struct fsroot *root, struct fsroot_refusal *refused,
+	      unsigned long long addr, struct bar bar[BARS_MAX]);
 
 /* Whether @b is a memory BAR of some size. */
 bool bar_is_memory(const struct bar *b);
@@ -50,7 +52,9 @@ bool bar_unassigned(const struct bar *b);
  * Resizable BAR capability's sizes, bit n meaning 1 MiB << n), or 0 when
  * there is none, it cannot be read or does not parse.
  */
-unsigned long long bar_resize_sizes(struct fsroot *root, const char *addr, int i);
+unsigned long long bar_resize_sizes(const struct fsroot *root,
+				    struct fsroot_refusal *refused,
+				    const char *addr, int i);
 
 /* A bridge's memory window as its registers say. */
 struct bridge_window {
@@ -63,10 +67,12 @@ struct bridge_window {
  * (Prefetchable Memory Base and Limit, with their upper halves where the
  * base says 64-bit); false when its registers cannot be read.
  */
-bool bridge_window_read(struct fsroot *root, unsigned long long addr,
+bool bridge_window_read(const struct fsroot *root,
+			struct fsroot_refusal *refused, unsigned long long addr,
 			struct bridge_window *w);
 /* bridge_mem_window_read() - ... and its non-prefetchable one (32-bit). */
-bool bridge_mem_window_read(struct fsroot *root, unsigned long long addr,
-			    struct bridge_window *w);
+bool bridge_mem_window_read(const struct fsroot *root,
+			    struct fsroot_refusal *refused,
+			    unsigned long long addr, struct bridge_window *w);
 
 #endif /* P2PDIAG_SYSTEM_BARS_H */

@@ -10,7 +10,9 @@
 #include "topology/pciaddr.h"
 #include "system/dma_mask.h"
 
-unsigned int dma_mask_bits_read(struct fsroot *root, unsigned long long addr)
+unsigned int dma_mask_bits_read(const struct fsroot *root,
+				struct fsroot_refusal *refused,
+				unsigned long long addr)
 {
 	char a[P2PD_ADDR_STRLEN], text[16], driver[64], *end;
 	unsigned long bits;
@@ -18,7 +20,7 @@ unsigned int dma_mask_bits_read(struct fsroot *root, unsigned long long addr)
 	pciaddr_format(a, addr);
 	if (fsroot_link_name(root, driver, sizeof(driver),
 			     "/sys/bus/pci/devices/%s/driver", a) ||
-	    fsroot_read(root, text, sizeof(text),
+	    fsroot_read(root, refused, text, sizeof(text),
 			"/sys/bus/pci/devices/%s/dma_mask_bits", a))
 		return 0;
 	bits = strtoul(text, &end, 10);

@@ -4,11 +4,14 @@
 #define P2PDIAG_SYSTEM_DMA_MASK_H
 
 struct fsroot;
+struct fsroot_refusal;
 
 /*
  * dma_mask_bits_read() - the driver's DMA mask of function @addr in bits
  * (its dma_mask_bits under @root), or 0 when unbound or unreadable.
  */
-unsigned int dma_mask_bits_read(struct fsroot *root, unsigned long long addr);
+unsigned int dma_mask_bits_read(const struct fsroot *root,
+				struct fsroot_refusal *refused,
+				unsigned long long addr);
 
 #endif /* P2PDIAG_SYSTEM_DMA_MASK_H */

@@ -12,9 +12,10 @@
 #include "platform/fsroot.h"
 #include "system/fleet.h"
 
-static void dmi(struct fsroot *root, char *buf, size_t len, const char *name)
+static void dmi(const struct fsroot *root, struct fsroot_refusal *refused,
+		char *buf, size_t len, const char *name)
 {
-	if (fsroot_read(root, buf, len, "/sys/class/dmi/id/%s", name))
+	if (fsroot_read(root, refused, buf, len, "/sys/class/dmi/id/%s", name))
 		buf[0] = '\0';
 }
 
@@ -24,21 +25,25 @@ static int slot_cmp(const void *x, const void *y)
 		      ((const struct fleet_slot *)y)->name);
 }
 
-void fleet_facts_read(struct fleet_facts *f, struct fsroot *root)
+void fleet_facts_read(struct fleet_facts *f, const struct fsroot *root,
+		      struct fsroot_refusal *refused)
 {
 	char vendor[FLEET_TEXT], name[FLEET_TEXT];
 	struct dirent *e;
 	DIR *d;
 
 	memset(f, 0, sizeof(*f));
-	dmi(root, f->bios_vendor, sizeof(f->bios_vendor), "bios_vendor");
-	dmi(root, f->bios_version, sizeof(f->bios_version), "bios_version");
-	dmi(root, f->bios_date, sizeof(f->bios_date), "bios_date");
-	dmi(root, vendor, sizeof(vendor), "board_vendor");
-	dmi(root, name, sizeof(name), "board_name");
+	dmi(root, refused, f->bios_vendor, sizeof(f->bios_vendor),
+	    "bios_vendor");
+	dmi(root, refused, f->bios_version, sizeof(f->bios_version),
+	    "bios_version");
+	dmi(root, refused, f->bios_date, sizeof(f->bios_date), "bios_date");
+	dmi(root, refused, vendor, sizeof(vendor), "board_vendor");
+	dmi(root, refused, name, sizeof(name), "board_name");
 	snprintf(f->board, sizeof(f->board), "%.60s%s%.60s", vendor,
 		 vendor[0] && name[0] ? " " : "", name);
-	if (fsroot_read(root, f->nvidia_driver, sizeof(f->nvidia_driver),
+	if (fsroot_read(root, refused, f->nvidia_driver,
+			sizeof(f->nvidia_driver),
 			"/sys/module/nvidia/version"))
 		f->nvidia_driver[0] = '\0';
 	d = fsroot_opendir(root, "/sys/bus/pci/slots");
@@ -48,7 +53,7 @@ void fleet_facts_read(struct fleet_facts *f, struct fsroot *root)
 		struct fleet_slot *s = &f->slot[f->nr_slots];
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(s->name) ||
-		    fsroot_read(root, s->addr, sizeof(s->addr),
+		    fsroot_read(root, refused, s->addr, sizeof(s->addr),
 				"/sys/bus/pci/slots/%s/address", e->d_name) ||
 		    !s->addr[0])
 			continue;	/* an empty slot has no address */

@@ -26,8 +26,10 @@ struct fleet_facts {
 };
 
 struct fsroot;
+struct fsroot_refusal;
 
 /* The fleet context of the machine whose files @root holds. */
-void fleet_facts_read(struct fleet_facts *f, struct fsroot *root);
+void fleet_facts_read(struct fleet_facts *f, const struct fsroot *root,
+		      struct fsroot_refusal *refused);
 
 #endif /* P2PDIAG_SYSTEM_FLEET_H */

@@ -15,22 +15,24 @@
 #include "system/virt.h"
 #include "topology/pciaddr.h"
 
-static void read_bars(struct fsroot *root, unsigned long long addr,
-		      struct function_facts *f)
+static void read_bars(const struct fsroot *root, struct fsroot_refusal *refused,
+		      unsigned long long addr, struct function_facts *f)
 {
 	char a[P2PD_ADDR_STRLEN];
 	int i;
 
-	f->nr_bars = bars_read(root, addr, f->bar);
+	f->nr_bars = bars_read(root, refused, addr, f->bar);
 	pciaddr_format(a, addr);
 	for (i = 0; i < f->nr_bars && i < BARS_MAX; i++)
 		if (bar_is_memory(&f->bar[i]) && !bar_unassigned(&f->bar[i]))
-			f->resize[i] = bar_resize_sizes(root, a, i);
+			f->resize[i] = bar_resize_sizes(root, refused, a, i);
 }
 
 /* What holds the link above @idx below the speed both its ends support. */
-static void read_link_cap(struct fsroot *root, const struct p2pd_model *m,
-			  int idx, struct function_facts *f)
+static void read_link_cap(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  const struct p2pd_model *m, int idx,
+			  struct function_facts *f)
 {
 	const struct p2pd_function *fn = &m->fn[idx];
 	struct p2pd_link l;
@@ -42,12 +44,12 @@ static void read_link_cap(struct fsroot *root, const struct p2pd_model *m,
 	up = p2pd_model_find(m, fn->parent);
 	if (up == P2PD_NO_INDEX)
 		return;
-	f->link_capped = link_cap_read(root, m->fn[up].addr, fn->addr,
+	f->link_capped = link_cap_read(root, refused, m->fn[up].addr, fn->addr,
 				       l.max_speed, &f->link_cap);
 }
 
 /* What GPUDirect's route judges compare of the ends of a GPU-NIC or GPU-NVMe pair. */
-static void read_gpudirect(struct fsroot *root, const struct p2pd_function *fn,
+static void read_gpudirect(const struct fsroot *root, const struct p2pd_function *fn,
 			   struct function_facts *f)
 {
 	enum p2pd_kind kind = p2pd_device_kind(fn->class_code);
@@ -65,7 +67,8 @@ static void read_gpudirect(struct fsroot *root, const struct p2pd_function *fn,
 							   sizeof(f->iommu_mode));
 }
 
-struct function_facts *function_facts_read(struct fsroot *root,
+struct function_facts *function_facts_read(const struct fsroot *root,
+					   struct fsroot_refusal *refused,
 					   const struct p2pd_model *m, bool guest)
 {
 	struct function_facts *facts;
@@ -80,14 +83,14 @@ struct function_facts *function_facts_read(struct fsroot *root,
 		const struct p2pd_function *fn = &m->fn[i];
 		struct function_facts *f = &facts[i];
 
-		read_bars(root, fn->addr, f);
-		f->dma_mask_bits = dma_mask_bits_read(root, fn->addr);
-		f->have_devcap2 = atomics_devcap2_read(root, fn->addr, &f->devcap2);
-		f->have_atomics_regs = atomics_regs_read(root, fn->addr, &f->atomics_cap,
+		read_bars(root, refused, fn->addr, f);
+		f->dma_mask_bits = dma_mask_bits_read(root, refused, fn->addr);
+		f->have_devcap2 = atomics_devcap2_read(root, refused, fn->addr, &f->devcap2);
+		f->have_atomics_regs = atomics_regs_read(root, refused, fn->addr, &f->atomics_cap,
 							 &f->atomics_ctl);
-		read_link_cap(root, m, (int)i, f);
+		read_link_cap(root, refused, m, (int)i, f);
 		f->clique = guest && p2pd_is_nvidia_gpu(fn) ?
-			    virt_gpu_clique(root, fn->addr) : -1;
+			    virt_gpu_clique(root, refused, fn->addr) : -1;
 		read_gpudirect(root, fn, f);
 	}
 	/* the windows of each function with one below it, for the BARs there */
@@ -100,8 +103,8 @@ struct function_facts *function_facts_read(struct fsroot *root,
 			continue;
 		b = &facts[up];
 		b->windows_read = true;
-		b->have_window = bridge_window_read(root, m->fn[up].addr, &b->window);
-		b->have_mem_window = bridge_mem_window_read(root, m->fn[up].addr,
+		b->have_window = bridge_window_read(root, refused, m->fn[up].addr, &b->window);
+		b->have_mem_window = bridge_mem_window_read(root, refused, m->fn[up].addr,
 							    &b->mem_window);
 	}
 	return facts;

@@ -17,6 +17,7 @@
 #include "topology/link_caps.h"
 
 struct fsroot;
+struct fsroot_refusal;
 struct p2pd_model;
 
 /* One function's facts, by the readers named; each "have" false: not read. */
@@ -49,12 +50,13 @@ struct function_facts {
 
 /*
  * function_facts_read() - the facts of every function of @m under @root,
- * by model index; @guest: the machine is a VM, whose NVIDIA GPUs' cliques
+ * by model index, with the first file refused there in @refused; @guest: the machine is a VM, whose NVIDIA GPUs' cliques
  * are read.
  * Return: a malloc'd array of m->nr_fn entries, or NULL (no model, no
  * function, or out of memory: then nothing is read).
  */
-struct function_facts *function_facts_read(struct fsroot *root,
+struct function_facts *function_facts_read(const struct fsroot *root,
+					   struct fsroot_refusal *refused,
 					   const struct p2pd_model *m, bool guest);
 
 #endif /* P2PDIAG_SYSTEM_FUNCTION_FACTS_H */

@@ -16,7 +16,8 @@
 #include "p2pdiag/format.h"
 #include "p2pdiag/verdict.h"
 
-static void read_flavour(struct gpudirect_facts *f, struct fsroot *root)
+static void read_flavour(struct gpudirect_facts *f, const struct fsroot *root,
+			 struct fsroot_refusal *refused)
 {
 	char text[512];
 
@@ -24,11 +25,12 @@ static void read_flavour(struct gpudirect_facts *f, struct fsroot *root)
 		f->flavour = NVIDIA_ABSENT;
 		return;
 	}
-	if (module_value(root, "nvidia", "version", f->nvidia_version,
+	if (module_value(root, refused, "nvidia", "version", f->nvidia_version,
 			 sizeof(f->nvidia_version)))
 		f->nvidia_version[0] = '\0';
 	/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  ..." */
-	if (fsroot_read(root, text, sizeof(text), "/proc/driver/nvidia/version"))
+	if (fsroot_read(root, refused, text, sizeof(text),
+			"/proc/driver/nvidia/version"))
 		f->flavour = NVIDIA_FLAVOUR_UNKNOWN;
 	else if (strstr(text, "Open Kernel Module"))
 		f->flavour = NVIDIA_OPEN;
@@ -37,11 +39,12 @@ static void read_flavour(struct gpudirect_facts *f, struct fsroot *root)
 }
 
 /* RMForceStaticBar1=1 among the driver's registry settings. */
-static enum tri read_static_bar1(struct fsroot *root)
+static enum tri read_static_bar1(const struct fsroot *root,
+				 struct fsroot_refusal *refused)
 {
 	char line[1024];
 	enum tri t = TRI_NO;
-	FILE *p = fsroot_fopen(root, "/proc/driver/nvidia/params");
+	FILE *p = fsroot_fopen(root, refused, "/proc/driver/nvidia/params");
 
 	if (!p)
 		return TRI_UNKNOWN;
@@ -59,7 +62,8 @@ static enum tri read_static_bar1(struct fsroot *root)
 	return t;
 }
 
-static void read_nvfs(struct gpudirect_facts *f, struct fsroot *root)
+static void read_nvfs(struct gpudirect_facts *f, const struct fsroot *root,
+		      struct fsroot_refusal *refused)
 {
 	char line[256];
 	FILE *s;
@@ -67,10 +71,10 @@ static void read_nvfs(struct gpudirect_facts *f, struct fsroot *root)
 	f->nvfs_loaded = module_present(root, "nvidia_fs");
 	if (!f->nvfs_loaded)
 		return;
-	if (module_value(root, "nvidia_fs", "version", f->nvfs_version,
+	if (module_value(root, refused, "nvidia_fs", "version", f->nvfs_version,
 			 sizeof(f->nvfs_version)))
 		f->nvfs_version[0] = '\0';
-	s = fsroot_fopen(root, "/proc/driver/nvidia-fs/stats");
+	s = fsroot_fopen(root, refused, "/proc/driver/nvidia-fs/stats");
 	if (!s)
 		return;
 	while (fgets(line, sizeof(line), s)) {
@@ -83,33 +87,42 @@ static void read_nvfs(struct gpudirect_facts *f, struct fsroot *root)
 	fclose(s);
 }
 
-void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
-			  struct fsroot *root, bool storage)
+void gpudirect_facts_read(struct gpudirect_facts *f,
+			  const struct kernel_facts *k,
+			  const struct fsroot *root,
+			  struct fsroot_refusal *refused, bool storage)
 {
 	char mp[16];
 	enum tri rel;
 
 	memset(f, 0, sizeof(*f));
-	read_flavour(f, root);
-	f->static_bar1 = f->flavour == NVIDIA_ABSENT ? TRI_NO : read_static_bar1(root);
+	read_flavour(f, root, refused);
+	f->static_bar1 = f->flavour == NVIDIA_ABSENT ? TRI_NO :
+			 read_static_bar1(root, refused);
 	if (module_present(root, "nvidia_peermem"))
 		strcpy(f->peermem_module, "nvidia_peermem");
 	else if (module_present(root, "nv_peer_mem"))
 		strcpy(f->peermem_module, "nv_peer_mem");
-	if (fsroot_read(root, f->peermem_version, sizeof(f->peermem_version),
+	if (fsroot_read(root, refused, f->peermem_version,
+			sizeof(f->peermem_version),
 			PEER_MEM_DIR "/version"))
 		f->peermem_version[0] = '\0';
 	rel = kernel_at_least(k, 5, 12);
-	f->dmabuf_kernel = rel == TRI_YES ? kernel_config(k, root, "DMA_SHARED_BUFFER") : rel;
-	read_nvfs(f, root);
+	f->dmabuf_kernel = rel == TRI_YES ?
+			   kernel_config(k, root, refused, "DMA_SHARED_BUFFER") :
+			   rel;
+	read_nvfs(f, root, refused);
 	f->p2pdma_release = kernel_at_least(k, 6, 2);
-	f->p2pdma_config = kernel_config(k, root, "PCI_P2PDMA");
+	f->p2pdma_config = kernel_config(k, root, refused, "PCI_P2PDMA");
 	/*
 	 * /proc/kallsyms is read to its end (100,000 lines and more, tens of
 	 * milliseconds): only where a GPU-NVMe pair can need the answer.
 	 */
-	f->p2pdma_ops = storage ? kernel_symbol(root, "p2pdma_pgmap_ops") : TRI_UNKNOWN;
-	if (!module_value(root, "nvme_core", "parameters/multipath", mp, sizeof(mp)))
+	f->p2pdma_ops = storage ?
+			kernel_symbol(root, refused, "p2pdma_pgmap_ops") :
+			TRI_UNKNOWN;
+	if (!module_value(root, refused, "nvme_core", "parameters/multipath",
+			  mp, sizeof(mp)))
 		f->multipath_off = mp[0] == 'N' || mp[0] == 'n' || mp[0] == '0' ?
 				   TRI_YES : TRI_NO;
 	else
@@ -117,7 +130,8 @@ void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *
 				   TRI_YES;	/* no nvme_core: no multipath */
 }
 
-void gd_read_driver(struct fsroot *root, const char *addr, char *out, size_t len)
+void gd_read_driver(const struct fsroot *root, const char *addr, char *out,
+		    size_t len)
 {
 	if (fsroot_link_name(root, out, len, "/sys/bus/pci/devices/%s/driver", addr))
 		out[0] = '\0';

@@ -19,6 +19,7 @@
 #include "p2pdiag/model.h"
 
 struct fsroot;
+struct fsroot_refusal;
 
 enum nvidia_flavour {
 	NVIDIA_ABSENT,		/* no nvidia module */
@@ -107,8 +108,10 @@ struct gpudirect {
  * Read the machine-wide facts (under the root) into @f; @storage: the
  * model has an NVMe function, so the storage routes' facts are wanted too.
  */
-void gpudirect_facts_read(struct gpudirect_facts *f, const struct kernel_facts *k,
-			  struct fsroot *root, bool storage);
+void gpudirect_facts_read(struct gpudirect_facts *f,
+			  const struct kernel_facts *k,
+			  const struct fsroot *root,
+			  struct fsroot_refusal *refused, bool storage);
 
 void gpudirect_free(struct gpudirect *g);
 

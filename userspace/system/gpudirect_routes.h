@@ -18,7 +18,8 @@
 #define PEER_MEM_DIR	"/sys/kernel/mm/memory_peers/nv_mem"
 
 /* gd_read_driver() - the kernel driver of PCI function @addr into @out, or "". */
-void gd_read_driver(struct fsroot *root, const char *addr, char *out, size_t len);
+void gd_read_driver(const struct fsroot *root, const char *addr, char *out,
+		    size_t len);
 
 /* gdr_find_rdma() - the RDMA device of NIC @addr into @out, or "". */
 void gdr_find_rdma(const struct fsroot *root, const char *addr, char *out,

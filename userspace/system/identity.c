@@ -17,18 +17,20 @@
 
 #define GPUS_DIR	"/proc/driver/nvidia/gpus"
 
-static void read_or_empty(struct fsroot *root, char *buf, size_t len,
+static void read_or_empty(const struct fsroot *root,
+			  struct fsroot_refusal *refused, char *buf, size_t len,
 			  const char *path)
 {
-	if (fsroot_read(root, buf, len, "%s", path))
+	if (fsroot_read(root, refused, buf, len, "%s", path))
 		buf[0] = '\0';
 }
 
 /* The "GPU UUID:" line of the driver's information file, or "". */
-static void gpu_uuid(struct fsroot *root, const char *addr, char *uuid, size_t len)
+static void gpu_uuid(const struct fsroot *root, struct fsroot_refusal *refused,
+		     const char *addr, char *uuid, size_t len)
 {
 	char line[256];
-	FILE *f = fsroot_fopen(root, GPUS_DIR "/%s/information", addr);
+	FILE *f = fsroot_fopen(root, refused, GPUS_DIR "/%s/information", addr);
 
 	uuid[0] = '\0';
 	if (!f)
@@ -54,18 +56,22 @@ static int gpu_cmp(const void *x, const void *y)
 		      ((const struct identity_gpu *)y)->addr);
 }
 
-void identity_read(struct identity *id, struct fsroot *root, time_t now)
+void identity_read(struct identity *id, const struct fsroot *root,
+		   struct fsroot_refusal *refused, time_t now)
 {
 	struct dirent *e;
 	DIR *d;
 
 	memset(id, 0, sizeof(*id));
 	id->run_time = now;
-	read_or_empty(root, id->hostname, sizeof(id->hostname), "/proc/sys/kernel/hostname");
+	read_or_empty(root, refused, id->hostname, sizeof(id->hostname),
+		      "/proc/sys/kernel/hostname");
 	if (!id->hostname[0])
-		read_or_empty(root, id->hostname, sizeof(id->hostname), "/etc/hostname");
-	read_or_empty(root, id->machine_id, sizeof(id->machine_id), "/etc/machine-id");
-	read_or_empty(root, id->dmi_serial, sizeof(id->dmi_serial),
+		read_or_empty(root, refused, id->hostname, sizeof(id->hostname),
+			      "/etc/hostname");
+	read_or_empty(root, refused, id->machine_id, sizeof(id->machine_id),
+		      "/etc/machine-id");
+	read_or_empty(root, refused, id->dmi_serial, sizeof(id->dmi_serial),
 		      "/sys/class/dmi/id/product_serial");
 	d = fsroot_opendir(root, GPUS_DIR);
 	if (!d)
@@ -76,7 +82,7 @@ void identity_read(struct identity *id, struct fsroot *root, time_t now)
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(g->addr))
 			continue;
 		memcpy(g->addr, e->d_name, strlen(e->d_name) + 1);
-		gpu_uuid(root, g->addr, g->uuid, sizeof(g->uuid));
+		gpu_uuid(root, refused, g->addr, g->uuid, sizeof(g->uuid));
 		if (g->uuid[0])
 			id->nr_gpus++;
 	}

@@ -29,12 +29,14 @@ struct identity {
 };
 
 struct fsroot;
+struct fsroot_refusal;
 
 /*
  * identity_read() - the identity of the machine whose files @root holds,
  * the run's time @now; a fact that cannot be read stays "" (a DMI serial
  * is root's to read).
  */
-void identity_read(struct identity *id, struct fsroot *root, time_t now);
+void identity_read(struct identity *id, const struct fsroot *root,
+		   struct fsroot_refusal *refused, time_t now);
 
 #endif /* P2PDIAG_SYSTEM_IDENTITY_H */

@@ -61,8 +61,8 @@ enum tri kernel_at_least(const struct kernel_facts *k, unsigned int major,
 	       TRI_YES : TRI_NO;
 }
 
-enum tri kernel_config(const struct kernel_facts *k, struct fsroot *root,
-		       const char *name)
+enum tri kernel_config(const struct kernel_facts *k, const struct fsroot *root,
+		       struct fsroot_refusal *refused, const char *name)
 {
 	char line[512], want[128];
 	enum tri t = TRI_NO;
@@ -71,7 +71,7 @@ enum tri kernel_config(const struct kernel_facts *k, struct fsroot *root,
 
 	if (!k->config[0])
 		return TRI_UNKNOWN;
-	f = fsroot_fopen(root, "%s", k->config);
+	f = fsroot_fopen(root, refused, "%s", k->config);
 	if (!f)
 		return TRI_UNKNOWN;
 	wlen = (size_t)snprintf(want, sizeof(want), "CONFIG_%s=", name);
@@ -85,12 +85,13 @@ enum tri kernel_config(const struct kernel_facts *k, struct fsroot *root,
 	return t;
 }
 
-enum tri kernel_symbol(struct fsroot *root, const char *sym)
+enum tri kernel_symbol(const struct fsroot *root,
+		       struct fsroot_refusal *refused, const char *sym)
 {
 	char line[512];
 	size_t slen = strlen(sym);
 	enum tri t = TRI_NO;
-	FILE *f = fsroot_fopen(root, "/proc/kallsyms");
+	FILE *f = fsroot_fopen(root, refused, "/proc/kallsyms");
 
 	if (!f)
 		return TRI_UNKNOWN;
@@ -115,10 +116,12 @@ bool module_present(const struct fsroot *root, const char *name)
 	return fsroot_exists(root, "/sys/module/%s", name);
 }
 
-int module_value(struct fsroot *root, const char *name, const char *file,
+int module_value(const struct fsroot *root, struct fsroot_refusal *refused,
+		 const char *name, const char *file,
 		 char *buf, size_t cap)
 {
-	return fsroot_read(root, buf, cap, "/sys/module/%s/%s", name, file);
+	return fsroot_read(root, refused, buf, cap, "/sys/module/%s/%s", name,
+			   file);
 }
 
 const char *tri_name(enum tri t)

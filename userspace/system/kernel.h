@@ -17,6 +17,7 @@ enum tri { TRI_UNKNOWN = -1, TRI_NO = 0, TRI_YES = 1 };
 #define KERNEL_CMDLINE_MAX 4096
 
 struct fsroot;
+struct fsroot_refusal;
 
 struct kernel_facts {
 	bool have_release;
@@ -44,14 +45,15 @@ enum tri kernel_at_least(const struct kernel_facts *k, unsigned int major,
  * kernel_config() - CONFIG_@name in the kernel's build config: TRI_YES for
  * y or m, TRI_NO for "is not set" or absent, TRI_UNKNOWN without a config.
  */
-enum tri kernel_config(const struct kernel_facts *k, struct fsroot *root,
-		       const char *name);
+enum tri kernel_config(const struct kernel_facts *k, const struct fsroot *root,
+		       struct fsroot_refusal *refused, const char *name);
 
 /*
  * kernel_symbol() - whether /proc/kallsyms lists @sym (a name is listed
  * even where addresses read as zeros).  TRI_UNKNOWN when unreadable.
  */
-enum tri kernel_symbol(struct fsroot *root, const char *sym);
+enum tri kernel_symbol(const struct fsroot *root,
+		       struct fsroot_refusal *refused, const char *sym);
 
 /* Whether /sys/module/@name exists (loaded, or built in with parameters). */
 bool module_present(const struct fsroot *root, const char *name);
@@ -59,7 +61,8 @@ bool module_present(const struct fsroot *root, const char *name);
  * module_value() - /sys/module/@name/@file ("version",
  * "parameters/multipath") into @buf.  Return: 0, or -1 when unreadable.
  */
-int module_value(struct fsroot *root, const char *name, const char *file,
+int module_value(const struct fsroot *root, struct fsroot_refusal *refused,
+		 const char *name, const char *file,
 		 char *buf, size_t cap);
 
 const char *tri_name(enum tri t);

@@ -31,13 +31,13 @@ static char *live_log(void)
 	return buf;
 }
 
-static char *root_log(struct fsroot *root)
+static char *root_log(const struct fsroot *root, struct fsroot_refusal *refused)
 {
 	static const char *const files[] = { "/var/log/dmesg", "/var/log/kern.log" };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		FILE *f = fsroot_fopen(root, "%s", files[i]);
+		FILE *f = fsroot_fopen(root, refused, "%s", files[i]);
 		char *buf;
 		size_t n;
 
@@ -54,7 +54,7 @@ static char *root_log(struct fsroot *root)
 	return NULL;
 }
 
-char *kernel_log_read(struct fsroot *root)
+char *kernel_log_read(const struct fsroot *root, struct fsroot_refusal *refused)
 {
-	return fsroot_is_live(root) ? live_log() : root_log(root);
+	return fsroot_is_live(root) ? live_log() : root_log(root, refused);
 }

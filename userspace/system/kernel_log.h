@@ -8,11 +8,13 @@
 #define P2PDIAG_SYSTEM_KERNEL_LOG_H
 
 struct fsroot;
+struct fsroot_refusal;
 
 /*
  * kernel_log_read() - the kernel log under @root, NUL-terminated and
  * owned by the caller (at most 4 MiB), or NULL when it cannot be read.
  */
-char *kernel_log_read(struct fsroot *root);
+char *kernel_log_read(const struct fsroot *root,
+		      struct fsroot_refusal *refused);
 
 #endif /* P2PDIAG_SYSTEM_KERNEL_LOG_H */

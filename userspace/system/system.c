@@ -33,7 +33,8 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 	s->read = !(offline && fsroot_is_live(in->root));
 	/* facts whose files are bad input stop the run before any copy */
 	if (s->read && (kernel_facts_read(&s->kernel, in->root, err, errlen) ||
-			virt_facts_read(&s->virt, in->root, err, errlen)))
+			virt_facts_read(&s->virt, in->root, &s->refused, err,
+					errlen)))
 		return -1;
 	in->system = s;
 	in->root_is_models = s->read;
@@ -41,7 +42,8 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 }
 
 /* The machine's side of the GPUDirect routes of the model's pairs. */
-static void gpudirect_routes_read(struct fsroot *root, struct gpudirect *g)
+static void gpudirect_routes_read(const struct fsroot *root,
+				  struct gpudirect *g)
 {
 	gds_find_vmd_nvme(root, g);
 	g->any_rdma_device = gdr_any_rdma_device(root);
@@ -52,7 +54,7 @@ static void gpudirect_routes_read(struct fsroot *root, struct gpudirect *g)
 void system_before_copies(struct run_inputs *in, struct system_report *s)
 {
 	if (s->read)
-		aer_read_before(in->root, &s->aer);
+		aer_read_before(in->root, &s->refused, &s->aer);
 }
 
 void system_inspect(struct run_inputs *in, struct system_report *s)
@@ -61,16 +63,17 @@ void system_inspect(struct run_inputs *in, struct system_report *s)
 	in->root_is_models = s->read;
 	if (!s->read)
 		return;
-	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root,
+	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root, &s->refused,
 			     has_nvme(in->model));
 	if (in->model)
 		gpudirect_routes_read(in->root, &s->gd);
-	fleet_facts_read(&s->fleet, in->root);
-	identity_read(&s->identity, in->root, time(NULL));
-	s->kernel_log = kernel_log_read(in->root);
+	fleet_facts_read(&s->fleet, in->root, &s->refused);
+	identity_read(&s->identity, in->root, &s->refused, time(NULL));
+	s->kernel_log = kernel_log_read(in->root, &s->refused);
 	environ_read(&s->env);
-	s->fn = function_facts_read(in->root, in->model, s->virt.guest);
-	aer_read_ports_after(in->root, &s->aer);
+	s->fn = function_facts_read(in->root, &s->refused, in->model,
+				    s->virt.guest);
+	aer_read_ports_after(in->root, &s->refused, &s->aer);
 }
 
 void system_report_free(struct system_report *s)

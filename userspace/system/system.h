@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/fsroot.h"
 #include "system/aer.h"
 #include "system/environ.h"
 #include "system/fleet.h"
@@ -38,6 +39,12 @@ struct system_report {
 	struct function_facts *fn;	/* by model index; NULL when not read */
 	struct gpudirect gd;
 	char *kernel_log;	/* system/kernel_log.h; NULL when unreadable */
+	/*
+	 * The first file under the root that a reader of these facts
+	 * refused (platform/fsroot.h), the judge's readers included;
+	 * main.c ends the run with it.
+	 */
+	struct fsroot_refusal refused;
 };
 
 /*

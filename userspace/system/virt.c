@@ -89,7 +89,8 @@ static int cpuinfo_hypervisor_flag(const struct fsroot *root, bool *flag,
 	return 0;
 }
 
-int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
+int virt_facts_read(struct virt_facts *v, const struct fsroot *root,
+		    struct fsroot_refusal *refused, char *err,
 		    size_t errlen)
 {
 	char xen[32], cpuid[32] = "";
@@ -99,10 +100,10 @@ int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
 	memset(v, 0, sizeof(*v));
 	if (cpuinfo_hypervisor_flag(root, &v->cpuid_flag, err, errlen))
 		return -1;
-	if (fsroot_read(root, v->dmi_vendor, sizeof(v->dmi_vendor),
+	if (fsroot_read(root, refused, v->dmi_vendor, sizeof(v->dmi_vendor),
 			"/sys/class/dmi/id/sys_vendor"))
 		v->dmi_vendor[0] = '\0';
-	if (fsroot_read(root, v->dmi_product, sizeof(v->dmi_product),
+	if (fsroot_read(root, refused, v->dmi_product, sizeof(v->dmi_product),
 			"/sys/class/dmi/id/product_name"))
 		v->dmi_product[0] = '\0';
 	for (i = 0; i < sizeof(dmi_guests) / sizeof(dmi_guests[0]); i++)
@@ -112,7 +113,8 @@ int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
 	/* the CPUID leaf is this CPU's: only when the root is this machine */
 	if (fsroot_is_live(root) && v->cpuid_flag)
 		cpuid_vendor(cpuid, sizeof(cpuid));
-	if (!fsroot_read(root, xen, sizeof(xen), "/sys/hypervisor/type") && xen[0] &&
+	if (!fsroot_read(root, refused, xen, sizeof(xen),
+			 "/sys/hypervisor/type") && xen[0] &&
 	    !cpuid[0])
 		snprintf(cpuid, sizeof(cpuid), "%s", xen);
 	v->guest = v->cpuid_flag || dmi || cpuid[0];
@@ -145,14 +147,15 @@ int virt_clique(const unsigned char *cfg, unsigned int len)
 	return -1;
 }
 
-int virt_gpu_clique(struct fsroot *root, unsigned long long addr)
+int virt_gpu_clique(const struct fsroot *root, struct fsroot_refusal *refused,
+		    unsigned long long addr)
 {
 	unsigned char cfg[CFG_READ];
 	char a[P2PD_ADDR_STRLEN];
 	size_t n;
 	FILE *f;
 
-	f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+	f = fsroot_fopen(root, refused, "/sys/bus/pci/devices/%s/config",
 			pciaddr_format(a, addr));
 	if (!f)
 		return -2;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define VIRT_TEXT 128
 
@@ -29,7 +30,8 @@ struct virt_facts {
  * Return: 0, or -1 when the root's /proc/cpuinfo is there but is not a
  * regular file (bad input, fsroot_read_fact()): @err names it.
  */
-int virt_facts_read(struct virt_facts *v, struct fsroot *root, char *err,
+int virt_facts_read(struct virt_facts *v, const struct fsroot *root,
+		    struct fsroot_refusal *refused, char *err,
 		    size_t errlen);
 
 /*
@@ -42,6 +44,7 @@ int virt_clique(const unsigned char *cfg, unsigned int len);
  * virt_gpu_clique() - the clique of GPU @addr from its config file under
  * @root, -1 without one, -2 when unreadable (past the first 64 bytes).
  */
-int virt_gpu_clique(struct fsroot *root, unsigned long long addr);
+int virt_gpu_clique(const struct fsroot *root, struct fsroot_refusal *refused,
+		    unsigned long long addr);
 
 #endif /* P2PDIAG_SYSTEM_VIRT_H */

@@ -14,20 +14,23 @@
 
 #define LNKCTL2_TARGET_SPEED	0x000f
 
-static bool read_ulong(struct fsroot *root, unsigned long *v, const char *dir,
-		       const char *file)
+static bool read_ulong(const struct fsroot *root,
+		       struct fsroot_refusal *refused,
+		       unsigned long *v, const char *dir, const char *file)
 {
 	char text[32], *end;
 
-	if (fsroot_read(root, text, sizeof(text), "/sys/class/thermal/%s/%s", dir, file))
+	if (fsroot_read(root, refused, text, sizeof(text),
+			"/sys/class/thermal/%s/%s", dir, file))
 		return false;
 	*v = strtoul(text, &end, 10);
 	return end != text;
 }
 
 /* The port's cooling device, when one is registered and not at state 0. */
-static bool cooling_active(struct fsroot *root, unsigned long long port,
-			   struct link_cap *cap)
+static bool cooling_active(const struct fsroot *root,
+			   struct fsroot_refusal *refused,
+			   unsigned long long port, struct link_cap *cap)
 {
 	char want[sizeof(LINK_COOLING_PREFIX) + P2PD_ADDR_STRLEN], a[P2PD_ADDR_STRLEN];
 	DIR *d = fsroot_opendir(root, "/sys/class/thermal");
@@ -43,14 +46,17 @@ static bool cooling_active(struct fsroot *root, unsigned long long port,
 		unsigned int id;
 
 		if (sscanf(e->d_name, "cooling_device%u", &id) != 1 ||
-		    fsroot_read(root, type, sizeof(type), "/sys/class/thermal/%s/type",
-				e->d_name) || strcmp(type, want))
+		    fsroot_read(root, refused, type, sizeof(type),
+				"/sys/class/thermal/%s/type", e->d_name) ||
+		    strcmp(type, want))
 			continue;
-		found = read_ulong(root, &cap->cooling_state, e->d_name, "cur_state") &&
+		found = read_ulong(root, refused, &cap->cooling_state,
+				   e->d_name, "cur_state") &&
 			cap->cooling_state > 0;
 		if (found) {
 			cap->cooling_id = id;
-			if (!read_ulong(root, &cap->cooling_max, e->d_name, "max_state"))
+			if (!read_ulong(root, refused, &cap->cooling_max,
+					e->d_name, "max_state"))
 				cap->cooling_max = 0;
 		}
 	}
@@ -58,19 +64,20 @@ static bool cooling_active(struct fsroot *root, unsigned long long port,
 	return found;
 }
 
-bool link_cap_read(struct fsroot *root, unsigned long long port,
-		   unsigned long long dev, unsigned int max_tenths,
-		   struct link_cap *cap)
+bool link_cap_read(const struct fsroot *root, struct fsroot_refusal *refused,
+		   unsigned long long port, unsigned long long dev,
+		   unsigned int max_tenths, struct link_cap *cap)
 {
 	const unsigned long long ends[] = { port, dev };
 	unsigned int i, ctl2;
 
 	memset(cap, 0, sizeof(*cap));
-	cap->cooling = cooling_active(root, port, cap);
+	cap->cooling = cooling_active(root, refused, port, cap);
 	for (i = 0; i < 2; i++) {
 		unsigned int t;
 
-		if (!pcie_config_read_word(root, ends[i], PCIE_CAP_LNKCTL2, &ctl2) ||
+		if (!pcie_config_read_word(root, refused, ends[i],
+					   PCIE_CAP_LNKCTL2, &ctl2) ||
 		    ctl2 == 0xffff)
 			continue;
 		t = p2pd_link_speed_tenths(ctl2 & LNKCTL2_TARGET_SPEED);

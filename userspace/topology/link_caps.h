@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define LINK_COOLING_PREFIX	"PCIe_Port_Link_Speed_"
 
@@ -30,10 +31,11 @@ struct link_cap {
  * link_cap_read() - what caps the link between @port (the downstream end)
  * and @dev, whose ends both support @max_tenths (0.1 GT/s).
  * Return: true when something does (@cap says what), false when nothing
- * read does; the unreadable is not reported as a cap.
+ * read does; the unreadable is not reported as a cap.  A file there that
+ * is no regular file is named in @refused (platform/fsroot.h).
  */
-bool link_cap_read(struct fsroot *root, unsigned long long port,
-		   unsigned long long dev, unsigned int max_tenths,
-		   struct link_cap *cap);
+bool link_cap_read(const struct fsroot *root, struct fsroot_refusal *refused,
+		   unsigned long long port, unsigned long long dev,
+		   unsigned int max_tenths, struct link_cap *cap);
 
 #endif /* P2PDIAG_LINK_CAPS_H */

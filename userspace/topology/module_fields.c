@@ -9,14 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/fsroot.h"
 #include "topology/module_fields.h"
 #include "topology/pciaddr.h"
 #include "topology/source_sysfs.h"
 #include "uapi/p2pdiag/abi.h"
 
-int module_fields_read(const char *root, const struct p2pd_model *m,
-		       struct module_fields *out)
+int module_fields_read(const struct fsroot *module_root,
+		       const struct p2pd_model *m, struct module_fields *out)
 {
+	const char *root = fsroot_get(module_root);
 	unsigned int i;
 	int field;
 

@@ -11,6 +11,8 @@
 
 #include "p2pdiag/format.h"
 
+struct fsroot;
+
 #define MODULE_FIELD_MAX 160
 
 struct module_field {
@@ -26,12 +28,12 @@ struct module_fields {
 
 /*
  * module_fields_read() - every field file of every function of @m under
- * the module's tree @root (sysfs_read_value()), but the IOMMU domain's:
+ * the module's tree @module_root (sysfs_read_value()), but the IOMMU domain's:
  * the module names the group and leaves its type to the group's file.
  * Return: 0, or -1 when out of memory (@out then holds none).
  */
-int module_fields_read(const char *root, const struct p2pd_model *m,
-		       struct module_fields *out);
+int module_fields_read(const struct fsroot *module_root,
+		       const struct p2pd_model *m, struct module_fields *out);
 
 /* The field @field of function @fn, or NULL when its file was not read. */
 const char *module_field(const struct module_fields *mf, unsigned int fn,

@@ -15,14 +15,16 @@
 #define STATUS_CAP_LIST	0x10	/* Status register, low byte */
 #define MAX_CAPS	48
 
-bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
-			   unsigned int off, unsigned int *val)
+bool pcie_config_read_word(const struct fsroot *root,
+			   struct fsroot_refusal *refused,
+			   unsigned long long addr, unsigned int off,
+			   unsigned int *val)
 {
 	unsigned char cfg[256];
 	char a[P2PD_ADDR_STRLEN];
 	unsigned int pos, steps;
 	size_t n;
-	FILE *f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+	FILE *f = fsroot_fopen(root, refused, "/sys/bus/pci/devices/%s/config",
 			       pciaddr_format(a, addr));
 
 	if (!f)
@@ -42,8 +44,10 @@ bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
 	return false;
 }
 
-bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
-			    unsigned int off, unsigned int *val)
+bool pci_config_read_header(const struct fsroot *root,
+			    struct fsroot_refusal *refused,
+			    unsigned long long addr, unsigned int off,
+			    unsigned int *val)
 {
 	unsigned char cfg[PCI_HEADER_SIZE];
 	char a[P2PD_ADDR_STRLEN];
@@ -52,7 +56,7 @@ bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
 
 	if (off % 4 || off + 4 > sizeof(cfg))
 		return false;
-	f = fsroot_fopen(root, "/sys/bus/pci/devices/%s/config",
+	f = fsroot_fopen(root, refused, "/sys/bus/pci/devices/%s/config",
 			 pciaddr_format(a, addr));
 	if (!f)
 		return false;

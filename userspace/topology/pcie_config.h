@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 struct fsroot;
+struct fsroot_refusal;
 
 #define PCI_HEADER_SIZE		64	/* the standard header, readable by anyone */
 
@@ -20,17 +21,23 @@ struct fsroot;
  * pcie_config_read_word() - the 16-bit register at @off of @addr's PCI
  * Express capability.
  * Return: true with *@val set; false when the file, the capability list
- * or the capability is not there or not readable.
+ * or the capability is not there or not readable; a config file there
+ * that is no regular file is then named in @refused (platform/fsroot.h).
  */
-bool pcie_config_read_word(struct fsroot *root, unsigned long long addr,
-			   unsigned int off, unsigned int *val);
+bool pcie_config_read_word(const struct fsroot *root,
+			   struct fsroot_refusal *refused,
+			   unsigned long long addr, unsigned int off,
+			   unsigned int *val);
 
 /*
  * pci_config_read_header() - the 32-bit register at @off (a multiple of 4,
  * below PCI_HEADER_SIZE) of @addr's header.
- * Return: true with *@val set; false when the file is not there or short.
+ * Return: true with *@val set; false when the file is not there or short
+ * (@refused as for pcie_config_read_word()).
  */
-bool pci_config_read_header(struct fsroot *root, unsigned long long addr,
-			    unsigned int off, unsigned int *val);
+bool pci_config_read_header(const struct fsroot *root,
+			    struct fsroot_refusal *refused,
+			    unsigned long long addr, unsigned int off,
+			    unsigned int *val);
 
 #endif /* P2PDIAG_PCIE_CONFIG_H */

@@ -21,6 +21,7 @@
 
 #include "topology/source_sysfs.h"
 #include "platform/confined_path.h"
+#include "platform/fsroot.h"
 #include "platform/system_file.h"
 #include "topology/iommu_type.h"
 #include "topology/topology_parse.h"
@@ -146,7 +147,8 @@ int sysfs_strip_trailer(char *text, size_t *len, unsigned long gen)
 	return 0;
 }
 
-int sysfs_module_present(const char *root)
+/* Whether @root/abi_version exists: the module's tree as named. */
+static int module_present(const char *root)
 {
 	int fd = confined_open(root, "/" P2PD_FILE_ABI_VERSION, O_PATH);
 
@@ -154,6 +156,11 @@ int sysfs_module_present(const char *root)
 		return 0;
 	close(fd);
 	return 1;
+}
+
+int sysfs_module_present(const struct fsroot *mod)
+{
+	return module_present(fsroot_get(mod));
 }
 
 int sysfs_root_check(const char *dir, char *err, size_t errlen)
@@ -217,7 +224,7 @@ static const char *read_error(int e, mode_t found)
 static void read_failed(const char *root, const char *path, int e,
 			mode_t found, char *err, size_t errlen)
 {
-	if ((e == ENOENT || e == ENODEV) && !sysfs_module_present(root))
+	if ((e == ENOENT || e == ENODEV) && !module_present(root))
 		snprintf(err, errlen,
 			 "%s went away: the p2pdiag module was unloaded while it was read; run again once it is loaded, or with --source=pci",
 			 path);
@@ -272,9 +279,10 @@ static void drop_tables(struct sysfs_snapshot *s)
 	s->topology_len = s->pairs_len = 0;
 }
 
-int sysfs_snapshot_read(const struct fsroot *sys, const char *root,
+int sysfs_snapshot_read(const struct fsroot *sys, const struct fsroot *mod,
 			struct sysfs_snapshot *s, char *err, size_t errlen)
 {
+	const char *root = fsroot_get(mod);
 	char path[PATH_MAX], val[64];
 	unsigned long g1 = 0, g2 = 0, gt = 0, gp = 0;
 	struct topo_header hdr;

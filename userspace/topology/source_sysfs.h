@@ -28,17 +28,20 @@ struct sysfs_snapshot {
 #define SYSFS_VALUE_MAX		4096		/* one-value files */
 #define SYSFS_TABLE_MAX		(64UL << 20)	/* topology, pairs */
 
-/* Whether @root/abi_version exists (the module is loaded). */
-int sysfs_module_present(const char *root);
+/*
+ * Whether abi_version exists in the module's tree @mod (the module is
+ * loaded); @mod is made by fsroot_init_tree() (platform/fsroot.h).
+ */
+int sysfs_module_present(const struct fsroot *mod);
 
 /*
  * sysfs_snapshot_read() - abi_version, then generation, topology, pairs
  * and generation again; read again (at most SYSFS_MAX_ATTEMPTS times)
- * while the generation moves, from the module's files under @root; the
+ * while the generation moves, from the module's files under @mod; the
  * types of the groups it names from the system files under @sys.
  * Return: 0, or -1 with the reason in @err.
  */
-int sysfs_snapshot_read(const struct fsroot *sys, const char *root,
+int sysfs_snapshot_read(const struct fsroot *sys, const struct fsroot *mod,
 			struct sysfs_snapshot *s, char *err, size_t errlen);
 void sysfs_snapshot_free(struct sysfs_snapshot *s);
 

@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put(P2PD_FILE_TOPOLOGY, data, tlen);
 	put(P2PD_FILE_PAIRS, split ? split + 1 : data, split ? size - tlen - 1 : 0);
 	err[0] = '\0';
-	if (sysfs_snapshot_read(tool_live_root(), root, &s, err, sizeof(err))) {
+	if (sysfs_snapshot_read(tool_live_root(), tool_tree_root(root), &s, err, sizeof(err))) {
 		if (!err[0] || s.topology || s.pairs || s.model.fn) {
 			fprintf(stderr, "refused without a reason, or left buffers behind\n");
 			abort();

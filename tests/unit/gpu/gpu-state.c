@@ -149,6 +149,7 @@ int main(int argc, char **argv)
 	static struct gpu_state st;
 	/* the GPUs' numa_node as this machine has it, not $P2PDIAG_FSROOT's */
 	static struct fsroot live;
+	static struct fsroot_refusal refused;
 	char err[256];
 	unsigned long long pairs[GPU_MAX];
 	unsigned int d, i;
@@ -181,7 +182,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gpu-state: %s\n", err);
 		return 2;
 	}
-	gpu_probe(&st, &opt, &live);
+	gpu_probe(&st, &opt, &live, &refused);
+	if (fsroot_refused(&refused))
+		fprintf(stderr, "gpu-state: %s\n", refused.why);
 	gpu_measure(&st, &opt);
 
 	printf("cuda=%s\nnvml=%s\nmeasure=%s\n", gpu_status_name(st.cuda),

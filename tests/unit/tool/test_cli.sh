@@ -328,7 +328,8 @@ special_root_file "a FIFO as the root's /proc/cpuinfo" proc/cpuinfo fifo "a FIFO
 special_root_file "a FIFO as the root's /proc/cpuinfo with --cpuinfo given (the hypervisor flag)" \
 	proc/cpuinfo fifo "a FIFO" --sysfs-root "$tmp/ok" --cpuinfo "$tmp/cpu-amd"
 # The files read as unknown facts when absent: refused the same way
-# (fsroot_refusal()), the informational ones included.
+# (struct fsroot_refusal, given back by each reader), the informational
+# ones included.
 special_root_file "a FIFO as the root's DMI product name (the hypervisor's)" \
 	sys/class/dmi/id/product_name fifo "a FIFO" --sysfs-root "$tmp/ok"
 special_root_file "a FIFO as the root's DMI BIOS version (the fleet's)" \
@@ -347,6 +348,12 @@ special_root_file "a FIFO as nvidia-fs's version" \
 	sys/module/nvidia_fs/version fifo "a FIFO" --sysfs-root "$tmp/ok"
 special_root_file "a directory as peermem's version" \
 	sys/kernel/mm/memory_peers/nv_mem/version dir "a directory" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's machine-id (the identity's)" \
+	etc/machine-id fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a FIFO as the root's kernel log" \
+	var/log/dmesg fifo "a FIFO" --sysfs-root "$tmp/ok"
+special_root_file "a directory as a GPU's resource file (its BARs)" \
+	sys/bus/pci/devices/0000:03:00.0/resource dir "a directory" --sysfs-root "$tmp/ok"
 sed 's/iommu_group=none iommu_domain=none p2p_endpoint=1/iommu_group=4 iommu_domain=unknown p2p_endpoint=1/' \
 	"$fix/switchacs.topo" >"$tmp/grouped.topo"
 mkdir -p "$tmp/grouped" && "$tool" --make-tree "$tmp/grouped" "topo:$tmp/grouped.topo" ||

@@ -129,7 +129,8 @@ void test_fsroot(struct ktap *k)
 {
 	char *dir = make_tmpdir(), err[256], buf[64], path[PATH_MAX];
 	char big[FSROOT_VALUE_MAX + 16];
-	struct fsroot root, other;
+	struct fsroot root;
+	struct fsroot_refusal refused = { { 0 } }, other;
 	unsigned int cpu = 0;
 	bool null_made;
 	int rc;
@@ -175,7 +176,7 @@ void test_fsroot(struct ktap *k)
 
 	CHECK(k, fsroot_init(&root, dir, err, sizeof(err)) == 0 && !fsroot_is_live(&root),
 	      "fsroot: a directory becomes the root");
-	CHECK(k, !fsroot_read(&root, buf, sizeof(buf), "/proc/cmdline") &&
+	CHECK(k, !fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/cmdline") &&
 	      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
 	      "fsroot: /proc/cmdline is read under the root, without its newline");
 	CHECK(k, !fsroot_path(&root, path, sizeof(path), "/proc/cpuinfo") &&
@@ -193,27 +194,27 @@ void test_fsroot(struct ktap *k)
 	      errno == EXDEV,
 	      "fsroot: a link out of the root is refused (EXDEV)");
 	errno = 0;
-	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/big") && errno == EFBIG,
+	CHECK(k, fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/big") && errno == EFBIG,
 	      "fsroot: a file larger than the buffer is EFBIG, not cut short");
 	errno = 0;
-	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/nul") && errno == EBADMSG,
+	CHECK(k, fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/nul") && errno == EBADMSG,
 	      "fsroot: a value holding a NUL byte is EBADMSG, not cut short at it");
 	errno = 0;
-	rc = fsroot_read(&root, buf, sizeof(buf), "/proc/fifo");
+	rc = fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/fifo");
 	CHECK(k, rc == -1 && errno == ENXIO,
 	      "fsroot: a FIFO is refused at once (ENXIO), not read (no hang)");
 	errno = 0;
 	if (null_made)
-		CHECK(k, !fsroot_fopen(&root, "/proc/null") && errno == ENXIO,
+		CHECK(k, !fsroot_fopen(&root, &refused, "/proc/null") && errno == ENXIO,
 		      "fsroot: a device node opened as a stream is refused (ENXIO)");
 	else
 		ktap_skip(k, "not root: none can be made", "fsroot: a device node");
 	errno = 0;
-	CHECK(k, !fsroot_fopen(&root, "/proc/devnull") && errno == EXDEV,
+	CHECK(k, !fsroot_fopen(&root, &refused, "/proc/devnull") && errno == EXDEV,
 	      "fsroot: a link to /dev/null leads out of the root: EXDEV, never opened");
-	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/dotdot") && errno == EXDEV,
+	CHECK(k, fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/dotdot") && errno == EXDEV,
 	      "fsroot: a link by .. above the root is EXDEV");
-	CHECK(k, !fsroot_read(&root, buf, sizeof(buf), "/sys/cmdline-inside") &&
+	CHECK(k, !fsroot_read(&root, &refused, buf, sizeof(buf), "/sys/cmdline-inside") &&
 	      !strcmp(buf, "BOOT_IMAGE=/vmlinuz pci=noacs"),
 	      "fsroot: a link that stays inside the root is followed");
 	{
@@ -257,7 +258,7 @@ void test_fsroot(struct ktap *k)
 	      fsroot_opendir(&root, "/sys/bus/pci/devices/escape") == NULL && errno == EXDEV,
 	      "fsroot: a directory linked out of the root neither exists nor opens");
 	errno = 0;
-	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc") && errno == EISDIR,
+	CHECK(k, fsroot_read(&root, &refused, buf, sizeof(buf), "/proc") && errno == EISDIR,
 	      "fsroot: a directory read as a file is refused (EISDIR)");
 	{
 		mode_t found = 0;
@@ -282,7 +283,7 @@ void test_fsroot(struct ktap *k)
 		if (fd >= 0)
 			close(fd);
 	}
-	CHECK(k, fsroot_read(&root, buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
+	CHECK(k, fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/absent") && errno == ENOENT &&
 	      !fsroot_exists(&root, "/proc/absent") && fsroot_exists(&root, "/proc/cmdline"),
 	      "fsroot: an absent file is ENOENT");
 	{
@@ -345,24 +346,51 @@ void test_fsroot(struct ktap *k)
 			      strstr(err, path) && type == P2PD_IOMMU_UNKNOWN,
 			      "fsroot: the type word's reader refuses the FIFO as the group's type reader does");
 		}
-		/* a plain read's refusal is kept for the caller's exit, the first one */
-		CHECK(k, !fsroot_init(&root, dir, err, sizeof(err)) && !fsroot_refusal(&root)[0] &&
-		      fsroot_read(&root, buf, sizeof(buf), "/sys/kernel/iommu_groups/9/type") &&
-		      strstr(fsroot_refusal(&root), path) &&
-		      strstr(fsroot_refusal(&root), ": a FIFO, not a regular file") &&
-		      !fsroot_fopen(&root, "/sys/kernel/iommu_groups/9") &&
-		      strstr(fsroot_refusal(&root), path) &&
-		      fsroot_read(&root, buf, sizeof(buf), "/proc/absent") &&
-		      strstr(fsroot_refusal(&root), path),
-		      "fsroot: a plain read's refusal is kept (the first, not a later one or an absent file)");
-		CHECK(k, !fsroot_init(&other, dir, err, sizeof(err)) &&
-		      fsroot_refusal(&root)[0] && !fsroot_refusal(&other)[0] &&
-		      !fsroot_read(&other, buf, sizeof(buf), "/proc/cmdline") &&
-		      !fsroot_refusal(&other)[0] && !fsroot_is_live(&other),
-		      "fsroot: each root keeps its own refusal (another root of the same tree has none)");
-		CHECK(k, fsroot_refusal(&root)[0] && !fsroot_init(&root, dir, err, sizeof(err)) &&
-		      !fsroot_refusal(&root)[0],
-		      "fsroot: making the root again forgets the refusal");
+		/* a plain read's refusal goes back to its caller, the first one */
+		memset(&refused, 0, sizeof(refused));
+		CHECK(k, !fsroot_refused(&refused) &&
+		      fsroot_read(&root, &refused, buf, sizeof(buf), "/sys/kernel/iommu_groups/9/type") &&
+		      fsroot_refused(&refused) && strstr(refused.why, path) &&
+		      strstr(refused.why, ": a FIFO, not a regular file") &&
+		      !fsroot_fopen(&root, &refused, "/sys/kernel/iommu_groups/9") &&
+		      strstr(refused.why, path) &&
+		      fsroot_read(&root, &refused, buf, sizeof(buf), "/proc/absent") &&
+		      strstr(refused.why, path),
+		      "fsroot: a plain read's refusal is given back (the first, not a later one or an absent file)");
+		memset(&other, 0, sizeof(other));
+		CHECK(k, !fsroot_read(&root, &other, buf, sizeof(buf), "/proc/cmdline") &&
+		      !fsroot_refused(&other) &&
+		      fsroot_read(&root, &other, buf, sizeof(buf), "/proc/absent") &&
+		      !fsroot_refused(&other) && fsroot_refused(&refused),
+		      "fsroot: each caller's refusal is its own (a regular or absent file names none)");
+		memset(&other, 0, sizeof(other));
+		CHECK(k, !fsroot_fopen(&root, &other, "/sys/kernel/iommu_groups/9") &&
+		      errno == EISDIR && strstr(other.why, ": a directory, not a regular file"),
+		      "fsroot: a directory opened as a stream is refused, and named");
+	}
+	{
+		/* the module's tree: named as given, there or not, never live */
+		struct fsroot tree;
+		char absent[PATH_MAX], tree_path[PATH_MAX], longname[PATH_MAX + 8];
+
+		snprintf(absent, sizeof(absent), "%s/sys/kernel/p2pdiag", dir);
+		memset(&tree, 0, sizeof(tree));
+		CHECK(k, !fsroot_init_tree(&tree, absent) && !fsroot_is_live(&tree) &&
+		      !strcmp(fsroot_get(&tree), absent) &&
+		      !fsroot_exists(&tree, "/abi_version"),
+		      "fsroot: a tree that is not there yet is a root, named as given, not the live one");
+		CHECK(k, !fsroot_init_tree(&tree, dir) &&
+		      !fsroot_path(&tree, tree_path, sizeof(tree_path), "/proc/cmdline") &&
+		      fsroot_exists(&tree, "/proc/cmdline") &&
+		      !fsroot_exists(&tree, "/sys/bus/pci/devices/escape/passwd"),
+		      "fsroot: a tree's reads are confined beneath it");
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		errno = 0;
+		CHECK(k, fsroot_init_tree(&tree, longname) && errno == ENAMETOOLONG &&
+		      !strcmp(fsroot_get(&tree), dir) &&
+		      fsroot_init_tree(&tree, "") && errno == EINVAL,
+		      "fsroot: a tree name too long or empty is refused, the root unchanged");
 	}
 	{
 		char why[PATH_MAX + 64];

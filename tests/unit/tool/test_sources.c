@@ -117,7 +117,7 @@ static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, "8\n" };
 	}
 	open_hook_set(feed, &f);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	open_hook_set(NULL, NULL);
 	ktap_result(k, !rc && s.attempts == 2 && s.generation == 8 && f.served == 8 &&
 		       !f.strayed,
@@ -134,7 +134,7 @@ static void sysfs_moving_generation(struct ktap *k, const struct p2pd_model *m)
 		steps[f.nr++] = (struct step){ P2PD_FILE_GENERATION, gens[2 * i + 1] };
 	}
 	open_hook_set(feed, &f);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	open_hook_set(NULL, NULL);
 	ktap_result(k, rc == -1 && strstr(err, "changed while it was read") &&
 		       f.served == 4 * SYSFS_MAX_ATTEMPTS && !f.strayed, err,
@@ -158,7 +158,7 @@ static void sysfs_tests(struct ktap *k)
 	switch_model(&m, 0, 0x8086);
 	dir = make_tmpdir();
 	make_sysfs_tree(dir, &m, CURRENT_ABI_TEXT);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	snprintf(path, sizeof(path), "%s/pairs", dir);
 	pairs = read_whole(path, &len);
 	ktap_result(k, !rc && s.attempts == 1 && s.generation == 7 &&
@@ -171,12 +171,12 @@ static void sysfs_tests(struct ktap *k)
 	if (!rc)
 		sysfs_snapshot_free(&s);
 	free(pairs);
-	CHECK(k, sysfs_module_present(dir), "sysfs: abi_version present means the module is loaded");
+	CHECK(k, sysfs_module_present(tool_tree_root(dir)), "sysfs: abi_version present means the module is loaded");
 
 	/* wrong ABI version */
 	snprintf(path, sizeof(path), "%s/abi_version", dir);
 	write_file(path, "3\n", 2);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "ABI version '3'") &&
 		    strstr(err, "reads version 2"), err,
 		    "sysfs: abi_version 3 is refused, naming both versions");
@@ -188,11 +188,11 @@ static void sysfs_tests(struct ktap *k)
 		char *t = read_whole(path, &len);
 
 		write_file(path, t, len / 2);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "topology"), err,
 			    "sysfs: a truncated topology file is an error, not a smaller tree");
 		write_file(path, t, 10);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "header"), err,
 			    "sysfs: a topology file cut inside its header is an error");
 		write_file(path, t, len);
@@ -208,22 +208,22 @@ static void sysfs_tests(struct ktap *k)
 		memcpy(bad, t, len + 1);
 		regenerate(strstr(bad, "# p2pdiag end "), 7, 8);
 		write_file(path, bad, len);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
 			    "sysfs: pairs whose trailer is another generation's (a spliced read) is an error");
 		cut = (size_t)(strstr(t, "# p2pdiag end ") - t);
 		write_file(path, t, cut);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
 			    "sysfs: pairs without a trailer is an error");
 		write_file(path, t, len - 3);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
 			    "sysfs: pairs cut inside the trailer is an error");
 		memcpy(bad, t, len + 1);
 		bad[strlen(bad) - 2] = bad[strlen(bad) - 2] == '9' ? '8' : '9';
 		write_file(path, bad, len);
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, "does not end with"), err,
 			    "sysfs: a trailer whose byte count is not its offset is an error");
 		write_file(path, t, len);
@@ -234,14 +234,14 @@ static void sysfs_tests(struct ktap *k)
 	/* missing pairs */
 	snprintf(path, sizeof(path), "%s/pairs", dir);
 	unlink(path);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "pairs") && strstr(err, "No such file"), err,
 		    "sysfs: a missing pairs file is an error naming it");
 
 	/* generation file with junk */
 	snprintf(path, sizeof(path), "%s/generation", dir);
 	write_file(path, "7x\n", 3);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "generation"), err,
 		    "sysfs: a generation that is not a number is an error");
 
@@ -259,10 +259,10 @@ static void sysfs_tests(struct ktap *k)
 	free(dir);
 
 	dir = make_tmpdir();
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "module loaded"), err,
 		    "sysfs: an empty directory says the module is not loaded");
-	CHECK(k, !sysfs_module_present(dir), "sysfs: no abi_version, no module");
+	CHECK(k, !sysfs_module_present(tool_tree_root(dir)), "sysfs: no abi_version, no module");
 	remove_tree(dir);
 	free(dir);
 

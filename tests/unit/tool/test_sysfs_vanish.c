@@ -69,7 +69,7 @@ static void unloaded_between_reads(struct ktap *k, const struct p2pd_model *m)
 
 	make_sysfs_tree(dir, m, CURRENT_ABI_TEXT);
 	open_hook_set(unload_at_generation, &u);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	open_hook_set(NULL, NULL);
 	ktap_result(k, rc == -1 && u.done && strstr(err, "unloaded") &&
 		       strstr(err, P2PD_FILE_TOPOLOGY), err,
@@ -124,7 +124,7 @@ static void load_unload_under_reader(struct ktap *k, const struct p2pd_model *m)
 	/* 2000 reads and 50 load cycles at least, 20 s at most */
 	for (i = 0; (i < 2000 || l.cycles < 50) && time(NULL) < deadline; i++) {
 		err[0] = '\0';
-		if (!sysfs_snapshot_read(tool_live_root(), l.dir, &s, err, sizeof(err))) {
+		if (!sysfs_snapshot_read(tool_live_root(), tool_tree_root(l.dir), &s, err, sizeof(err))) {
 			if (s.model.nr_fn == m->nr_fn &&
 			    s.generation == m->generation)
 				whole++;
@@ -179,7 +179,7 @@ static void bad_values(struct ktap *k, const struct p2pd_model *m)
 		path_of(path, sizeof(path), dir, cases[i].file);
 		write_file(path, cases[i].text, cases[i].len);
 		err[0] = '\0';
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		ktap_result(k, rc == -1 && strstr(err, cases[i].want) &&
 			       strstr(err, cases[i].file), err,
 			    "sysfs: %s is refused, naming the file", cases[i].what);
@@ -192,7 +192,7 @@ static void bad_values(struct ktap *k, const struct p2pd_model *m)
 	path_of(path, sizeof(path), dir, P2PD_FILE_TOPOLOGY);
 	unlink(path);
 	mkdir(path, 0755);
-	rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+	rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, P2PD_FILE_TOPOLOGY) &&
 		       strstr(err, "directory"), err,
 		    "sysfs: a directory in place of topology is refused");
@@ -208,7 +208,7 @@ static void bad_values(struct ktap *k, const struct p2pd_model *m)
 			close(fd);
 	}
 	if (!rc)
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 	ktap_result(k, rc == -1 && strstr(err, "larger than 64 MiB") &&
 		       strstr(err, P2PD_FILE_TOPOLOGY), err,
 		    "sysfs: a topology file past 64 MiB is refused, not read on");
@@ -309,7 +309,7 @@ static void special_files(struct ktap *k, const struct p2pd_model *m)
 		}
 		pthread_create(&th, NULL, release_fifo, &r);
 		err[0] = '\0';
-		rc = sysfs_snapshot_read(tool_live_root(), dir, &s, err, sizeof(err));
+		rc = sysfs_snapshot_read(tool_live_root(), tool_tree_root(dir), &s, err, sizeof(err));
 		r.stop = 1;
 		pthread_join(th, NULL);
 		ktap_result(k, rc == -1 && strstr(err, path) && strstr(err, cases[i].want),

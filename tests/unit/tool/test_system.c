@@ -260,11 +260,11 @@ static void aer_tests(struct ktap *k, const char *fixtures)
 		fsroot_init(&f.root, dir, err, sizeof(err));
 		aer_free(&f.s.aer);
 		aer_choose(&f.r, &f.s.aer);
-		aer_read_before(&f.root, &f.s.aer);
+		aer_read_before(&f.root, &f.s.refused, &f.s.aer);
 		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:1a:08.0/aer_dev_correctable", dir);
 		write_file(path, "RxErr 0\nBadTLP 4\nTOTAL_ERR_COR 4\n", 33);
 		f.r.in.gpu_measured = true;
-		aer_read_ports_after(&f.root, &f.s.aer);
+		aer_read_ports_after(&f.root, &f.s.refused, &f.s.aer);
 		aer_judge(&f.r, &f.s.aer);
 	}
 	msg = fixture_message(&f, "aer-during-run");
@@ -501,7 +501,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	};
 	struct gpu_pair pairs[6];
 	struct gpu_state *st = malloc(sizeof(*st));
-	struct fsroot *root = f->r.in.root;
+	const struct fsroot *root = f->r.in.root;
 	struct fsroot bare;
 	char path[PATH_MAX], err[128];
 	size_t i, n, all, bad;
@@ -560,7 +560,7 @@ static void cuda_atomics_tests(struct ktap *k, struct fixture_run *f,
 	/* a root without the config files: CUDA's word alone */
 	snprintf(path, sizeof(path), "%s/system/atomics/proc", fixtures);
 	if (fsroot_init(&bare, path, err, sizeof(err)) == 0) {
-		struct function_facts *none = function_facts_read(&bare, f->r.in.model, false);
+		struct function_facts *none = function_facts_read(&bare, &f->s.refused, f->r.in.model, false);
 
 		f->r.in.root = &bare;
 		for (i = 0; i < 2; i++) {

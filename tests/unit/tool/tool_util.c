@@ -202,7 +202,7 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
 	return rc;
 }
 
-struct fsroot *tool_live_root(void)
+const struct fsroot *tool_live_root(void)
 {
 	static struct fsroot live;
 	static bool made;
@@ -211,6 +211,17 @@ struct fsroot *tool_live_root(void)
 	if (!made)
 		made = !fsroot_init(&live, NULL, err, sizeof(err));
 	return &live;
+}
+
+const struct fsroot *tool_tree_root(const char *dir)
+{
+	static struct fsroot tree;
+
+	if (fsroot_init_tree(&tree, dir)) {
+		fprintf(stderr, "# tool_tree_root %s: %s\n", dir, strerror(errno));
+		abort();
+	}
+	return &tree;
 }
 
 void judge_run(struct check_run *r, const struct p2pd_model *m,

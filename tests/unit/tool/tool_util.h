@@ -64,7 +64,13 @@ int make_sysfs_tree(const char *dir, const struct p2pd_model *m,
  * The live machine's root of system reads, as main.c's is without --root
  * or $P2PDIAG_FSROOT: the root of the runs judge_run() makes.
  */
-struct fsroot *tool_live_root(void);
+const struct fsroot *tool_live_root(void);
+
+/*
+ * The module's tree at @dir as main.c makes its root (fsroot_init_tree()),
+ * for the module source's readers; valid until the next call.
+ */
+const struct fsroot *tool_tree_root(const char *dir);
 
 /*
  * Judge every pair of @m that @o's --pairs keeps into a run, as main.c
