@@ -65,7 +65,8 @@ static void mark_cut(char *buf, size_t len)
  * The root of the module's files (/sys/kernel/p2pdiag), made once:
  * --sysfs-root, which must be a tree of them (a tree the user named is
  * never this machine's instead), else /sys/kernel/p2pdiag under the root
- * of system reads, or the live one where that name would not fit.
+ * of system reads; where that name would not fit, the run stops, since
+ * the live one is not the root's.
  * Return: 0, or -1 with the reason in @err.
  */
 static int module_root_init(struct fsroot *mod, const struct options *o,
@@ -83,9 +84,14 @@ static int module_root_init(struct fsroot *mod, const struct options *o,
 		}
 		return 0;
 	}
+	/* a root the user named is never this machine's module instead */
 	if (fsroot_path(sys, path, sizeof(path), "%s", P2PD_SYSFS_ROOT) ||
-	    fsroot_init_tree(mod, path))
-		return fsroot_init_tree(mod, P2PD_SYSFS_ROOT);
+	    fsroot_init_tree(mod, path)) {
+		snprintf(err, errlen,
+			 "--root: %s under it would be a path too long to read: %s",
+			 P2PD_SYSFS_ROOT, fsroot_get(sys));
+		return -1;
+	}
 	return 0;
 }
 

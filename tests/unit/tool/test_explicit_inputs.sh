@@ -144,6 +144,22 @@ for opt in --topology-file --pci-dump; do
 	fi
 done
 
+# --root whose module directory would not fit in a path (the root a few
+# characters short of PATH_MAX): stopped, never this machine's
+# /sys/kernel/p2pdiag read instead
+deep=$tmp/deep
+while [ ${#deep} -lt 4086 ]; do
+	left=$((4086 - ${#deep} - 1))
+	deep=$deep/$(printf '%*s' $((left > 200 ? 200 : left)) '' | tr ' ' d)
+done
+if mkdir -p "$deep" 2>/dev/null; then
+	named "explicit: --root too deep for its module directory exits 3, never this machine's" \
+		"*--root: /sys/kernel/p2pdiag under it would be a path too long to read: /*" \
+		"$bin" --root "$deep" --no-cuda
+else
+	result 1 "explicit: --root too deep for its module directory exits 3, never this machine's # SKIP cannot make a directory 4086 characters deep here"
+fi
+
 # --root --source=pci walks the root's PCI tree, and says so (a tree made
 # from the AMD dump: its config space, and the attributes libpci reads).
 mkdir -p "$tmp/pciroot/proc" && cp "$tmp/hermetic/proc/cpuinfo" "$tmp/pciroot/proc/"
