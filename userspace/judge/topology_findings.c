@@ -220,12 +220,13 @@ static bool judge_capped_link(struct check_run *r, const struct p2pd_function *u
 			      const struct p2pd_function *f, unsigned int idx,
 			      unsigned int max_speed, const char *cur, const char *max)
 {
+	/* NULL where the root's files are not the model's machine's */
 	const struct function_facts *facts = r->in.system ? r->in.system->fn : NULL;
 	struct link_cap cap;
 	char target[16], fix[FIX_LEN];
 	unsigned int code;
 
-	if (!r->in.root_is_models || !facts || !facts[idx].link_capped)
+	if (!facts || !facts[idx].link_capped)
 		return false;
 	cap = facts[idx].link_cap;
 	if (cap.cooling) {

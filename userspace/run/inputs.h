@@ -64,13 +64,12 @@ struct run_inputs {
 	struct judge_params params;
 	const struct gpu_state *gpu;	/* NULL: the GPU side did not run */
 	bool gpu_measured;
-	struct system_report *system;	/* facts under the root, or NULL */
 	/*
-	 * Whether the files under the root are the model's machine's (the
-	 * system report's "read", set with it by system_begin()): false
-	 * before, and for a saved topology or dump judged without --root.
+	 * Facts under the root, or NULL; its "read" says whether the files
+	 * there are the model's machine's (not for a saved topology or dump
+	 * judged without --root, whose per-function facts are then NULL).
 	 */
-	bool root_is_models;
+	struct system_report *system;
 	/*
 	 * The host's PCIe ASPM policy as its module parameter's file gives
 	 * it, under the root; "" where not read, or where the topology is

@@ -37,7 +37,6 @@ int system_begin(struct run_inputs *in, struct system_report *s, bool offline,
 					errlen)))
 		return -1;
 	in->system = s;
-	in->root_is_models = s->read;
 	return 0;
 }
 
@@ -60,7 +59,6 @@ void system_before_copies(struct run_inputs *in, struct system_report *s)
 void system_inspect(struct run_inputs *in, struct system_report *s)
 {
 	in->system = s;
-	in->root_is_models = s->read;
 	if (!s->read)
 		return;
 	gpudirect_facts_read(&s->gd.facts, &s->kernel, in->root, &s->refused,
