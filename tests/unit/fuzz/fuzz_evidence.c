@@ -17,6 +17,7 @@
 #include "judge/judge.h"
 #include "judge/results.h"
 #include "report/report.h"
+#include "run/model_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	judge_release(&r);
+	run_inputs_release(&r.in);
 	causes_free(&r.judged.causes);
 	findings_free(&r.judged.findings);
 	evidence_free(ev);
