@@ -21,6 +21,12 @@ void system_judge(struct check_run *r, struct system_report *s)
 	iommu_groups_judge(r);
 	if (!s->read)
 		return;
+	/*
+	 * facts that could not be held (out of memory) leave the checks that
+	 * need them silent: said, so that silence is not read as health
+	 */
+	if (r->in.model && r->in.model->nr_fn && !s->fn)
+		r->judged.findings.oom = true;
 	if (r->in.model)
 		gpudirect_judge(r, &s->gd, s->fn);
 	if (s->kernel.have_cmdline)
