@@ -76,7 +76,7 @@ static bool stopping_port(struct check_run *r, const struct function_facts *fact
 	for (k = 0; k < p->path_len; k++) {
 		const struct p2pd_function *f = &r->in.model->fn[p->path[k]];
 		const struct function_facts *ff = &facts[p->path[k]];
-		unsigned int cap = ff->atomics_cap;
+		unsigned int cap = ff->devcap2;
 
 		if (!ff->have_atomics_regs)
 			return false;

@@ -14,11 +14,10 @@ bool atomics_devcap2_read(const struct fsroot *root,
 				     cap) && *cap != 0xffff;
 }
 
-bool atomics_regs_read(const struct fsroot *root,
-		       struct fsroot_refusal *refused, unsigned long long addr,
-		       unsigned int *cap, unsigned int *ctl)
+bool atomics_devctl2_read(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  unsigned long long addr, unsigned int *ctl)
 {
-	return pcie_config_read_word(root, refused, addr, DEVCAP2, cap) &&
-	       pcie_config_read_word(root, refused, addr, DEVCTL2, ctl) &&
-	       *cap != 0xffff && *ctl != 0xffff;
+	return pcie_config_read_word(root, refused, addr, DEVCTL2,
+				     ctl) && *ctl != 0xffff;
 }

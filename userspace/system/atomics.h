@@ -27,9 +27,9 @@ struct fsroot_refusal;
 bool atomics_devcap2_read(const struct fsroot *root,
 			  struct fsroot_refusal *refused,
 			  unsigned long long addr, unsigned int *cap);
-/* atomics_regs_read() - ... and that of Device Control 2 into @ctl. */
-bool atomics_regs_read(const struct fsroot *root,
-		       struct fsroot_refusal *refused, unsigned long long addr,
-		       unsigned int *cap, unsigned int *ctl);
+/* atomics_devctl2_read() - likewise, the low word of Device Control 2. */
+bool atomics_devctl2_read(const struct fsroot *root,
+			  struct fsroot_refusal *refused,
+			  unsigned long long addr, unsigned int *ctl);
 
 #endif /* P2PDIAG_SYSTEM_ATOMICS_H */

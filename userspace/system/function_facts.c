@@ -86,8 +86,9 @@ struct function_facts *function_facts_read(const struct fsroot *root,
 		read_bars(root, refused, fn->addr, f);
 		f->dma_mask_bits = dma_mask_bits_read(root, refused, fn->addr);
 		f->have_devcap2 = atomics_devcap2_read(root, refused, fn->addr, &f->devcap2);
-		f->have_atomics_regs = atomics_regs_read(root, refused, fn->addr, &f->atomics_cap,
-							 &f->atomics_ctl);
+		/* Device Capabilities 2 once: Device Control 2 is the other word */
+		f->have_atomics_regs = f->have_devcap2 &&
+			atomics_devctl2_read(root, refused, fn->addr, &f->atomics_ctl);
 		read_link_cap(root, refused, m, (int)i, f);
 		f->clique = guest && p2pd_is_nvidia_gpu(fn) ?
 			    virt_gpu_clique(root, refused, fn->addr) : -1;

@@ -32,8 +32,9 @@ struct function_facts {
 	unsigned int dma_mask_bits;		/* dma_mask_bits_read(): 0 none */
 	bool have_devcap2;			/* atomics_devcap2_read() */
 	unsigned int devcap2;
-	bool have_atomics_regs;			/* atomics_regs_read() */
-	unsigned int atomics_cap, atomics_ctl;
+	/* both words read: Device Capabilities 2 above, Device Control 2 */
+	bool have_atomics_regs;
+	unsigned int atomics_ctl;
 	/* link_cap_read() of a link above running below its maximum speed */
 	bool link_capped;
 	struct link_cap link_cap;
